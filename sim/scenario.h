@@ -1,0 +1,111 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* Scenarios: libconfig files checked against a schema before anything runs.
+ *
+ * A schema is a table of dc_param, one row per key, with its path, type, unit,
+ * default, range and a one-line description.  Paths are dotted; "[]" stands
+ * for any element of a list of groups:  "failures.[].mtbf_h".
+ *
+ * Validation (dc_scenario_validate), in this order:
+ *  1. every setting in the file has a schema row (unknown key -> error);
+ *  2. its type matches (an integer is accepted where a float is expected;
+ *     a float key with DC_PARAM_AUTO also accepts the string "auto");
+ *  3. numbers lie in [min, max] (or the open side where the flags say),
+ *     strings among the choices "a|b|c" when choices is set;
+ *  4. required keys are present wherever their parent group is;
+ *  5. missing optional keys with a default are added with that default, so
+ *     models read every key without fallbacks and the effective scenario
+ *     (dc_scenario_text) shows every value the run used.
+ * The first violation is reported as "FILE:LINE: KEY: what is wrong (got X)"
+ * with code DC_EINPUT.  Checks that involve more than one key (a job larger
+ * than the cluster) are the models' job, reported with dc_scenario_error_at.
+ *
+ * Overrides (dc_scenario_set, from --set PATH=VALUE) are applied before
+ * validation: the value is parsed as an integer, float, boolean (true/false)
+ * or string (quoted or bare) by the schema type of PATH; PATH may name a key
+ * not in the file (it is created, with its parent groups) but must be in the
+ * schema. */
+#ifndef DC_SCENARIO_H
+#define DC_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <libconfig.h>
+
+#include "error.h"
+
+typedef enum dc_param_type {
+    DC_PARAM_END = 0, /* terminates a table */
+    DC_PARAM_INT,
+    DC_PARAM_FLOAT,
+    DC_PARAM_BOOL,
+    DC_PARAM_STRING,
+    DC_PARAM_GROUP,
+    DC_PARAM_LIST,    /* a list of groups: ( {...}, {...} ) */
+} dc_param_type;
+
+enum dc_param_flags {
+    DC_PARAM_REQUIRED = 1u << 0,      /* must be present when its parent is */
+    DC_PARAM_NO_DEFAULT = 1u << 1,    /* optional, absence is meaningful: not filled in */
+    DC_PARAM_MIN_EXCLUSIVE = 1u << 2, /* value > min rather than >= min */
+    DC_PARAM_MAX_EXCLUSIVE = 1u << 3,
+    DC_PARAM_AUTO = 1u << 4,          /* a float key that also takes "auto" */
+};
+
+typedef struct dc_param {
+    const char *path;
+    dc_param_type type;
+    unsigned flags;
+    const char *unit;      /* "s", "h", "GB/s", "" ... */
+    double def;            /* default for numbers and bools (0/1) */
+    const char *def_str;   /* default for strings */
+    double min, max;       /* inclusive unless flagged; ignored for non-numbers */
+    const char *choices;   /* strings: "a|b|c", NULL = any */
+    const char *doc;
+} dc_param;
+
+typedef struct dc_scenario dc_scenario;
+
+/* Parses a file.  Syntax errors come back as "FILE:LINE: syntax error ...";
+ * a missing or unreadable file as DC_EIO naming the file. */
+int dc_scenario_load_file(const char *path, dc_scenario **out, dc_error *err);
+/* Parses text; display_name stands for the file name in messages. */
+int dc_scenario_load_string(const char *text, const char *display_name,
+                            dc_scenario **out, dc_error *err);
+void dc_scenario_destroy(dc_scenario *sc);
+
+/* schemas: NULL-terminated array of {0}-terminated tables.  Kept by pointer. */
+void dc_scenario_set_schema(dc_scenario *sc, const dc_param *const *schemas);
+
+/* "PATH=VALUE"; errors name the --set option. */
+int dc_scenario_set(dc_scenario *sc, const char *assignment, dc_error *err);
+int dc_scenario_validate(dc_scenario *sc, dc_error *err);
+
+const char *dc_scenario_file(const dc_scenario *sc);
+config_t *dc_scenario_config(const dc_scenario *sc);
+/* config_lookup on the scenario; NULL when absent. */
+config_setting_t *dc_scenario_lookup(const dc_scenario *sc, const char *path);
+
+/* The effective scenario (after overrides and defaults) as libconfig text;
+ * malloc'd, the caller frees; NULL when out of memory. */
+char *dc_scenario_text(const dc_scenario *sc);
+
+/* The dotted path of a setting ("failures.[2].mtbf_h") into buf. */
+void dc_scenario_setting_path(const config_setting_t *s, char *buf, size_t size);
+
+/* Sets err (DC_EINPUT) to "FILE:LINE: PATH: message" for setting s (or
+ * "FILE: message" when s is NULL) and returns DC_EINPUT. */
+int dc_scenario_error_at(const dc_scenario *sc, const config_setting_t *s,
+                         dc_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Writes the schema as a Markdown reference table (for docs/scenario.md). */
+void dc_scenario_write_reference(const dc_param *const *schemas, FILE *out);
+
+#endif

@@ -1,0 +1,121 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The simulation engine: clock, pending events, models, signals, random
+ * streams and the run's outputs (summary, series, event log).
+ *
+ * Everything a run needs hangs off one dc_sim; there is no global mutable
+ * state, so a sweep can hold many simulations in one process.
+ *
+ * Time is a double in seconds from the start of the run.  Events at equal
+ * times run in the order they were scheduled.  The run ends at the horizon,
+ * when no event is left, or when a model calls dc_sim_stop (all work done).
+ *
+ * Models are const tables (dc_model_type) registered by name in models/; the
+ * engine allocates each model's state, calls init (read the scenario), start
+ * (schedule first events), sample (at the sampling interval, if set) and
+ * finish (bank integrals up to the end time, write summary figures).
+ * Models talk to each other through signals (publish/subscribe by name) and
+ * through narrow accessor APIs found with dc_sim_model(). */
+#ifndef DC_SIM_H
+#define DC_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "error.h"
+#include "eventq.h"
+#include "eventlog.h"
+#include "scenario.h"
+#include "series.h"
+#include "summary.h"
+
+typedef struct dc_sim dc_sim;
+
+typedef struct dc_model_type {
+    const char *name;        /* unique; also what dc_sim_model() looks up */
+    size_t state_size;       /* bytes the engine allocates (zeroed) for the state */
+    const dc_param *params;  /* the scenario keys this model reads; {0}-terminated */
+    /* Reads the scenario, allocates what it needs.  On error nothing is left
+     * allocated except what destroy frees. */
+    int (*init)(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err);
+    /* Schedules the first events; all models are initialised by then. */
+    int (*start)(void *state, dc_sim *sim, dc_error *err);
+    /* Optional: called at every sampling instant (see dc_sim_set_sample_interval). */
+    void (*sample)(void *state, dc_sim *sim);
+    /* Banks integrals up to dc_sim_now() and writes summary figures. */
+    void (*finish)(void *state, dc_sim *sim);
+    /* Optional: frees what init allocated (the state block itself is the engine's). */
+    void (*destroy)(void *state);
+} dc_model_type;
+
+/* NULL with err set when out of memory or horizon_s is not positive. */
+dc_sim *dc_sim_create(uint64_t seed, double horizon_s, dc_error *err);
+void dc_sim_destroy(dc_sim *sim);
+
+/* Allocates the model's state and calls its init.  On failure the model is
+ * not added (its destroy has been called). */
+int dc_sim_add_model(dc_sim *sim, const dc_model_type *type,
+                     const dc_scenario *sc, dc_error *err);
+
+/* The state of the model named name, or NULL. */
+void *dc_sim_model(dc_sim *sim, const char *name);
+
+/* Runs start for every model, then events until the horizon, an empty queue,
+ * dc_sim_stop or dc_sim_fail; then finish for every model.  Call once. */
+int dc_sim_run(dc_sim *sim, dc_error *err);
+
+double dc_sim_now(const dc_sim *sim);
+double dc_sim_horizon(const dc_sim *sim);
+uint64_t dc_sim_seed(const dc_sim *sim);
+uint64_t dc_sim_events_processed(const dc_sim *sim);
+
+/* Schedules fn(sim, ctx, arg) at absolute time at_s (>= now) or delay_s from now.
+ * Events past the horizon are accepted and simply never run.  Returns the
+ * handle, or DC_EVENT_NONE after failing the run (out of memory). */
+dc_event_handle dc_sim_at(dc_sim *sim, double at_s, dc_event_fn fn, void *ctx, uint64_t arg);
+dc_event_handle dc_sim_after(dc_sim *sim, double delay_s, dc_event_fn fn, void *ctx, uint64_t arg);
+/* Cancels a pending event; a stale handle is ignored.  Sets *handle to NONE. */
+void dc_sim_cancel(dc_sim *sim, dc_event_handle *handle);
+
+/* Ends the run at the current time (for example when all jobs are done). */
+void dc_sim_stop(dc_sim *sim);
+/* Ends the run with an error that dc_sim_run returns. */
+void dc_sim_fail(dc_sim *sim, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The random stream named name, created on first use and seeded from
+ * (run seed, name) (see rng.h).  Owned by the sim; NULL only when out of
+ * memory, after failing the run. */
+gsl_rng *dc_sim_rng(dc_sim *sim, const char *name);
+
+/* Signals: named channels; payload types are defined by the publishers. */
+typedef void (*dc_signal_fn)(dc_sim *sim, void *ctx, const void *payload);
+/* The id of the signal named name (created on first use); -1 when out of memory. */
+int dc_sim_signal(dc_sim *sim, const char *name);
+int dc_sim_subscribe(dc_sim *sim, int signal, dc_signal_fn fn, void *ctx);
+/* Calls the subscribers synchronously, in subscription order. */
+void dc_sim_publish(dc_sim *sim, int signal, const void *payload);
+
+/* Every interval_s of simulated time from 0, calls each model's sample(). 0 = off. */
+void dc_sim_set_sample_interval(dc_sim *sim, double interval_s);
+
+/* Called with the fraction of the horizon done, at most every 2^16 events. */
+void dc_sim_set_progress(dc_sim *sim, void (*fn)(void *ctx, double fraction), void *ctx);
+
+/* The run's outputs, owned by the sim. */
+dc_summary *dc_sim_summary(dc_sim *sim);
+dc_series_set *dc_sim_series_set(dc_sim *sim);
+dc_eventlog *dc_sim_eventlog(dc_sim *sim);
+
+/* Shorthand for dc_series_set_get(dc_sim_series_set(sim), ...). */
+dc_series *dc_sim_series(dc_sim *sim, const char *name, const char *unit, const char *doc);
+
+#endif

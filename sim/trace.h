@@ -1,0 +1,54 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* HDF5 trace of one run.  Layout (readable with h5dump, h5py, pandas):
+ *   /                 attributes: dcsim_version, format_version (int),
+ *                     scenario (the effective scenario text), scenario_file,
+ *                     seed (uint64), horizon_s, end_s, started_at (ISO 8601 UTC)
+ *   /summary/KEY      one scalar float64 dataset per summary figure, in
+ *                     summary order (creation order is tracked), with string
+ *                     attributes "unit" and "doc"
+ *   /series/NAME      float64 dataset of shape (n, 2): columns time_s, value;
+ *                     chunked; attributes "unit", "doc", "columns"
+ *   /events           compound table: time_s (f8), kind (S16), component (S24),
+ *                     id (i4), job (i4), value (f8); chunked
+ * The file is written under a temporary name in the same directory
+ * (NAME.tmp.PID) and renamed over NAME only when complete, so a failure never
+ * leaves a half-written file under the final name, and an earlier file of
+ * that name survives a failed write. */
+#ifndef DC_TRACE_H
+#define DC_TRACE_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "eventlog.h"
+#include "series.h"
+#include "summary.h"
+
+#define DC_TRACE_FORMAT_VERSION 1
+
+typedef struct dc_trace_meta {
+    const char *dcsim_version;
+    const char *scenario_text;
+    const char *scenario_file;
+    uint64_t seed;
+    double horizon_s;
+    double end_s;
+    const char *started_at;
+    int compression_level; /* 0 = none, 1-9 = deflate */
+} dc_trace_meta;
+
+/* Checks, before a run, that path can be created: its directory exists and
+ * is writable.  Leaves no file behind.  DC_EIO with a message otherwise. */
+int dc_trace_check_writable(const char *path, dc_error *err);
+
+int dc_trace_write(const char *path, const dc_trace_meta *meta,
+                   const dc_summary *summary, const dc_series_set *series,
+                   const dc_eventlog *events, dc_error *err);
+
+#endif

@@ -1,0 +1,59 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* Shared helpers for the CUnit test programs. */
+#ifndef DC_TESTUTIL_H
+#define DC_TESTUTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <CUnit/Basic.h>
+
+/* Runs every registered suite verbosely (CUnit prints its "Run Summary"
+ * table) and returns the process exit status: 0 only if every assertion held. */
+static inline int dc_test_run_all(void)
+{
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    unsigned run = CU_get_number_of_tests_run();
+    CU_cleanup_registry();
+    if (run == 0) {
+        fprintf(stderr, "no test ran\n");
+        return 1;
+    }
+    return failed ? 1 : 0;
+}
+
+/* Adds a suite with its tests: DC_TEST_SUITE("name", {"t1", fn1}, {"t2", fn2}) */
+typedef struct dc_test_case {
+    const char *name;
+    void (*fn)(void);
+} dc_test_case;
+
+static inline int dc_test_add_suite(const char *name, const dc_test_case *cases, size_t n)
+{
+    CU_pSuite suite = CU_add_suite(name, NULL, NULL);
+    if (!suite)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!CU_add_test(suite, cases[i].name, cases[i].fn))
+            return -1;
+    return 0;
+}
+#define DC_TEST_SUITE(name, ...)                                                   \
+    do {                                                                           \
+        static const dc_test_case cases_[] = {__VA_ARGS__};                        \
+        if (dc_test_add_suite(name, cases_, sizeof cases_ / sizeof cases_[0]) != 0) \
+            return -1;                                                             \
+    } while (0)
+
+/* Two-sided 99% normal quantile, for Poisson/normal confidence intervals. */
+#define DC_Z99 2.5758293035489004
+
+#endif
