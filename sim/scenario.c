@@ -1,0 +1,1226 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* Scenarios: loading, --set overrides, validation against the schema, the
+ * effective scenario text and the reference table (see scenario.h).
+ *
+ * Decisions where scenario.h is silent:
+ *  - Ranges.  A bound is used when it is finite; the upper bound is used only
+ *    when max > min.  So a row that sets only .min = 1 means ">= 1", a row
+ *    that leaves both at 0 means ">= 0", and -INFINITY / INFINITY lift a side.
+ *  - Schema paths.  A prefix of a row's path that has no row of its own is an
+ *    implicit optional group (or list, when followed by "[]"), so a table may
+ *    list "cost.capex_usd" without a "cost" row.  Elements of a list are
+ *    groups.  When two tables hold the same path, the first row wins (the
+ *    later one is ignored everywhere).
+ *  - Integers: libconfig int or int64 ("1280L").  Float keys accept integers;
+ *    the config has CONFIG_OPTION_AUTOCONVERT on so that
+ *    config_setting_get_float() and friends read such an integer (without it
+ *    libconfig returns 0).  Integer keys never hold floats after validation,
+ *    so the other direction of auto-conversion (truncation) cannot happen.
+ *    NaN and infinities are rejected (1e999 in a file parses as inf).
+ *  - A DC_PARAM_AUTO float row whose def_str is set ("auto") defaults to that
+ *    string; otherwise to def.
+ *  - Validation runs in passes, one per step of scenario.h (all unknown keys,
+ *    then all types, then ranges and choices, then required keys, then
+ *    defaults), each pass in file order, so the first error reported is the
+ *    first of the earliest kind.  Only steps 1-4 can fail with DC_EINPUT, and
+ *    they change nothing; step 5 only adds settings.
+ *  - Defaults are filled into the root and into groups and list elements
+ *    present in the scenario (or created by --set); absent groups stay absent
+ *    (absence of a section turns its model off).
+ *  - --set removes the setting it overrides and adds a new one (appended to
+ *    its group) so that it has no source line; the paths of settings and
+ *    groups created by --set are recorded and messages about them read
+ *    "(--set) PATH: ...".  --set creates missing groups but never list
+ *    elements.  Blanks around PATH and VALUE are ignored (quote a string to
+ *    keep them).  Values: integers in decimal or 0x hex with an optional L;
+ *    numbers as strtod reads them; booleans true/false (any case); strings
+ *    bare or in double quotes (with \" \\ \n \t escapes); "auto" for AUTO
+ *    float keys.
+ *  - Floats are written by libconfig 1.5 with 15 significant digits, so the
+ *    effective scenario text reproduces every value typed with up to 15
+ *    digits exactly (more digits are rounded).
+ *  - Syntax errors, duplicate settings and missing include files all come
+ *    back as "FILE:LINE: syntax error (libconfig: TEXT)", DC_EINPUT. */
+#include "scenario.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#define PATH_BUF 512
+#define MAX_COMPONENTS 32
+
+struct dc_scenario {
+    config_t cfg;
+    char *name;                     /* file path or display name */
+    const dc_param *const *schemas; /* kept by pointer */
+    char **set_paths;               /* settings and groups created by --set */
+    size_t n_set, cap_set;
+};
+
+/* ---------- small helpers ---------- */
+
+/* Appends to a fixed buffer, truncating safely. */
+typedef struct sbuf {
+    char *buf;
+    size_t size, len;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(sbuf *b, const char *fmt, ...)
+{
+    if (b->size == 0 || b->len + 1 >= b->size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(b->buf + b->len, b->size - b->len, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    b->len += (size_t)n;
+    if (b->len >= b->size)
+        b->len = b->size - 1;
+}
+
+/* A number as a person would type it, exact enough to read back. */
+static void fmt_num(double x, char *buf, size_t size)
+{
+    if (isnan(x)) {
+        snprintf(buf, size, "nan");
+    } else if (isinf(x)) {
+        snprintf(buf, size, x > 0 ? "inf" : "-inf");
+    } else if (x == floor(x) && fabs(x) < 1e15) {
+        snprintf(buf, size, "%.0f", x);
+    } else {
+        for (int prec = 15; prec <= 17; prec++) {
+            snprintf(buf, size, "%.*g", prec, x);
+            if (strtod(buf, NULL) == x)
+                break;
+        }
+    }
+}
+
+static const char *setting_kind(const config_setting_t *s)
+{
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        return "an integer";
+    case CONFIG_TYPE_FLOAT:
+        return "a float";
+    case CONFIG_TYPE_STRING:
+        return "a string";
+    case CONFIG_TYPE_BOOL:
+        return "a boolean";
+    case CONFIG_TYPE_GROUP:
+        return "a group";
+    case CONFIG_TYPE_LIST:
+        return "a list";
+    case CONFIG_TYPE_ARRAY:
+        return "an array";
+    default:
+        return "nothing";
+    }
+}
+
+static bool has_min(const dc_param *p)
+{
+    return isfinite(p->min);
+}
+
+static bool has_max(const dc_param *p)
+{
+    return isfinite(p->max) && p->max > p->min;
+}
+
+/* Optimal string alignment distance (edits and transpositions), capped. */
+static int edit_distance(const char *a, const char *b)
+{
+    enum { N = 64 };
+    size_t m = strlen(a), n = strlen(b);
+    if (m >= N || n >= N)
+        return INT_MAX;
+    int d[N][N];
+    for (size_t i = 0; i <= m; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= n; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= m; i++) {
+        for (size_t j = 1; j <= n; j++) {
+            int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            int v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v)
+                v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    }
+    return d[m][n];
+}
+
+/* ---------- the schema ---------- */
+
+static const dc_param group_row = {.path = "", .type = DC_PARAM_GROUP};
+static const dc_param list_row = {.path = "", .type = DC_PARAM_LIST};
+
+#define FOR_EACH_ROW(schemas, r)                                       \
+    for (const dc_param *const *r##_t = (schemas); r##_t && *r##_t; r##_t++) \
+        for (const dc_param *r = *r##_t; r->type != DC_PARAM_END; r++)
+
+/* The row of schema path spath ("" is the root): explicit, or an implicit
+ * group/list when spath is a proper prefix of some row's path; NULL if none. */
+static const dc_param *resolve(const dc_param *const *schemas, const char *spath)
+{
+    if (spath[0] == '\0')
+        return &group_row;
+    FOR_EACH_ROW(schemas, r) {
+        if (r->path && strcmp(r->path, spath) == 0)
+            return r;
+    }
+    size_t n = strlen(spath);
+    FOR_EACH_ROW(schemas, r) {
+        if (r->path && strncmp(r->path, spath, n) == 0 && r->path[n] == '.')
+            return strncmp(r->path + n + 1, "[]", 2) == 0 ? &list_row : &group_row;
+    }
+    return NULL;
+}
+
+/* The last component of a row path. */
+static const char *row_leaf(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot ? dot + 1 : path;
+}
+
+/* Whether the row path's parent is the schema path parent ("" = root). */
+static bool row_parent_is(const char *path, const char *parent)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot)
+        return parent[0] == '\0';
+    size_t n = (size_t)(dot - path);
+    return strlen(parent) == n && strncmp(path, parent, n) == 0;
+}
+
+/* The closest name among the children of schema path parent, or NULL. */
+static const char *suggest(const dc_param *const *schemas, const char *parent,
+                           const char *name, char *buf, size_t size)
+{
+    size_t plen = strlen(parent);
+    size_t nlen = strlen(name);
+    int best = INT_MAX;
+    int limit = nlen <= 3 ? 1 : nlen <= 8 ? 2 : 3;
+    FOR_EACH_ROW(schemas, r) {
+        if (!r->path)
+            continue;
+        const char *child;
+        if (plen == 0) {
+            child = r->path;
+        } else {
+            if (strncmp(r->path, parent, plen) != 0 || r->path[plen] != '.')
+                continue;
+            child = r->path + plen + 1;
+        }
+        size_t clen = strcspn(child, ".");
+        if (clen == 0 || clen >= 64 || child[0] == '[')
+            continue;
+        char cand[64];
+        memcpy(cand, child, clen);
+        cand[clen] = '\0';
+        int d = edit_distance(name, cand);
+        /* a key written without its unit suffix ("capex" for "capex_usd") */
+        if (nlen >= 2 && strncmp(cand, name, nlen) == 0 && cand[nlen] == '_')
+            d = 1;
+        if (d < best && d <= limit && (size_t)d < nlen) {
+            best = d;
+            snprintf(buf, size, "%s", cand);
+        }
+    }
+    return best == INT_MAX ? NULL : buf;
+}
+
+/* ---------- paths of settings ---------- */
+
+static void build_path(const config_setting_t *s, sbuf *b, bool schema)
+{
+    if (!s || config_setting_is_root(s))
+        return;
+    const config_setting_t *parent = config_setting_parent(s);
+    build_path(parent, b, schema);
+    if (b->len > 0)
+        sb_add(b, ".");
+    if (config_setting_is_list(parent) || config_setting_is_array(parent)) {
+        if (schema)
+            sb_add(b, "[]");
+        else
+            sb_add(b, "[%d]", config_setting_index(s));
+    } else {
+        sb_add(b, "%s", config_setting_name(s) ? config_setting_name(s) : "?");
+    }
+}
+
+void dc_scenario_setting_path(const config_setting_t *s, char *buf, size_t size)
+{
+    if (!buf || size == 0)
+        return;
+    sbuf b = {buf, size, 0};
+    buf[0] = '\0';
+    build_path(s, &b, false);
+}
+
+static void schema_path(const config_setting_t *s, char *buf, size_t size)
+{
+    sbuf b = {buf, size, 0};
+    buf[0] = '\0';
+    build_path(s, &b, true);
+}
+
+static bool was_set(const dc_scenario *sc, const char *path)
+{
+    for (size_t i = 0; i < sc->n_set; i++)
+        if (strcmp(sc->set_paths[i], path) == 0)
+            return true;
+    return false;
+}
+
+int dc_scenario_error_at(const dc_scenario *sc, const config_setting_t *s,
+                         dc_error *err, const char *fmt, ...)
+{
+    char msg[DC_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const char *file = sc && sc->name ? sc->name : "(scenario)";
+    if (!s || config_setting_is_root(s))
+        return dc_error_set(err, DC_EINPUT, "%s: %s", file, msg);
+    char path[PATH_BUF];
+    dc_scenario_setting_path(s, path, sizeof path);
+    unsigned line = config_setting_source_line(s);
+    if (config_setting_source_file(s))
+        file = config_setting_source_file(s);
+    if (line > 0)
+        return dc_error_set(err, DC_EINPUT, "%s:%u: %s: %s", file, line, path, msg);
+    if (sc && was_set(sc, path))
+        return dc_error_set(err, DC_EINPUT, "(--set) %s: %s", path, msg);
+    return dc_error_set(err, DC_EINPUT, "%s: %s: %s", file, path, msg);
+}
+
+/* ---------- loading ---------- */
+
+static dc_scenario *scenario_new(const char *name, dc_error *err)
+{
+    dc_scenario *sc = calloc(1, sizeof *sc);
+    char *copy = strdup(name);
+    if (!sc || !copy) {
+        free(sc);
+        free(copy);
+        dc_error_set(err, DC_ENOMEM, "out of memory loading scenario '%s'", name);
+        return NULL;
+    }
+    sc->name = copy;
+    config_init(&sc->cfg);
+    config_set_options(&sc->cfg, config_get_options(&sc->cfg) | CONFIG_OPTION_AUTOCONVERT);
+    return sc;
+}
+
+static int parse_failed(dc_scenario *sc, dc_error *err)
+{
+    int rc;
+    const char *file = config_error_file(&sc->cfg) ? config_error_file(&sc->cfg) : sc->name;
+    const char *text = config_error_text(&sc->cfg) ? config_error_text(&sc->cfg) : "error";
+    if (config_error_type(&sc->cfg) == CONFIG_ERR_FILE_IO)
+        rc = dc_error_set(err, DC_EIO, "cannot read scenario '%s': %s", file, text);
+    else
+        rc = dc_error_set(err, DC_EINPUT, "%s:%d: syntax error (libconfig: %s)", file,
+                          config_error_line(&sc->cfg), text);
+    dc_scenario_destroy(sc);
+    return rc;
+}
+
+int dc_scenario_load_file(const char *path, dc_scenario **out, dc_error *err)
+{
+    if (!path || !out)
+        return dc_error_set(err, DC_EINTERNAL, "dc_scenario_load_file: no path");
+    /* libconfig only says "file I/O error": find the reason first. */
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return dc_error_set(err, DC_EIO, "cannot read scenario '%s': %s", path, strerror(errno));
+    struct stat st;
+    int is_dir = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
+    fclose(f);
+    if (is_dir)
+        return dc_error_set(err, DC_EIO, "cannot read scenario '%s': %s", path, strerror(EISDIR));
+    dc_scenario *sc = scenario_new(path, err);
+    if (!sc)
+        return DC_ENOMEM;
+    if (!config_read_file(&sc->cfg, path))
+        return parse_failed(sc, err);
+    *out = sc;
+    return DC_OK;
+}
+
+int dc_scenario_load_string(const char *text, const char *display_name,
+                            dc_scenario **out, dc_error *err)
+{
+    if (!text || !out)
+        return dc_error_set(err, DC_EINTERNAL, "dc_scenario_load_string: no text");
+    dc_scenario *sc = scenario_new(display_name ? display_name : "(string)", err);
+    if (!sc)
+        return DC_ENOMEM;
+    if (!config_read_string(&sc->cfg, text))
+        return parse_failed(sc, err);
+    *out = sc;
+    return DC_OK;
+}
+
+void dc_scenario_destroy(dc_scenario *sc)
+{
+    if (!sc)
+        return;
+    config_destroy(&sc->cfg);
+    for (size_t i = 0; i < sc->n_set; i++)
+        free(sc->set_paths[i]);
+    free(sc->set_paths);
+    free(sc->name);
+    free(sc);
+}
+
+void dc_scenario_set_schema(dc_scenario *sc, const dc_param *const *schemas)
+{
+    if (sc)
+        sc->schemas = schemas;
+}
+
+const char *dc_scenario_file(const dc_scenario *sc)
+{
+    return sc ? sc->name : NULL;
+}
+
+config_t *dc_scenario_config(const dc_scenario *sc)
+{
+    return sc ? (config_t *)&sc->cfg : NULL;
+}
+
+config_setting_t *dc_scenario_lookup(const dc_scenario *sc, const char *path)
+{
+    if (!sc || !path)
+        return NULL;
+    return config_lookup(&sc->cfg, path);
+}
+
+/* ---------- validation ---------- */
+
+enum phase { PH_KNOWN, PH_TYPE, PH_RANGE, PH_REQUIRED, PH_DEFAULTS };
+
+static int unknown_key(const dc_scenario *sc, const config_setting_t *s, dc_error *err)
+{
+    char spath[PATH_BUF], parent[PATH_BUF], sugg[64];
+    const config_setting_t *p = config_setting_parent(s);
+    schema_path(p, spath, sizeof spath);
+    const char *name = config_setting_name(s);
+    if (name && suggest(sc->schemas, spath, name, sugg, sizeof sugg)) {
+        dc_scenario_setting_path(p, parent, sizeof parent);
+        return dc_scenario_error_at(sc, s, err, "unknown key (did you mean %s%s%s?)", parent,
+                                    parent[0] ? "." : "", sugg);
+    }
+    return dc_scenario_error_at(sc, s, err, "unknown key");
+}
+
+static int check_type(const dc_scenario *sc, const config_setting_t *s, const dc_param *row,
+                      dc_error *err)
+{
+    int t = config_setting_type(s);
+    bool is_int = t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64;
+    switch (row->type) {
+    case DC_PARAM_INT:
+        if (is_int)
+            return DC_OK;
+        return dc_scenario_error_at(sc, s, err, "expected an integer, got %s", setting_kind(s));
+    case DC_PARAM_FLOAT:
+        if (is_int)
+            return DC_OK;
+        if (t == CONFIG_TYPE_FLOAT) {
+            double x = config_setting_get_float(s);
+            if (isfinite(x))
+                return DC_OK;
+            char num[32];
+            fmt_num(x, num, sizeof num);
+            return dc_scenario_error_at(sc, s, err, "expected a finite number, got %s", num);
+        }
+        if ((row->flags & DC_PARAM_AUTO) && t == CONFIG_TYPE_STRING) {
+            const char *v = config_setting_get_string(s);
+            if (strcmp(v, "auto") == 0)
+                return DC_OK;
+            return dc_scenario_error_at(sc, s, err, "expected a number or \"auto\" (got \"%s\")", v);
+        }
+        return dc_scenario_error_at(sc, s, err, "expected a number%s, got %s",
+                                    (row->flags & DC_PARAM_AUTO) ? " or \"auto\"" : "",
+                                    setting_kind(s));
+    case DC_PARAM_BOOL:
+        if (t == CONFIG_TYPE_BOOL)
+            return DC_OK;
+        return dc_scenario_error_at(sc, s, err, "expected a boolean (true or false), got %s",
+                                    setting_kind(s));
+    case DC_PARAM_STRING:
+        if (t == CONFIG_TYPE_STRING)
+            return DC_OK;
+        return dc_scenario_error_at(sc, s, err, "expected a string, got %s", setting_kind(s));
+    case DC_PARAM_GROUP:
+        if (t == CONFIG_TYPE_GROUP)
+            return DC_OK;
+        return dc_scenario_error_at(sc, s, err, "expected a group { ... }, got %s",
+                                    setting_kind(s));
+    case DC_PARAM_LIST:
+        if (t == CONFIG_TYPE_LIST)
+            return DC_OK;
+        return dc_scenario_error_at(sc, s, err, "expected a list of groups ( {...}, ... ), got %s",
+                                    setting_kind(s));
+    default:
+        return dc_error_set(err, DC_EINTERNAL, "schema row '%s' has no valid type", row->path);
+    }
+}
+
+static bool among_choices(const char *choices, const char *v)
+{
+    size_t n = strlen(v);
+    const char *p = choices;
+    for (;;) {
+        size_t len = strcspn(p, "|");
+        if (len == n && strncmp(p, v, n) == 0)
+            return true;
+        if (p[len] == '\0')
+            return false;
+        p += len + 1;
+    }
+}
+
+static int check_range(const dc_scenario *sc, const config_setting_t *s, const dc_param *row,
+                       dc_error *err)
+{
+    int t = config_setting_type(s);
+    if (row->type == DC_PARAM_STRING && t == CONFIG_TYPE_STRING) {
+        const char *v = config_setting_get_string(s);
+        if (row->choices && !among_choices(row->choices, v))
+            return dc_scenario_error_at(sc, s, err, "must be one of %s (got \"%s\")", row->choices, v);
+        return DC_OK;
+    }
+    if (row->type != DC_PARAM_INT && row->type != DC_PARAM_FLOAT)
+        return DC_OK;
+    double x;
+    char got[40];
+    if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
+        long long v = config_setting_get_int64(s);
+        x = (double)v;
+        snprintf(got, sizeof got, "%lld", v);
+    } else if (t == CONFIG_TYPE_FLOAT) {
+        x = config_setting_get_float(s);
+        fmt_num(x, got, sizeof got);
+    } else {
+        return DC_OK; /* "auto" */
+    }
+    char bound[40];
+    if (has_min(row)) {
+        bool excl = row->flags & DC_PARAM_MIN_EXCLUSIVE;
+        if (excl ? !(x > row->min) : !(x >= row->min)) {
+            fmt_num(row->min, bound, sizeof bound);
+            return dc_scenario_error_at(sc, s, err, "must be %s %s (got %s)",
+                                        excl ? "greater than" : "at least", bound, got);
+        }
+    }
+    if (has_max(row)) {
+        bool excl = row->flags & DC_PARAM_MAX_EXCLUSIVE;
+        if (excl ? !(x < row->max) : !(x <= row->max)) {
+            fmt_num(row->max, bound, sizeof bound);
+            return dc_scenario_error_at(sc, s, err, "must be %s %s (got %s)",
+                                        excl ? "less than" : "at most", bound, got);
+        }
+    }
+    return DC_OK;
+}
+
+static int check_required(const dc_scenario *sc, const config_setting_t *g, const char *spath,
+                          dc_error *err)
+{
+    FOR_EACH_ROW(sc->schemas, r) {
+        if (!r->path || !(r->flags & DC_PARAM_REQUIRED) || !row_parent_is(r->path, spath) ||
+            resolve(sc->schemas, r->path) != r)
+            continue;
+        const char *leaf = row_leaf(r->path);
+        if (config_setting_get_member(g, leaf))
+            continue;
+        if (config_setting_is_root(g))
+            return dc_scenario_error_at(sc, NULL, err, "%s: required key missing", r->path);
+        return dc_scenario_error_at(sc, g, err, "required key '%s' missing", leaf);
+    }
+    return DC_OK;
+}
+
+static bool fits_int(double x)
+{
+    return x >= INT_MIN && x <= INT_MAX;
+}
+
+static int fill_defaults(const dc_scenario *sc, config_setting_t *g, const char *spath,
+                         dc_error *err)
+{
+    FOR_EACH_ROW(sc->schemas, r) {
+        if (!r->path || (r->flags & (DC_PARAM_REQUIRED | DC_PARAM_NO_DEFAULT)) ||
+            !row_parent_is(r->path, spath) || resolve(sc->schemas, r->path) != r)
+            continue;
+        const char *leaf = row_leaf(r->path);
+        if (config_setting_get_member(g, leaf))
+            continue;
+        config_setting_t *n = NULL;
+        int ok = CONFIG_FALSE;
+        switch (r->type) {
+        case DC_PARAM_INT:
+            if (fits_int(r->def)) {
+                if ((n = config_setting_add(g, leaf, CONFIG_TYPE_INT)))
+                    ok = config_setting_set_int(n, (int)r->def);
+            } else if ((n = config_setting_add(g, leaf, CONFIG_TYPE_INT64))) {
+                ok = config_setting_set_int64(n, (long long)r->def);
+            }
+            break;
+        case DC_PARAM_FLOAT:
+            if ((r->flags & DC_PARAM_AUTO) && r->def_str) {
+                if ((n = config_setting_add(g, leaf, CONFIG_TYPE_STRING)))
+                    ok = config_setting_set_string(n, r->def_str);
+            } else if ((n = config_setting_add(g, leaf, CONFIG_TYPE_FLOAT))) {
+                ok = config_setting_set_float(n, r->def);
+            }
+            break;
+        case DC_PARAM_BOOL:
+            if ((n = config_setting_add(g, leaf, CONFIG_TYPE_BOOL)))
+                ok = config_setting_set_bool(n, r->def != 0);
+            break;
+        case DC_PARAM_STRING:
+            if (!r->def_str)
+                continue;
+            if ((n = config_setting_add(g, leaf, CONFIG_TYPE_STRING)))
+                ok = config_setting_set_string(n, r->def_str);
+            break;
+        default: /* groups and lists are never created */
+            continue;
+        }
+        if (!n || !ok)
+            return dc_error_set(err, n ? DC_ENOMEM : DC_EINTERNAL,
+                                "cannot add the default of %s (%s)", r->path,
+                                n ? "out of memory" : "bad name in the schema");
+    }
+    return DC_OK;
+}
+
+static int visit(dc_scenario *sc, config_setting_t *s, enum phase phase, dc_error *err)
+{
+    char spath[PATH_BUF];
+    schema_path(s, spath, sizeof spath);
+    const dc_param *row;
+    bool root = config_setting_is_root(s);
+    if (root) {
+        row = &group_row;
+    } else {
+        const config_setting_t *p = config_setting_parent(s);
+        if (config_setting_is_list(p) || config_setting_is_array(p))
+            row = &group_row; /* an element of a list of groups */
+        else
+            row = resolve(sc->schemas, spath);
+    }
+    if (!row)
+        return phase == PH_KNOWN ? unknown_key(sc, s, err) : DC_OK;
+    int rc = DC_OK;
+    if (!root && phase == PH_TYPE)
+        rc = check_type(sc, s, row, err);
+    else if (!root && phase == PH_RANGE)
+        rc = check_range(sc, s, row, err);
+    if (rc)
+        return rc;
+    bool group = config_setting_is_group(s);
+    if (!((row->type == DC_PARAM_GROUP && group) ||
+          (row->type == DC_PARAM_LIST && config_setting_is_list(s))))
+        return DC_OK;
+    if (group && phase == PH_REQUIRED)
+        rc = check_required(sc, s, spath, err);
+    else if (group && phase == PH_DEFAULTS)
+        rc = fill_defaults(sc, s, spath, err);
+    if (rc)
+        return rc;
+    int n = config_setting_length(s);
+    for (int i = 0; i < n; i++) {
+        rc = visit(sc, config_setting_get_elem(s, (unsigned)i), phase, err);
+        if (rc)
+            return rc;
+    }
+    return DC_OK;
+}
+
+int dc_scenario_validate(dc_scenario *sc, dc_error *err)
+{
+    if (!sc)
+        return dc_error_set(err, DC_EINTERNAL, "dc_scenario_validate: no scenario");
+    if (!sc->schemas)
+        return dc_error_set(err, DC_EINTERNAL, "%s: no schema to validate against", sc->name);
+    static const enum phase phases[] = {PH_KNOWN, PH_TYPE, PH_RANGE, PH_REQUIRED, PH_DEFAULTS};
+    for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
+        int rc = visit(sc, config_root_setting(&sc->cfg), phases[i], err);
+        if (rc)
+            return rc;
+    }
+    return DC_OK;
+}
+
+/* ---------- --set ---------- */
+
+typedef struct path_comp {
+    char name[128]; /* "" for an index */
+    long index;          /* -1 for a name */
+} path_comp;
+
+static bool name_char(char c, bool first)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '*')
+        return true;
+    return !first && ((c >= '0' && c <= '9') || c == '_' || c == '-');
+}
+
+/* "a.b.[2].c" (or "a.b[2].c") into components; false when malformed. */
+static bool parse_path(const char *p, path_comp *comps, int *ncomp)
+{
+    int n = 0;
+    if (*p == '\0')
+        return false;
+    while (*p) {
+        if (n == MAX_COMPONENTS)
+            return false;
+        path_comp *c = &comps[n];
+        if (*p == '[') {
+            p++;
+            if (*p < '0' || *p > '9')
+                return false;
+            char *end;
+            errno = 0;
+            long v = strtol(p, &end, 10);
+            if (errno || *end != ']' || v > INT_MAX)
+                return false;
+            c->name[0] = '\0';
+            c->index = v;
+            p = end + 1;
+        } else {
+            size_t len = 0;
+            while (p[len] && p[len] != '.' && p[len] != '[') {
+                if (!name_char(p[len], len == 0))
+                    return false;
+                len++;
+            }
+            if (len == 0 || len >= sizeof c->name)
+                return false;
+            memcpy(c->name, p, len);
+            c->name[len] = '\0';
+            c->index = -1;
+            p += len;
+        }
+        n++;
+        if (*p == '.') {
+            p++;
+            if (*p == '\0')
+                return false;
+        } else if (*p != '\0' && *p != '[') {
+            return false;
+        }
+    }
+    *ncomp = n;
+    return true;
+}
+
+/* The first n components as a path; schema form uses "[]" for indices. */
+static void comps_path(const path_comp *comps, int n, bool schema, char *buf, size_t size)
+{
+    sbuf b = {buf, size, 0};
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (i > 0)
+            sb_add(&b, ".");
+        if (comps[i].index < 0)
+            sb_add(&b, "%s", comps[i].name);
+        else if (schema)
+            sb_add(&b, "[]");
+        else
+            sb_add(&b, "[%ld]", comps[i].index);
+    }
+}
+
+typedef struct set_value {
+    int type; /* CONFIG_TYPE_* */
+    long long i;
+    double f;
+    int b;
+    char *s; /* malloc'd */
+} set_value;
+
+/* Parses text for row; returns NULL on success or what was expected. */
+static const char *parse_value(const dc_param *row, const char *text, set_value *v)
+{
+    char *end;
+    memset(v, 0, sizeof *v);
+    switch (row->type) {
+    case DC_PARAM_INT: {
+        const char *p = text;
+        bool neg = false;
+        if (*p == '+' || *p == '-')
+            neg = *p++ == '-';
+        int base = 10;
+        if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+            base = 16;
+            p += 2;
+        }
+        if (!(base == 16 ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p)))
+            return "expected an integer";
+        errno = 0;
+        unsigned long long u = strtoull(p, &end, base);
+        if (*end == 'L')
+            end += end[1] == 'L' ? 2 : 1;
+        if (*end != '\0')
+            return "expected an integer";
+        if (errno == ERANGE || u > (unsigned long long)LLONG_MAX + (neg ? 1u : 0u))
+            return "expected an integer (out of range)";
+        v->i = neg ? (long long)(0 - u) : (long long)u;
+        v->type = v->i >= INT_MIN && v->i <= INT_MAX ? CONFIG_TYPE_INT : CONFIG_TYPE_INT64;
+        return NULL;
+    }
+    case DC_PARAM_FLOAT:
+        if ((row->flags & DC_PARAM_AUTO) &&
+            (strcmp(text, "auto") == 0 || strcmp(text, "\"auto\"") == 0)) {
+            v->type = CONFIG_TYPE_STRING;
+            v->s = strdup("auto");
+            return v->s ? NULL : "";
+        }
+        if (text[0] == '\0')
+            return (row->flags & DC_PARAM_AUTO) ? "expected a number or \"auto\""
+                                                 : "expected a number";
+        v->f = strtod(text, &end);
+        if (end == text || *end != '\0')
+            return (row->flags & DC_PARAM_AUTO) ? "expected a number or \"auto\""
+                                                 : "expected a number";
+        if (!isfinite(v->f))
+            return "expected a finite number";
+        v->type = CONFIG_TYPE_FLOAT;
+        return NULL;
+    case DC_PARAM_BOOL:
+        if (strcasecmp(text, "true") == 0)
+            v->b = 1;
+        else if (strcasecmp(text, "false") == 0)
+            v->b = 0;
+        else
+            return "expected true or false";
+        v->type = CONFIG_TYPE_BOOL;
+        return NULL;
+    case DC_PARAM_STRING: {
+        size_t len = strlen(text);
+        v->type = CONFIG_TYPE_STRING;
+        if (text[0] != '"') {
+            v->s = strdup(text);
+            return v->s ? NULL : "";
+        }
+        v->s = malloc(len + 1);
+        if (!v->s)
+            return "";
+        size_t o = 0;
+        const char *p = text + 1;
+        for (; *p && *p != '"'; p++) {
+            if (*p == '\\' && p[1]) {
+                p++;
+                v->s[o++] = *p == 'n' ? '\n' : *p == 't' ? '\t' : *p;
+            } else {
+                v->s[o++] = *p;
+            }
+        }
+        v->s[o] = '\0';
+        if (*p != '"' || p[1] != '\0') {
+            free(v->s);
+            v->s = NULL;
+            return "expected a string (unbalanced double quotes)";
+        }
+        return NULL;
+    }
+    default:
+        return "expected a single value";
+    }
+}
+
+static int record_reserve(dc_scenario *sc, size_t extra)
+{
+    if (sc->n_set + extra <= sc->cap_set)
+        return DC_OK;
+    size_t cap = sc->cap_set ? sc->cap_set : 8;
+    while (cap < sc->n_set + extra)
+        cap *= 2;
+    char **p = realloc(sc->set_paths, cap * sizeof *p);
+    if (!p)
+        return DC_ENOMEM;
+    sc->set_paths = p;
+    sc->cap_set = cap;
+    return DC_OK;
+}
+
+/* Records path (storage reserved beforehand); false when out of memory. */
+static bool record_set(dc_scenario *sc, const char *path)
+{
+    if (was_set(sc, path))
+        return true;
+    char *copy = strdup(path);
+    if (!copy)
+        return false;
+    sc->set_paths[sc->n_set++] = copy;
+    return true;
+}
+
+static int set_unknown(const dc_scenario *sc, const char *a, const path_comp *comps, int n,
+                       dc_error *err)
+{
+    /* The first component the schema does not know; suggest a neighbour. */
+    char prefix[PATH_BUF], sugg[64];
+    for (int k = 0; k < n; k++) {
+        comps_path(comps, k + 1, true, prefix, sizeof prefix);
+        if (resolve(sc->schemas, prefix))
+            continue;
+        if (comps[k].index >= 0)
+            break;
+        comps_path(comps, k, true, prefix, sizeof prefix);
+        if (!suggest(sc->schemas, prefix, comps[k].name, sugg, sizeof sugg))
+            break;
+        path_comp fixed[MAX_COMPONENTS];
+        memcpy(fixed, comps, (size_t)n * sizeof *comps);
+        snprintf(fixed[k].name, sizeof fixed[k].name, "%s", sugg);
+        comps_path(fixed, n, true, prefix, sizeof prefix);
+        const dc_param *row = resolve(sc->schemas, prefix);
+        if (!row || row->type == DC_PARAM_GROUP || row->type == DC_PARAM_LIST)
+            break;
+        comps_path(fixed, n, false, prefix, sizeof prefix);
+        return dc_error_set(err, DC_EINPUT, "--set %s: unknown key (did you mean %s?)", a, prefix);
+    }
+    return dc_error_set(err, DC_EINPUT, "--set %s: unknown key", a);
+}
+
+int dc_scenario_set(dc_scenario *sc, const char *assignment, dc_error *err)
+{
+    if (!sc || !assignment)
+        return dc_error_set(err, DC_EINTERNAL, "dc_scenario_set: no scenario or assignment");
+    const char *a = assignment;
+    const char *eq = strchr(a, '=');
+    if (!eq || eq == a)
+        return dc_error_set(err, DC_EINPUT, "--set %s: expected PATH=VALUE", a);
+    if (!sc->schemas)
+        return dc_error_set(err, DC_EINTERNAL, "--set %s: no schema to check it against", a);
+
+    /* Blanks around the path and the value are ignored (quote a string to
+     * keep them). */
+    const char *pb = a, *pe = eq;
+    while (pb < pe && isblank((unsigned char)*pb))
+        pb++;
+    while (pe > pb && isblank((unsigned char)pe[-1]))
+        pe--;
+    if (pe == pb)
+        return dc_error_set(err, DC_EINPUT, "--set %s: expected PATH=VALUE", a);
+    char text[PATH_BUF];
+    size_t plen = (size_t)(pe - pb);
+    if (plen >= sizeof text)
+        return dc_error_set(err, DC_EINPUT, "--set %s: path too long", a);
+    memcpy(text, pb, plen);
+    text[plen] = '\0';
+    const char *vb = eq + 1, *ve = eq + strlen(eq);
+    while (vb < ve && isblank((unsigned char)*vb))
+        vb++;
+    while (ve > vb && isblank((unsigned char)ve[-1]))
+        ve--;
+    char *value = strndup(vb, (size_t)(ve - vb));
+    path_comp *comps = calloc(MAX_COMPONENTS, sizeof *comps);
+    if (!comps || !value) {
+        free(comps);
+        free(value);
+        return dc_error_set(err, DC_ENOMEM, "--set %s: out of memory", a);
+    }
+    int n = 0;
+    int rc = DC_OK;
+    set_value v = {0};
+    char spath[PATH_BUF], cpath[PATH_BUF], prefix[PATH_BUF];
+
+    if (!parse_path(text, comps, &n)) {
+        rc = dc_error_set(err, DC_EINPUT, "--set %s: invalid path '%s'", a, text);
+        goto done;
+    }
+    comps_path(comps, n, true, spath, sizeof spath);
+    comps_path(comps, n, false, cpath, sizeof cpath);
+    const dc_param *row = resolve(sc->schemas, spath);
+    if (!row || comps[0].index >= 0) {
+        rc = set_unknown(sc, a, comps, n, err);
+        goto done;
+    }
+    if (row->type == DC_PARAM_GROUP || row->type == DC_PARAM_LIST) {
+        rc = dc_error_set(err, DC_EINPUT, "--set %s: %s is a %s, not a single value", a, cpath,
+                          row->type == DC_PARAM_GROUP ? "group" : "list");
+        goto done;
+    }
+    const char *expected = parse_value(row, value, &v);
+    if (expected) {
+        rc = expected[0] ? dc_error_set(err, DC_EINPUT, "--set %s: %s", a, expected)
+                         : dc_error_set(err, DC_ENOMEM, "--set %s: out of memory", a);
+        goto done;
+    }
+
+    /* Walk what exists; everything below must be creatable groups. */
+    config_setting_t *cur = config_root_setting(&sc->cfg);
+    int k;
+    for (k = 0; k < n - 1; k++) {
+        config_setting_t *next;
+        comps_path(comps, k + 1, false, prefix, sizeof prefix);
+        if (comps[k].index >= 0) {
+            next = config_setting_get_elem(cur, (unsigned)comps[k].index);
+            if (!next) {
+                char list[PATH_BUF];
+                comps_path(comps, k, false, list, sizeof list);
+                rc = dc_error_set(err, DC_EINPUT, "--set %s: %s has no element [%ld] (it has %d)",
+                                  a, list, comps[k].index, config_setting_length(cur));
+                goto done;
+            }
+        } else {
+            next = config_setting_get_member(cur, comps[k].name);
+            if (!next)
+                break;
+        }
+        comps_path(comps, k + 1, true, spath, sizeof spath);
+        const dc_param *prow = comps[k].index >= 0 ? &group_row : resolve(sc->schemas, spath);
+        bool want_list = prow && prow->type == DC_PARAM_LIST;
+        if (want_list ? !config_setting_is_list(next) : !config_setting_is_group(next)) {
+            rc = dc_error_set(err, DC_EINPUT, "--set %s: %s in the scenario is %s, not a %s", a,
+                              prefix, setting_kind(next), want_list ? "list" : "group");
+            goto done;
+        }
+        cur = next;
+    }
+    for (int j = k; j < n - 1; j++) {
+        if (comps[j].index >= 0 || (j + 1 < n && comps[j + 1].index >= 0)) {
+            comps_path(comps, j + 1, false, prefix, sizeof prefix);
+            rc = dc_error_set(err, DC_EINPUT,
+                              "--set %s: %s is not in the scenario (--set does not create list "
+                              "elements)", a, prefix);
+            goto done;
+        }
+    }
+    if (record_reserve(sc, (size_t)n) != DC_OK) {
+        rc = dc_error_set(err, DC_ENOMEM, "--set %s: out of memory", a);
+        goto done;
+    }
+
+    /* From here on the scenario changes. */
+    for (; k < n - 1; k++) {
+        cur = config_setting_add(cur, comps[k].name, CONFIG_TYPE_GROUP);
+        comps_path(comps, k + 1, false, prefix, sizeof prefix);
+        if (!cur || !record_set(sc, prefix)) {
+            rc = dc_error_set(err, DC_ENOMEM, "--set %s: out of memory", a);
+            goto done;
+        }
+    }
+    const char *leaf = comps[n - 1].name;
+    if (config_setting_get_member(cur, leaf))
+        config_setting_remove(cur, leaf);
+    config_setting_t *s = config_setting_add(cur, leaf, v.type);
+    int ok = CONFIG_FALSE;
+    if (s) {
+        switch (v.type) {
+        case CONFIG_TYPE_INT:
+            ok = config_setting_set_int(s, (int)v.i);
+            break;
+        case CONFIG_TYPE_INT64:
+            ok = config_setting_set_int64(s, v.i);
+            break;
+        case CONFIG_TYPE_FLOAT:
+            ok = config_setting_set_float(s, v.f);
+            break;
+        case CONFIG_TYPE_BOOL:
+            ok = config_setting_set_bool(s, v.b);
+            break;
+        default:
+            ok = config_setting_set_string(s, v.s);
+            break;
+        }
+    }
+    if (!ok || !record_set(sc, cpath))
+        rc = dc_error_set(err, DC_ENOMEM, "--set %s: out of memory", a);
+done:
+    free(v.s);
+    free(value);
+    free(comps);
+    return rc;
+}
+
+/* ---------- output ---------- */
+
+char *dc_scenario_text(const dc_scenario *sc)
+{
+    if (!sc)
+        return NULL;
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    if (!f)
+        return NULL;
+    config_write(&sc->cfg, f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* Writes text into a Markdown table cell: '|' escaped, newlines as spaces. */
+static void md_cell(FILE *out, const char *text)
+{
+    for (const char *p = text ? text : ""; *p; p++) {
+        if (*p == '|')
+            fputs("\\|", out);
+        else if (*p == '\n' || *p == '\r')
+            fputc(' ', out);
+        else
+            fputc(*p, out);
+    }
+}
+
+/* The section of a row: its first component, "" for top-level values. */
+static size_t section_of(const dc_param *r, const char **name)
+{
+    size_t len = strcspn(r->path, ".");
+    *name = r->path;
+    if (r->path[len] == '\0' && r->type != DC_PARAM_GROUP && r->type != DC_PARAM_LIST)
+        return 0;
+    return len;
+}
+
+static bool same_section(const dc_param *a, const dc_param *b)
+{
+    const char *na, *nb;
+    size_t la = section_of(a, &na), lb = section_of(b, &nb);
+    return la == lb && strncmp(na, nb, la) == 0;
+}
+
+/* Whether a row with the same path (or, for sections, the same section)
+ * comes before row r in the schemas. */
+static bool seen_before(const dc_param *const *schemas, const dc_param *r, bool section)
+{
+    FOR_EACH_ROW(schemas, q) {
+        if (q == r)
+            return false;
+        if (!q->path)
+            continue;
+        if (section ? same_section(q, r) : strcmp(q->path, r->path) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void write_row(const dc_param *r, FILE *out)
+{
+    static const char *const types[] = {"", "integer", "number", "boolean", "string",
+                                        "group", "list of groups"};
+    char num[40], num2[40];
+    fputs("| `", out);
+    md_cell(out, r->path);
+    fputs("` | ", out);
+    fputs(r->type >= DC_PARAM_INT && r->type <= DC_PARAM_LIST ? types[r->type] : "?", out);
+    if (r->type == DC_PARAM_FLOAT && (r->flags & DC_PARAM_AUTO))
+        fputs(" or `auto`", out);
+    fputs(" | ", out);
+    md_cell(out, r->unit);
+    fputs(" | ", out);
+    /* default */
+    if (r->flags & DC_PARAM_REQUIRED) {
+        fputs("required", out);
+    } else if ((r->flags & DC_PARAM_NO_DEFAULT) || r->type == DC_PARAM_GROUP ||
+               r->type == DC_PARAM_LIST) {
+        fputs("—", out);
+    } else if (r->type == DC_PARAM_FLOAT && (r->flags & DC_PARAM_AUTO) && r->def_str) {
+        fputs("`", out);
+        md_cell(out, r->def_str);
+        fputs("`", out);
+    } else if (r->type == DC_PARAM_INT || r->type == DC_PARAM_FLOAT) {
+        fmt_num(r->def, num, sizeof num);
+        fprintf(out, "%s", num);
+    } else if (r->type == DC_PARAM_BOOL) {
+        fputs(r->def != 0 ? "`true`" : "`false`", out);
+    } else if (r->type == DC_PARAM_STRING && r->def_str) {
+        fputs("`\"", out);
+        md_cell(out, r->def_str);
+        fputs("\"`", out);
+    } else {
+        fputs("—", out);
+    }
+    fputs(" | ", out);
+    /* range */
+    if (r->type == DC_PARAM_INT || r->type == DC_PARAM_FLOAT) {
+        bool lo = has_min(r), hi = has_max(r);
+        fmt_num(r->min, num, sizeof num);
+        fmt_num(r->max, num2, sizeof num2);
+        bool lx = r->flags & DC_PARAM_MIN_EXCLUSIVE, hx = r->flags & DC_PARAM_MAX_EXCLUSIVE;
+        if (lo && hi)
+            fprintf(out, "%c%s, %s%c", lx ? '(' : '[', num, num2, hx ? ')' : ']');
+        else if (lo)
+            fprintf(out, "%s %s", lx ? ">" : "≥", num);
+        else if (hi)
+            fprintf(out, "%s %s", hx ? "<" : "≤", num2);
+    } else if (r->type == DC_PARAM_STRING && r->choices) {
+        const char *p = r->choices;
+        for (bool first = true;; first = false) {
+            size_t len = strcspn(p, "|");
+            fprintf(out, "%s`%.*s`", first ? "" : ", ", (int)len, p);
+            if (p[len] == '\0')
+                break;
+            p += len + 1;
+        }
+    }
+    fputs(" | ", out);
+    md_cell(out, r->doc);
+    fputs(" |\n", out);
+}
+
+void dc_scenario_write_reference(const dc_param *const *schemas, FILE *out)
+{
+    if (!schemas || !out)
+        return;
+    bool first = true;
+    FOR_EACH_ROW(schemas, r) {
+        if (!r->path || seen_before(schemas, r, true))
+            continue;
+        const char *name;
+        size_t len = section_of(r, &name);
+        if (!first)
+            fputc('\n', out);
+        first = false;
+        if (len == 0)
+            fputs("## Top-level keys\n\n", out);
+        else
+            fprintf(out, "## `%.*s`\n\n", (int)len, name);
+        fputs("| Key | Type | Unit | Default | Range | Description |\n"
+              "|-----|------|------|---------|-------|-------------|\n", out);
+        FOR_EACH_ROW(schemas, q) {
+            if (q->path && same_section(q, r) && !seen_before(schemas, q, false))
+                write_row(q, out);
+        }
+    }
+}
