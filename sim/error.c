@@ -33,7 +33,16 @@ void dc_error_prefix(dc_error *err, const char *fmt, ...)
     vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
     memcpy(old, err->msg, sizeof old);
-    snprintf(err->msg, sizeof err->msg, "%s: %s", prefix, old);
+    /* Truncation is acceptable: the message is already as long as a line gets. */
+    size_t n = strlen(prefix);
+    if (n > sizeof err->msg - 3)
+        n = sizeof err->msg - 3;
+    memcpy(err->msg, prefix, n);
+    memcpy(err->msg + n, ": ", 2);
+    size_t room = sizeof err->msg - n - 3;
+    size_t m = strnlen(old, room);
+    memcpy(err->msg + n + 2, old, m);
+    err->msg[n + 2 + m] = '\0';
 }
 
 void dc_error_clear(dc_error *err)

@@ -1,0 +1,38 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The dcsim command line: subcommands and what they share. */
+#ifndef DC_CLI_H
+#define DC_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "scenario.h"
+
+/* Exit statuses. */
+enum { DC_EXIT_OK = 0, DC_EXIT_FAILURE = 1, DC_EXIT_INPUT = 2 };
+
+extern const char dc_default_scenario[];
+#define DC_DEFAULT_SCENARIO_NAME "10k_gpu"
+
+/* Maps an error code to an exit status and prints "dcsim: MESSAGE". */
+int dc_cli_fail(const dc_error *err);
+
+/* Loads file (or the embedded scenario when file is NULL), applies the
+ * --set assignments and validates.  *name gets the scenario's name (its
+ * "name" key, else the file's base name without .cfg); the caller frees it. */
+int dc_cli_load(const char *file, const char *const *sets, size_t n_sets,
+                dc_scenario **out, char **name, dc_error *err);
+
+int dc_cmd_run(int argc, char **argv);
+int dc_cmd_validate(int argc, char **argv);
+int dc_cmd_report(int argc, char **argv);
+int dc_cmd_keys(int argc, char **argv);
+
+#endif

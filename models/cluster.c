@@ -1,0 +1,296 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+#include "cluster.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Caps that keep a typo from asking for terabytes before anything runs. */
+#define MAX_NODES 10000000.0
+#define MAX_GPUS_PER_NODE 1024.0
+
+const dc_param dc_cluster_params[] = {
+    {"cluster", DC_PARAM_GROUP, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL,
+     "the machines: nodes in racks, each with GPUs"},
+    {"cluster.nodes", DC_PARAM_INT, DC_PARAM_REQUIRED, "nodes", 0, NULL, 1, MAX_NODES, NULL,
+     "nodes in service (the job's share and more), not counting spares"},
+    {"cluster.spare_nodes", DC_PARAM_INT, 0, "nodes", 0, NULL, 0, MAX_NODES, NULL,
+     "extra healthy nodes kept as spares (hot spares swap in at once)"},
+    {"cluster.gpus_per_node", DC_PARAM_INT, 0, "GPUs", 8, NULL, 1, MAX_GPUS_PER_NODE, NULL,
+     "GPUs in each node"},
+    {"cluster.nodes_per_rack", DC_PARAM_INT, 0, "nodes", 4, NULL, 1, 1024, NULL,
+     "nodes per rack (a rack-level failure takes them all)"},
+    {0},
+};
+
+typedef struct job_slot {
+    uint32_t nodes;
+    bool active;
+} job_slot;
+
+struct dc_cluster {
+    dc_sim *sim;
+    uint32_t n_nodes, gpus_per_node, nodes_per_rack, n_racks;
+    uint8_t *state;       /* dc_node_state per node */
+    int32_t *job_of;      /* job per node, -1 if none */
+    /* Idle nodes in a doubly linked FIFO list (O(1) removal when a spare fails). */
+    int32_t *idle_next, *idle_prev;
+    int32_t idle_head, idle_tail;
+    uint32_t idle_count;
+    uint32_t n_busy, n_down;
+
+    job_slot *jobs;
+    uint32_t n_jobs;
+
+    double hazard_node, hazard_rack, hazard_job, hazard_job_gpu;
+
+    /* Node-seconds by state, banked at every change. */
+    double last_change_s;
+    double idle_node_s, busy_node_s, down_node_s;
+
+    int sig_failure, sig_nodes_up, sig_node_idle;
+    dc_series *series_up, *series_down;
+};
+
+dc_cluster *dc_cluster_of(dc_sim *sim) { return dc_sim_model(sim, "cluster"); }
+uint32_t dc_cluster_node_count(const dc_cluster *c) { return c->n_nodes; }
+uint32_t dc_cluster_gpus_per_node(const dc_cluster *c) { return c->gpus_per_node; }
+uint32_t dc_cluster_nodes_per_rack(const dc_cluster *c) { return c->nodes_per_rack; }
+uint32_t dc_cluster_rack_count(const dc_cluster *c) { return c->n_racks; }
+uint32_t dc_cluster_idle_count(const dc_cluster *c) { return c->idle_count; }
+uint32_t dc_cluster_down_count(const dc_cluster *c) { return c->n_down; }
+dc_node_state dc_cluster_node_state(const dc_cluster *c, uint32_t node) { return (dc_node_state)c->state[node]; }
+int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node) { return c->job_of[node]; }
+uint32_t dc_cluster_job_count(const dc_cluster *c) { return c->n_jobs; }
+uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job) { return c->jobs[job].nodes; }
+void dc_cluster_set_job_active(dc_cluster *c, int32_t job, bool active) { c->jobs[job].active = active; }
+bool dc_cluster_job_active(const dc_cluster *c, int32_t job) { return c->jobs[job].active; }
+
+static void bank(dc_cluster *c)
+{
+    double now = dc_sim_now(c->sim);
+    double dt = now - c->last_change_s;
+    if (dt > 0.0) {
+        c->idle_node_s += dt * c->idle_count;
+        c->busy_node_s += dt * c->n_busy;
+        c->down_node_s += dt * c->n_down;
+    }
+    c->last_change_s = now;
+}
+
+static void record(dc_cluster *c)
+{
+    double now = dc_sim_now(c->sim);
+    dc_series_record(c->series_up, now, (double)(c->n_nodes - c->n_down));
+    dc_series_record(c->series_down, now, (double)c->n_down);
+}
+
+static void idle_push(dc_cluster *c, uint32_t node)
+{
+    c->idle_next[node] = -1;
+    c->idle_prev[node] = c->idle_tail;
+    if (c->idle_tail >= 0)
+        c->idle_next[c->idle_tail] = (int32_t)node;
+    else
+        c->idle_head = (int32_t)node;
+    c->idle_tail = (int32_t)node;
+    c->idle_count++;
+    c->state[node] = DC_NODE_IDLE;
+    c->job_of[node] = -1;
+}
+
+static void idle_remove(dc_cluster *c, uint32_t node)
+{
+    int32_t p = c->idle_prev[node], n = c->idle_next[node];
+    if (p >= 0)
+        c->idle_next[p] = n;
+    else
+        c->idle_head = n;
+    if (n >= 0)
+        c->idle_prev[n] = p;
+    else
+        c->idle_tail = p;
+    c->idle_count--;
+}
+
+int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes)
+{
+    job_slot *grown = realloc(c->jobs, (c->n_jobs + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    c->jobs = grown;
+    c->jobs[c->n_jobs] = (job_slot){.nodes = nodes};
+    return (int32_t)c->n_jobs++;
+}
+
+bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node)
+{
+    if (c->idle_head < 0)
+        return false;
+    bank(c);
+    uint32_t n = (uint32_t)c->idle_head;
+    idle_remove(c, n);
+    c->state[n] = DC_NODE_BUSY;
+    c->job_of[n] = job;
+    c->n_busy++;
+    *node = n;
+    return true;
+}
+
+void dc_cluster_release(dc_cluster *c, uint32_t node)
+{
+    bank(c);
+    c->n_busy--;
+    idle_push(c, node);
+    dc_sim_publish(c->sim, c->sig_node_idle, NULL);
+}
+
+void dc_cluster_fail(dc_cluster *c, int class_id, const char *class_name,
+                     const uint32_t *nodes, size_t n_nodes, int32_t job)
+{
+    bank(c);
+    uint32_t taken[1024];
+    size_t n_taken = 0;
+    for (size_t i = 0; i < n_nodes; i++) {
+        uint32_t n = nodes[i];
+        if (c->state[n] == DC_NODE_DOWN)
+            continue;
+        if (c->state[n] == DC_NODE_BUSY)
+            c->n_busy--;
+        else
+            idle_remove(c, n);
+        c->state[n] = DC_NODE_DOWN;
+        c->n_down++;
+        if (n_taken < sizeof taken / sizeof taken[0])
+            taken[n_taken++] = n;
+    }
+    if (n_nodes > 0 && n_taken == 0)
+        return;
+    record(c);
+    dc_failure_event ev = {class_id, class_name, taken, n_taken, job};
+    dc_sim_publish(c->sim, c->sig_failure, &ev);
+    for (size_t i = 0; i < n_taken; i++)
+        c->job_of[taken[i]] = -1;
+}
+
+void dc_cluster_repaired(dc_cluster *c, const uint32_t *nodes, size_t n_nodes)
+{
+    bank(c);
+    for (size_t i = 0; i < n_nodes; i++) {
+        if (c->state[nodes[i]] != DC_NODE_DOWN)
+            continue;
+        c->n_down--;
+        idle_push(c, nodes[i]);
+    }
+    record(c);
+    dc_nodes_event ev = {nodes, n_nodes};
+    dc_sim_publish(c->sim, c->sig_nodes_up, &ev);
+    dc_sim_publish(c->sim, c->sig_node_idle, NULL);
+}
+
+void dc_cluster_add_hazard(dc_cluster *c, double per_node, double per_rack,
+                           double per_job, double per_job_gpu)
+{
+    c->hazard_node += per_node;
+    c->hazard_rack += per_rack;
+    c->hazard_job += per_job;
+    c->hazard_job_gpu += per_job_gpu;
+}
+
+double dc_cluster_job_hazard(const dc_cluster *c, uint32_t nodes)
+{
+    double racks = ceil((double)nodes / c->nodes_per_rack);
+    return nodes * c->hazard_node + racks * c->hazard_rack + c->hazard_job
+           + (double)nodes * c->gpus_per_node * c->hazard_job_gpu;
+}
+
+static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
+{
+    dc_cluster *c = state;
+    c->sim = sim;
+    int nodes = 0, spares = 0, gpn = 0, npr = 0;
+    config_setting_t *g = dc_scenario_lookup(sc, "cluster");
+    config_setting_lookup_int(g, "nodes", &nodes);
+    config_setting_lookup_int(g, "spare_nodes", &spares);
+    config_setting_lookup_int(g, "gpus_per_node", &gpn);
+    config_setting_lookup_int(g, "nodes_per_rack", &npr);
+    double total = (double)nodes + spares;
+    if (total > MAX_NODES)
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "spare_nodes"), err,
+                                    "nodes plus spare_nodes is %.0f, more than the %.0f a run can hold",
+                                    total, MAX_NODES);
+    if (total * gpn > 1e9)
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "gpus_per_node"), err,
+                                    "%.0f GPUs in all is more than the 1e9 a run can hold", total * gpn);
+    c->n_nodes = (uint32_t)total;
+    c->gpus_per_node = (uint32_t)gpn;
+    c->nodes_per_rack = (uint32_t)npr;
+    c->n_racks = (c->n_nodes + c->nodes_per_rack - 1) / c->nodes_per_rack;
+    c->state = malloc(c->n_nodes);
+    c->job_of = malloc(c->n_nodes * sizeof *c->job_of);
+    c->idle_next = malloc(c->n_nodes * sizeof *c->idle_next);
+    c->idle_prev = malloc(c->n_nodes * sizeof *c->idle_prev);
+    if (!c->state || !c->job_of || !c->idle_next || !c->idle_prev)
+        return dc_error_set(err, DC_ENOMEM, "out of memory for %u nodes", c->n_nodes);
+    c->idle_head = c->idle_tail = -1;
+    for (uint32_t i = 0; i < c->n_nodes; i++)
+        idle_push(c, i);
+    c->sig_failure = dc_sim_signal(sim, "failure");
+    c->sig_nodes_up = dc_sim_signal(sim, "nodes_up");
+    c->sig_node_idle = dc_sim_signal(sim, "node_idle");
+    c->series_up = dc_sim_series(sim, "nodes_up", "nodes", "healthy nodes (busy or spare)");
+    c->series_down = dc_sim_series(sim, "nodes_down", "nodes", "nodes failed or in repair");
+    if (c->sig_failure < 0 || c->sig_nodes_up < 0 || c->sig_node_idle < 0 || !c->series_up || !c->series_down)
+        return dc_error_set(err, DC_ENOMEM, "out of memory setting up the cluster");
+    return DC_OK;
+}
+
+static int cluster_start(void *state, dc_sim *sim, dc_error *err)
+{
+    record(state);
+    return DC_OK;
+}
+
+static void cluster_finish(void *state, dc_sim *sim)
+{
+    dc_cluster *c = state;
+    bank(c);
+    dc_summary *s = dc_sim_summary(sim);
+    double gpn = c->gpus_per_node;
+    double capacity_node_s = (double)c->n_nodes * dc_sim_now(sim);
+    dc_summary_set(s, "cluster.nodes", c->n_nodes, "nodes", "nodes including spares");
+    dc_summary_set(s, "cluster.gpus", (double)c->n_nodes * gpn, "GPUs", "GPUs including spares");
+    dc_summary_set(s, "cluster.node_availability",
+                   capacity_node_s > 0 ? 1.0 - c->down_node_s / capacity_node_s : 1.0, "",
+                   "fraction of node-time not failed or in repair");
+    dc_summary_set(s, DC_BREAKDOWN_TOTAL, capacity_node_s * gpn / 3600.0, "GPU-h",
+                   "GPU-hours the whole cluster could have delivered over the simulated time");
+    dc_summary_set(s, "gpu_hours.down", c->down_node_s * gpn / 3600.0, "GPU-h",
+                   "on failed nodes, waiting for or in repair");
+    dc_summary_set(s, "gpu_hours.idle_spare", c->idle_node_s * gpn / 3600.0, "GPU-h",
+                   "on healthy nodes held by no job (spares)");
+}
+
+static void cluster_destroy(void *state)
+{
+    dc_cluster *c = state;
+    free(c->state);
+    free(c->job_of);
+    free(c->idle_next);
+    free(c->idle_prev);
+    free(c->jobs);
+}
+
+const dc_model_type dc_model_cluster = {
+    .name = "cluster",
+    .state_size = sizeof(dc_cluster),
+    .params = dc_cluster_params,
+    .init = cluster_init,
+    .start = cluster_start,
+    .finish = cluster_finish,
+    .destroy = cluster_destroy,
+};

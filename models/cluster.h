@@ -1,0 +1,99 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* Cluster: nodes with GPUs in racks, spare nodes, and the state every other
+ * model shares through this narrow API.
+ *
+ * A node is IDLE (healthy, held by no job: a spare), BUSY (held by a job) or
+ * DOWN (failed: waiting for or in repair).  Node i sits in rack
+ * i / nodes_per_rack.  Idle nodes are handed out first-in first-out, so the
+ * job takes nodes 0..n-1 at the start and the rest are its spares.
+ *
+ * Signals published here (payloads below):
+ *   "failure"   dc_failure_event: nodes taken down by one failure (or a
+ *               job-level fault with no node); published after the nodes are
+ *               marked DOWN but while they still name the job they served.
+ *   "nodes_up"  dc_nodes_event: repaired nodes back as spares (IDLE).
+ *   "node_idle" NULL: a node became IDLE (repaired or released).
+ *
+ * Accounting: the cluster integrates node counts by state over time and
+ * writes gpu_hours.capacity (all GPUs x simulated time), gpu_hours.down
+ * (failed or in repair) and gpu_hours.idle_spare; BUSY time is the jobs' to
+ * break down.  Failure models register the hazard they put on a job
+ * (dc_cluster_add_hazard), so a checkpoint policy can compute the expected
+ * time between interruptions without knowing the failure model. */
+#ifndef DC_CLUSTER_H
+#define DC_CLUSTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim.h"
+
+typedef enum dc_node_state { DC_NODE_IDLE, DC_NODE_BUSY, DC_NODE_DOWN } dc_node_state;
+
+typedef struct dc_failure_event {
+    int class_id;           /* index in the scenario's failures list */
+    const char *class_name;
+    const uint32_t *nodes;  /* nodes this failure took down (they were up) */
+    size_t n_nodes;
+    int32_t job;            /* a job-level fault: the job hit; else -1 */
+} dc_failure_event;
+
+typedef struct dc_nodes_event {
+    const uint32_t *nodes;
+    size_t n_nodes;
+} dc_nodes_event;
+
+typedef struct dc_cluster dc_cluster;
+
+extern const dc_model_type dc_model_cluster;
+extern const dc_param dc_cluster_params[];
+
+/* The cluster model of sim, or NULL if the scenario has none. */
+dc_cluster *dc_cluster_of(dc_sim *sim);
+
+uint32_t dc_cluster_node_count(const dc_cluster *c);
+uint32_t dc_cluster_gpus_per_node(const dc_cluster *c);
+uint32_t dc_cluster_nodes_per_rack(const dc_cluster *c);
+uint32_t dc_cluster_rack_count(const dc_cluster *c);
+uint32_t dc_cluster_idle_count(const dc_cluster *c);
+uint32_t dc_cluster_down_count(const dc_cluster *c);
+
+dc_node_state dc_cluster_node_state(const dc_cluster *c, uint32_t node);
+/* The job holding node, -1 if none. */
+int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node);
+
+/* Jobs register at init so that failure models can size job-level faults. */
+int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes);
+uint32_t dc_cluster_job_count(const dc_cluster *c);
+uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job);
+/* Whether job-level faults can hit the job now (it is computing). */
+void dc_cluster_set_job_active(dc_cluster *c, int32_t job, bool active);
+bool dc_cluster_job_active(const dc_cluster *c, int32_t job);
+
+/* Takes the longest-idle node for job; false when none is idle. */
+bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node);
+/* A job gives a healthy node back. */
+void dc_cluster_release(dc_cluster *c, uint32_t node);
+
+/* Marks nodes DOWN and publishes "failure".  Nodes already DOWN are skipped;
+ * job-level faults pass n_nodes = 0 and the job. */
+void dc_cluster_fail(dc_cluster *c, int class_id, const char *class_name,
+                     const uint32_t *nodes, size_t n_nodes, int32_t job);
+/* Repaired nodes come back IDLE; publishes "nodes_up". */
+void dc_cluster_repaired(dc_cluster *c, const uint32_t *nodes, size_t n_nodes);
+
+/* Hazard a failure model adds, in failures per second: per node, per rack,
+ * per job, per job GPU.  dc_cluster_job_hazard sums it for a job of n nodes
+ * spanning ceil(n / nodes_per_rack) racks. */
+void dc_cluster_add_hazard(dc_cluster *c, double per_node, double per_rack,
+                           double per_job, double per_job_gpu);
+double dc_cluster_job_hazard(const dc_cluster *c, uint32_t nodes);
+
+#endif

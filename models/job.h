@@ -1,0 +1,49 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* A training job as a fluid: it holds N nodes, has W GPU-seconds of work (at
+ * the full rate of one GPU-second per GPU per second), and progresses at
+ * rate N x gpus_per_node while it computes.  No per-step events: the job
+ * banks work at every change of state and schedules only its next milestone
+ * (the next checkpoint or completion).
+ *
+ * Work: work_gpu_h, or from the model: W = 6 P T / (peak x MFU) GPU-seconds
+ * (P parameters, T tokens, 6 FLOP per parameter per token for forward and
+ * backward: Kaplan et al. 2020, "Scaling laws for neural language models").
+ *
+ * States: WAITING (fewer than N healthy nodes), RESTARTING (restart_s:
+ * detect, reschedule, read the checkpoint, warm up; also the first start),
+ * RUNNING, CHECKPOINTING (blocking write of write_s), DONE.
+ * A failure of one of its nodes (or a job-level fault) in RESTARTING,
+ * RUNNING or CHECKPOINTING is an interruption: the work since the last
+ * completed checkpoint is lost (a checkpoint being written is lost too),
+ * failed nodes are replaced by spares if any are idle, and the job restarts,
+ * or waits for repairs.  Job-level faults strike only while it computes
+ * (RUNNING or CHECKPOINTING).
+ *
+ * GPU-hour lines: gpu_hours.useful (work done), gpu_hours.rollback (work
+ * computed then lost), gpu_hours.checkpoint, gpu_hours.restart,
+ * gpu_hours.waiting (healthy nodes held while the job waits for others).
+ * With the cluster's lines they sum to gpu_hours.capacity. */
+#ifndef DC_JOB_H
+#define DC_JOB_H
+
+#include "sim.h"
+
+typedef enum dc_job_state {
+    DC_JOB_PENDING,    /* before its start time */
+    DC_JOB_WAITING,
+    DC_JOB_RESTARTING,
+    DC_JOB_RUNNING,
+    DC_JOB_CHECKPOINTING,
+    DC_JOB_DONE,
+} dc_job_state;
+
+extern const dc_model_type dc_model_job;
+extern const dc_param dc_job_params[];
+
+#endif

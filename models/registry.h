@@ -1,0 +1,33 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The models dcsim knows, by name, in the order they are initialised, and
+ * the wiring from a validated scenario to a ready simulation.
+ *
+ * Order matters: the cluster first (everyone finds it), then the job (it
+ * registers with the cluster), then failures (they size job-level classes
+ * from the registered jobs and register hazards the job's checkpoint policy
+ * reads at start), then repair. */
+#ifndef DC_REGISTRY_H
+#define DC_REGISTRY_H
+
+#include <stdint.h>
+
+#include "sim.h"
+
+/* NULL-terminated. */
+extern const dc_model_type *const dc_model_types[];
+
+/* Every scenario key: the run-level keys, each model's and the checkpoint
+ * group's.  NULL-terminated array of {0}-terminated tables. */
+const dc_param *const *dc_schemas(void);
+
+/* Builds a simulation from a validated scenario.  seed_override < 0 keeps
+ * the scenario's seed. */
+int dc_build(const dc_scenario *sc, int64_t seed_override, dc_sim **out, dc_error *err);
+
+#endif

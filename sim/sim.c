@@ -1,0 +1,326 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+#include "sim.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+
+typedef struct model_slot {
+    const dc_model_type *type;
+    void *state;
+} model_slot;
+
+typedef struct named_rng {
+    char *name;
+    gsl_rng *rng;
+} named_rng;
+
+typedef struct subscriber {
+    dc_signal_fn fn;
+    void *ctx;
+} subscriber;
+
+typedef struct signal_slot {
+    char *name;
+    subscriber *subs;
+    size_t n_subs;
+} signal_slot;
+
+struct dc_sim {
+    uint64_t seed;
+    double horizon_s;
+    double now_s;
+    uint64_t events_processed;
+    bool stopped;
+    bool running;
+    dc_error run_error; /* set by dc_sim_fail */
+
+    dc_eventq *queue;
+
+    model_slot *models;
+    size_t n_models;
+
+    named_rng *rngs;
+    size_t n_rngs;
+
+    signal_slot *signals;
+    size_t n_signals;
+
+    double sample_interval_s;
+    void (*progress_fn)(void *ctx, double fraction);
+    void *progress_ctx;
+
+    dc_summary *summary;
+    dc_series_set *series;
+    dc_eventlog *eventlog;
+};
+
+dc_sim *dc_sim_create(uint64_t seed, double horizon_s, dc_error *err)
+{
+    if (!(horizon_s > 0.0) || !isfinite(horizon_s)) {
+        dc_error_set(err, DC_EINPUT, "the horizon must be a positive finite time (got %g s)", horizon_s);
+        return NULL;
+    }
+    dc_sim *sim = calloc(1, sizeof *sim);
+    if (!sim)
+        goto oom;
+    sim->seed = seed;
+    sim->horizon_s = horizon_s;
+    sim->queue = dc_eventq_create(1024);
+    sim->summary = dc_summary_create();
+    sim->series = dc_series_set_create();
+    sim->eventlog = dc_eventlog_create();
+    if (!sim->queue || !sim->summary || !sim->series || !sim->eventlog)
+        goto oom;
+    return sim;
+oom:
+    dc_sim_destroy(sim);
+    dc_error_set(err, DC_ENOMEM, "out of memory creating the simulation");
+    return NULL;
+}
+
+void dc_sim_destroy(dc_sim *sim)
+{
+    if (!sim)
+        return;
+    for (size_t i = sim->n_models; i-- > 0;) {
+        if (sim->models[i].type->destroy)
+            sim->models[i].type->destroy(sim->models[i].state);
+        free(sim->models[i].state);
+    }
+    free(sim->models);
+    for (size_t i = 0; i < sim->n_rngs; i++) {
+        gsl_rng_free(sim->rngs[i].rng);
+        free(sim->rngs[i].name);
+    }
+    free(sim->rngs);
+    for (size_t i = 0; i < sim->n_signals; i++) {
+        free(sim->signals[i].name);
+        free(sim->signals[i].subs);
+    }
+    free(sim->signals);
+    dc_eventq_destroy(sim->queue);
+    dc_summary_destroy(sim->summary);
+    dc_series_set_destroy(sim->series);
+    dc_eventlog_destroy(sim->eventlog);
+    free(sim);
+}
+
+int dc_sim_add_model(dc_sim *sim, const dc_model_type *type, const dc_scenario *sc, dc_error *err)
+{
+    model_slot *grown = realloc(sim->models, (sim->n_models + 1) * sizeof *grown);
+    if (!grown)
+        return dc_error_set(err, DC_ENOMEM, "out of memory adding model '%s'", type->name);
+    sim->models = grown;
+    void *state = calloc(1, type->state_size ? type->state_size : 1);
+    if (!state)
+        return dc_error_set(err, DC_ENOMEM, "out of memory adding model '%s'", type->name);
+    /* Registered before init so that init can find earlier models and itself. */
+    sim->models[sim->n_models].type = type;
+    sim->models[sim->n_models].state = state;
+    sim->n_models++;
+    int rc = type->init ? type->init(state, sim, sc, err) : DC_OK;
+    if (rc != DC_OK) {
+        sim->n_models--;
+        if (type->destroy)
+            type->destroy(state);
+        free(state);
+    }
+    return rc;
+}
+
+void *dc_sim_model(dc_sim *sim, const char *name)
+{
+    for (size_t i = 0; i < sim->n_models; i++)
+        if (strcmp(sim->models[i].type->name, name) == 0)
+            return sim->models[i].state;
+    return NULL;
+}
+
+double dc_sim_now(const dc_sim *sim) { return sim->now_s; }
+double dc_sim_horizon(const dc_sim *sim) { return sim->horizon_s; }
+uint64_t dc_sim_seed(const dc_sim *sim) { return sim->seed; }
+uint64_t dc_sim_events_processed(const dc_sim *sim) { return sim->events_processed; }
+dc_summary *dc_sim_summary(dc_sim *sim) { return sim->summary; }
+dc_series_set *dc_sim_series_set(dc_sim *sim) { return sim->series; }
+dc_eventlog *dc_sim_eventlog(dc_sim *sim) { return sim->eventlog; }
+
+dc_series *dc_sim_series(dc_sim *sim, const char *name, const char *unit, const char *doc)
+{
+    return dc_series_set_get(sim->series, name, unit, doc);
+}
+
+void dc_sim_fail(dc_sim *sim, int code, const char *fmt, ...)
+{
+    if (sim->run_error.code != DC_OK)
+        return; /* keep the first cause */
+    va_list ap;
+    va_start(ap, fmt);
+    sim->run_error.code = code;
+    vsnprintf(sim->run_error.msg, sizeof sim->run_error.msg, fmt, ap);
+    va_end(ap);
+    sim->stopped = true;
+}
+
+void dc_sim_stop(dc_sim *sim) { sim->stopped = true; }
+
+dc_event_handle dc_sim_at(dc_sim *sim, double at_s, dc_event_fn fn, void *ctx, uint64_t arg)
+{
+    /* A time before now would break causality: it is a model bug, not input. */
+    if (at_s < sim->now_s)
+        at_s = sim->now_s;
+    dc_event_handle h = DC_EVENT_NONE;
+    if (dc_eventq_push(sim->queue, at_s, fn, ctx, arg, &h) != DC_OK) {
+        dc_sim_fail(sim, DC_ENOMEM, "out of memory: the event queue cannot grow (%zu events pending)",
+                    dc_eventq_size(sim->queue));
+        return DC_EVENT_NONE;
+    }
+    return h;
+}
+
+dc_event_handle dc_sim_after(dc_sim *sim, double delay_s, dc_event_fn fn, void *ctx, uint64_t arg)
+{
+    return dc_sim_at(sim, sim->now_s + delay_s, fn, ctx, arg);
+}
+
+void dc_sim_cancel(dc_sim *sim, dc_event_handle *handle)
+{
+    if (*handle != DC_EVENT_NONE)
+        dc_eventq_cancel(sim->queue, *handle);
+    *handle = DC_EVENT_NONE;
+}
+
+gsl_rng *dc_sim_rng(dc_sim *sim, const char *name)
+{
+    for (size_t i = 0; i < sim->n_rngs; i++)
+        if (strcmp(sim->rngs[i].name, name) == 0)
+            return sim->rngs[i].rng;
+    named_rng *grown = realloc(sim->rngs, (sim->n_rngs + 1) * sizeof *grown);
+    if (!grown)
+        goto oom;
+    sim->rngs = grown;
+    char *copy = strdup(name);
+    gsl_rng *r = copy ? dc_rng_create(sim->seed, name) : NULL;
+    if (!r) {
+        free(copy);
+        goto oom;
+    }
+    sim->rngs[sim->n_rngs].name = copy;
+    sim->rngs[sim->n_rngs].rng = r;
+    sim->n_rngs++;
+    return r;
+oom:
+    dc_sim_fail(sim, DC_ENOMEM, "out of memory creating random stream '%s'", name);
+    return NULL;
+}
+
+int dc_sim_signal(dc_sim *sim, const char *name)
+{
+    for (size_t i = 0; i < sim->n_signals; i++)
+        if (strcmp(sim->signals[i].name, name) == 0)
+            return (int)i;
+    signal_slot *grown = realloc(sim->signals, (sim->n_signals + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    sim->signals = grown;
+    char *copy = strdup(name);
+    if (!copy)
+        return -1;
+    sim->signals[sim->n_signals] = (signal_slot){.name = copy};
+    return (int)sim->n_signals++;
+}
+
+int dc_sim_subscribe(dc_sim *sim, int signal, dc_signal_fn fn, void *ctx)
+{
+    if (signal < 0 || (size_t)signal >= sim->n_signals)
+        return DC_EINTERNAL;
+    signal_slot *sig = &sim->signals[signal];
+    subscriber *grown = realloc(sig->subs, (sig->n_subs + 1) * sizeof *grown);
+    if (!grown)
+        return DC_ENOMEM;
+    sig->subs = grown;
+    sig->subs[sig->n_subs++] = (subscriber){fn, ctx};
+    return DC_OK;
+}
+
+void dc_sim_publish(dc_sim *sim, int signal, const void *payload)
+{
+    if (signal < 0 || (size_t)signal >= sim->n_signals)
+        return;
+    const signal_slot *sig = &sim->signals[signal];
+    for (size_t i = 0; i < sig->n_subs; i++)
+        sig->subs[i].fn(sim, sig->subs[i].ctx, payload);
+}
+
+void dc_sim_set_sample_interval(dc_sim *sim, double interval_s)
+{
+    sim->sample_interval_s = interval_s > 0.0 && isfinite(interval_s) ? interval_s : 0.0;
+}
+
+void dc_sim_set_progress(dc_sim *sim, void (*fn)(void *ctx, double fraction), void *ctx)
+{
+    sim->progress_fn = fn;
+    sim->progress_ctx = ctx;
+}
+
+/* The k-th sampling instant is k * interval (not a running sum, which drifts). */
+static void on_sample(dc_sim *sim, void *ctx, uint64_t k)
+{
+    (void)ctx;
+    for (size_t i = 0; i < sim->n_models; i++)
+        if (sim->models[i].type->sample)
+            sim->models[i].type->sample(sim->models[i].state, sim);
+    dc_sim_at(sim, (double)(k + 1) * sim->sample_interval_s, on_sample, NULL, k + 1);
+}
+
+int dc_sim_run(dc_sim *sim, dc_error *err)
+{
+    if (sim->running)
+        return dc_error_set(err, DC_EINTERNAL, "dc_sim_run called twice");
+    sim->running = true;
+    for (size_t i = 0; i < sim->n_models; i++) {
+        const dc_model_type *t = sim->models[i].type;
+        if (t->start) {
+            int rc = t->start(sim->models[i].state, sim, err);
+            if (rc != DC_OK)
+                return rc;
+        }
+    }
+    if (sim->sample_interval_s > 0.0)
+        dc_sim_at(sim, 0.0, on_sample, NULL, 0);
+
+    dc_event ev;
+    while (!sim->stopped) {
+        if (dc_eventq_peek_time(sim->queue) > sim->horizon_s)
+            break;
+        dc_eventq_pop(sim->queue, &ev);
+        sim->now_s = ev.time_s;
+        ev.fn(sim, ev.ctx, ev.arg);
+        if ((++sim->events_processed & 0xffff) == 0 && sim->progress_fn)
+            sim->progress_fn(sim->progress_ctx, sim->now_s / sim->horizon_s);
+    }
+    if (!sim->stopped)
+        sim->now_s = sim->horizon_s;
+    if (sim->run_error.code != DC_OK) {
+        if (err)
+            *err = sim->run_error;
+        return sim->run_error.code;
+    }
+    for (size_t i = 0; i < sim->n_models; i++)
+        if (sim->models[i].type->finish)
+            sim->models[i].type->finish(sim->models[i].state, sim);
+    if (dc_series_set_failed(sim->series) || dc_eventlog_failed(sim->eventlog))
+        return dc_error_set(err, DC_ENOMEM, "out of memory recording the run's series or events");
+    if (sim->progress_fn)
+        sim->progress_fn(sim->progress_ctx, 1.0);
+    return DC_OK;
+}

@@ -1,0 +1,455 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The dcsim program end to end: bad input gets a clear message, exit status
+ * 2 and no output file; a trace reads back equal to the printed summary;
+ * same seed, same results. Runs the binary named by $DCSIM. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "summary.h"
+#include "testutil.h"
+#include "trace_read.h"
+
+static const char *dcsim_path;
+static const char *srcdir;
+static char workdir[256];  /* scratch: scenarios, captured output */
+static char outdir[300];   /* where runs may write traces; must stay empty on errors */
+
+typedef struct result {
+    int status;
+    char *out;
+    char *err;
+} result;
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return strdup("");
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    buf[got] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Runs dcsim with args (NULL-terminated), capturing stdout and stderr. */
+static result run(const char *const *args)
+{
+    char out_path[400], err_path[400];
+    snprintf(out_path, sizeof out_path, "%s/stdout", workdir);
+    snprintf(err_path, sizeof err_path, "%s/stderr", workdir);
+    const char *argv[64];
+    size_t n = 0;
+    argv[n++] = dcsim_path;
+    for (size_t i = 0; args[i] && n < 63; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    result r = {-1, NULL, NULL};
+    pid_t pid = fork();
+    if (pid == 0) {
+        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(o, 1);
+        dup2(e, 2);
+        /* A run must never hang: a minute is ample for anything here. */
+        alarm(60);
+        execv(dcsim_path, (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r.out = slurp(out_path);
+    r.err = slurp(err_path);
+    return r;
+}
+
+static void result_free(result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+static const char good_cfg[] =
+    "horizon_days = 2.0;\n"
+    "cluster = { nodes = 8; spare_nodes = 1; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "job = { nodes = 8; work_gpu_h = 1000.0; restart_s = 300.0; };\n"
+    "checkpoint = { interval_s = \"auto\"; size_gb = 100.0; write_gb_per_s = 10.0; };\n"
+    "failures = ( { name = \"gpu\"; per = \"gpu\"; mtbf_h = 500.0; } );\n"
+    "repair = { crews = 1; law = \"lognormal\"; median_h = 2.0; sigma = 1.0; };\n";
+
+typedef struct bad_case {
+    const char *what;
+    const char *scenario;    /* written to bad.cfg, or NULL */
+    const char *args[8];     /* after "dcsim"; "@CFG" = bad.cfg, "@OUT" = outdir/out.h5 */
+    const char *fragments[3];
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {"unknown key", "horizon_days = 1.0;\ncluster = { nodez = 4; };\njob = { nodes = 1; work_gpu_h = 1.0; };\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:2", "cluster.nodez", "unknown key"}},
+    {"wrong type", "horizon_days = 1.0;\ncluster = { nodes = \"four\"; };\njob = { nodes = 1; work_gpu_h = 1.0; };\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:2", "cluster.nodes", "integer"}},
+    {"negative count", "horizon_days = 1.0;\ncluster = { nodes = 4;\n spare_nodes = -1; };\njob = { nodes = 1; work_gpu_h = 1.0; };\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:3", "cluster.spare_nodes", "-1"}},
+    {"zero nodes", "horizon_days = 1.0;\ncluster = { nodes = 0; };\njob = { nodes = 1; work_gpu_h = 1.0; };\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:2", "cluster.nodes", "0"}},
+    {"job larger than the cluster", "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 9; work_gpu_h = 1.0; };\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:3", "job.nodes", "the job needs 9 nodes but the cluster has 4"}},
+    {"unknown distribution",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 1; work_gpu_h = 1.0; };\n"
+     "failures = ( { name = \"x\"; law = \"weibul\"; mtbf_h = 10.0; } );\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:4", "failures.[0].law", "weibul"}},
+    {"law without its parameter",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 1; work_gpu_h = 1.0; };\n"
+     "failures = ( { name = \"x\"; mtbf_h = 10.0; } );\nrepair = { law = \"lognormal\"; median_h = 1.0; };\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:5", "needs sigma", "\"x\""}},
+    {"negative MTBF",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 1; work_gpu_h = 1.0; };\n"
+     "failures = ( { name = \"x\"; mtbf_h = -10.0; } );\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:4", "failures.[0].mtbf_h", "-10"}},
+    {"duplicate class",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 1; work_gpu_h = 1.0; };\n"
+     "failures = ( { name = \"x\"; mtbf_h = 10.0; },\n { name = \"x\"; mtbf_h = 20.0; } );\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:5", "named twice"}},
+    {"missing required key", "cluster = { nodes = 4; };\njob = { nodes = 1; work_gpu_h = 1.0; };\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg", "horizon_days", "required"}},
+    {"job without work", "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 1; };\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:3", "work_gpu_h"}},
+    {"syntax error", "horizon_days = 1.0;\ncluster = { nodes = ; };\n", {"run", "@CFG", "-o", "@OUT"},
+     {"bad.cfg:2", "syntax error"}},
+    {"missing file", NULL, {"run", "/nonexistent/x.cfg", "-o", "@OUT"}, {"/nonexistent/x.cfg", "No such file"}},
+    {"unwritable output directory", good_cfg, {"run", "@CFG", "-o", "/nonexistent/dir/out.h5"},
+     {"/nonexistent/dir/out.h5"}},
+    {"malformed --set", good_cfg, {"run", "@CFG", "-o", "@OUT", "--set", "job.nodes"}, {"--set", "job.nodes", "PATH=VALUE"}},
+    {"--set of an unknown key", good_cfg, {"run", "@CFG", "-o", "@OUT", "--set", "job.nodez=3"}, {"job.nodez", "unknown key"}},
+    {"--set of a wrong type", good_cfg, {"run", "@CFG", "-o", "@OUT", "--set", "job.nodes=many"}, {"job.nodes", "integer"}},
+    {"--set out of range", good_cfg, {"run", "@CFG", "-o", "@OUT", "--set", "cluster.nodes=0"}, {"cluster.nodes", "0"}},
+    {"bad seed", good_cfg, {"run", "@CFG", "-o", "@OUT", "--seed", "-3"}, {"--seed", "-3"}},
+    {"unknown option", good_cfg, {"run", "@CFG", "--frobnicate"}, {"unknown option", "--frobnicate"}},
+    {"unknown command", NULL, {"fly"}, {"unknown command", "fly"}},
+    {"validate a bad file", "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 9; work_gpu_h = 1.0; };\n",
+     {"validate", "@CFG"}, {"bad.cfg:3", "job.nodes"}},
+    {"report of a file that is not a trace", "not hdf5\n", {"report", "@CFG"}, {"bad.cfg", "not a dcsim trace"}},
+    {"report of a missing file", NULL, {"report", "/nonexistent/t.h5"}, {"/nonexistent/t.h5"}},
+};
+
+static void test_bad_inputs(void)
+{
+    char cfg[400], out[400];
+    snprintf(cfg, sizeof cfg, "%s/bad.cfg", workdir);
+    snprintf(out, sizeof out, "%s/out.h5", outdir);
+    size_t n = sizeof bad_cases / sizeof bad_cases[0];
+    CU_ASSERT(n >= 12);
+    for (size_t i = 0; i < n; i++) {
+        const bad_case *bc = &bad_cases[i];
+        if (bc->scenario)
+            write_file(cfg, bc->scenario);
+        const char *args[10];
+        size_t k = 0;
+        for (; bc->args[k]; k++)
+            args[k] = strcmp(bc->args[k], "@CFG") == 0 ? cfg : strcmp(bc->args[k], "@OUT") == 0 ? out : bc->args[k];
+        args[k] = NULL;
+        result r = run(args);
+        bool ok = r.status == 2;
+        for (size_t f = 0; f < 3 && bc->fragments[f]; f++)
+            ok = ok && strstr(r.err, bc->fragments[f]) != NULL;
+        ok = ok && strncmp(r.err, "dcsim", 5) == 0 && r.out[0] == '\0';
+        int left = count_entries(outdir);
+        if (!ok || left != 0)
+            fprintf(stderr, "\n  bad input '%s': status %d, %d files left, stderr: %s", bc->what, r.status, left, r.err);
+        CU_ASSERT(ok);
+        CU_ASSERT_EQUAL(left, 0);
+        result_free(&r);
+    }
+}
+
+/* Finds "key": in a JSON object and reads the number after it (NaN for null). */
+static bool json_number(const char *json, const char *key, double *v)
+{
+    char pat[256];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(json, pat);
+    if (!p)
+        return false;
+    p += strlen(pat);
+    while (*p == ' ')
+        p++;
+    if (strncmp(p, "null", 4) == 0) {
+        *v = NAN;
+        return true;
+    }
+    char *end;
+    *v = strtod(p, &end);
+    return end != p;
+}
+
+static size_t count_kind(const dc_eventlog *log, const char *kind)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < dc_eventlog_count(log); i++)
+        if (strcmp(dc_eventlog_rows(log)[i].kind, kind) == 0)
+            n++;
+    return n;
+}
+
+static void test_trace_matches_summary(void)
+{
+    char cfg[400], trace[400];
+    snprintf(cfg, sizeof cfg, "%s/scenarios/small.cfg", srcdir);
+    snprintf(trace, sizeof trace, "%s/small.h5", outdir);
+    result r = run((const char *[]){"run", cfg, "-o", trace, "--json", NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    CU_ASSERT_EQUAL(count_entries(outdir), 1); /* the trace, no temporary left */
+
+    dc_error err = {0};
+    dc_trace_file *t = dc_trace_open(trace, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    dc_summary *s = dc_summary_create();
+    CU_ASSERT_EQUAL_FATAL(dc_trace_read_summary(t, s, &err), DC_OK);
+    CU_ASSERT(dc_summary_count(s) > 30);
+    size_t compared = 0;
+    for (size_t i = 0; i < dc_summary_count(s); i++) {
+        double v = NAN;
+        bool found = json_number(r.out, dc_summary_key(s, i), &v);
+        CU_ASSERT(found);
+        double tv = dc_summary_value(s, i);
+        bool same = (isnan(v) && isnan(tv)) || v == tv;
+        if (!same)
+            fprintf(stderr, "\n  %s: json %.17g trace %.17g", dc_summary_key(s, i), v, tv);
+        CU_ASSERT(same);
+        compared++;
+        CU_ASSERT(dc_summary_unit(s, i) != NULL);
+    }
+    CU_ASSERT_EQUAL(compared, dc_summary_count(s));
+
+    uint64_t seed = 0;
+    double horizon = 0;
+    char *text = NULL;
+    CU_ASSERT_EQUAL(dc_trace_attr_uint64(t, "seed", &seed, &err), DC_OK);
+    CU_ASSERT_EQUAL(seed, 7); /* small.cfg's seed */
+    CU_ASSERT_EQUAL(dc_trace_attr_double(t, "horizon_s", &horizon, &err), DC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(horizon, 3 * 86400.0, 0.0);
+    CU_ASSERT_EQUAL(dc_trace_attr_string(t, "scenario", &text, &err), DC_OK);
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "small-job"));
+    free(text);
+
+    dc_eventlog *log = dc_eventlog_create();
+    size_t n_events = 0;
+    CU_ASSERT_EQUAL(dc_trace_event_count(t, &n_events, &err), DC_OK);
+    CU_ASSERT_EQUAL(dc_trace_read_events(t, log, &err), DC_OK);
+    CU_ASSERT_EQUAL(dc_eventlog_count(log), n_events);
+    double failures = 0, interruptions = 0, checkpoints = 0, repairs = 0;
+    dc_summary_get(s, "failures.total", &failures);
+    dc_summary_get(s, "job.interruptions", &interruptions);
+    dc_summary_get(s, "job.checkpoints", &checkpoints);
+    dc_summary_get(s, "repair.completed", &repairs);
+    CU_ASSERT(failures > 0 && interruptions > 0 && checkpoints > 0);
+    CU_ASSERT_EQUAL(count_kind(log, "failure"), (size_t)failures);
+    CU_ASSERT_EQUAL(count_kind(log, "interrupt"), (size_t)interruptions);
+    CU_ASSERT_EQUAL(count_kind(log, "checkpoint"), (size_t)checkpoints);
+    CU_ASSERT_EQUAL(count_kind(log, "repair_done"), (size_t)repairs);
+    double *ts = NULL, *vs = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL(dc_trace_read_series(t, "nodes_up", &ts, &vs, &n, &err), DC_OK);
+    CU_ASSERT(n > 1 && vs && vs[0] == 18.0);
+    free(ts);
+    free(vs);
+    dc_eventlog_destroy(log);
+    dc_summary_destroy(s);
+    dc_trace_close(t);
+
+    /* dcsim report prints the same figures. */
+    result rep = run((const char *[]){"report", trace, "--json", NULL});
+    CU_ASSERT_EQUAL(rep.status, 0);
+    CU_ASSERT_STRING_EQUAL(rep.out, r.out);
+    result_free(&rep);
+    rep = run((const char *[]){"report", trace, NULL});
+    CU_ASSERT_EQUAL(rep.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(rep.out, "job.ettr"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(rep.out, "Where the GPU-hours went"));
+    result_free(&rep);
+    result_free(&r);
+    unlink(trace);
+}
+
+static void test_same_seed_same_results(void)
+{
+    char cfg[400], a[400], b[400], c[400];
+    snprintf(cfg, sizeof cfg, "%s/scenarios/small.cfg", srcdir);
+    snprintf(a, sizeof a, "%s/a.h5", outdir);
+    snprintf(b, sizeof b, "%s/b.h5", outdir);
+    snprintf(c, sizeof c, "%s/c.h5", outdir);
+    result ra = run((const char *[]){"run", cfg, "--seed", "3", "-o", a, "--json", NULL});
+    result rb = run((const char *[]){"run", cfg, "--seed", "3", "-o", b, "--json", NULL});
+    result rc = run((const char *[]){"run", cfg, "--seed", "4", "-o", c, "--json", NULL});
+    CU_ASSERT(ra.status == 0 && rb.status == 0 && rc.status == 0);
+    CU_ASSERT_STRING_EQUAL(ra.out, rb.out);
+    CU_ASSERT_STRING_NOT_EQUAL(ra.out, rc.out);
+    dc_error err = {0};
+    dc_eventlog *la = dc_eventlog_create(), *lb = dc_eventlog_create(), *lc = dc_eventlog_create();
+    const char *paths[] = {a, b, c};
+    dc_eventlog *logs[] = {la, lb, lc};
+    for (int i = 0; i < 3; i++) {
+        dc_trace_file *t = dc_trace_open(paths[i], &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        CU_ASSERT_EQUAL(dc_trace_read_events(t, logs[i], &err), DC_OK);
+        dc_trace_close(t);
+    }
+    CU_ASSERT(dc_eventlog_count(la) > 10);
+    CU_ASSERT(dc_eventlog_count(la) == dc_eventlog_count(lb)
+              && memcmp(dc_eventlog_rows(la), dc_eventlog_rows(lb), dc_eventlog_count(la) * sizeof(dc_eventlog_row)) == 0);
+    CU_ASSERT(dc_eventlog_count(la) != dc_eventlog_count(lc)
+              || memcmp(dc_eventlog_rows(la), dc_eventlog_rows(lc), dc_eventlog_count(la) * sizeof(dc_eventlog_row)) != 0);
+    for (int i = 0; i < 3; i++) {
+        dc_eventlog_destroy(logs[i]);
+        unlink(paths[i]);
+    }
+    result_free(&ra);
+    result_free(&rb);
+    result_free(&rc);
+}
+
+static void test_embedded_and_validate(void)
+{
+    char cfg[400];
+    snprintf(cfg, sizeof cfg, "%s/scenarios/10k_gpu.cfg", srcdir);
+    result e = run((const char *[]){"run", "--no-trace", "--json", NULL});
+    result f = run((const char *[]){"run", cfg, "--no-trace", "--json", NULL});
+    CU_ASSERT_EQUAL(e.status, 0);
+    CU_ASSERT_EQUAL(f.status, 0);
+    CU_ASSERT_STRING_EQUAL(e.out, f.out); /* the embedded copy is the file */
+    double ettr = 0, gpus = 0;
+    CU_ASSERT(json_number(f.out, "job.ettr", &ettr) && ettr > 0.8 && ettr < 1.0);
+    CU_ASSERT(json_number(f.out, "job.gpus", &gpus) && gpus == 10240.0);
+    result_free(&e);
+    result_free(&f);
+
+    result v = run((const char *[]){"validate", cfg, NULL});
+    CU_ASSERT_EQUAL(v.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(v.out, "valid"));
+    result_free(&v);
+
+    result ver = run((const char *[]){"--version", NULL});
+    CU_ASSERT_EQUAL(ver.status, 0);
+    CU_ASSERT_EQUAL(strncmp(ver.out, "dcsim ", 6), 0);
+    result_free(&ver);
+
+    result k = run((const char *[]){"keys", NULL});
+    CU_ASSERT_EQUAL(k.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(k.out, "checkpoint.interval_s"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(k.out, "failures.[].mtbf_h"));
+    result_free(&k);
+}
+
+/* A failed run leaves an earlier trace of the same name untouched. */
+static void test_failed_run_keeps_old_trace(void)
+{
+    char cfg[400], trace[400];
+    snprintf(cfg, sizeof cfg, "%s/good.cfg", workdir);
+    snprintf(trace, sizeof trace, "%s/keep.h5", outdir);
+    write_file(cfg, good_cfg);
+    result r = run((const char *[]){"run", cfg, "-o", trace, "--quiet", NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    result_free(&r);
+    char *before = slurp(trace);
+    struct stat st0;
+    CU_ASSERT_EQUAL(stat(trace, &st0), 0);
+    r = run((const char *[]){"run", cfg, "-o", trace, "--set", "cluster.nodes=0", NULL});
+    CU_ASSERT_EQUAL(r.status, 2);
+    struct stat st1;
+    CU_ASSERT_EQUAL(stat(trace, &st1), 0);
+    CU_ASSERT_EQUAL(st0.st_size, st1.st_size);
+    CU_ASSERT_EQUAL(st0.st_mtime, st1.st_mtime);
+    CU_ASSERT_EQUAL(count_entries(outdir), 1);
+    free(before);
+    result_free(&r);
+    unlink(trace);
+}
+
+static int setup(void)
+{
+    dcsim_path = getenv("DCSIM");
+    srcdir = getenv("DCSIM_SRCDIR");
+    if (!dcsim_path || !srcdir) {
+        fprintf(stderr, "set DCSIM (the dcsim binary) and DCSIM_SRCDIR (the source tree); make check does\n");
+        return -1;
+    }
+    snprintf(workdir, sizeof workdir, "%s", "/tmp/dcsim-test-cli-XXXXXX");
+    if (!mkdtemp(workdir))
+        return -1;
+    snprintf(outdir, sizeof outdir, "%s/out", workdir);
+    return mkdir(outdir, 0755);
+}
+
+static void teardown(void)
+{
+    const char *names[] = {"stdout", "stderr", "bad.cfg", "good.cfg"};
+    char p[512];
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(p, sizeof p, "%s/%s", workdir, names[i]);
+        unlink(p);
+    }
+    rmdir(outdir);
+    rmdir(workdir);
+}
+
+int main(void)
+{
+    if (setup() != 0)
+        return 1;
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("cli", NULL, NULL);
+    if (!s || !CU_add_test(s, "bad input: message, status 2, no file", test_bad_inputs)
+        || !CU_add_test(s, "trace reads back equal to the JSON summary", test_trace_matches_summary)
+        || !CU_add_test(s, "same seed same results, other seed different", test_same_seed_same_results)
+        || !CU_add_test(s, "embedded scenario, validate, version, keys", test_embedded_and_validate)
+        || !CU_add_test(s, "a failed run keeps the old trace", test_failed_run_keeps_old_trace)) {
+        CU_cleanup_registry();
+        return 1;
+    }
+    int rc = dc_test_run_all();
+    teardown();
+    return rc;
+}

@@ -1,0 +1,325 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The event core without any model: random streams, time laws, the engine
+ * (ordering, cancellation, horizon, stop, signals, sampling), plus the
+ * scenario suite from test_scenario.c. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <gsl/gsl_sf_gamma.h>
+
+#include "dist.h"
+#include "rng.h"
+#include "sim.h"
+#include "testutil.h"
+
+int test_scenario_register(void);
+
+static void test_rng_streams(void)
+{
+    gsl_rng *a = dc_rng_create(1, "failure.gpu");
+    gsl_rng *b = dc_rng_create(1, "failure.gpu");
+    gsl_rng *c = dc_rng_create(1, "failure.node");
+    gsl_rng *d = dc_rng_create(2, "failure.gpu");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    int same_ab = 1, same_ac = 1, same_ad = 1;
+    for (int i = 0; i < 100; i++) {
+        unsigned long x = gsl_rng_get(a), y = gsl_rng_get(b), z = gsl_rng_get(c), w = gsl_rng_get(d);
+        same_ab &= x == y;
+        same_ac &= x == z;
+        same_ad &= x == w;
+    }
+    CU_ASSERT(same_ab);
+    CU_ASSERT(!same_ac);
+    CU_ASSERT(!same_ad);
+    CU_ASSERT_EQUAL(dc_rng_seed_for(1, "x"), dc_rng_seed_for(1, "x"));
+    CU_ASSERT_NOT_EQUAL(dc_rng_seed_for(1, "x"), dc_rng_seed_for(1, "y"));
+    gsl_rng_free(a);
+    gsl_rng_free(b);
+    gsl_rng_free(c);
+    gsl_rng_free(d);
+}
+
+/* Sample means against the closed-form mean, within a 99% interval
+ * (standard error from the sample's own variance). */
+static void check_mean(const dc_dist *d, double expected_mean)
+{
+    gsl_rng *r = dc_rng_create(7, "dist");
+    const int n = 200000;
+    double sum = 0, sum2 = 0;
+    for (int i = 0; i < n; i++) {
+        double x = dc_dist_sample(d, r);
+        sum += x;
+        sum2 += x * x;
+    }
+    double mean = sum / n, var = sum2 / n - mean * mean;
+    double se = sqrt(var / n);
+    CU_ASSERT_DOUBLE_EQUAL(dc_dist_mean(d), expected_mean, 1e-9 * expected_mean);
+    CU_ASSERT(fabs(mean - expected_mean) <= DC_Z99 * se + 1e-12);
+    gsl_rng_free(r);
+}
+
+static void test_dist_means(void)
+{
+    check_mean(&(dc_dist){DC_DIST_EXPONENTIAL, 3600.0, 0}, 3600.0);
+    check_mean(&(dc_dist){DC_DIST_WEIBULL, 1000.0, 2.0}, 1000.0 * gsl_sf_gamma(1.5));
+    check_mean(&(dc_dist){DC_DIST_WEIBULL, 1000.0, 0.7}, 1000.0 * gsl_sf_gamma(1.0 + 1.0 / 0.7));
+    check_mean(&(dc_dist){DC_DIST_LOGNORMAL, log(3600.0), 1.0}, 3600.0 * exp(0.5));
+    check_mean(&(dc_dist){DC_DIST_GAMMA, 2.0, 500.0}, 1000.0);
+    check_mean(&(dc_dist){DC_DIST_CONSTANT, 42.0, 0}, 42.0);
+}
+
+static const dc_param law_schema[] = {
+    {"law", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, "a law"},
+    {"law.law", DC_PARAM_STRING, 0, "", 0, "exponential", 0, 0, NULL, ""},
+    {"law.mean_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "h", 0, NULL, 0, 1e12, NULL, ""},
+    {"law.mtbf_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "h", 0, NULL, 0, 1e12, NULL, ""},
+    {"law.afr", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 1e12, NULL, ""},
+    {"law.median_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "h", 0, NULL, 0, 1e12, NULL, ""},
+    {"law.scale_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "h", 0, NULL, 0, 1e12, NULL, ""},
+    {"law.shape", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 1e12, NULL, ""},
+    {"law.sigma", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 1e12, NULL, ""},
+    {0},
+};
+
+/* Parses "law = {...};" and returns the status; *d gets the law. */
+static int parse_law(const char *text, dc_dist *d, dc_error *err)
+{
+    dc_scenario *sc = NULL;
+    if (dc_scenario_load_string(text, "law.cfg", &sc, err) != DC_OK)
+        return -1;
+    const dc_param *const schemas[] = {law_schema, NULL};
+    dc_scenario_set_schema(sc, schemas);
+    int rc = dc_scenario_validate(sc, err);
+    if (rc == DC_OK)
+        rc = dc_dist_from_setting(sc, dc_scenario_lookup(sc, "law"), d, err);
+    dc_scenario_destroy(sc);
+    return rc;
+}
+
+static void test_dist_from_setting(void)
+{
+    dc_dist d;
+    dc_error err = {0};
+    CU_ASSERT_EQUAL(parse_law("law = { mtbf_h = 2.0; };", &d, &err), DC_OK);
+    CU_ASSERT_EQUAL(d.kind, DC_DIST_EXPONENTIAL);
+    CU_ASSERT_DOUBLE_EQUAL(d.a, 7200.0, 1e-9);
+    CU_ASSERT_EQUAL(parse_law("law = { afr = 0.5; };", &d, &err), DC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(dc_dist_mean(&d), 8766.0 / 0.5 * 3600.0, 1e-6);
+    CU_ASSERT_EQUAL(parse_law("law = { law = \"lognormal\"; median_h = 1.0; sigma = 1.4; };", &d, &err), DC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(dc_dist_mean(&d), 3600.0 * exp(0.98), 1e-6);
+    CU_ASSERT_EQUAL(parse_law("law = { law = \"lognormal\"; mean_h = 6.0; sigma = 1.4; };", &d, &err), DC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(dc_dist_mean(&d), 6.0 * 3600.0, 1e-6);
+    CU_ASSERT_EQUAL(parse_law("law = { law = \"weibull\"; mean_h = 10.0; shape = 0.7; };", &d, &err), DC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(dc_dist_mean(&d), 36000.0, 1e-6);
+    CU_ASSERT_EQUAL(parse_law("law = { law = \"weibull\"; scale_h = 10.0; shape = 1.0; };", &d, &err), DC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(dc_dist_mean(&d), 36000.0, 1e-6);
+    CU_ASSERT_EQUAL(parse_law("law = { law = \"gamma\"; mean_h = 4.0; shape = 2.0; };", &d, &err), DC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(d.b, 7200.0, 1e-9);
+
+    CU_ASSERT_EQUAL(parse_law("law = { law = \"lognormal\"; median_h = 1.0; };", &d, &err), DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "law.cfg:1: law: law 'lognormal' needs sigma"));
+    CU_ASSERT_EQUAL(parse_law("law = { mtbf_h = 1.0; afr = 0.1; };", &d, &err), DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "only one of mean_h, mtbf_h and afr"));
+    CU_ASSERT_EQUAL(parse_law("law = { law = \"weibull\"; mean_h = 1.0; };", &d, &err), DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "needs shape"));
+    CU_ASSERT_EQUAL(parse_law("law = { };", &d, &err), DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "needs mean_h"));
+}
+
+/* --- engine --- */
+
+typedef struct trace_ctx {
+    double times[64];
+    uint64_t args[64];
+    int n;
+} trace_ctx;
+
+static void record_event(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    trace_ctx *t = ctx;
+    if (t->n < 64) {
+        t->times[t->n] = dc_sim_now(sim);
+        t->args[t->n++] = arg;
+    }
+}
+
+static void stop_event(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    record_event(sim, ctx, arg);
+    dc_sim_stop(sim);
+}
+
+static void test_engine_order_cancel_horizon(void)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_sim_create(1, 100.0, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    trace_ctx t = {0};
+    dc_sim_at(sim, 5.0, record_event, &t, 1);
+    dc_sim_at(sim, 2.0, record_event, &t, 2);
+    dc_sim_at(sim, 5.0, record_event, &t, 3); /* same time: after arg 1 */
+    dc_event_handle h = dc_sim_at(sim, 3.0, record_event, &t, 4);
+    dc_sim_at(sim, 150.0, record_event, &t, 5); /* past the horizon */
+    dc_sim_cancel(sim, &h);
+    CU_ASSERT_EQUAL(h, DC_EVENT_NONE);
+    dc_sim_cancel(sim, &h); /* harmless twice */
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
+    CU_ASSERT_EQUAL(t.n, 3);
+    CU_ASSERT_EQUAL(t.args[0], 2);
+    CU_ASSERT_EQUAL(t.args[1], 1);
+    CU_ASSERT_EQUAL(t.args[2], 3);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim), 100.0, 0.0); /* ends at the horizon */
+    CU_ASSERT_EQUAL(dc_sim_events_processed(sim), 3);
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_EINTERNAL);
+    dc_sim_destroy(sim);
+
+    CU_ASSERT_PTR_NULL(dc_sim_create(1, 0.0, &err));
+    CU_ASSERT_EQUAL(err.code, DC_EINPUT);
+    CU_ASSERT_PTR_NULL(dc_sim_create(1, NAN, &err));
+}
+
+static void test_engine_stop(void)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_sim_create(1, 100.0, &err);
+    trace_ctx t = {0};
+    dc_sim_at(sim, 10.0, stop_event, &t, 1);
+    dc_sim_at(sim, 20.0, record_event, &t, 2);
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
+    CU_ASSERT_EQUAL(t.n, 1);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim), 10.0, 0.0);
+    dc_sim_destroy(sim);
+}
+
+static void fail_event(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    dc_sim_fail(sim, DC_EINPUT, "model %d gave up", (int)arg);
+}
+
+static void test_engine_fail(void)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_sim_create(1, 100.0, &err);
+    dc_sim_at(sim, 1.0, fail_event, NULL, 7);
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_EINPUT);
+    CU_ASSERT_STRING_EQUAL(err.msg, "model 7 gave up");
+    dc_sim_destroy(sim);
+}
+
+typedef struct sig_ctx {
+    int order[8];
+    int n;
+    int value;
+} sig_ctx;
+
+static void sub_a(dc_sim *sim, void *ctx, const void *payload)
+{
+    sig_ctx *s = ctx;
+    s->order[s->n++] = 1;
+    s->value += *(const int *)payload;
+}
+
+static void sub_b(dc_sim *sim, void *ctx, const void *payload)
+{
+    sig_ctx *s = ctx;
+    s->order[s->n++] = 2;
+}
+
+static void test_engine_signals(void)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_sim_create(1, 10.0, &err);
+    int sig = dc_sim_signal(sim, "x");
+    CU_ASSERT_EQUAL(dc_sim_signal(sim, "x"), sig);
+    CU_ASSERT_NOT_EQUAL(dc_sim_signal(sim, "y"), sig);
+    sig_ctx s = {{0}, 0, 0};
+    CU_ASSERT_EQUAL(dc_sim_subscribe(sim, sig, sub_a, &s), DC_OK);
+    CU_ASSERT_EQUAL(dc_sim_subscribe(sim, sig, sub_b, &s), DC_OK);
+    CU_ASSERT_EQUAL(dc_sim_subscribe(sim, 99, sub_b, &s), DC_EINTERNAL);
+    int v = 5;
+    dc_sim_publish(sim, sig, &v);
+    dc_sim_publish(sim, dc_sim_signal(sim, "y"), &v); /* nobody listens */
+    CU_ASSERT_EQUAL(s.n, 2);
+    CU_ASSERT_EQUAL(s.order[0], 1);
+    CU_ASSERT_EQUAL(s.order[1], 2);
+    CU_ASSERT_EQUAL(s.value, 5);
+    dc_sim_destroy(sim);
+}
+
+typedef struct counter_state {
+    int samples;
+    double last_s;
+    int finished;
+} counter_state;
+
+static void counter_sample(void *state, dc_sim *sim)
+{
+    counter_state *c = state;
+    c->samples++;
+    c->last_s = dc_sim_now(sim);
+}
+
+static void counter_finish(void *state, dc_sim *sim)
+{
+    counter_state *c = state;
+    c->finished = 1;
+    dc_summary_set(dc_sim_summary(sim), "counter.samples", c->samples, "", NULL);
+}
+
+static const dc_model_type counter_model = {
+    .name = "counter",
+    .state_size = sizeof(counter_state),
+    .sample = counter_sample,
+    .finish = counter_finish,
+};
+
+static void test_engine_models_and_sampling(void)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_sim_create(1, 3600.0, &err);
+    CU_ASSERT_EQUAL(dc_sim_add_model(sim, &counter_model, NULL, &err), DC_OK);
+    dc_sim_set_sample_interval(sim, 60.0);
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
+    counter_state *c = dc_sim_model(sim, "counter");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NULL(dc_sim_model(sim, "nope"));
+    CU_ASSERT_EQUAL(c->samples, 61); /* t = 0, 60, ..., 3600 */
+    CU_ASSERT_DOUBLE_EQUAL(c->last_s, 3600.0, 0.0);
+    CU_ASSERT_EQUAL(c->finished, 1);
+    double v = 0;
+    CU_ASSERT(dc_summary_get(dc_sim_summary(sim), "counter.samples", &v));
+    CU_ASSERT_DOUBLE_EQUAL(v, 61.0, 0.0);
+    /* The same stream name gives the same generator within a run. */
+    CU_ASSERT_PTR_EQUAL(dc_sim_rng(sim, "a"), dc_sim_rng(sim, "a"));
+    CU_ASSERT_PTR_NOT_EQUAL(dc_sim_rng(sim, "a"), dc_sim_rng(sim, "b"));
+    dc_sim_destroy(sim);
+}
+
+static int register_suites(void)
+{
+    DC_TEST_SUITE("rng", {"named streams", test_rng_streams});
+    DC_TEST_SUITE("dist", {"sample means within 99% of closed forms", test_dist_means},
+                  {"laws from scenario keys", test_dist_from_setting});
+    DC_TEST_SUITE("engine", {"order, ties, cancel, horizon", test_engine_order_cancel_horizon},
+                  {"stop early", test_engine_stop}, {"fail from a model", test_engine_fail},
+                  {"signals", test_engine_signals}, {"models and sampling", test_engine_models_and_sampling});
+    return test_scenario_register();
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    if (register_suites() != 0) {
+        CU_cleanup_registry();
+        return 1;
+    }
+    return dc_test_run_all();
+}

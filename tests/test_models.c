@@ -1,0 +1,388 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The foundation models against closed forms: superposition of exponential
+ * failures, the Young/Daly checkpoint trade-off, repair-crew queueing,
+ * determinism, and the GPU-hour breakdown. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkpoint.h"
+#include "registry.h"
+#include "testutil.h"
+
+/* Builds and runs the scenario text with overrides; returns the sim (caller
+ * destroys) or NULL after a CUnit failure. */
+static dc_sim *run_text(const char *text, const char *const *sets, size_t n_sets, int64_t seed)
+{
+    dc_error err = {0};
+    dc_scenario *sc = NULL;
+    if (dc_scenario_load_string(text, "test.cfg", &sc, &err) != DC_OK) {
+        fprintf(stderr, "load: %s\n", err.msg);
+        CU_FAIL("scenario did not load");
+        return NULL;
+    }
+    dc_scenario_set_schema(sc, dc_schemas());
+    for (size_t i = 0; i < n_sets; i++)
+        if (dc_scenario_set(sc, sets[i], &err) != DC_OK) {
+            fprintf(stderr, "set: %s\n", err.msg);
+            CU_FAIL("override rejected");
+            dc_scenario_destroy(sc);
+            return NULL;
+        }
+    dc_sim *sim = NULL;
+    if (dc_scenario_validate(sc, &err) != DC_OK || dc_build(sc, seed, &sim, &err) != DC_OK
+        || dc_sim_run(sim, &err) != DC_OK) {
+        fprintf(stderr, "run: %s\n", err.msg);
+        CU_FAIL("scenario did not run");
+        dc_sim_destroy(sim);
+        sim = NULL;
+    }
+    dc_scenario_destroy(sc);
+    return sim;
+}
+
+static double fig(dc_sim *sim, const char *key)
+{
+    double v = NAN;
+    if (!dc_summary_get(dc_sim_summary(sim), key, &v)) {
+        fprintf(stderr, "missing summary figure %s\n", key);
+        CU_FAIL("summary figure missing");
+    }
+    return v;
+}
+
+/* Exponential node failures, plenty of spares, a job that never ends:
+ * interruptions are Poisson with mean N x horizon / MTBF. */
+static const char superposition_cfg[] =
+    "horizon_days = 2000.0; stop_when_done = false;\n"
+    "cluster = { nodes = 64; spare_nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "job = { nodes = 64; work_gpu_h = 1e12; restart_s = 300.0; };\n"
+    "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 1000.0; } );\n"
+    "repair = { crews = 0; law = \"constant\"; mean_h = 1.0; };\n"
+    "trace = { events = false; };\n";
+
+static void test_superposition(void)
+{
+    dc_sim *sim = run_text(superposition_cfg, NULL, 0, 11);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double expected = 64.0 * 2000.0 * 24.0 / 1000.0; /* 3072 */
+    double got = fig(sim, "job.interruptions");
+    double half = DC_Z99 * sqrt(expected);
+    printf("\n  interruptions %.0f, expected %.0f +- %.0f (99%%)\n", got, expected, half);
+    CU_ASSERT(fabs(got - expected) <= half);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "interruptions.node"), got, 0.0);
+    /* Every node, busy or spare, fails while up: 128 x availability x T / MTBF. */
+    double avail = fig(sim, "cluster.node_availability");
+    double expected_all = 128.0 * avail * 2000.0 * 24.0 / 1000.0;
+    CU_ASSERT(fabs(fig(sim, "failures.total") - expected_all) <= DC_Z99 * sqrt(expected_all));
+    dc_sim_destroy(sim);
+}
+
+/* The same process with job-level faults per GPU-hour of the running job. */
+static void test_job_level_faults(void)
+{
+    const char *sets[] = {"failures.[0].per=\"job_gpu\"", "failures.[0].mtbf_h=51200.0"};
+    dc_sim *sim = run_text(superposition_cfg, sets, 2, 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    /* 512 GPUs / 51200 h = one per 100 h of computing (not while restarting). */
+    double computing_h = fig(sim, "job.time_running_h") + fig(sim, "job.time_checkpointing_h");
+    double expected = computing_h / 100.0;
+    double got = fig(sim, "job.interruptions");
+    CU_ASSERT(fabs(got - expected) <= DC_Z99 * sqrt(expected));
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.tickets"), 0.0, 0.0); /* no node is lost */
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.down"), 0.0, 0.0);
+    dc_sim_destroy(sim);
+}
+
+/* Checkpoint interval trade-off: C = 60 s, R = 300 s, M = 5 h. */
+static const char ckpt_cfg[] =
+    "horizon_days = 2000.0; stop_when_done = false;\n"
+    "cluster = { nodes = 64; spare_nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "job = { nodes = 64; work_gpu_h = 1e12; restart_s = 300.0; };\n"
+    "checkpoint = { interval_s = 1000.0; size_gb = 600.0; write_gb_per_s = 10.0; };\n"
+    "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 320.0; } );\n"
+    "repair = { crews = 0; law = \"constant\"; mean_h = 1.0; };\n"
+    "trace = { events = false; };\n";
+
+static void test_checkpoint_tradeoff(void)
+{
+    const double C = 60.0, R = 300.0, M = 5.0 * 3600.0;
+    const double young = dc_checkpoint_young_s(C, M);
+    const double factors[] = {0.25, 0.5, 1.0, 2.0, 4.0};
+    enum { REPS = 8 };
+    const double t_995_7 = 3.4995; /* Student t, 7 degrees of freedom, two-sided 99% */
+    double best_ettr = -1.0;
+    size_t best = 99;
+    for (size_t i = 0; i < 5; i++) {
+        double tau = young * factors[i];
+        char set[64];
+        snprintf(set, sizeof set, "checkpoint.interval_s=%.6f", tau);
+        const char *sets[] = {set, "horizon_days=500.0"};
+        double sum = 0, sum2 = 0;
+        for (int r = 0; r < REPS; r++) {
+            /* Replication r uses seed r at every grid point: common random numbers. */
+            dc_sim *sim = run_text(ckpt_cfg, sets, 2, r + 1);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+            double e = fig(sim, "job.ettr");
+            sum += e;
+            sum2 += e * e;
+            dc_sim_destroy(sim);
+        }
+        double mean = sum / REPS, sd = sqrt((sum2 - REPS * mean * mean) / (REPS - 1));
+        double half = t_995_7 * sd / sqrt((double)REPS);
+        double daly = tau / (M * exp(R / M) * expm1((tau + C) / M));
+        double first = dc_checkpoint_ettr_first_order(tau, C, R, M);
+        printf("\n  tau %7.0f s: ETTR %.4f +- %.4f (99%%), Daly exact %.4f, first order %.4f", tau, mean, half,
+               daly, first);
+        /* Daly's expression is exact for this model (exponential interruptions,
+         * failures also during checkpoints and restarts): the 99% confidence
+         * interval of the mean ETTR must cover it. */
+        CU_ASSERT(fabs(mean - daly) <= half);
+        /* First order drops O((tau/M)^2) terms: within 0.015 on this grid. */
+        CU_ASSERT(fabs(mean - first) < 0.015);
+        if (mean > best_ettr) {
+            best_ettr = mean;
+            best = i;
+        }
+    }
+    printf("\n");
+    CU_ASSERT_EQUAL(best, 2); /* the grid point nearest sqrt(2 C M) */
+}
+
+static void test_checkpoint_formulas(void)
+{
+    /* Young: sqrt(2 x 60 x 18000) = 1469.69 s. */
+    CU_ASSERT_DOUBLE_EQUAL(dc_checkpoint_young_s(60.0, 18000.0), 1469.6938, 1e-3);
+    /* Daly: sqrt(2CM) [1 + sqrt(C/2M)/3 + C/(18M)] - C with C/2M = 1/600. */
+    double x = 60.0 / 36000.0;
+    double daly = sqrt(2.0 * 60 * 18000) * (1 + sqrt(x) / 3 + x / 9) - 60.0;
+    CU_ASSERT_DOUBLE_EQUAL(dc_checkpoint_daly_s(60.0, 18000.0), daly, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_checkpoint_daly_s(50000.0, 18000.0), 18000.0, 0.0); /* C >= 2M */
+    /* Daly's wall time with no failures (M -> large) tends to Ts (1 + C/tau). */
+    CU_ASSERT_DOUBLE_EQUAL(dc_checkpoint_daly_wall_s(1e6, 1000.0, 10.0, 0.0, 1e15), 1e6 * 1.01, 1e-3);
+}
+
+/* One crew and many failures: the queue shows; many crews: it does not. */
+static const char crews_cfg[] =
+    "horizon_days = 200.0; stop_when_done = false;\n"
+    "cluster = { nodes = 32; spare_nodes = 32; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "job = { nodes = 32; work_gpu_h = 1e12; restart_s = 300.0; };\n"
+    "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 200.0; } );\n"
+    "repair = { crews = 1; law = \"exponential\"; mean_h = 2.0; };\n"
+    "trace = { events = false; };\n";
+
+static void test_repair_crews(void)
+{
+    dc_sim *one = run_text(crews_cfg, NULL, 0, 9);
+    const char *sets[] = {"repair.crews=64"};
+    dc_sim *many = run_text(crews_cfg, sets, 1, 9);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(one);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(many);
+    /* About 64 nodes x 1/200 h = 0.32 failures an hour, 2 h repairs: one crew
+     * is 64% busy, and M/M/1 waits are Wq = rho/(mu - lambda) = 3.6 h. */
+    CU_ASSERT(fig(one, "repair.mean_wait_h") > 1.0);
+    CU_ASSERT(fig(one, "repair.max_queue") >= 2.0);
+    CU_ASSERT(fig(one, "repair.crew_utilization") > 0.4 && fig(one, "repair.crew_utilization") < 0.9);
+    CU_ASSERT_DOUBLE_EQUAL(fig(many, "repair.mean_wait_h"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(fig(many, "repair.max_queue"), 0.0, 0.0);
+    printf("\n  one crew: wait %.2f h, utilisation %.2f\n", fig(one, "repair.mean_wait_h"),
+           fig(one, "repair.crew_utilization"));
+    dc_sim_destroy(one);
+    dc_sim_destroy(many);
+}
+
+static const char small_cfg[] =
+    "horizon_days = 20.0;\n"
+    "cluster = { nodes = 16; spare_nodes = 1; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "job = { nodes = 16; work_gpu_h = 40000.0; restart_s = 300.0; };\n"
+    "checkpoint = { interval_s = \"auto\"; size_gb = 600.0; write_gb_per_s = 20.0; };\n"
+    "failures = ( { name = \"gpu\"; per = \"gpu\"; mtbf_h = 2000.0; },\n"
+    "             { name = \"node\"; per = \"node\"; law = \"weibull\"; shape = 0.7; mtbf_h = 300.0; },\n"
+    "             { name = \"pdu\"; per = \"rack\"; mtbf_h = 500.0; },\n"
+    "             { name = \"sw\"; per = \"job\"; mtbf_h = 30.0; } );\n"
+    "repair = { crews = 1; law = \"lognormal\"; median_h = 6.0; sigma = 1.0; };\n";
+
+/* Where the GPU-hours went: the lines sum to the capacity. */
+static void test_breakdown_sums(void)
+{
+    for (int64_t seed = 1; seed <= 4; seed++) {
+        dc_sim *sim = run_text(small_cfg, NULL, 0, seed);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        const dc_summary *s = dc_sim_summary(sim);
+        double total = 0.0, capacity = fig(sim, DC_BREAKDOWN_TOTAL);
+        size_t lines = 0;
+        for (size_t i = 0; i < dc_summary_count(s); i++) {
+            const char *k = dc_summary_key(s, i);
+            if (strncmp(k, DC_BREAKDOWN_PREFIX, strlen(DC_BREAKDOWN_PREFIX)) == 0 && strcmp(k, DC_BREAKDOWN_TOTAL) != 0) {
+                total += dc_summary_value(s, i);
+                lines++;
+            }
+        }
+        CU_ASSERT(lines >= 7);
+        CU_ASSERT(fabs(total - capacity) <= 1e-9 * capacity);
+        /* 17 nodes x 8 GPUs x simulated time */
+        CU_ASSERT_DOUBLE_EQUAL(capacity, 17 * 8 * dc_sim_now(sim) / 3600.0, 1e-9 * capacity);
+        /* The waiting line appears: one spare and slow repairs. */
+        if (seed == 1)
+            CU_ASSERT(fig(sim, "gpu_hours.waiting") > 0.0);
+        dc_sim_destroy(sim);
+    }
+}
+
+static bool same_summary(dc_sim *a, dc_sim *b)
+{
+    const dc_summary *sa = dc_sim_summary(a), *sb = dc_sim_summary(b);
+    if (dc_summary_count(sa) != dc_summary_count(sb))
+        return false;
+    for (size_t i = 0; i < dc_summary_count(sa); i++) {
+        double va = dc_summary_value(sa, i), vb = dc_summary_value(sb, i);
+        if (strcmp(dc_summary_key(sa, i), dc_summary_key(sb, i)) != 0
+            || memcmp(&va, &vb, sizeof va) != 0)
+            return false;
+    }
+    return true;
+}
+
+static bool same_events(dc_sim *a, dc_sim *b)
+{
+    const dc_eventlog *la = dc_sim_eventlog(a), *lb = dc_sim_eventlog(b);
+    return dc_eventlog_count(la) == dc_eventlog_count(lb)
+           && memcmp(dc_eventlog_rows(la), dc_eventlog_rows(lb), dc_eventlog_count(la) * sizeof(dc_eventlog_row)) == 0;
+}
+
+static void test_determinism(void)
+{
+    dc_sim *a = run_text(small_cfg, NULL, 0, 42);
+    dc_sim *b = run_text(small_cfg, NULL, 0, 42);
+    dc_sim *c = run_text(small_cfg, NULL, 0, 43);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT(dc_eventlog_count(dc_sim_eventlog(a)) > 20);
+    CU_ASSERT(same_summary(a, b));
+    CU_ASSERT(same_events(a, b));
+    CU_ASSERT(!same_summary(a, c));
+    CU_ASSERT(!same_events(a, c));
+    dc_sim_destroy(a);
+    dc_sim_destroy(b);
+    dc_sim_destroy(c);
+}
+
+/* Two simulations alive in one process give what each gives alone. */
+static void test_two_sims_one_process(void)
+{
+    dc_error err = {0};
+    dc_scenario *sc = NULL;
+    CU_ASSERT_EQUAL_FATAL(dc_scenario_load_string(small_cfg, "t.cfg", &sc, &err), DC_OK);
+    dc_scenario_set_schema(sc, dc_schemas());
+    CU_ASSERT_EQUAL_FATAL(dc_scenario_validate(sc, &err), DC_OK);
+    dc_sim *x = NULL, *y = NULL;
+    CU_ASSERT_EQUAL_FATAL(dc_build(sc, 42, &x, &err), DC_OK);
+    CU_ASSERT_EQUAL_FATAL(dc_build(sc, 43, &y, &err), DC_OK);
+    CU_ASSERT_EQUAL(dc_sim_run(y, &err), DC_OK);
+    CU_ASSERT_EQUAL(dc_sim_run(x, &err), DC_OK);
+    dc_sim *alone42 = run_text(small_cfg, NULL, 0, 42);
+    dc_sim *alone43 = run_text(small_cfg, NULL, 0, 43);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alone42);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alone43);
+    CU_ASSERT(same_summary(x, alone42) && same_events(x, alone42));
+    CU_ASSERT(same_summary(y, alone43) && same_events(y, alone43));
+    dc_sim_destroy(x);
+    dc_sim_destroy(y);
+    dc_sim_destroy(alone42);
+    dc_sim_destroy(alone43);
+    dc_scenario_destroy(sc);
+}
+
+/* A rack failure takes every healthy node of its rack in one repair. */
+static void test_rack_failures(void)
+{
+    const char cfg[] =
+        "horizon_days = 100.0; stop_when_done = false;\n"
+        "cluster = { nodes = 16; spare_nodes = 8; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+        "job = { nodes = 16; work_gpu_h = 1e12; restart_s = 60.0; };\n"
+        "failures = ( { name = \"pdu\"; per = \"rack\"; mtbf_h = 100.0; } );\n"
+        "repair = { crews = 0; law = \"constant\"; mean_h = 0.5; };\n";
+    dc_sim *sim = run_text(cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    /* 6 racks x 2400 h / 100 h = 144 rack failures (a rack under repair does not fail). */
+    double f = fig(sim, "failures.total");
+    CU_ASSERT(fabs(f - 144.0) <= DC_Z99 * 12.0 + 144.0 * 0.006);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.tickets"), f, 0.0);
+    /* Down node-hours = 4 nodes x 0.5 h per failure. */
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.down"), f * 4 * 0.5 * 8, 1e-6);
+    dc_sim_destroy(sim);
+}
+
+/* A job that finishes: completion time, and the run stops there. */
+static void test_completion(void)
+{
+    const char cfg[] =
+        "horizon_days = 10.0;\n"
+        "cluster = { nodes = 4; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+        "job = { nodes = 4; work_gpu_h = 768.0; restart_s = 360.0; };\n" /* 24 h of 32 GPUs */
+        "checkpoint = { interval_s = 3600.0; size_gb = 36.0; write_gb_per_s = 1.0; };\n"; /* 36 s */
+    dc_sim *sim = run_text(cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    /* 0.1 h start + 24 h work + 23 checkpoints of 36 s (none after the last hour). */
+    double expected_h = 0.1 + 24.0 + 23 * 0.01;
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.completion_days") * 24.0, expected_h, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoints"), 23.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, expected_h, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.ettr"), 24.0 / expected_h, 1e-12);
+    dc_sim_destroy(sim);
+}
+
+static void test_job_too_large(void)
+{
+    const char cfg[] = "horizon_days = 1.0;\n"
+                       "cluster = { nodes = 4; spare_nodes = 1; };\n"
+                       "job = { nodes = 6; work_gpu_h = 10.0; };\n";
+    dc_error err = {0};
+    dc_scenario *sc = NULL;
+    CU_ASSERT_EQUAL_FATAL(dc_scenario_load_string(cfg, "big.cfg", &sc, &err), DC_OK);
+    dc_scenario_set_schema(sc, dc_schemas());
+    CU_ASSERT_EQUAL_FATAL(dc_scenario_validate(sc, &err), DC_OK);
+    dc_sim *sim = NULL;
+    CU_ASSERT_EQUAL(dc_build(sc, -1, &sim, &err), DC_EINPUT);
+    CU_ASSERT_PTR_NULL(sim);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "big.cfg:3: job.nodes: the job needs 6 nodes but the cluster has 5"));
+    dc_scenario_destroy(sc);
+}
+
+static int register_suites(void)
+{
+    DC_TEST_SUITE("failures",
+                  {"superposition: interruptions = N T / MTBF within 99%", test_superposition},
+                  {"job-level faults strike only while computing", test_job_level_faults},
+                  {"rack failures take the rack, one repair", test_rack_failures});
+    DC_TEST_SUITE("checkpoint",
+                  {"Young and Daly formulas", test_checkpoint_formulas},
+                  {"ETTR over a grid of intervals vs Daly and first order", test_checkpoint_tradeoff},
+                  {"completion time and stop", test_completion});
+    DC_TEST_SUITE("repair", {"one crew queues, many do not", test_repair_crews});
+    DC_TEST_SUITE("run",
+                  {"GPU-hour breakdown sums to capacity", test_breakdown_sums},
+                  {"same seed identical, other seed different", test_determinism},
+                  {"two simulations in one process", test_two_sims_one_process},
+                  {"job larger than the cluster", test_job_too_large});
+    return 0;
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    if (register_suites() != 0) {
+        CU_cleanup_registry();
+        return 1;
+    }
+    return dc_test_run_all();
+}
