@@ -1,0 +1,587 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* Reading a dcsim trace (layout in sim/trace.h).
+ *
+ * Every entry point switches HDF5's automatic error printing off for its own
+ * duration and restores it after.  A file that cannot be opened at all is
+ * DC_EIO; a file that is not a dcsim trace, has another format version, or
+ * lacks a dataset or attribute is DC_EINPUT; an HDF5 read failure on a file
+ * that looked right is DC_EIO.  String attributes may be variable- or
+ * fixed-length.  /summary is read in creation order when the file tracks it,
+ * else in name order. */
+#include "trace_read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+
+#include "trace.h"
+
+struct dc_trace_file {
+    hid_t file;
+    char *path;
+};
+
+typedef struct quiet {
+    H5E_auto2_t func;
+    void *data;
+} quiet;
+
+static void quiet_on(quiet *q)
+{
+    H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+static void quiet_off(const quiet *q)
+{
+    H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
+}
+
+static char *dup_str(const char *s)
+{
+    size_t len = strlen(s) + 1;
+    char *d = malloc(len);
+    if (d)
+        memcpy(d, s, len);
+    return d;
+}
+
+static int nomem(dc_error *err)
+{
+    return dc_error_set(err, DC_ENOMEM, "out of memory");
+}
+
+dc_trace_file *dc_trace_open(const char *path, dc_error *err)
+{
+    if (!path) {
+        dc_error_set(err, DC_EINTERNAL, "no trace file name given");
+        return NULL;
+    }
+    /* Ask the system first, so that a missing file says so. */
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    int e = fd < 0 ? errno : fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+    if (fd >= 0)
+        close(fd);
+    if (e != 0) {
+        dc_error_set(err, DC_EIO, "cannot open trace '%s': %s", path, strerror(e));
+        return NULL;
+    }
+
+    quiet q;
+    quiet_on(&q);
+    dc_trace_file *t = NULL;
+    hid_t f = -1;
+    htri_t is = H5Fis_hdf5(path);
+    if (is <= 0) {
+        dc_error_set(err, DC_EINPUT, "'%s' is not a dcsim trace (not an HDF5 file)", path);
+        goto done;
+    }
+    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) {
+        dc_error_set(err, DC_EIO, "cannot open trace '%s': HDF5 could not open it", path);
+        goto done;
+    }
+    if (H5Aexists(f, "format_version") <= 0) {
+        dc_error_set(err, DC_EINPUT, "'%s' is not a dcsim trace (no format_version attribute)",
+                     path);
+        goto done;
+    }
+    hid_t a = H5Aopen(f, "format_version", H5P_DEFAULT);
+    hid_t type = a >= 0 ? H5Aget_type(a) : -1;
+    long long version = 0;
+    bool ok = type >= 0 && H5Tget_class(type) == H5T_INTEGER &&
+              H5Aread(a, H5T_NATIVE_LLONG, &version) >= 0;
+    if (type >= 0)
+        H5Tclose(type);
+    if (a >= 0)
+        H5Aclose(a);
+    if (!ok) {
+        dc_error_set(err, DC_EINPUT, "'%s' is not a dcsim trace (format_version is not an integer)",
+                     path);
+        goto done;
+    }
+    if (version != DC_TRACE_FORMAT_VERSION) {
+        dc_error_set(err, DC_EINPUT,
+                     "trace '%s' has format version %lld, but this dcsim reads format version %d",
+                     path, version, DC_TRACE_FORMAT_VERSION);
+        goto done;
+    }
+    t = malloc(sizeof *t);
+    if (!t || !(t->path = dup_str(path))) {
+        free(t);
+        t = NULL;
+        nomem(err);
+        goto done;
+    }
+    t->file = f;
+    f = -1;
+done:
+    if (f >= 0)
+        H5Fclose(f);
+    quiet_off(&q);
+    return t;
+}
+
+void dc_trace_close(dc_trace_file *t)
+{
+    if (!t)
+        return;
+    quiet q;
+    quiet_on(&q);
+    H5Fclose(t->file);
+    quiet_off(&q);
+    free(t->path);
+    free(t);
+}
+
+/* ---- attributes ------------------------------------------------------------ */
+
+/* Opens attribute name of obj; DC_EINPUT naming it when absent. */
+static int open_attr(const dc_trace_file *t, hid_t obj, const char *objname, const char *name,
+                     hid_t *attr, dc_error *err)
+{
+    htri_t ex = H5Aexists(obj, name);
+    if (ex < 0)
+        return dc_error_set(err, DC_EIO, "trace '%s': cannot read the attributes of %s", t->path,
+                            objname);
+    if (ex == 0)
+        return dc_error_set(err, DC_EINPUT, "trace '%s' has no attribute '%s' on %s", t->path,
+                            name, objname);
+    *attr = H5Aopen(obj, name, H5P_DEFAULT);
+    if (*attr < 0)
+        return dc_error_set(err, DC_EIO, "trace '%s': cannot open attribute '%s' of %s", t->path,
+                            name, objname);
+    return DC_OK;
+}
+
+/* Reads a scalar string attribute (variable or fixed length) into *out. */
+static int read_attr_string(const dc_trace_file *t, hid_t obj, const char *objname,
+                            const char *name, char **out, dc_error *err)
+{
+    hid_t a = -1;
+    int rc = open_attr(t, obj, objname, name, &a, err);
+    if (rc != DC_OK)
+        return rc;
+    hid_t ftype = H5Aget_type(a);
+    hid_t space = H5Aget_space(a);
+    hid_t mtype = -1;
+    char *s = NULL;
+    if (ftype < 0 || space < 0) {
+        rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read attribute '%s' of %s", t->path,
+                          name, objname);
+    } else if (H5Tget_class(ftype) != H5T_STRING || H5Sget_simple_extent_npoints(space) != 1) {
+        rc = dc_error_set(err, DC_EINPUT, "trace '%s': attribute '%s' of %s is not a string",
+                          t->path, name, objname);
+    } else if (H5Tis_variable_str(ftype) > 0) {
+        char *v = NULL;
+        mtype = H5Tcopy(H5T_C_S1);
+        if (mtype < 0 || H5Tset_size(mtype, H5T_VARIABLE) < 0 ||
+            H5Tset_cset(mtype, H5Tget_cset(ftype)) < 0 || H5Aread(a, mtype, &v) < 0) {
+            rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read attribute '%s' of %s",
+                              t->path, name, objname);
+        } else {
+            s = dup_str(v ? v : "");
+            if (!s)
+                rc = nomem(err);
+        }
+        if (v)
+            H5free_memory(v);
+    } else {
+        size_t size = H5Tget_size(ftype);
+        s = calloc(size + 1, 1);
+        mtype = H5Tcopy(H5T_C_S1);
+        if (!s) {
+            rc = nomem(err);
+        } else if (mtype < 0 || H5Tset_size(mtype, size + 1) < 0 ||
+                   H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0 ||
+                   H5Tset_cset(mtype, H5Tget_cset(ftype)) < 0 || H5Aread(a, mtype, s) < 0) {
+            rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read attribute '%s' of %s",
+                              t->path, name, objname);
+        }
+    }
+    if (mtype >= 0)
+        H5Tclose(mtype);
+    if (space >= 0)
+        H5Sclose(space);
+    if (ftype >= 0)
+        H5Tclose(ftype);
+    H5Aclose(a);
+    if (rc != DC_OK) {
+        free(s);
+        return rc;
+    }
+    *out = s;
+    return DC_OK;
+}
+
+/* Reads a scalar numeric attribute of the root as mem_type. */
+static int read_attr_number(dc_trace_file *t, const char *name, hid_t mem_type, bool want_int,
+                            void *out, dc_error *err)
+{
+    hid_t a = -1;
+    int rc = open_attr(t, t->file, "/", name, &a, err);
+    if (rc != DC_OK)
+        return rc;
+    hid_t ftype = H5Aget_type(a);
+    hid_t space = H5Aget_space(a);
+    H5T_class_t cls = ftype >= 0 ? H5Tget_class(ftype) : H5T_NO_CLASS;
+    if (ftype < 0 || space < 0)
+        rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read attribute '%s'", t->path, name);
+    else if (!(cls == H5T_INTEGER || (!want_int && cls == H5T_FLOAT)) ||
+             H5Sget_simple_extent_npoints(space) != 1)
+        rc = dc_error_set(err, DC_EINPUT, "trace '%s': attribute '%s' is not %s", t->path, name,
+                          want_int ? "an integer" : "a number");
+    else if (H5Aread(a, mem_type, out) < 0)
+        rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read attribute '%s'", t->path, name);
+    if (space >= 0)
+        H5Sclose(space);
+    if (ftype >= 0)
+        H5Tclose(ftype);
+    H5Aclose(a);
+    return rc;
+}
+
+int dc_trace_attr_string(dc_trace_file *t, const char *name, char **out, dc_error *err)
+{
+    if (!t || !name || !out)
+        return dc_error_set(err, DC_EINTERNAL, "dc_trace_attr_string: bad arguments");
+    quiet q;
+    quiet_on(&q);
+    int rc = read_attr_string(t, t->file, "/", name, out, err);
+    quiet_off(&q);
+    return rc;
+}
+
+int dc_trace_attr_double(dc_trace_file *t, const char *name, double *out, dc_error *err)
+{
+    if (!t || !name || !out)
+        return dc_error_set(err, DC_EINTERNAL, "dc_trace_attr_double: bad arguments");
+    quiet q;
+    quiet_on(&q);
+    int rc = read_attr_number(t, name, H5T_NATIVE_DOUBLE, false, out, err);
+    quiet_off(&q);
+    return rc;
+}
+
+int dc_trace_attr_uint64(dc_trace_file *t, const char *name, uint64_t *out, dc_error *err)
+{
+    if (!t || !name || !out)
+        return dc_error_set(err, DC_EINTERNAL, "dc_trace_attr_uint64: bad arguments");
+    quiet q;
+    quiet_on(&q);
+    int rc = read_attr_number(t, name, H5T_NATIVE_UINT64, true, out, err);
+    quiet_off(&q);
+    return rc;
+}
+
+/* ---- datasets ----------------------------------------------------------------- */
+
+/* Opens the dataset at path ("/series/power"), checking each link on the way;
+ * DC_EINPUT naming it when absent. */
+static int open_dataset(const dc_trace_file *t, const char *dpath, hid_t *d, dc_error *err)
+{
+    /* H5Lexists needs every intermediate group to exist. */
+    size_t len = strlen(dpath);
+    char *part = malloc(len + 1);
+    if (!part)
+        return nomem(err);
+    memcpy(part, dpath, len + 1);
+    for (size_t i = 1; i <= len; i++) {
+        if (part[i] != '/' && part[i] != '\0')
+            continue;
+        char c = part[i];
+        part[i] = '\0';
+        htri_t ex = H5Lexists(t->file, part, H5P_DEFAULT);
+        part[i] = c;
+        if (ex <= 0 || (c == '/' && i + 1 == len)) {
+            free(part);
+            return dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s", t->path, dpath);
+        }
+    }
+    free(part);
+    /* The link exists: failing to open it means it is not a dataset. */
+    *d = H5Dopen2(t->file, dpath, H5P_DEFAULT);
+    if (*d < 0)
+        return dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s (not a dataset)",
+                            t->path, dpath);
+    return DC_OK;
+}
+
+typedef struct summary_iter {
+    dc_trace_file *t;
+    dc_summary *out;
+    dc_error *err;
+    int rc;
+} summary_iter;
+
+static herr_t summary_cb(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+    summary_iter *it = data;
+    dc_trace_file *t = it->t;
+    char objname[DC_ERROR_MSG_MAX / 4];
+    snprintf(objname, sizeof objname, "/summary/%s", name);
+    hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
+    if (d < 0) {
+        it->rc = dc_error_set(it->err, DC_EINPUT, "trace '%s': %s is not a dataset", t->path,
+                              objname);
+        return -1;
+    }
+    hid_t space = H5Dget_space(d);
+    hid_t type = H5Dget_type(d);
+    double value = 0.0;
+    char *unit = NULL, *doc = NULL;
+    int rc = DC_OK;
+    H5T_class_t cls = type >= 0 ? H5Tget_class(type) : H5T_NO_CLASS;
+    if (space < 0 || type < 0)
+        rc = dc_error_set(it->err, DC_EIO, "trace '%s': cannot read %s", t->path, objname);
+    else if ((cls != H5T_FLOAT && cls != H5T_INTEGER) || H5Sget_simple_extent_npoints(space) != 1)
+        rc = dc_error_set(it->err, DC_EINPUT, "trace '%s': %s is not a single number", t->path,
+                          objname);
+    else if (H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value) < 0)
+        rc = dc_error_set(it->err, DC_EIO, "trace '%s': cannot read %s", t->path, objname);
+    /* unit and doc are optional. */
+    if (rc == DC_OK && H5Aexists(d, "unit") > 0)
+        rc = read_attr_string(t, d, objname, "unit", &unit, it->err);
+    if (rc == DC_OK && H5Aexists(d, "doc") > 0)
+        rc = read_attr_string(t, d, objname, "doc", &doc, it->err);
+    if (rc == DC_OK && dc_summary_set(it->out, name, value, unit ? unit : "", doc ? doc : "") !=
+                           DC_OK)
+        rc = nomem(it->err);
+    free(unit);
+    free(doc);
+    if (type >= 0)
+        H5Tclose(type);
+    if (space >= 0)
+        H5Sclose(space);
+    H5Dclose(d);
+    it->rc = rc;
+    return rc == DC_OK ? 0 : -1;
+}
+
+int dc_trace_read_summary(dc_trace_file *t, dc_summary *out, dc_error *err)
+{
+    if (!t || !out)
+        return dc_error_set(err, DC_EINTERNAL, "dc_trace_read_summary: bad arguments");
+    quiet q;
+    quiet_on(&q);
+    int rc = DC_OK;
+    hid_t g = -1;
+    if (H5Lexists(t->file, "summary", H5P_DEFAULT) <= 0 ||
+        (g = H5Gopen2(t->file, "summary", H5P_DEFAULT)) < 0) {
+        rc = dc_error_set(err, DC_EINPUT, "trace '%s' has no group /summary", t->path);
+    } else {
+        summary_iter it = {t, out, err, DC_OK};
+        H5_index_t index = H5_INDEX_CRT_ORDER;
+        hid_t gcpl = H5Gget_create_plist(g);
+        unsigned flags = 0;
+        if (gcpl < 0 || H5Pget_link_creation_order(gcpl, &flags) < 0 ||
+            !(flags & H5P_CRT_ORDER_TRACKED))
+            index = H5_INDEX_NAME;
+        if (gcpl >= 0)
+            H5Pclose(gcpl);
+        hsize_t idx = 0;
+        herr_t st = H5Literate(g, index, H5_ITER_INC, &idx, summary_cb, &it);
+        if (it.rc != DC_OK)
+            rc = it.rc;
+        else if (st < 0)
+            rc = dc_error_set(err, DC_EIO, "trace '%s': cannot list /summary", t->path);
+        H5Gclose(g);
+    }
+    quiet_off(&q);
+    return rc;
+}
+
+/* The memory type of a dc_eventlog_row. */
+static hid_t event_mem_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(dc_eventlog_row));
+    hid_t kind = H5Tcopy(H5T_C_S1);
+    hid_t comp = H5Tcopy(H5T_C_S1);
+    bool ok = t >= 0 && kind >= 0 && comp >= 0 &&
+              H5Tset_size(kind, DC_EVENTLOG_KIND_LEN) >= 0 &&
+              H5Tset_strpad(kind, H5T_STR_NULLTERM) >= 0 &&
+              H5Tset_size(comp, DC_EVENTLOG_COMPONENT_LEN) >= 0 &&
+              H5Tset_strpad(comp, H5T_STR_NULLTERM) >= 0 &&
+              H5Tinsert(t, "time_s", offsetof(dc_eventlog_row, time_s), H5T_NATIVE_DOUBLE) >= 0 &&
+              H5Tinsert(t, "kind", offsetof(dc_eventlog_row, kind), kind) >= 0 &&
+              H5Tinsert(t, "component", offsetof(dc_eventlog_row, component), comp) >= 0 &&
+              H5Tinsert(t, "id", offsetof(dc_eventlog_row, id), H5T_NATIVE_INT32) >= 0 &&
+              H5Tinsert(t, "job", offsetof(dc_eventlog_row, job), H5T_NATIVE_INT32) >= 0 &&
+              H5Tinsert(t, "value", offsetof(dc_eventlog_row, value), H5T_NATIVE_DOUBLE) >= 0;
+    if (kind >= 0)
+        H5Tclose(kind);
+    if (comp >= 0)
+        H5Tclose(comp);
+    if (!ok && t >= 0) {
+        H5Tclose(t);
+        t = -1;
+    }
+    return t;
+}
+
+/* Opens /events and checks it is a table with every column of a row. */
+static int open_events(dc_trace_file *t, hid_t *d, size_t *n, dc_error *err)
+{
+    int rc = open_dataset(t, "/events", d, err);
+    if (rc != DC_OK)
+        return rc;
+    hid_t space = H5Dget_space(*d);
+    hid_t type = H5Dget_type(*d);
+    if (space < 0 || type < 0) {
+        rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read /events", t->path);
+    } else if (H5Tget_class(type) != H5T_COMPOUND || H5Sget_simple_extent_ndims(space) != 1) {
+        rc = dc_error_set(err, DC_EINPUT, "trace '%s': /events is not a table of events",
+                          t->path);
+    } else {
+        static const char *const cols[] = {"time_s", "kind", "component", "id", "job", "value"};
+        for (size_t i = 0; i < sizeof cols / sizeof cols[0] && rc == DC_OK; i++)
+            if (H5Tget_member_index(type, cols[i]) < 0)
+                rc = dc_error_set(err, DC_EINPUT, "trace '%s': /events has no column '%s'",
+                                  t->path, cols[i]);
+        hsize_t dims[1];
+        if (rc == DC_OK && H5Sget_simple_extent_dims(space, dims, NULL) < 0)
+            rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read /events", t->path);
+        if (rc == DC_OK)
+            *n = (size_t)dims[0];
+    }
+    if (type >= 0)
+        H5Tclose(type);
+    if (space >= 0)
+        H5Sclose(space);
+    if (rc != DC_OK) {
+        H5Dclose(*d);
+        *d = -1;
+    }
+    return rc;
+}
+
+int dc_trace_read_events(dc_trace_file *t, dc_eventlog *out, dc_error *err)
+{
+    if (!t || !out)
+        return dc_error_set(err, DC_EINTERNAL, "dc_trace_read_events: bad arguments");
+    if (!dc_eventlog_enabled(out))
+        return dc_error_set(err, DC_EINTERNAL, "dc_trace_read_events: the event log is disabled");
+    quiet q;
+    quiet_on(&q);
+    hid_t d = -1;
+    size_t n = 0;
+    int rc = open_events(t, &d, &n, err);
+    if (rc == DC_OK && n > 0) {
+        dc_eventlog_row *rows = malloc(n * sizeof *rows);
+        hid_t mem = event_mem_type();
+        if (!rows)
+            rc = nomem(err);
+        else if (mem < 0 || H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0)
+            rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read /events", t->path);
+        for (size_t i = 0; rc == DC_OK && i < n; i++) {
+            const dc_eventlog_row *r = &rows[i];
+            /* The fields are NUL-terminated by the read (NULLTERM type). */
+            dc_eventlog_add(out, r->time_s, r->kind, r->component, r->id, r->job, r->value);
+        }
+        if (rc == DC_OK && dc_eventlog_failed(out))
+            rc = nomem(err);
+        if (mem >= 0)
+            H5Tclose(mem);
+        free(rows);
+    }
+    if (d >= 0)
+        H5Dclose(d);
+    quiet_off(&q);
+    return rc;
+}
+
+int dc_trace_event_count(dc_trace_file *t, size_t *count, dc_error *err)
+{
+    if (!t || !count)
+        return dc_error_set(err, DC_EINTERNAL, "dc_trace_event_count: bad arguments");
+    quiet q;
+    quiet_on(&q);
+    hid_t d = -1;
+    size_t n = 0;
+    int rc = open_events(t, &d, &n, err);
+    if (rc == DC_OK)
+        *count = n;
+    if (d >= 0)
+        H5Dclose(d);
+    quiet_off(&q);
+    return rc;
+}
+
+int dc_trace_read_series(dc_trace_file *t, const char *name, double **time_s,
+                         double **value, size_t *n, dc_error *err)
+{
+    if (!t || !name || !time_s || !value || !n)
+        return dc_error_set(err, DC_EINTERNAL, "dc_trace_read_series: bad arguments");
+    size_t plen = strlen("/series/") + strlen(name) + 1;
+    char *dpath = malloc(plen);
+    if (!dpath)
+        return nomem(err);
+    snprintf(dpath, plen, "/series/%s", name);
+    quiet q;
+    quiet_on(&q);
+    hid_t d = -1, space = -1, type = -1;
+    double *buf = NULL, *ts = NULL, *vs = NULL;
+    hsize_t dims[2] = {0, 0};
+    int rc = DC_OK;
+    if (!name[0] || strchr(name, '/'))
+        rc = dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s", t->path, dpath);
+    else
+        rc = open_dataset(t, dpath, &d, err);
+    if (rc == DC_OK) {
+        space = H5Dget_space(d);
+        type = H5Dget_type(d);
+        if (space < 0 || type < 0)
+            rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read %s", t->path, dpath);
+        else if (H5Tget_class(type) != H5T_FLOAT || H5Sget_simple_extent_ndims(space) != 2 ||
+                 H5Sget_simple_extent_dims(space, dims, NULL) < 0 || dims[1] != 2)
+            rc = dc_error_set(err, DC_EINPUT,
+                              "trace '%s': %s is not a time series (n x 2 floats)", t->path,
+                              dpath);
+    }
+    size_t rows = (size_t)dims[0];
+    if (rc == DC_OK) {
+        size_t alloc = rows ? rows : 1; /* never NULL on success */
+        buf = malloc(alloc * 2 * sizeof *buf);
+        ts = malloc(alloc * sizeof *ts);
+        vs = malloc(alloc * sizeof *vs);
+        if (!buf || !ts || !vs)
+            rc = nomem(err);
+        else if (rows > 0 && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+            rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read %s", t->path, dpath);
+    }
+    if (rc == DC_OK) {
+        for (size_t i = 0; i < rows; i++) {
+            ts[i] = buf[2 * i];
+            vs[i] = buf[2 * i + 1];
+        }
+        *time_s = ts;
+        *value = vs;
+        *n = rows;
+    } else {
+        free(ts);
+        free(vs);
+    }
+    free(buf);
+    if (type >= 0)
+        H5Tclose(type);
+    if (space >= 0)
+        H5Sclose(space);
+    if (d >= 0)
+        H5Dclose(d);
+    quiet_off(&q);
+    free(dpath);
+    return rc;
+}

@@ -1,0 +1,100 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The event table (see eventlog.h).
+ *
+ * A new log is enabled.  Strings are cut to their field length minus one, so
+ * every field is NUL-terminated, and the rest of the field is zero-filled so
+ * the rows (and the trace bytes) are deterministic.  NULL strings are "". */
+#include "eventlog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct dc_eventlog {
+    dc_eventlog_row *rows;
+    size_t n;
+    size_t cap;
+    bool enabled;
+    bool failed;
+};
+
+dc_eventlog *dc_eventlog_create(void)
+{
+    dc_eventlog *log = calloc(1, sizeof *log);
+    if (log)
+        log->enabled = true;
+    return log;
+}
+
+void dc_eventlog_destroy(dc_eventlog *log)
+{
+    if (!log)
+        return;
+    free(log->rows);
+    free(log);
+}
+
+void dc_eventlog_enable(dc_eventlog *log, bool enabled)
+{
+    if (log)
+        log->enabled = enabled;
+}
+
+bool dc_eventlog_enabled(const dc_eventlog *log)
+{
+    return log && log->enabled;
+}
+
+/* Copies at most size-1 bytes of src and zero-fills the rest of dst. */
+static void copy_field(char *dst, size_t size, const char *src)
+{
+    size_t i = 0;
+    if (src)
+        for (; i + 1 < size && src[i]; i++)
+            dst[i] = src[i];
+    memset(dst + i, 0, size - i);
+}
+
+void dc_eventlog_add(dc_eventlog *log, double time_s, const char *kind,
+                     const char *component, int32_t id, int32_t job, double value)
+{
+    if (!log || !log->enabled || log->failed)
+        return;
+    if (log->n == log->cap) {
+        size_t cap = log->cap ? 2 * log->cap : 256;
+        dc_eventlog_row *grown = realloc(log->rows, cap * sizeof *grown);
+        if (!grown) {
+            log->failed = true;
+            return;
+        }
+        log->rows = grown;
+        log->cap = cap;
+    }
+    dc_eventlog_row *r = &log->rows[log->n++];
+    r->time_s = time_s;
+    copy_field(r->kind, sizeof r->kind, kind);
+    copy_field(r->component, sizeof r->component, component);
+    r->id = id;
+    r->job = job;
+    r->value = value;
+}
+
+size_t dc_eventlog_count(const dc_eventlog *log)
+{
+    return log ? log->n : 0;
+}
+
+const dc_eventlog_row *dc_eventlog_rows(const dc_eventlog *log)
+{
+    return log ? log->rows : NULL;
+}
+
+bool dc_eventlog_failed(const dc_eventlog *log)
+{
+    return log ? log->failed : true;
+}

@@ -1,0 +1,189 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* Time series as step functions (see series.h).
+ *
+ * dc_series_record keeps the recorded points canonical: a point at the same
+ * time as the last one replaces it, and a point whose value equals the value
+ * before it is dropped, so the stored points are exactly the changes of the
+ * step function (two NaNs count as equal).  Times are expected not to
+ * decrease; this is not checked.  A NULL series (dc_series_set_get out of
+ * memory) is accepted and ignored. */
+#include "series.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dc_series {
+    dc_series_set *set; /* for the failure flag */
+    char *name;
+    char *unit;
+    char *doc;
+    size_t n;
+    size_t cap;
+    double *t;
+    double *v;
+};
+
+struct dc_series_set {
+    dc_series **s;
+    size_t n;
+    size_t cap;
+    bool failed;
+};
+
+static char *dup_str(const char *s)
+{
+    if (!s)
+        s = "";
+    size_t len = strlen(s) + 1;
+    char *d = malloc(len);
+    if (d)
+        memcpy(d, s, len);
+    return d;
+}
+
+dc_series_set *dc_series_set_create(void)
+{
+    return calloc(1, sizeof(dc_series_set));
+}
+
+static void series_free(dc_series *s)
+{
+    if (!s)
+        return;
+    free(s->name);
+    free(s->unit);
+    free(s->doc);
+    free(s->t);
+    free(s->v);
+    free(s);
+}
+
+void dc_series_set_destroy(dc_series_set *set)
+{
+    if (!set)
+        return;
+    for (size_t i = 0; i < set->n; i++)
+        series_free(set->s[i]);
+    free(set->s);
+    free(set);
+}
+
+dc_series *dc_series_set_get(dc_series_set *set, const char *name,
+                             const char *unit, const char *doc)
+{
+    if (!set || !name)
+        return NULL;
+    for (size_t i = 0; i < set->n; i++)
+        if (strcmp(set->s[i]->name, name) == 0)
+            return set->s[i];
+    if (set->n == set->cap) {
+        size_t cap = set->cap ? 2 * set->cap : 8;
+        dc_series **grown = realloc(set->s, cap * sizeof *grown);
+        if (!grown) {
+            set->failed = true;
+            return NULL;
+        }
+        set->s = grown;
+        set->cap = cap;
+    }
+    dc_series *s = calloc(1, sizeof *s);
+    if (s) {
+        s->set = set;
+        s->name = dup_str(name);
+        s->unit = dup_str(unit);
+        s->doc = dup_str(doc);
+    }
+    if (!s || !s->name || !s->unit || !s->doc) {
+        series_free(s);
+        set->failed = true;
+        return NULL;
+    }
+    set->s[set->n++] = s;
+    return s;
+}
+
+size_t dc_series_set_count(const dc_series_set *set)
+{
+    return set ? set->n : 0;
+}
+
+dc_series *dc_series_set_at(const dc_series_set *set, size_t i)
+{
+    return set && i < set->n ? set->s[i] : NULL;
+}
+
+bool dc_series_set_failed(const dc_series_set *set)
+{
+    return set ? set->failed : true;
+}
+
+static bool same_value(double a, double b)
+{
+    return a == b || (isnan(a) && isnan(b));
+}
+
+void dc_series_record(dc_series *s, double time_s, double value)
+{
+    if (!s)
+        return;
+    size_t n = s->n;
+    if (n > 0 && s->t[n - 1] == time_s)
+        n--; /* same time: the new value replaces the last point */
+    if (n > 0 && same_value(s->v[n - 1], value)) {
+        s->n = n; /* no change of the step function */
+        return;
+    }
+    if (n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        double *t = realloc(s->t, cap * sizeof *t);
+        if (t)
+            s->t = t;
+        double *v = t ? realloc(s->v, cap * sizeof *v) : NULL;
+        if (!t || !v) {
+            s->set->failed = true;
+            return;
+        }
+        s->v = v;
+        s->cap = cap;
+    }
+    s->t[n] = time_s;
+    s->v[n] = value;
+    s->n = n + 1;
+}
+
+const char *dc_series_name(const dc_series *s)
+{
+    return s ? s->name : NULL;
+}
+
+const char *dc_series_unit(const dc_series *s)
+{
+    return s ? s->unit : NULL;
+}
+
+const char *dc_series_doc(const dc_series *s)
+{
+    return s ? s->doc : NULL;
+}
+
+size_t dc_series_length(const dc_series *s)
+{
+    return s ? s->n : 0;
+}
+
+const double *dc_series_times(const dc_series *s)
+{
+    return s ? s->t : NULL;
+}
+
+const double *dc_series_values(const dc_series *s)
+{
+    return s ? s->v : NULL;
+}

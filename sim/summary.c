@@ -1,0 +1,364 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The run's summary (see summary.h).
+ *
+ * Figures live in an array in the order they were first set; lookup is a
+ * linear scan, which is fine for the ~100 figures of a run (figures are set
+ * at finish, not in the event loop).  Strings are copied.  A NULL unit or doc
+ * is stored as "" when a figure is created, and keeps the old text when an
+ * existing figure is set again, so dc_summary_unit/doc never return NULL for
+ * a valid index. */
+#include "summary.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+typedef struct dc_figure {
+    char *key;
+    double value;
+    char *unit;
+    char *doc;
+} dc_figure;
+
+struct dc_summary {
+    dc_figure *fig;
+    size_t n;
+    size_t cap;
+};
+
+static char *dup_str(const char *s)
+{
+    if (!s)
+        s = "";
+    size_t len = strlen(s) + 1;
+    char *d = malloc(len);
+    if (d)
+        memcpy(d, s, len);
+    return d;
+}
+
+dc_summary *dc_summary_create(void)
+{
+    return calloc(1, sizeof(dc_summary));
+}
+
+void dc_summary_destroy(dc_summary *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->fig[i].key);
+        free(s->fig[i].unit);
+        free(s->fig[i].doc);
+    }
+    free(s->fig);
+    free(s);
+}
+
+static dc_figure *find(const dc_summary *s, const char *key)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->fig[i].key, key) == 0)
+            return &s->fig[i];
+    return NULL;
+}
+
+/* Replaces *slot by a copy of text (NULL keeps the old text). */
+static int replace_str(char **slot, const char *text)
+{
+    if (!text || strcmp(*slot, text) == 0)
+        return DC_OK;
+    char *d = dup_str(text);
+    if (!d)
+        return DC_ENOMEM;
+    free(*slot);
+    *slot = d;
+    return DC_OK;
+}
+
+/* The figure named key, appended with value 0 if absent; NULL when out of memory. */
+static dc_figure *find_or_add(dc_summary *s, const char *key, const char *unit,
+                              const char *doc, bool *created)
+{
+    dc_figure *f = find(s, key);
+    *created = false;
+    if (f)
+        return f;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 32;
+        dc_figure *grown = realloc(s->fig, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        s->fig = grown;
+        s->cap = cap;
+    }
+    char *k = dup_str(key), *u = dup_str(unit), *d = dup_str(doc);
+    if (!k || !u || !d) {
+        free(k);
+        free(u);
+        free(d);
+        return NULL;
+    }
+    f = &s->fig[s->n++];
+    f->key = k;
+    f->value = 0.0;
+    f->unit = u;
+    f->doc = d;
+    *created = true;
+    return f;
+}
+
+int dc_summary_set(dc_summary *s, const char *key, double value,
+                   const char *unit, const char *doc)
+{
+    if (!s || !key)
+        return DC_EINTERNAL;
+    bool created;
+    dc_figure *f = find_or_add(s, key, unit, doc, &created);
+    if (!f)
+        return DC_ENOMEM;
+    f->value = value;
+    if (!created) {
+        if (replace_str(&f->unit, unit) != DC_OK || replace_str(&f->doc, doc) != DC_OK)
+            return DC_ENOMEM;
+    }
+    return DC_OK;
+}
+
+int dc_summary_add(dc_summary *s, const char *key, double value,
+                   const char *unit, const char *doc)
+{
+    if (!s || !key)
+        return DC_EINTERNAL;
+    bool created;
+    dc_figure *f = find_or_add(s, key, unit, doc, &created);
+    if (!f)
+        return DC_ENOMEM;
+    f->value += value;
+    /* Fill in a unit or doc the first caller did not give. */
+    if (!created) {
+        if ((f->unit[0] == '\0' && replace_str(&f->unit, unit) != DC_OK) ||
+            (f->doc[0] == '\0' && replace_str(&f->doc, doc) != DC_OK))
+            return DC_ENOMEM;
+    }
+    return DC_OK;
+}
+
+bool dc_summary_get(const dc_summary *s, const char *key, double *value)
+{
+    if (!s || !key)
+        return false;
+    const dc_figure *f = find(s, key);
+    if (!f)
+        return false;
+    if (value)
+        *value = f->value;
+    return true;
+}
+
+size_t dc_summary_count(const dc_summary *s)
+{
+    return s ? s->n : 0;
+}
+
+const char *dc_summary_key(const dc_summary *s, size_t i)
+{
+    return s && i < s->n ? s->fig[i].key : NULL;
+}
+
+double dc_summary_value(const dc_summary *s, size_t i)
+{
+    return s && i < s->n ? s->fig[i].value : NAN;
+}
+
+const char *dc_summary_unit(const dc_summary *s, size_t i)
+{
+    return s && i < s->n ? s->fig[i].unit : NULL;
+}
+
+const char *dc_summary_doc(const dc_summary *s, size_t i)
+{
+    return s && i < s->n ? s->fig[i].doc : NULL;
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void json_string(FILE *out, const char *str)
+{
+    static const char hex[] = "0123456789abcdef";
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
+        unsigned char c = *p;
+        switch (c) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\b': fputs("\\b", out); break;
+        case '\f': fputs("\\f", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                fputs("\\u00", out);
+                fputc(hex[c >> 4], out);
+                fputc(hex[c & 0xf], out);
+            } else {
+                fputc(c, out); /* UTF-8 bytes pass through */
+            }
+        }
+    }
+    fputc('"', out);
+}
+
+int dc_summary_write_json(const dc_summary *s, FILE *out)
+{
+    if (!s || !out)
+        return DC_EINTERNAL;
+    if (s->n == 0) {
+        fputs("{}\n", out);
+    } else {
+        fputs("{\n", out);
+        for (size_t i = 0; i < s->n; i++) {
+            fputs("  ", out);
+            json_string(out, s->fig[i].key);
+            fputs(": ", out);
+            double v = s->fig[i].value;
+            if (isfinite(v))
+                fprintf(out, "%.17g", v);
+            else
+                fputs("null", out);
+            fputs(i + 1 < s->n ? ",\n" : "\n", out);
+        }
+        fputs("}\n", out);
+    }
+    return ferror(out) ? DC_EIO : DC_OK;
+}
+
+/* ---- Text ---------------------------------------------------------------- */
+
+/* A number for people: integers without decimals, large values rounded to
+ * units, others with 4 significant digits. */
+static void format_number(char *buf, size_t size, double v)
+{
+    if (isnan(v)) {
+        snprintf(buf, size, "nan");
+    } else if (isinf(v)) {
+        snprintf(buf, size, v > 0 ? "inf" : "-inf");
+    } else if (v == 0.0) {
+        snprintf(buf, size, "0"); /* also -0 */
+    } else if (fabs(v) < 1e15 && (v == floor(v) || fabs(v) >= 1000.0)) {
+        snprintf(buf, size, "%.0f", v);
+    } else {
+        snprintf(buf, size, "%.4g", v);
+    }
+}
+
+static bool in_breakdown(const char *key)
+{
+    return strncmp(key, DC_BREAKDOWN_PREFIX, strlen(DC_BREAKDOWN_PREFIX)) == 0;
+}
+
+#define NUM_LEN 64
+
+int dc_summary_write_text(const dc_summary *s, FILE *out)
+{
+    if (!s || !out)
+        return DC_EINTERNAL;
+    const size_t plen = strlen(DC_BREAKDOWN_PREFIX);
+    char num[NUM_LEN];
+
+    /* Widths of the main table (figures outside the breakdown). */
+    int kw = 6, vw = 5;
+    size_t n_main = 0, n_bd = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (in_breakdown(s->fig[i].key)) {
+            n_bd++;
+            continue;
+        }
+        n_main++;
+        int len = (int)strlen(s->fig[i].key);
+        if (len > kw)
+            kw = len;
+        format_number(num, sizeof num, s->fig[i].value);
+        len = (int)strlen(num);
+        if (len > vw)
+            vw = len;
+    }
+    if (n_main > 0) {
+        fprintf(out, "%-*s  %*s  %s\n", kw, "figure", vw, "value", "unit");
+        for (size_t i = 0; i < s->n; i++) {
+            const dc_figure *f = &s->fig[i];
+            if (in_breakdown(f->key))
+                continue;
+            format_number(num, sizeof num, f->value);
+            if (f->unit[0])
+                fprintf(out, "%-*s  %*s  %s\n", kw, f->key, vw, num, f->unit);
+            else
+                fprintf(out, "%-*s  %*s\n", kw, f->key, vw, num);
+        }
+    }
+
+    if (n_bd > 0) {
+        double cap = NAN;
+        const dc_figure *total = find(s, DC_BREAKDOWN_TOTAL);
+        if (total)
+            cap = total->value;
+        bool have_pct = isfinite(cap) && cap > 0.0;
+        const char *total_label = "total capacity";
+        int bw = (int)strlen(total_label), bvw = (int)strlen("GPU-hours");
+        double sum = 0.0;
+        for (size_t i = 0; i < s->n; i++) {
+            const dc_figure *f = &s->fig[i];
+            if (!in_breakdown(f->key))
+                continue;
+            int len = (int)strlen(f->key + plen);
+            if (f != total && len > bw)
+                bw = len;
+            if (f != total)
+                sum += f->value;
+            format_number(num, sizeof num, f->value);
+            len = (int)strlen(num);
+            if (len > bvw)
+                bvw = len;
+        }
+        if (n_main > 0)
+            fputc('\n', out);
+        fprintf(out, "Where the GPU-hours went\n");
+        fprintf(out, "  %-*s  %*s  %6s\n", bw, "", bvw, "GPU-hours", "share");
+        for (size_t i = 0; i < s->n; i++) {
+            const dc_figure *f = &s->fig[i];
+            if (!in_breakdown(f->key) || f == total)
+                continue;
+            format_number(num, sizeof num, f->value);
+            if (have_pct)
+                fprintf(out, "  %-*s  %*s  %5.1f%%\n", bw, f->key + plen, bvw, num,
+                        100.0 * f->value / cap);
+            else
+                fprintf(out, "  %-*s  %*s  %6s\n", bw, f->key + plen, bvw, num, "-");
+        }
+        /* The lines should sum to the capacity; show what they do not explain. */
+        if (total && isfinite(cap) && fabs(cap - sum) > 1e-6 * fmax(fabs(cap), 1.0)) {
+            format_number(num, sizeof num, cap - sum);
+            if (have_pct)
+                fprintf(out, "  %-*s  %*s  %5.1f%%\n", bw, "(unaccounted)", bvw, num,
+                        100.0 * (cap - sum) / cap);
+            else
+                fprintf(out, "  %-*s  %*s  %6s\n", bw, "(unaccounted)", bvw, num, "-");
+        }
+        if (total) {
+            format_number(num, sizeof num, cap);
+            fprintf(out, "  %-*s  %*s  %6s\n", bw, total_label, bvw, num,
+                    have_pct ? "100.0%" : "-");
+        }
+    }
+    return ferror(out) ? DC_EIO : DC_OK;
+}

@@ -1,0 +1,603 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The HDF5 trace writer (layout in trace.h).
+ *
+ * Choices beyond the header:
+ * - The file format is pinned to HDF5 1.8 (libver bounds V18..V18): every
+ *   reader since 2008 (h5py, pandas, h5dump) reads it, attributes larger than
+ *   64 KiB (a long scenario text) go to dense storage, and creation order can
+ *   be tracked.
+ * - Object modification times are not recorded, so two identical runs give
+ *   identical files except for the started_at attribute.
+ * - String attributes are variable-length UTF-8 (h5py reads them as str);
+ *   /series/NAME has the attribute "columns" = ["time_s", "value"].
+ * - /summary/KEY datasets use compact storage (the value sits in the object
+ *   header).  /series and /events groups track creation order too.
+ * - Tables are chunked in 64 KiB chunks (series: 4096 rows, events: 1024
+ *   rows, fewer when the table is shorter, at least 1) with an unlimited row
+ *   dimension, so an empty table is a valid dataset; with
+ *   compression_level > 0 they are shuffled and deflated.
+ * - /events is always written, empty when the log is disabled or NULL.
+ * - HDF5's automatic error printing is off during the write (and restored
+ *   after); every failure becomes DC_EIO "cannot write trace 'NAME': ...".
+ *   A summary key or series name that is not a valid HDF5 link name (empty,
+ *   ".", or containing '/') fails the write with DC_EINTERNAL.
+ * - The temporary file is not fsync'ed before the rename: a crash of dcsim
+ *   never leaves a half file under NAME, but a power cut right after the
+ *   run may (the kernel has the data, the disk may not yet). */
+#include "trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+
+/* Rows per chunk: 64 KiB chunks for both tables. */
+#define SERIES_CHUNK_ROWS 4096
+#define EVENT_CHUNK_ROWS 1024
+
+/* ---- paths and their diagnosis ------------------------------------------ */
+
+static char *str_cat(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *s = malloc(la + lb + 1);
+    if (s) {
+        memcpy(s, a, la);
+        memcpy(s + la, b, lb + 1);
+    }
+    return s;
+}
+
+/* The directory part of path ("." when there is none); malloc'd. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return str_cat(".", "");
+    size_t len = (size_t)(slash - path);
+    while (len > 0 && path[len - 1] == '/')
+        len--;
+    if (len == 0)
+        return str_cat("/", "");
+    char *d = malloc(len + 1);
+    if (d) {
+        memcpy(d, path, len);
+        d[len] = '\0';
+    }
+    return d;
+}
+
+/* Turns errnum from creating a file beside path into a message. */
+static int path_error(const char *path, int errnum, dc_error *err)
+{
+    if (errnum == ENOENT || errnum == ENOTDIR) {
+        char *dir = dir_of(path);
+        if (!dir)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+        struct stat st;
+        int rc = -1;
+        if (stat(dir, &st) != 0) {
+            if (errno == ENOENT)
+                rc = dc_error_set(err, DC_EIO, "cannot write trace '%s': directory '%s' does not exist",
+                                  path, dir);
+            else if (errno == ENOTDIR)
+                rc = dc_error_set(err, DC_EIO,
+                                  "cannot write trace '%s': directory '%s' does not exist "
+                                  "(part of its path is not a directory)",
+                                  path, dir);
+        } else if (!S_ISDIR(st.st_mode)) {
+            rc = dc_error_set(err, DC_EIO, "cannot write trace '%s': '%s' is not a directory", path,
+                              dir);
+        }
+        free(dir);
+        if (rc >= 0)
+            return rc;
+    }
+    return dc_error_set(err, DC_EIO, "cannot write trace '%s': %s", path, strerror(errnum));
+}
+
+/* Checks what can be checked on the name alone. */
+static int check_name(const char *path, dc_error *err)
+{
+    if (!path || !*path)
+        return dc_error_set(err, DC_EIO, "cannot write trace: no file name given");
+    struct stat st;
+    if (path[strlen(path) - 1] == '/' || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
+        return dc_error_set(err, DC_EIO, "cannot write trace '%s': it is a directory", path);
+    return DC_OK;
+}
+
+int dc_trace_check_writable(const char *path, dc_error *err)
+{
+    int rc = check_name(path, err);
+    if (rc != DC_OK)
+        return rc;
+    char *tmpl = str_cat(path, ".check.XXXXXX");
+    if (!tmpl)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    int fd = mkstemp(tmpl); /* O_CREAT | O_EXCL */
+    if (fd < 0) {
+        rc = path_error(path, errno, err);
+    } else {
+        close(fd);
+        unlink(tmpl);
+        rc = DC_OK;
+    }
+    free(tmpl);
+    return rc;
+}
+
+/* ---- HDF5 helpers --------------------------------------------------------- */
+
+typedef struct writer {
+    const char *path;
+    dc_error *err;
+    hid_t file;
+    hid_t str_type; /* variable-length UTF-8 string */
+    hid_t scalar;   /* scalar dataspace */
+    hid_t dapl;     /* tables: no chunk cache (each chunk is written once, whole) */
+    int level;      /* deflate level, 0 = none */
+} writer;
+
+#define DETAIL_MAX 256
+
+static herr_t innermost_cb(unsigned n, const H5E_error2_t *e, void *data)
+{
+    char *buf = data;
+    if (n == 0 && e->desc)
+        snprintf(buf, DETAIL_MAX, "%s", e->desc);
+    return 0;
+}
+
+/* The most specific message on HDF5's error stack, shortened: for a failed
+ * system call it is the system's message ("No space left on device"). */
+static void h5_detail(char *buf)
+{
+    buf[0] = '\0';
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost_cb, buf);
+    const char *tag = "error message = '";
+    char *p = strstr(buf, tag);
+    if (p) {
+        p += strlen(tag);
+        char *end = strchr(p, '\'');
+        if (end)
+            *end = '\0';
+        memmove(buf, p, strlen(p) + 1);
+    }
+}
+
+/* Records an HDF5 failure while doing what (a printf format). */
+static int fail(writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(writer *w, const char *fmt, ...)
+{
+    char detail[DETAIL_MAX];
+    char what[DC_ERROR_MSG_MAX / 2];
+    h5_detail(detail);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (detail[0])
+        return dc_error_set(w->err, DC_EIO, "cannot write trace '%s': %s (HDF5: %s)", w->path,
+                            what, detail);
+    return dc_error_set(w->err, DC_EIO, "cannot write trace '%s': %s", w->path, what);
+}
+
+static bool valid_link_name(const char *name)
+{
+    return name && name[0] && strcmp(name, ".") != 0 && !strchr(name, '/');
+}
+
+static int write_attr_str(writer *w, hid_t obj, const char *objname, const char *name,
+                          const char *value)
+{
+    const char *v = value ? value : "";
+    hid_t attr = H5Acreate2(obj, name, w->str_type, w->scalar, H5P_DEFAULT, H5P_DEFAULT);
+    if (attr < 0)
+        return fail(w, "could not create attribute '%s' of %s", name, objname);
+    herr_t st = H5Awrite(attr, w->str_type, &v);
+    if (H5Aclose(attr) < 0 || st < 0)
+        return fail(w, "could not write attribute '%s' of %s", name, objname);
+    return DC_OK;
+}
+
+static int write_attr_num(writer *w, hid_t obj, const char *name, hid_t file_type,
+                          hid_t mem_type, const void *value)
+{
+    hid_t attr = H5Acreate2(obj, name, file_type, w->scalar, H5P_DEFAULT, H5P_DEFAULT);
+    if (attr < 0)
+        return fail(w, "could not create attribute '%s' of /", name);
+    herr_t st = H5Awrite(attr, mem_type, value);
+    if (H5Aclose(attr) < 0 || st < 0)
+        return fail(w, "could not write attribute '%s' of /", name);
+    return DC_OK;
+}
+
+/* A group that tracks (and indexes) the creation order of its links. */
+static hid_t create_group(writer *w, const char *name)
+{
+    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    if (gcpl < 0)
+        return -1;
+    hid_t g = -1;
+    if (H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0 &&
+        H5Pset_obj_track_times(gcpl, 0) >= 0)
+        g = H5Gcreate2(w->file, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
+    H5Pclose(gcpl);
+    return g;
+}
+
+/* Creation properties of a table of n rows: chunked, maybe deflated. */
+static hid_t table_dcpl(writer *w, int rank, size_t n, size_t max_rows, hsize_t width)
+{
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (dcpl < 0)
+        return -1;
+    hsize_t chunk[2] = {n < 1 ? 1 : (n > max_rows ? max_rows : n), width};
+    bool ok = H5Pset_obj_track_times(dcpl, 0) >= 0 && H5Pset_chunk(dcpl, rank, chunk) >= 0 &&
+              H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC) >= 0;
+    if (ok && w->level > 0)
+        ok = H5Pset_shuffle(dcpl) >= 0 && H5Pset_deflate(dcpl, (unsigned)w->level) >= 0;
+    if (!ok) {
+        H5Pclose(dcpl);
+        return -1;
+    }
+    return dcpl;
+}
+
+/* ---- the parts of the file ------------------------------------------------ */
+
+static int write_root_attrs(writer *w, const dc_trace_meta *m)
+{
+    static const dc_trace_meta none;
+    if (!m)
+        m = &none;
+    int version = DC_TRACE_FORMAT_VERSION;
+    uint64_t seed = m->seed;
+    double horizon = m->horizon_s, end = m->end_s;
+    hid_t root = w->file;
+    int rc;
+    if ((rc = write_attr_str(w, root, "/", "dcsim_version", m->dcsim_version)) != DC_OK ||
+        (rc = write_attr_num(w, root, "format_version", H5T_STD_I32LE, H5T_NATIVE_INT,
+                             &version)) != DC_OK ||
+        (rc = write_attr_str(w, root, "/", "scenario", m->scenario_text)) != DC_OK ||
+        (rc = write_attr_str(w, root, "/", "scenario_file", m->scenario_file)) != DC_OK ||
+        (rc = write_attr_num(w, root, "seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &seed)) !=
+            DC_OK ||
+        (rc = write_attr_num(w, root, "horizon_s", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                             &horizon)) != DC_OK ||
+        (rc = write_attr_num(w, root, "end_s", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &end)) !=
+            DC_OK ||
+        (rc = write_attr_str(w, root, "/", "started_at", m->started_at)) != DC_OK)
+        return rc;
+    return DC_OK;
+}
+
+static int write_summary(writer *w, const dc_summary *s)
+{
+    hid_t g = create_group(w, "summary");
+    if (g < 0)
+        return fail(w, "could not create group /summary");
+    int rc = DC_OK;
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (dcpl < 0 || H5Pset_obj_track_times(dcpl, 0) < 0 || H5Pset_layout(dcpl, H5D_COMPACT) < 0)
+        rc = fail(w, "could not set up /summary datasets");
+    size_t n = dc_summary_count(s);
+    for (size_t i = 0; i < n && rc == DC_OK; i++) {
+        const char *key = dc_summary_key(s, i);
+        double value = dc_summary_value(s, i);
+        char objname[DC_ERROR_MSG_MAX / 4];
+        snprintf(objname, sizeof objname, "/summary/%s", key);
+        if (!valid_link_name(key)) {
+            rc = dc_error_set(w->err, DC_EINTERNAL,
+                              "cannot write trace '%s': summary key '%s' is not a valid "
+                              "HDF5 name",
+                              w->path, key);
+            break;
+        }
+        hid_t d = H5Dcreate2(g, key, H5T_IEEE_F64LE, w->scalar, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        if (d < 0) {
+            rc = fail(w, "could not create dataset %s", objname);
+            break;
+        }
+        if (H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value) < 0)
+            rc = fail(w, "could not write dataset %s", objname);
+        if (rc == DC_OK)
+            rc = write_attr_str(w, d, objname, "unit", dc_summary_unit(s, i));
+        if (rc == DC_OK)
+            rc = write_attr_str(w, d, objname, "doc", dc_summary_doc(s, i));
+        if (H5Dclose(d) < 0 && rc == DC_OK)
+            rc = fail(w, "could not close dataset %s", objname);
+    }
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (H5Gclose(g) < 0 && rc == DC_OK)
+        rc = fail(w, "could not close group /summary");
+    return rc;
+}
+
+/* Writes the points of s as rows (time_s, value), one chunk at a time so that
+ * the interleaving buffer stays small. */
+static int write_series_rows(writer *w, hid_t d, hid_t fspace, const dc_series *s,
+                             const char *objname)
+{
+    size_t n = dc_series_length(s);
+    size_t block = n < SERIES_CHUNK_ROWS ? n : SERIES_CHUNK_ROWS;
+    double *buf = malloc(block * 2 * sizeof *buf);
+    if (!buf)
+        return dc_error_set(w->err, DC_ENOMEM, "cannot write trace '%s': out of memory", w->path);
+    const double *t = dc_series_times(s), *v = dc_series_values(s);
+    int rc = DC_OK;
+    for (size_t start = 0; start < n && rc == DC_OK; start += block) {
+        size_t cnt = n - start < block ? n - start : block;
+        for (size_t i = 0; i < cnt; i++) {
+            buf[2 * i] = t[start + i];
+            buf[2 * i + 1] = v[start + i];
+        }
+        hsize_t off[2] = {start, 0}, count[2] = {cnt, 2};
+        hid_t mspace = H5Screate_simple(2, count, NULL);
+        if (mspace < 0 ||
+            H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, count, NULL) < 0 ||
+            H5Dwrite(d, H5T_NATIVE_DOUBLE, mspace, fspace, H5P_DEFAULT, buf) < 0)
+            rc = fail(w, "could not write dataset %s", objname);
+        if (mspace >= 0)
+            H5Sclose(mspace);
+    }
+    free(buf);
+    return rc;
+}
+
+static int write_one_series(writer *w, hid_t g, const dc_series *s)
+{
+    const char *name = dc_series_name(s);
+    char objname[DC_ERROR_MSG_MAX / 4];
+    snprintf(objname, sizeof objname, "/series/%s", name ? name : "");
+    if (!valid_link_name(name))
+        return dc_error_set(w->err, DC_EINTERNAL,
+                            "cannot write trace '%s': series name '%s' is not a valid HDF5 name",
+                            w->path, name ? name : "");
+    size_t n = dc_series_length(s);
+    int rc = DC_OK;
+    hsize_t dims[2] = {n, 2}, maxdims[2] = {H5S_UNLIMITED, 2};
+    hid_t space = H5Screate_simple(2, dims, maxdims);
+    hid_t dcpl = table_dcpl(w, 2, n, SERIES_CHUNK_ROWS, 2);
+    hid_t d = -1;
+    if (space < 0 || dcpl < 0)
+        rc = fail(w, "could not set up dataset %s", objname);
+    else if ((d = H5Dcreate2(g, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, w->dapl)) < 0)
+        rc = fail(w, "could not create dataset %s", objname);
+    else if (n > 0)
+        rc = write_series_rows(w, d, space, s, objname);
+    if (rc == DC_OK)
+        rc = write_attr_str(w, d, objname, "unit", dc_series_unit(s));
+    if (rc == DC_OK)
+        rc = write_attr_str(w, d, objname, "doc", dc_series_doc(s));
+    if (rc == DC_OK) {
+        const char *cols[2] = {"time_s", "value"};
+        hsize_t two = 2;
+        hid_t cspace = H5Screate_simple(1, &two, NULL);
+        hid_t a = cspace < 0 ? -1
+                             : H5Acreate2(d, "columns", w->str_type, cspace, H5P_DEFAULT,
+                                          H5P_DEFAULT);
+        if (a < 0 || H5Awrite(a, w->str_type, cols) < 0)
+            rc = fail(w, "could not write attribute 'columns' of %s", objname);
+        if (a >= 0 && H5Aclose(a) < 0 && rc == DC_OK)
+            rc = fail(w, "could not write attribute 'columns' of %s", objname);
+        if (cspace >= 0)
+            H5Sclose(cspace);
+    }
+    if (d >= 0 && H5Dclose(d) < 0 && rc == DC_OK)
+        rc = fail(w, "could not close dataset %s", objname);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (space >= 0)
+        H5Sclose(space);
+    return rc;
+}
+
+static int write_series(writer *w, const dc_series_set *set)
+{
+    hid_t g = create_group(w, "series");
+    if (g < 0)
+        return fail(w, "could not create group /series");
+    int rc = DC_OK;
+    size_t n = dc_series_set_count(set);
+    for (size_t i = 0; i < n && rc == DC_OK; i++)
+        rc = write_one_series(w, g, dc_series_set_at(set, i));
+    if (H5Gclose(g) < 0 && rc == DC_OK)
+        rc = fail(w, "could not close group /series");
+    return rc;
+}
+
+/* The compound type of a row of /events; native (memory) or little-endian
+ * (file) numbers. */
+static hid_t event_type(bool native)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(dc_eventlog_row));
+    hid_t kind = H5Tcopy(H5T_C_S1);
+    hid_t comp = H5Tcopy(H5T_C_S1);
+    hid_t f8 = native ? H5T_NATIVE_DOUBLE : H5T_IEEE_F64LE;
+    hid_t i4 = native ? H5T_NATIVE_INT32 : H5T_STD_I32LE;
+    bool ok = t >= 0 && kind >= 0 && comp >= 0 &&
+              H5Tset_size(kind, DC_EVENTLOG_KIND_LEN) >= 0 &&
+              H5Tset_strpad(kind, H5T_STR_NULLTERM) >= 0 &&
+              H5Tset_size(comp, DC_EVENTLOG_COMPONENT_LEN) >= 0 &&
+              H5Tset_strpad(comp, H5T_STR_NULLTERM) >= 0 &&
+              H5Tinsert(t, "time_s", offsetof(dc_eventlog_row, time_s), f8) >= 0 &&
+              H5Tinsert(t, "kind", offsetof(dc_eventlog_row, kind), kind) >= 0 &&
+              H5Tinsert(t, "component", offsetof(dc_eventlog_row, component), comp) >= 0 &&
+              H5Tinsert(t, "id", offsetof(dc_eventlog_row, id), i4) >= 0 &&
+              H5Tinsert(t, "job", offsetof(dc_eventlog_row, job), i4) >= 0 &&
+              H5Tinsert(t, "value", offsetof(dc_eventlog_row, value), f8) >= 0 &&
+              (native || H5Tpack(t) >= 0);
+    if (kind >= 0)
+        H5Tclose(kind);
+    if (comp >= 0)
+        H5Tclose(comp);
+    if (!ok && t >= 0) {
+        H5Tclose(t);
+        t = -1;
+    }
+    return t;
+}
+
+static int write_events(writer *w, const dc_eventlog *log)
+{
+    size_t n = log ? dc_eventlog_count(log) : 0;
+    const dc_eventlog_row *rows = log ? dc_eventlog_rows(log) : NULL;
+    int rc = DC_OK;
+    hid_t mem = event_type(true), file = event_type(false);
+    hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED};
+    hid_t space = H5Screate_simple(1, dims, maxdims);
+    hid_t dcpl = table_dcpl(w, 1, n, EVENT_CHUNK_ROWS, 0);
+    hid_t d = -1;
+    if (mem < 0 || file < 0 || space < 0 || dcpl < 0)
+        rc = fail(w, "could not set up dataset /events");
+    else if ((d = H5Dcreate2(w->file, "events", file, space, H5P_DEFAULT, dcpl, w->dapl)) < 0)
+        rc = fail(w, "could not create dataset /events");
+    else if (n > 0 && H5Dwrite(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0)
+        rc = fail(w, "could not write dataset /events");
+    if (d >= 0 && H5Dclose(d) < 0 && rc == DC_OK)
+        rc = fail(w, "could not close dataset /events");
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (space >= 0)
+        H5Sclose(space);
+    if (mem >= 0)
+        H5Tclose(mem);
+    if (file >= 0)
+        H5Tclose(file);
+    return rc;
+}
+
+/* ---- the whole file -------------------------------------------------------- */
+
+static hid_t create_file(const char *tmp)
+{
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t f = -1;
+    if (fcpl >= 0 && fapl >= 0 && H5Pset_obj_track_times(fcpl, 0) >= 0 &&
+        H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0 &&
+        H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) >= 0 &&
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0)
+        f = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return f;
+}
+
+static int write_file(writer *w, const char *tmp, const dc_trace_meta *meta,
+                      const dc_summary *summary, const dc_series_set *series,
+                      const dc_eventlog *events)
+{
+    int rc = DC_OK;
+    w->str_type = H5Tcopy(H5T_C_S1);
+    if (w->str_type < 0 || H5Tset_size(w->str_type, H5T_VARIABLE) < 0 ||
+        H5Tset_cset(w->str_type, H5T_CSET_UTF8) < 0 ||
+        (w->scalar = H5Screate(H5S_SCALAR)) < 0 || (w->dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0 ||
+        H5Pset_chunk_cache(w->dapl, 0, 0, 1.0) < 0)
+        return fail(w, "could not set up HDF5 types");
+    w->file = create_file(tmp);
+    if (w->file < 0)
+        return fail(w, "could not create temporary file '%s'", tmp);
+    rc = write_root_attrs(w, meta);
+    if (rc == DC_OK)
+        rc = write_summary(w, summary);
+    if (rc == DC_OK)
+        rc = write_series(w, series);
+    if (rc == DC_OK)
+        rc = write_events(w, events);
+    /* Closing flushes the metadata: a full disk may show only here. */
+    herr_t st = H5Fclose(w->file);
+    w->file = -1;
+    if (st < 0 && rc == DC_OK)
+        rc = fail(w, "could not finish temporary file '%s'", tmp);
+    return rc;
+}
+
+int dc_trace_write(const char *path, const dc_trace_meta *meta,
+                   const dc_summary *summary, const dc_series_set *series,
+                   const dc_eventlog *events, dc_error *err)
+{
+    int rc = check_name(path, err);
+    if (rc != DC_OK)
+        return rc;
+    if (series && dc_series_set_failed(series))
+        return dc_error_set(err, DC_ENOMEM,
+                            "cannot write trace '%s': the time series ran out of memory", path);
+    if (events && dc_eventlog_failed(events))
+        return dc_error_set(err, DC_ENOMEM,
+                            "cannot write trace '%s': the event log ran out of memory", path);
+    if (meta && (meta->compression_level < 0 || meta->compression_level > 9))
+        return dc_error_set(err, DC_EINTERNAL,
+                            "cannot write trace '%s': compression level %d is not in 0-9", path,
+                            meta->compression_level);
+
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
+    char *tmp = str_cat(path, suffix);
+    if (!tmp)
+        return dc_error_set(err, DC_ENOMEM, "cannot write trace '%s': out of memory", path);
+
+    /* Create the temporary file ourselves first: errno then says why not. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ENOENT || e == ENOTDIR)
+            rc = path_error(path, e, err);
+        else
+            rc = dc_error_set(err, DC_EIO,
+                              "cannot write trace '%s': cannot create temporary file '%s': %s",
+                              path, tmp, strerror(e));
+        free(tmp);
+        return rc;
+    }
+    close(fd);
+
+    H5E_auto2_t old_func;
+    void *old_data;
+    H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+
+    writer w = {.path = path, .err = err, .file = -1, .str_type = -1, .scalar = -1, .dapl = -1,
+                .level = meta ? meta->compression_level : 0};
+    if (w.level > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0)
+        rc = dc_error_set(err, DC_EIO,
+                          "cannot write trace '%s': this HDF5 library has no deflate filter", path);
+    else
+        rc = write_file(&w, tmp, meta, summary, series, events);
+    if (w.file >= 0)
+        H5Fclose(w.file);
+    if (w.scalar >= 0)
+        H5Sclose(w.scalar);
+    if (w.dapl >= 0)
+        H5Pclose(w.dapl);
+    if (w.str_type >= 0)
+        H5Tclose(w.str_type);
+    H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
+
+    if (rc == DC_OK && rename(tmp, path) != 0)
+        rc = dc_error_set(err, DC_EIO, "cannot write trace '%s': cannot rename '%s' to it: %s",
+                          path, tmp, strerror(errno));
+    if (rc != DC_OK)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}

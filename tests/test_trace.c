@@ -1,0 +1,879 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* Tests of the run's outputs: summary (JSON and text), series, event log,
+ * and the HDF5 trace written by sim/trace.c and read by analysis/trace_read.c.
+ * Files go to a fresh directory under $TMPDIR (or /tmp), removed at the end. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+
+#include "error.h"
+#include "eventlog.h"
+#include "series.h"
+#include "summary.h"
+#include "testutil.h"
+#include "trace.h"
+#include "trace_read.h"
+
+static char g_dir[256]; /* scratch directory of this run */
+
+static void path_in(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s", g_dir, name);
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Number of entries in a directory other than . and .. */
+static int dir_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            n++;
+    closedir(d);
+    return n;
+}
+
+/* The whole file, malloc'd; NULL if it cannot be read. */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    unsigned char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 65536;
+            unsigned char *g = realloc(buf, cap);
+            if (!g) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = g;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static bool same_double(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* What a dc_summary_write_* call printed, malloc'd. */
+static char *capture(int (*writer)(const dc_summary *, FILE *), const dc_summary *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    int rc = writer(s, f);
+    fclose(f);
+    CU_ASSERT_EQUAL(rc, DC_OK);
+    return buf;
+}
+
+/* ---- summary ---------------------------------------------------------------- */
+
+static void test_summary_set_get_order(void)
+{
+    dc_summary *s = dc_summary_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(dc_summary_count(s), 0);
+    CU_ASSERT_EQUAL(dc_summary_set(s, "ettr", 0.9, "", "effective training time ratio"), DC_OK);
+    CU_ASSERT_EQUAL(dc_summary_set(s, "interruptions.faulty_gpu", 12, "count", NULL), DC_OK);
+    CU_ASSERT_EQUAL(dc_summary_set(s, "energy_mwh", 1234.5, "MWh", "facility energy"), DC_OK);
+    /* Replacing keeps the position; a NULL doc keeps the old one. */
+    CU_ASSERT_EQUAL(dc_summary_set(s, "ettr", 0.85, "", NULL), DC_OK);
+    CU_ASSERT_EQUAL(dc_summary_count(s), 3);
+    CU_ASSERT_STRING_EQUAL(dc_summary_key(s, 0), "ettr");
+    CU_ASSERT_STRING_EQUAL(dc_summary_key(s, 1), "interruptions.faulty_gpu");
+    CU_ASSERT_STRING_EQUAL(dc_summary_key(s, 2), "energy_mwh");
+    CU_ASSERT_EQUAL(dc_summary_value(s, 0), 0.85);
+    CU_ASSERT_STRING_EQUAL(dc_summary_doc(s, 0), "effective training time ratio");
+    CU_ASSERT_STRING_EQUAL(dc_summary_unit(s, 1), "count");
+    CU_ASSERT_STRING_EQUAL(dc_summary_doc(s, 1), "");
+    CU_ASSERT_STRING_EQUAL(dc_summary_unit(s, 2), "MWh");
+    double v = 0;
+    CU_ASSERT_TRUE(dc_summary_get(s, "energy_mwh", &v));
+    CU_ASSERT_EQUAL(v, 1234.5);
+    CU_ASSERT_FALSE(dc_summary_get(s, "energy", &v));
+    CU_ASSERT_PTR_NULL(dc_summary_key(s, 3));
+    /* A different unit replaces the old one. */
+    CU_ASSERT_EQUAL(dc_summary_set(s, "energy_mwh", 1.2345, "GWh", NULL), DC_OK);
+    CU_ASSERT_STRING_EQUAL(dc_summary_unit(s, 2), "GWh");
+    CU_ASSERT_STRING_EQUAL(dc_summary_doc(s, 2), "facility energy");
+
+    /* Many keys stay in order. */
+    char key[32];
+    for (int i = 0; i < 200; i++) {
+        snprintf(key, sizeof key, "k.%03d", i);
+        CU_ASSERT_EQUAL(dc_summary_set(s, key, i, "", NULL), DC_OK);
+    }
+    CU_ASSERT_EQUAL(dc_summary_count(s), 203);
+    CU_ASSERT_STRING_EQUAL(dc_summary_key(s, 3 + 150), "k.150");
+    CU_ASSERT_TRUE(dc_summary_get(s, "k.199", &v));
+    CU_ASSERT_EQUAL(v, 199);
+    dc_summary_destroy(s);
+}
+
+static void test_summary_add(void)
+{
+    dc_summary *s = dc_summary_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(dc_summary_add(s, "gpu_hours.repair", 1.5, "GPU-h", "down for repair"), DC_OK);
+    CU_ASSERT_EQUAL(dc_summary_add(s, "gpu_hours.repair", 2.25, "GPU-h", NULL), DC_OK);
+    CU_ASSERT_EQUAL(dc_summary_set(s, "x", 10, "", NULL), DC_OK);
+    CU_ASSERT_EQUAL(dc_summary_add(s, "x", -3, "", NULL), DC_OK);
+    double v = 0;
+    CU_ASSERT_TRUE(dc_summary_get(s, "gpu_hours.repair", &v));
+    CU_ASSERT_EQUAL(v, 3.75);
+    CU_ASSERT_TRUE(dc_summary_get(s, "x", &v));
+    CU_ASSERT_EQUAL(v, 7);
+    CU_ASSERT_EQUAL(dc_summary_count(s), 2);
+    CU_ASSERT_STRING_EQUAL(dc_summary_doc(s, 0), "down for repair");
+    dc_summary_destroy(s);
+}
+
+/* The number after "key": in json, or NAN when it is null or absent. */
+static double json_value(const char *json, const char *quoted_key, bool *is_null)
+{
+    char pat[256];
+    snprintf(pat, sizeof pat, "%s: ", quoted_key);
+    const char *p = strstr(json, pat);
+    *is_null = false;
+    if (!p)
+        return NAN;
+    p += strlen(pat);
+    if (strncmp(p, "null", 4) == 0) {
+        *is_null = true;
+        return NAN;
+    }
+    return strtod(p, NULL);
+}
+
+static void test_summary_json(void)
+{
+    dc_summary *s = dc_summary_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    const double third = 1.0 / 3.0, tiny = 4.9406564584124654e-324, big = -1.7976931348623157e308;
+    dc_summary_set(s, "a.third", third, "", NULL);
+    dc_summary_set(s, "tiny", tiny, "", NULL);
+    dc_summary_set(s, "big", big, "", NULL);
+    dc_summary_set(s, "count", 16384, "", NULL);
+    dc_summary_set(s, "nan", NAN, "", NULL);
+    dc_summary_set(s, "inf", -INFINITY, "", NULL);
+    dc_summary_set(s, "we\"ird\\key\n\t\x01", 2.5, "", NULL);
+    char *json = capture(dc_summary_write_json, s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+    bool is_null;
+    CU_ASSERT_TRUE(same_double(json_value(json, "\"a.third\"", &is_null), third));
+    CU_ASSERT_TRUE(same_double(json_value(json, "\"tiny\"", &is_null), tiny));
+    CU_ASSERT_TRUE(same_double(json_value(json, "\"big\"", &is_null), big));
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"count\": 16384,"));
+    json_value(json, "\"nan\"", &is_null);
+    CU_ASSERT_TRUE(is_null);
+    json_value(json, "\"inf\"", &is_null);
+    CU_ASSERT_TRUE(is_null);
+    CU_ASSERT_EQUAL(json_value(json, "\"we\\\"ird\\\\key\\n\\t\\u0001\"", &is_null), 2.5);
+    /* One object, keys in order, no trailing comma. */
+    CU_ASSERT_EQUAL(json[0], '{');
+    const char *a = strstr(json, "\"a.third\""), *b = strstr(json, "\"big\""),
+               *w = strstr(json, "\"we");
+    CU_ASSERT_TRUE(a && b && w && a < b && b < w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(json, "2.5\n}\n"));
+    CU_ASSERT_PTR_NULL(strstr(json, ",\n}"));
+    free(json);
+
+    dc_summary *empty = dc_summary_create();
+    json = capture(dc_summary_write_json, empty);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+    CU_ASSERT_STRING_EQUAL(json, "{}\n");
+    free(json);
+    dc_summary_destroy(empty);
+    dc_summary_destroy(s);
+}
+
+static void test_summary_text(void)
+{
+    dc_summary *s = dc_summary_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    dc_summary_set(s, "gpus", 16384, "", "GPUs in the cluster");
+    dc_summary_set(s, "ettr", 0.912345, "", NULL);
+    dc_summary_set(s, "energy_mwh", 12345.678, "MWh", NULL);
+    dc_summary_set(s, DC_BREAKDOWN_TOTAL, 1000, "GPU-h", NULL);
+    dc_summary_set(s, "gpu_hours.useful", 850, "GPU-h", NULL);
+    dc_summary_set(s, "gpu_hours.repair", 100, "GPU-h", NULL);
+    dc_summary_set(s, "gpu_hours.idle_spare", 50, "GPU-h", NULL);
+    char *text = capture(dc_summary_write_text, s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "16384"));
+    CU_ASSERT_PTR_NULL(strstr(text, "16384."));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "0.9123"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "12346  MWh"));
+    const char *where = strstr(text, "Where the GPU-hours went");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(where);
+    const char *useful = strstr(where, "useful"), *repair = strstr(where, "repair"),
+               *idle = strstr(where, "idle_spare"), *total = strstr(where, "total capacity");
+    CU_ASSERT_TRUE(useful && repair && idle && total && useful < repair && repair < idle &&
+                   idle < total);
+    CU_ASSERT_PTR_NOT_NULL(strstr(where, "850   85.0%"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(where, "10.0%"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(where, "5.0%"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(total, "1000  100.0%"));
+    CU_ASSERT_PTR_NULL(strstr(where, "unaccounted"));
+    /* The breakdown lines are not repeated in the table above it. */
+    CU_ASSERT_PTR_NULL(strstr(text, "gpu_hours.useful"));
+    free(text);
+
+    /* Lines that do not add up show what is missing. */
+    dc_summary_set(s, "gpu_hours.idle_spare", 30, "GPU-h", NULL);
+    text = capture(dc_summary_write_text, s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "(unaccounted)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "2.0%"));
+    free(text);
+    dc_summary_destroy(s);
+}
+
+/* ---- series ------------------------------------------------------------------- */
+
+static void test_series_steps(void)
+{
+    dc_series_set *set = dc_series_set_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    dc_series *p = dc_series_set_get(set, "power", "MW", "facility power");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_EQUAL(dc_series_set_get(set, "power", NULL, NULL), p);
+    CU_ASSERT_EQUAL(dc_series_set_count(set), 1);
+    CU_ASSERT_STRING_EQUAL(dc_series_name(p), "power");
+    CU_ASSERT_STRING_EQUAL(dc_series_unit(p), "MW");
+    CU_ASSERT_STRING_EQUAL(dc_series_doc(p), "facility power");
+
+    dc_series_record(p, 0, 1);
+    dc_series_record(p, 1, 1); /* equal value: skipped */
+    dc_series_record(p, 2, 2);
+    dc_series_record(p, 2, 3); /* same time: replaces */
+    dc_series_record(p, 3, 3); /* equal: skipped */
+    dc_series_record(p, 4, 5);
+    dc_series_record(p, 4, 3); /* same time, back to the value before: no point */
+    dc_series_record(p, 5, NAN);
+    dc_series_record(p, 6, NAN); /* NaN equals NaN here */
+    CU_ASSERT_EQUAL_FATAL(dc_series_length(p), 3);
+    const double *t = dc_series_times(p), *v = dc_series_values(p);
+    CU_ASSERT_EQUAL(t[0], 0);
+    CU_ASSERT_EQUAL(v[0], 1);
+    CU_ASSERT_EQUAL(t[1], 2);
+    CU_ASSERT_EQUAL(v[1], 3);
+    CU_ASSERT_EQUAL(t[2], 5);
+    CU_ASSERT_TRUE(isnan(v[2]));
+
+    /* A single point replaced at the same time. */
+    dc_series *q = dc_series_set_get(set, "q", "", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_STRING_EQUAL(dc_series_doc(q), "");
+    dc_series_record(q, 0, 1);
+    dc_series_record(q, 0, 2);
+    CU_ASSERT_EQUAL(dc_series_length(q), 1);
+    CU_ASSERT_EQUAL(dc_series_values(q)[0], 2);
+
+    /* Growth past several doublings. */
+    dc_series *g = dc_series_set_get(set, "g", "", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    for (int i = 0; i < 100000; i++)
+        dc_series_record(g, i, i % 2);
+    CU_ASSERT_EQUAL(dc_series_length(g), 100000);
+    CU_ASSERT_EQUAL(dc_series_times(g)[99999], 99999);
+    CU_ASSERT_EQUAL(dc_series_values(g)[99999], 1);
+    CU_ASSERT_EQUAL(dc_series_set_count(set), 3);
+    CU_ASSERT_PTR_EQUAL(dc_series_set_at(set, 2), g);
+    CU_ASSERT_PTR_NULL(dc_series_set_at(set, 3));
+    CU_ASSERT_FALSE(dc_series_set_failed(set));
+    dc_series_record(NULL, 0, 0); /* ignored */
+    dc_series_set_destroy(set);
+}
+
+/* ---- event log ----------------------------------------------------------------- */
+
+static void test_eventlog_rows(void)
+{
+    dc_eventlog *log = dc_eventlog_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+    CU_ASSERT_TRUE(dc_eventlog_enabled(log));
+    dc_eventlog_add(log, 1.5, "failure", "gpu", 17, 0, 3600);
+    dc_eventlog_add(log, 2.5, "a_kind_that_is_far_too_long", "a_component_name_longer_than_24",
+                    -1, -1, -2.5);
+    dc_eventlog_add(log, 3.0, NULL, NULL, 1, 2, 0);
+    dc_eventlog_enable(log, false);
+    dc_eventlog_add(log, 4.0, "ignored", "x", 0, 0, 0);
+    CU_ASSERT_FALSE(dc_eventlog_enabled(log));
+    dc_eventlog_enable(log, true);
+    CU_ASSERT_EQUAL_FATAL(dc_eventlog_count(log), 3);
+    const dc_eventlog_row *r = dc_eventlog_rows(log);
+    CU_ASSERT_EQUAL(r[0].time_s, 1.5);
+    CU_ASSERT_STRING_EQUAL(r[0].kind, "failure");
+    CU_ASSERT_STRING_EQUAL(r[0].component, "gpu");
+    CU_ASSERT_EQUAL(r[0].id, 17);
+    CU_ASSERT_EQUAL(r[0].job, 0);
+    CU_ASSERT_EQUAL(r[0].value, 3600);
+    /* Cut to the field, NUL-terminated. */
+    CU_ASSERT_STRING_EQUAL(r[1].kind, "a_kind_that_is_");
+    CU_ASSERT_EQUAL(strlen(r[1].kind), DC_EVENTLOG_KIND_LEN - 1);
+    CU_ASSERT_STRING_EQUAL(r[1].component, "a_component_name_longer");
+    CU_ASSERT_EQUAL(r[1].id, -1);
+    CU_ASSERT_STRING_EQUAL(r[2].kind, "");
+    CU_ASSERT_STRING_EQUAL(r[2].component, "");
+    /* The rest of each field is zero. */
+    for (size_t i = strlen(r[0].kind); i < DC_EVENTLOG_KIND_LEN; i++)
+        CU_ASSERT_EQUAL(r[0].kind[i], 0);
+    for (size_t i = strlen(r[0].component); i < DC_EVENTLOG_COMPONENT_LEN; i++)
+        CU_ASSERT_EQUAL(r[0].component[i], 0);
+
+    for (int i = 0; i < 50000; i++)
+        dc_eventlog_add(log, i, "checkpoint", "job", i, 0, i);
+    CU_ASSERT_EQUAL(dc_eventlog_count(log), 50003);
+    CU_ASSERT_EQUAL(dc_eventlog_rows(log)[50002].id, 49999);
+    CU_ASSERT_FALSE(dc_eventlog_failed(log));
+    dc_eventlog_destroy(log);
+}
+
+/* ---- trace -------------------------------------------------------------------- */
+
+typedef struct fixture {
+    dc_summary *summary;
+    dc_series_set *series;
+    dc_eventlog *events;
+    dc_trace_meta meta;
+    char *scenario;
+} fixture;
+
+static void fixture_make(fixture *fx, size_t n_events, size_t scenario_len)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->summary = dc_summary_create();
+    fx->series = dc_series_set_create();
+    fx->events = dc_eventlog_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx->summary);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx->series);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx->events);
+    dc_summary_set(fx->summary, "ettr", 0.1 + 0.2, "", "effective training time ratio");
+    dc_summary_set(fx->summary, "interruptions.faulty_gpu", 148, "count",
+                   "job interruptions by a faulty GPU");
+    dc_summary_set(fx->summary, "cost.usd_per_gpu_hour", 2.0 / 3.0, "USD/GPU-h",
+                   "unit with a slash; doc with \"quotes\" and UTF-8 \xc2\xb0" "C");
+    dc_summary_set(fx->summary, "pue", NAN, "", NULL);
+    dc_summary_set(fx->summary, "a.last", -0.0, "", NULL);
+    dc_summary_set(fx->summary, "gpu_hours.capacity", 1e7, "GPU-h", "what could be delivered");
+
+    dc_series *p = dc_series_set_get(fx->series, "power", "MW", "facility power");
+    dc_series *h = dc_series_set_get(fx->series, "healthy_nodes", "", "nodes up");
+    dc_series_set_get(fx->series, "empty", "", NULL); /* never recorded */
+    for (int i = 0; i < 10000; i++) {
+        dc_series_record(p, i * 0.37, 20.0 + sin(i * 0.01));
+        dc_series_record(h, i * 60.0, 2048 - (i % 7));
+    }
+
+    for (size_t i = 0; i < n_events; i++)
+        dc_eventlog_add(fx->events, (double)i * 1.25, i % 3 ? "failure" : "repair_done",
+                        i % 2 ? "gpu" : "nic", (int32_t)(i % 2048), (int32_t)(i % 3) - 1,
+                        (double)i / 7.0);
+
+    fx->scenario = malloc(scenario_len + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fx->scenario);
+    for (size_t i = 0; i < scenario_len; i++)
+        fx->scenario[i] = (i % 64 == 63) ? '\n' : (char)('a' + i % 26);
+    fx->scenario[scenario_len] = '\0';
+    fx->meta.dcsim_version = "0.1.0";
+    fx->meta.scenario_text = fx->scenario;
+    fx->meta.scenario_file = "scenarios/10k_gpu.cfg";
+    fx->meta.seed = UINT64_C(18446744073709551557);
+    fx->meta.horizon_s = 54 * 86400.0;
+    fx->meta.end_s = 54 * 86400.0 - 0.125;
+    fx->meta.started_at = "2026-01-02T03:04:05Z";
+    fx->meta.compression_level = 0;
+}
+
+static void fixture_free(fixture *fx)
+{
+    dc_summary_destroy(fx->summary);
+    dc_series_set_destroy(fx->series);
+    dc_eventlog_destroy(fx->events);
+    free(fx->scenario);
+}
+
+static void check_attr_string(dc_trace_file *t, const char *name, const char *want)
+{
+    dc_error err;
+    char *got = NULL;
+    CU_ASSERT_EQUAL_FATAL(dc_trace_attr_string(t, name, &got, &err), DC_OK);
+    CU_ASSERT_STRING_EQUAL(got, want);
+    free(got);
+}
+
+/* Reads path back and compares everything with fx. */
+static void check_trace(const char *path, const fixture *fx)
+{
+    dc_error err;
+    dc_trace_file *t = dc_trace_open(path, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+
+    check_attr_string(t, "dcsim_version", fx->meta.dcsim_version);
+    check_attr_string(t, "scenario", fx->meta.scenario_text);
+    check_attr_string(t, "scenario_file", fx->meta.scenario_file);
+    check_attr_string(t, "started_at", fx->meta.started_at);
+    uint64_t seed = 0;
+    CU_ASSERT_EQUAL(dc_trace_attr_uint64(t, "seed", &seed, &err), DC_OK);
+    CU_ASSERT_EQUAL(seed, fx->meta.seed);
+    double d = 0;
+    CU_ASSERT_EQUAL(dc_trace_attr_double(t, "horizon_s", &d, &err), DC_OK);
+    CU_ASSERT_TRUE(same_double(d, fx->meta.horizon_s));
+    CU_ASSERT_EQUAL(dc_trace_attr_double(t, "end_s", &d, &err), DC_OK);
+    CU_ASSERT_TRUE(same_double(d, fx->meta.end_s));
+    CU_ASSERT_EQUAL(dc_trace_attr_double(t, "format_version", &d, &err), DC_OK);
+    CU_ASSERT_EQUAL(d, DC_TRACE_FORMAT_VERSION);
+
+    /* Summary: same keys in the same order, exact values, units, docs. */
+    dc_summary *s = dc_summary_create();
+    CU_ASSERT_EQUAL(dc_trace_read_summary(t, s, &err), DC_OK);
+    CU_ASSERT_EQUAL_FATAL(dc_summary_count(s), dc_summary_count(fx->summary));
+    for (size_t i = 0; i < dc_summary_count(s); i++) {
+        CU_ASSERT_STRING_EQUAL(dc_summary_key(s, i), dc_summary_key(fx->summary, i));
+        CU_ASSERT_TRUE(same_double(dc_summary_value(s, i), dc_summary_value(fx->summary, i)) ||
+                       (isnan(dc_summary_value(s, i)) && isnan(dc_summary_value(fx->summary, i))));
+        CU_ASSERT_STRING_EQUAL(dc_summary_unit(s, i), dc_summary_unit(fx->summary, i));
+        CU_ASSERT_STRING_EQUAL(dc_summary_doc(s, i), dc_summary_doc(fx->summary, i));
+    }
+    dc_summary_destroy(s);
+
+    /* Series, exactly. */
+    for (size_t k = 0; k < dc_series_set_count(fx->series); k++) {
+        const dc_series *want = dc_series_set_at(fx->series, k);
+        double *ts = NULL, *vs = NULL;
+        size_t n = 99;
+        CU_ASSERT_EQUAL_FATAL(dc_trace_read_series(t, dc_series_name(want), &ts, &vs, &n, &err),
+                              DC_OK);
+        CU_ASSERT_EQUAL(n, dc_series_length(want));
+        CU_ASSERT_PTR_NOT_NULL(ts);
+        if (n == dc_series_length(want) && n > 0) {
+            CU_ASSERT_EQUAL(memcmp(ts, dc_series_times(want), n * sizeof *ts), 0);
+            CU_ASSERT_EQUAL(memcmp(vs, dc_series_values(want), n * sizeof *vs), 0);
+        }
+        free(ts);
+        free(vs);
+    }
+
+    /* Events, byte for byte (rows are zero-filled, no padding). */
+    size_t count = 99;
+    CU_ASSERT_EQUAL(dc_trace_event_count(t, &count, &err), DC_OK);
+    CU_ASSERT_EQUAL(count, dc_eventlog_count(fx->events));
+    dc_eventlog *log = dc_eventlog_create();
+    CU_ASSERT_EQUAL(dc_trace_read_events(t, log, &err), DC_OK);
+    CU_ASSERT_EQUAL_FATAL(dc_eventlog_count(log), dc_eventlog_count(fx->events));
+    if (count > 0)
+        CU_ASSERT_EQUAL(memcmp(dc_eventlog_rows(log), dc_eventlog_rows(fx->events),
+                               count * sizeof(dc_eventlog_row)),
+                        0);
+    dc_eventlog_destroy(log);
+    dc_trace_close(t);
+}
+
+static char *tmp_name_of(const char *path)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf, "%s.tmp.%ld", path, (long)getpid());
+    return buf;
+}
+
+static void test_trace_roundtrip(void)
+{
+    fixture fx;
+    fixture_make(&fx, 3000, 2000);
+    char path[600];
+    path_in(path, sizeof path, "round.h5");
+    dc_error err;
+    dc_error_clear(&err);
+    CU_ASSERT_EQUAL_FATAL(dc_trace_write(path, &fx.meta, fx.summary, fx.series, fx.events, &err),
+                          DC_OK);
+    CU_ASSERT_TRUE(file_exists(path));
+    CU_ASSERT_FALSE(file_exists(tmp_name_of(path)));
+    check_trace(path, &fx);
+    unlink(path);
+    fixture_free(&fx);
+}
+
+static void test_trace_compressed_and_large_scenario(void)
+{
+    fixture fx;
+    fixture_make(&fx, 10000, 300000); /* scenario text over 64 KiB */
+    fx.meta.compression_level = 6;
+    char path[600];
+    path_in(path, sizeof path, "deflate.h5");
+    dc_error err;
+    CU_ASSERT_EQUAL_FATAL(dc_trace_write(path, &fx.meta, fx.summary, fx.series, fx.events, &err),
+                          DC_OK);
+    check_trace(path, &fx);
+    unlink(path);
+    fixture_free(&fx);
+}
+
+static void test_trace_empty(void)
+{
+    /* Nothing recorded, events switched off: still a valid trace. */
+    dc_summary *s = dc_summary_create();
+    dc_series_set *set = dc_series_set_create();
+    dc_eventlog *log = dc_eventlog_create();
+    dc_eventlog_enable(log, false);
+    dc_series_set_get(set, "power", "MW", NULL);
+    dc_trace_meta meta = {0};
+    char path[600];
+    path_in(path, sizeof path, "empty.h5");
+    dc_error err;
+    CU_ASSERT_EQUAL_FATAL(dc_trace_write(path, &meta, s, set, log, &err), DC_OK);
+    dc_trace_file *t = dc_trace_open(path, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    size_t n = 99;
+    CU_ASSERT_EQUAL(dc_trace_event_count(t, &n, &err), DC_OK);
+    CU_ASSERT_EQUAL(n, 0);
+    double *ts = NULL, *vs = NULL;
+    CU_ASSERT_EQUAL(dc_trace_read_series(t, "power", &ts, &vs, &n, &err), DC_OK);
+    CU_ASSERT_EQUAL(n, 0);
+    free(ts);
+    free(vs);
+    dc_summary *back = dc_summary_create();
+    CU_ASSERT_EQUAL(dc_trace_read_summary(t, back, &err), DC_OK);
+    CU_ASSERT_EQUAL(dc_summary_count(back), 0);
+    char *str = NULL;
+    CU_ASSERT_EQUAL(dc_trace_attr_string(t, "scenario", &str, &err), DC_OK);
+    CU_ASSERT_STRING_EQUAL(str, "");
+    free(str);
+    dc_eventlog_enable(log, true);
+    CU_ASSERT_EQUAL(dc_trace_read_events(t, log, &err), DC_OK);
+    CU_ASSERT_EQUAL(dc_eventlog_count(log), 0);
+    dc_trace_close(t);
+    dc_summary_destroy(back);
+    unlink(path);
+    dc_summary_destroy(s);
+    dc_series_set_destroy(set);
+    dc_eventlog_destroy(log);
+}
+
+static void test_trace_deterministic(void)
+{
+    fixture fx;
+    fixture_make(&fx, 5000, 1000);
+    char a[600], b[600];
+    path_in(a, sizeof a, "det_a.h5");
+    path_in(b, sizeof b, "det_b.h5");
+    dc_error err;
+    CU_ASSERT_EQUAL_FATAL(dc_trace_write(a, &fx.meta, fx.summary, fx.series, fx.events, &err),
+                          DC_OK);
+    CU_ASSERT_EQUAL_FATAL(dc_trace_write(b, &fx.meta, fx.summary, fx.series, fx.events, &err),
+                          DC_OK);
+    size_t la = 0, lb = 0;
+    unsigned char *da = slurp(a, &la), *db = slurp(b, &lb);
+    CU_ASSERT_PTR_NOT_NULL(da);
+    CU_ASSERT_PTR_NOT_NULL(db);
+    CU_ASSERT_EQUAL(la, lb);
+    if (da && db && la == lb)
+        CU_ASSERT_EQUAL(memcmp(da, db, la), 0);
+    free(da);
+    free(db);
+    unlink(a);
+    unlink(b);
+    fixture_free(&fx);
+}
+
+static void test_trace_write_failures(void)
+{
+    fixture fx;
+    fixture_make(&fx, 100, 100);
+    dc_error err;
+    char path[600], dir[600], file[600];
+
+    /* Missing directory. */
+    path_in(path, sizeof path, "no_such_dir/x.h5");
+    path_in(dir, sizeof dir, "no_such_dir");
+    CU_ASSERT_EQUAL(dc_trace_write(path, &fx.meta, fx.summary, fx.series, fx.events, &err),
+                    DC_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "cannot write trace '"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "does not exist"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, dir));
+    CU_ASSERT_FALSE(file_exists(dir));
+
+    /* A parent that is a regular file. */
+    path_in(file, sizeof file, "plain_file");
+    FILE *f = fopen(file, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("not a directory\n", f);
+    fclose(f);
+    path_in(path, sizeof path, "plain_file/x.h5");
+    CU_ASSERT_EQUAL(dc_trace_write(path, &fx.meta, fx.summary, fx.series, fx.events, &err),
+                    DC_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "is not a directory"));
+
+    /* The name of a directory. */
+    CU_ASSERT_EQUAL(dc_trace_write(g_dir, &fx.meta, fx.summary, fx.series, fx.events, &err),
+                    DC_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "is a directory"));
+    unlink(file);
+
+    /* An existing trace survives failed writes of the same name. */
+    path_in(path, sizeof path, "keep.h5");
+    CU_ASSERT_EQUAL_FATAL(dc_trace_write(path, &fx.meta, fx.summary, fx.series, fx.events, &err),
+                          DC_OK);
+    size_t len0 = 0, len1 = 0;
+    unsigned char *before = slurp(path, &len0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(before);
+    int entries = dir_entries(g_dir);
+
+    /* (a) the temporary file cannot be created: a directory holds its name. */
+    const char *tmp = tmp_name_of(path);
+    CU_ASSERT_EQUAL_FATAL(mkdir(tmp, 0700), 0);
+    dc_summary_set(fx.summary, "ettr", 0.5, "", NULL); /* a different trace */
+    CU_ASSERT_EQUAL(dc_trace_write(path, &fx.meta, fx.summary, fx.series, fx.events, &err),
+                    DC_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "temporary file"));
+    rmdir(tmp);
+    unsigned char *after = slurp(path, &len1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(after);
+    CU_ASSERT_TRUE(len0 == len1 && memcmp(before, after, len0) == 0);
+    free(after);
+
+    /* (b) failure half-way, after the temporary file was created: a summary
+     * key that is not a valid HDF5 name. */
+    dc_summary_set(fx.summary, "bad/key", 1, "", NULL);
+    CU_ASSERT_NOT_EQUAL(dc_trace_write(path, &fx.meta, fx.summary, fx.series, fx.events, &err),
+                        DC_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "bad/key"));
+    CU_ASSERT_FALSE(file_exists(tmp));
+    CU_ASSERT_EQUAL(dir_entries(g_dir), entries);
+    after = slurp(path, &len1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(after);
+    CU_ASSERT_TRUE(len0 == len1 && memcmp(before, after, len0) == 0);
+    free(after);
+    free(before);
+
+    /* The old trace still reads. */
+    dc_trace_file *t = dc_trace_open(path, &err);
+    CU_ASSERT_PTR_NOT_NULL(t);
+    dc_trace_close(t);
+    unlink(path);
+    fixture_free(&fx);
+}
+
+static void test_trace_check_writable(void)
+{
+    dc_error err;
+    char path[600];
+    int entries = dir_entries(g_dir);
+    path_in(path, sizeof path, "w.h5");
+    CU_ASSERT_EQUAL(dc_trace_check_writable(path, &err), DC_OK);
+    CU_ASSERT_EQUAL(dir_entries(g_dir), entries); /* nothing left behind */
+    CU_ASSERT_FALSE(file_exists(path));
+
+    path_in(path, sizeof path, "missing/w.h5");
+    CU_ASSERT_EQUAL(dc_trace_check_writable(path, &err), DC_EIO);
+    char want[1200];
+    snprintf(want, sizeof want, "cannot write trace '%s': directory '%s/missing' does not exist",
+             path, g_dir);
+    CU_ASSERT_STRING_EQUAL(err.msg, want);
+
+    char file[600];
+    path_in(file, sizeof file, "regular");
+    FILE *f = fopen(file, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fclose(f);
+    path_in(path, sizeof path, "regular/w.h5");
+    CU_ASSERT_EQUAL(dc_trace_check_writable(path, &err), DC_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "is not a directory"));
+    unlink(file);
+
+    CU_ASSERT_EQUAL(dc_trace_check_writable(g_dir, &err), DC_EIO);
+    CU_ASSERT_EQUAL(dc_trace_check_writable("", &err), DC_EIO);
+}
+
+/* An HDF5 file that is not a dcsim trace; format_version < 0 means none. */
+static void write_foreign_h5(const char *path, int format_version)
+{
+    H5E_auto2_t func;
+    void *data;
+    H5Eget_auto2(H5E_DEFAULT, &func, &data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CU_ASSERT_TRUE_FATAL(f >= 0);
+    if (format_version >= 0) {
+        hid_t sp = H5Screate(H5S_SCALAR);
+        hid_t a = H5Acreate2(f, "format_version", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+        CU_ASSERT_TRUE(a >= 0);
+        CU_ASSERT_TRUE(H5Awrite(a, H5T_NATIVE_INT, &format_version) >= 0);
+        H5Aclose(a);
+        H5Sclose(sp);
+    }
+    H5Fclose(f);
+    H5Eset_auto2(H5E_DEFAULT, func, data);
+}
+
+static void test_trace_open_errors(void)
+{
+    dc_error err;
+    char path[600], want[800];
+
+    path_in(path, sizeof path, "absent.h5");
+    CU_ASSERT_PTR_NULL(dc_trace_open(path, &err));
+    CU_ASSERT_EQUAL(err.code, DC_EIO);
+    snprintf(want, sizeof want, "cannot open trace '%s': No such file or directory", path);
+    CU_ASSERT_STRING_EQUAL(err.msg, want);
+
+    CU_ASSERT_PTR_NULL(dc_trace_open(g_dir, &err));
+    CU_ASSERT_EQUAL(err.code, DC_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Is a directory"));
+
+    path_in(path, sizeof path, "text.h5");
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("this is not HDF5\n", f);
+    fclose(f);
+    CU_ASSERT_PTR_NULL(dc_trace_open(path, &err));
+    CU_ASSERT_EQUAL(err.code, DC_EINPUT);
+    snprintf(want, sizeof want, "'%s' is not a dcsim trace", path);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
+    unlink(path);
+
+    path_in(path, sizeof path, "foreign.h5");
+    write_foreign_h5(path, -1);
+    snprintf(want, sizeof want, "'%s' is not a dcsim trace", path);
+    CU_ASSERT_PTR_NULL(dc_trace_open(path, &err));
+    CU_ASSERT_EQUAL(err.code, DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
+
+    write_foreign_h5(path, 99);
+    CU_ASSERT_PTR_NULL(dc_trace_open(path, &err));
+    CU_ASSERT_EQUAL(err.code, DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "format version 99"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "format version 1"));
+    unlink(path);
+}
+
+static void test_trace_missing_parts(void)
+{
+    fixture fx;
+    fixture_make(&fx, 10, 10);
+    char path[600], want[800];
+    path_in(path, sizeof path, "parts.h5");
+    dc_error err;
+    CU_ASSERT_EQUAL_FATAL(dc_trace_write(path, &fx.meta, fx.summary, fx.series, fx.events, &err),
+                          DC_OK);
+    dc_trace_file *t = dc_trace_open(path, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    double *ts = NULL, *vs = NULL;
+    size_t n = 0;
+    CU_ASSERT_EQUAL(dc_trace_read_series(t, "temperature", &ts, &vs, &n, &err), DC_EINPUT);
+    snprintf(want, sizeof want, "trace '%s' has no dataset /series/temperature", path);
+    CU_ASSERT_STRING_EQUAL(err.msg, want);
+    CU_ASSERT_EQUAL(dc_trace_read_series(t, "a/b", &ts, &vs, &n, &err), DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "has no dataset /series/a/b"));
+    char *s = NULL;
+    CU_ASSERT_EQUAL(dc_trace_attr_string(t, "nope", &s, &err), DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nope"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
+    double d;
+    CU_ASSERT_EQUAL(dc_trace_attr_double(t, "scenario", &d, &err), DC_EINPUT); /* a string */
+    uint64_t u;
+    CU_ASSERT_EQUAL(dc_trace_attr_uint64(t, "horizon_s", &u, &err), DC_EINPUT); /* a double */
+    dc_trace_close(t);
+    unlink(path);
+
+    /* A trace without /series or /events (written by hand). */
+    write_foreign_h5(path, DC_TRACE_FORMAT_VERSION);
+    t = dc_trace_open(path, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(dc_trace_read_series(t, "power", &ts, &vs, &n, &err), DC_EINPUT);
+    snprintf(want, sizeof want, "trace '%s' has no dataset /series/power", path);
+    CU_ASSERT_STRING_EQUAL(err.msg, want);
+    CU_ASSERT_EQUAL(dc_trace_event_count(t, &n, &err), DC_EINPUT);
+    snprintf(want, sizeof want, "trace '%s' has no dataset /events", path);
+    CU_ASSERT_STRING_EQUAL(err.msg, want);
+    dc_summary *sum = dc_summary_create();
+    CU_ASSERT_EQUAL(dc_trace_read_summary(t, sum, &err), DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "/summary"));
+    dc_summary_destroy(sum);
+    dc_trace_close(t);
+    unlink(path);
+    fixture_free(&fx);
+}
+
+static int register_tests(void)
+{
+    DC_TEST_SUITE("summary", {"set, get, order", test_summary_set_get_order},
+                  {"add accumulates", test_summary_add}, {"JSON", test_summary_json},
+                  {"text with breakdown", test_summary_text});
+    DC_TEST_SUITE("series", {"step semantics", test_series_steps});
+    DC_TEST_SUITE("eventlog", {"rows, truncation, growth", test_eventlog_rows});
+    DC_TEST_SUITE("trace", {"round trip", test_trace_roundtrip},
+                  {"deflate and a large scenario", test_trace_compressed_and_large_scenario},
+                  {"empty outputs", test_trace_empty},
+                  {"identical bytes for identical runs", test_trace_deterministic},
+                  {"failed writes leave old file", test_trace_write_failures},
+                  {"check writable", test_trace_check_writable},
+                  {"open errors", test_trace_open_errors},
+                  {"missing datasets", test_trace_missing_parts});
+    return 0;
+}
+
+int main(void)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(g_dir, sizeof g_dir, "%s/dcsim_test_trace.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(g_dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    if (register_tests() != 0) {
+        CU_cleanup_registry();
+        return 1;
+    }
+    int status = dc_test_run_all();
+    if (dir_entries(g_dir) != 0) {
+        fprintf(stderr, "test_trace: files left in %s\n", g_dir);
+        status = 1;
+    } else {
+        rmdir(g_dir);
+    }
+    return status;
+}
