@@ -202,7 +202,6 @@ int dc_cmd_run(int argc, char **argv)
 
     if (json) {
         dc_summary_write_json(dc_sim_summary(sim), stdout);
-        fputc('\n', stdout);
     } else if (!quiet) {
         printf("dcsim %s: scenario %s (%s), seed %" PRIu64 ", horizon %.0f days\n\n", PACKAGE_VERSION, name,
                file ? file : "embedded", dc_sim_seed(sim), dc_sim_horizon(sim) / 86400.0);

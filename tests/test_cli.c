@@ -378,6 +378,12 @@ static void test_embedded_and_validate(void)
     CU_ASSERT_EQUAL(k.status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(k.out, "checkpoint.interval_s"));
     CU_ASSERT_PTR_NOT_NULL(strstr(k.out, "failures.[].mtbf_h"));
+    /* docs/scenario.md is the output of dcsim keys, kept current. */
+    char doc[400];
+    snprintf(doc, sizeof doc, "%s/docs/scenario.md", srcdir);
+    char *doc_text = slurp(doc);
+    CU_ASSERT_STRING_EQUAL(doc_text, k.out);
+    free(doc_text);
     result_free(&k);
 }
 
