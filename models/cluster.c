@@ -7,7 +7,9 @@
 #include "cluster.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Caps that keep a typo from asking for terabytes before anything runs. */
 #define MAX_NODES 10000000.0
@@ -29,7 +31,8 @@ const dc_param dc_cluster_params[] = {
 
 typedef struct job_slot {
     uint32_t nodes;
-    bool active;
+    dc_job_phase phase;
+    double speed[DC_MAX_SPEED_SOURCES];
 } job_slot;
 
 struct dc_cluster {
@@ -52,7 +55,10 @@ struct dc_cluster {
     double last_change_s;
     double idle_node_s, busy_node_s, down_node_s;
 
-    int sig_failure, sig_nodes_up, sig_node_idle;
+    char speed_names[DC_MAX_SPEED_SOURCES][32];
+    size_t n_speed_sources;
+
+    int sig_failure, sig_nodes_up, sig_node_idle, sig_job_phase, sig_job_speed;
     dc_series *series_up, *series_down;
 };
 
@@ -67,8 +73,53 @@ dc_node_state dc_cluster_node_state(const dc_cluster *c, uint32_t node) { return
 int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node) { return c->job_of[node]; }
 uint32_t dc_cluster_job_count(const dc_cluster *c) { return c->n_jobs; }
 uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job) { return c->jobs[job].nodes; }
-void dc_cluster_set_job_active(dc_cluster *c, int32_t job, bool active) { c->jobs[job].active = active; }
-bool dc_cluster_job_active(const dc_cluster *c, int32_t job) { return c->jobs[job].active; }
+dc_job_phase dc_cluster_job_phase(const dc_cluster *c, int32_t job) { return c->jobs[job].phase; }
+size_t dc_cluster_speed_source_count(const dc_cluster *c) { return c->n_speed_sources; }
+const char *dc_cluster_speed_source_name(const dc_cluster *c, int source) { return c->speed_names[source]; }
+double dc_cluster_job_speed_factor(const dc_cluster *c, int32_t job, int source) { return c->jobs[job].speed[source]; }
+
+bool dc_cluster_job_active(const dc_cluster *c, int32_t job)
+{
+    return c->jobs[job].phase == DC_JOB_RUNNING || c->jobs[job].phase == DC_JOB_CHECKPOINTING;
+}
+
+void dc_cluster_set_job_phase(dc_cluster *c, int32_t job, dc_job_phase phase)
+{
+    if (c->jobs[job].phase == phase)
+        return;
+    c->jobs[job].phase = phase;
+    dc_job_event ev = {job};
+    dc_sim_publish(c->sim, c->sig_job_phase, &ev);
+}
+
+int dc_cluster_speed_source(dc_cluster *c, const char *name)
+{
+    for (size_t i = 0; i < c->n_speed_sources; i++)
+        if (strcmp(c->speed_names[i], name) == 0)
+            return (int)i;
+    if (c->n_speed_sources == DC_MAX_SPEED_SOURCES || strlen(name) >= sizeof c->speed_names[0])
+        return -1;
+    snprintf(c->speed_names[c->n_speed_sources], sizeof c->speed_names[0], "%s", name);
+    return (int)c->n_speed_sources++;
+}
+
+void dc_cluster_set_job_speed(dc_cluster *c, int32_t job, int source, double factor)
+{
+    factor = factor > 1.0 ? 1.0 : factor > 0.0 ? factor : 0.0;
+    if (c->jobs[job].speed[source] == factor)
+        return;
+    c->jobs[job].speed[source] = factor;
+    dc_job_event ev = {job};
+    dc_sim_publish(c->sim, c->sig_job_speed, &ev);
+}
+
+double dc_cluster_job_speed(const dc_cluster *c, int32_t job)
+{
+    double f = 1.0;
+    for (size_t i = 0; i < c->n_speed_sources; i++)
+        f *= c->jobs[job].speed[i];
+    return f;
+}
 
 static void bank(dc_cluster *c)
 {
@@ -123,7 +174,9 @@ int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes)
     if (!grown)
         return -1;
     c->jobs = grown;
-    c->jobs[c->n_jobs] = (job_slot){.nodes = nodes};
+    c->jobs[c->n_jobs] = (job_slot){.nodes = nodes, .phase = DC_JOB_PENDING};
+    for (size_t i = 0; i < DC_MAX_SPEED_SOURCES; i++)
+        c->jobs[c->n_jobs].speed[i] = 1.0;
     return (int32_t)c->n_jobs++;
 }
 
@@ -242,9 +295,12 @@ static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     c->sig_failure = dc_sim_signal(sim, "failure");
     c->sig_nodes_up = dc_sim_signal(sim, "nodes_up");
     c->sig_node_idle = dc_sim_signal(sim, "node_idle");
+    c->sig_job_phase = dc_sim_signal(sim, "job_phase");
+    c->sig_job_speed = dc_sim_signal(sim, "job_speed");
     c->series_up = dc_sim_series(sim, "nodes_up", "nodes", "healthy nodes (busy or spare)");
     c->series_down = dc_sim_series(sim, "nodes_down", "nodes", "nodes failed or in repair");
-    if (c->sig_failure < 0 || c->sig_nodes_up < 0 || c->sig_node_idle < 0 || !c->series_up || !c->series_down)
+    if (c->sig_failure < 0 || c->sig_nodes_up < 0 || c->sig_node_idle < 0 || c->sig_job_phase < 0
+        || c->sig_job_speed < 0 || !c->series_up || !c->series_down)
         return dc_error_set(err, DC_ENOMEM, "out of memory setting up the cluster");
     return DC_OK;
 }

@@ -19,6 +19,16 @@
  *               marked DOWN but while they still name the job they served.
  *   "nodes_up"  dc_nodes_event: repaired nodes back as spares (IDLE).
  *   "node_idle" NULL: a node became IDLE (repaired or released).
+ *   "job_phase" dc_job_event: a job changed phase (dc_cluster_job_phase).
+ *   "job_speed" dc_job_event: a speed factor of a job changed.
+ *
+ * Job speed: while it computes, a job progresses at its full rate times the
+ * product of speed factors in (0, 1] that models set by source (a power cap,
+ * a thermal throttle, exposed communication, a straggler...).  The job banks
+ * the GPU-hours each source costs as the breakdown line gpu_hours.SOURCE:
+ * with factors f1..fk in source order, source i costs
+ * f1 ... f(i-1) (1 - fi) of the computing GPU-time, so the lines sum exactly
+ * to what the job would have done at full speed minus what it did.
  *
  * Accounting: the cluster integrates node counts by state over time and
  * writes gpu_hours.capacity (all GPUs x simulated time), gpu_hours.down
@@ -36,6 +46,22 @@
 #include "sim.h"
 
 typedef enum dc_node_state { DC_NODE_IDLE, DC_NODE_BUSY, DC_NODE_DOWN } dc_node_state;
+
+/* What a job is doing (set by the job model, read by power, failure...). */
+typedef enum dc_job_phase {
+    DC_JOB_PENDING,    /* before its start time */
+    DC_JOB_WAITING,    /* fewer healthy nodes than it needs */
+    DC_JOB_RESTARTING, /* detect, reschedule, read checkpoint, warm up */
+    DC_JOB_RUNNING,    /* computing */
+    DC_JOB_CHECKPOINTING,
+    DC_JOB_DONE,
+} dc_job_phase;
+#define DC_JOB_PHASES (DC_JOB_DONE + 1)
+
+/* Payload of the "job_phase" and "job_speed" signals. */
+typedef struct dc_job_event {
+    int32_t job;
+} dc_job_event;
 
 typedef struct dc_failure_event {
     int class_id;           /* index in the scenario's failures list */
@@ -73,9 +99,25 @@ int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node);
 int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes);
 uint32_t dc_cluster_job_count(const dc_cluster *c);
 uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job);
-/* Whether job-level faults can hit the job now (it is computing). */
-void dc_cluster_set_job_active(dc_cluster *c, int32_t job, bool active);
+/* The job model sets its phase; publishes "job_phase" when it changes. */
+void dc_cluster_set_job_phase(dc_cluster *c, int32_t job, dc_job_phase phase);
+dc_job_phase dc_cluster_job_phase(const dc_cluster *c, int32_t job);
+/* Whether job-level faults can hit the job now (running or checkpointing). */
 bool dc_cluster_job_active(const dc_cluster *c, int32_t job);
+
+/* Registers a speed source by name (its breakdown line is gpu_hours.NAME);
+ * the same name gives the same id; -1 when out of memory or more than
+ * DC_MAX_SPEED_SOURCES.  Register at init. */
+#define DC_MAX_SPEED_SOURCES 16
+int dc_cluster_speed_source(dc_cluster *c, const char *name);
+size_t dc_cluster_speed_source_count(const dc_cluster *c);
+const char *dc_cluster_speed_source_name(const dc_cluster *c, int source);
+/* Sets one factor (clamped to [0, 1]; 1 = no slow-down) and publishes
+ * "job_speed" when it changes.  A factor of 0 stops progress. */
+void dc_cluster_set_job_speed(dc_cluster *c, int32_t job, int source, double factor);
+double dc_cluster_job_speed_factor(const dc_cluster *c, int32_t job, int source);
+/* The product of all factors of the job. */
+double dc_cluster_job_speed(const dc_cluster *c, int32_t job);
 
 /* Takes the longest-idle node for job; false when none is idle. */
 bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node);

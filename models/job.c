@@ -50,8 +50,12 @@ typedef struct job_model {
     bool stop_when_done;
     dc_checkpoint_plan ckpt;
 
-    dc_job_state state;
+    dc_job_phase state;
     double state_since_s;
+    /* Speed factors in force since state_since_s (the cluster's may have just changed). */
+    double speed[DC_MAX_SPEED_SOURCES];
+    size_t n_speed;
+    double slow_gpu_s[DC_MAX_SPEED_SOURCES];
     dc_event_handle milestone;
 
     double done_gpu_s;       /* work done, including work not yet checkpointed */
@@ -71,9 +75,18 @@ typedef struct job_model {
     dc_series *series_state, *series_progress;
 } job_model;
 
+/* Full rate: GPU-seconds of work per second with every GPU at full speed. */
 static double rate(const job_model *j)
 {
     return (double)j->nodes_needed * j->gpus_per_node;
+}
+
+static double speed(const job_model *j)
+{
+    double f = 1.0;
+    for (size_t i = 0; i < j->n_speed; i++)
+        f *= j->speed[i];
+    return f;
 }
 
 /* Accounts the time since the last change to the current state. */
@@ -85,18 +98,23 @@ static void bank(job_model *j)
         j->held_node_s[j->state] += dt * j->nodes_held;
         j->time_s[j->state] += dt;
         if (j->state == DC_JOB_RUNNING) {
-            j->done_gpu_s += dt * rate(j);
+            double full = dt * rate(j), f = 1.0;
+            for (size_t i = 0; i < j->n_speed; i++) {
+                j->slow_gpu_s[i] += full * f * (1.0 - j->speed[i]);
+                f *= j->speed[i];
+            }
+            j->done_gpu_s += full * f;
             j->run_since_ckpt_s += dt;
         }
     }
     j->state_since_s = now;
 }
 
-static void set_state(job_model *j, dc_job_state s)
+static void set_state(job_model *j, dc_job_phase s)
 {
     bank(j);
     j->state = s;
-    dc_cluster_set_job_active(j->cluster, j->id, s == DC_JOB_RUNNING || s == DC_JOB_CHECKPOINTING);
+    dc_cluster_set_job_phase(j->cluster, j->id, s);
     double now = dc_sim_now(j->sim);
     dc_series_record(j->series_state, now, (double)s);
     dc_series_record(j->series_progress, now, j->done_gpu_s / j->work_total_gpu_s);
@@ -107,14 +125,17 @@ static void on_restarted(dc_sim *sim, void *ctx, uint64_t arg);
 
 static void schedule_next(job_model *j)
 {
-    double to_done = (j->work_total_gpu_s - j->done_gpu_s) / rate(j);
+    double eff = rate(j) * speed(j);
+    double to_done = eff > 0.0 ? (j->work_total_gpu_s - j->done_gpu_s) / eff : INFINITY;
     double to_ckpt = j->ckpt.enabled ? j->ckpt.interval_s - j->run_since_ckpt_s : INFINITY;
     if (to_ckpt < 0.0)
         to_ckpt = 0.0;
     /* Finishing exactly at a checkpoint boundary finishes (no last write);
      * the tolerance absorbs rounding in the banked work. */
+    if (!isfinite(to_done) && !isfinite(to_ckpt))
+        return; /* stopped (speed 0, no checkpoints): a speed change reschedules */
     j->milestone = to_done <= to_ckpt + 1e-9 * (1.0 + to_ckpt) ? dc_sim_after(j->sim, to_done, on_milestone, j, 0)
-                                      : dc_sim_after(j->sim, to_ckpt, on_milestone, j, 1);
+                                                                : dc_sim_after(j->sim, to_ckpt, on_milestone, j, 1);
 }
 
 /* Takes idle nodes until the job has all it needs; then restarts. */
@@ -240,6 +261,22 @@ static void on_failure(dc_sim *sim, void *ctx, const void *payload)
     }
 }
 
+static void on_speed(dc_sim *sim, void *ctx, const void *payload)
+{
+    job_model *j = ctx;
+    const dc_job_event *ev = payload;
+    if (ev->job != j->id)
+        return;
+    bank(j); /* at the old speed, up to now */
+    j->n_speed = dc_cluster_speed_source_count(j->cluster);
+    for (size_t i = 0; i < j->n_speed; i++)
+        j->speed[i] = dc_cluster_job_speed_factor(j->cluster, j->id, (int)i);
+    if (j->state == DC_JOB_RUNNING) {
+        dc_sim_cancel(sim, &j->milestone);
+        schedule_next(j);
+    }
+}
+
 static void on_node_idle(dc_sim *sim, void *ctx, const void *payload)
 {
     job_model *j = ctx;
@@ -308,12 +345,14 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     j->id = dc_cluster_add_job(j->cluster, j->nodes_needed);
     int sig_fail = dc_sim_signal(sim, "failure");
     int sig_idle = dc_sim_signal(sim, "node_idle");
+    int sig_speed = dc_sim_signal(sim, "job_speed");
     j->series_state = dc_sim_series(sim, "job_state", "",
                                     "0 pending, 1 waiting, 2 restarting, 3 running, 4 checkpointing, 5 done");
     j->series_progress = dc_sim_series(sim, "job_progress", "", "fraction of the job's work done");
     if (j->id < 0 || sig_fail < 0 || sig_idle < 0 || !j->series_state || !j->series_progress
         || dc_sim_subscribe(sim, sig_fail, on_failure, j) != DC_OK
-        || dc_sim_subscribe(sim, sig_idle, on_node_idle, j) != DC_OK)
+        || dc_sim_subscribe(sim, sig_idle, on_node_idle, j) != DC_OK || sig_speed < 0
+        || dc_sim_subscribe(sim, sig_speed, on_speed, j) != DC_OK)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     return DC_OK;
 }
@@ -321,6 +360,10 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
 static int job_start(void *state, dc_sim *sim, dc_error *err)
 {
     job_model *j = state;
+    /* Every speed source registered at init; all start at full speed. */
+    j->n_speed = dc_cluster_speed_source_count(j->cluster);
+    for (size_t i = 0; i < j->n_speed; i++)
+        j->speed[i] = dc_cluster_job_speed_factor(j->cluster, j->id, (int)i);
     double hazard = dc_cluster_job_hazard(j->cluster, j->nodes_needed);
     dc_checkpoint_plan_resolve(&j->ckpt, hazard > 0 ? 1.0 / hazard : INFINITY);
     j->state = DC_JOB_PENDING;
@@ -385,6 +428,11 @@ static void job_finish(void *state, dc_sim *sim)
                    "restarting after interruptions (and the first start)");
     dc_summary_set(s, "gpu_hours.waiting", j->held_node_s[DC_JOB_WAITING] * gpn / 3600.0, "GPU-h",
                    "healthy nodes held while the job waits for repairs");
+    for (size_t i = 0; i < dc_cluster_speed_source_count(j->cluster); i++) {
+        char key[64];
+        snprintf(key, sizeof key, "gpu_hours.%s", dc_cluster_speed_source_name(j->cluster, (int)i));
+        dc_summary_add(s, key, j->slow_gpu_s[i] / 3600.0, "GPU-h", "computing time lost to this slow-down");
+    }
 }
 
 static void job_destroy(void *state)

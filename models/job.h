@@ -28,20 +28,14 @@
  * GPU-hour lines: gpu_hours.useful (work done), gpu_hours.rollback (work
  * computed then lost), gpu_hours.checkpoint, gpu_hours.restart,
  * gpu_hours.waiting (healthy nodes held while the job waits for others).
+ * Each speed source (cluster.h) that slowed the job adds gpu_hours.SOURCE.
  * With the cluster's lines they sum to gpu_hours.capacity. */
 #ifndef DC_JOB_H
 #define DC_JOB_H
 
 #include "sim.h"
 
-typedef enum dc_job_state {
-    DC_JOB_PENDING,    /* before its start time */
-    DC_JOB_WAITING,
-    DC_JOB_RESTARTING,
-    DC_JOB_RUNNING,
-    DC_JOB_CHECKPOINTING,
-    DC_JOB_DONE,
-} dc_job_state;
+/* Its states are dc_job_phase (cluster.h), published through the cluster. */
 
 extern const dc_model_type dc_model_job;
 extern const dc_param dc_job_params[];

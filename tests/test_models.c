@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "checkpoint.h"
+#include "cluster.h"
 #include "registry.h"
 #include "testutil.h"
 
@@ -357,6 +358,59 @@ static void test_job_too_large(void)
     dc_scenario_destroy(sc);
 }
 
+/* A model that halves the job's speed at 12 h, through the cluster's speed API. */
+typedef struct throttle_state {
+    dc_cluster *cluster;
+    int source;
+} throttle_state;
+
+static void throttle_now(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    throttle_state *t = ctx;
+    dc_cluster_set_job_speed(t->cluster, 0, t->source, 0.5);
+}
+
+static int throttle_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
+{
+    throttle_state *t = state;
+    t->cluster = dc_cluster_of(sim);
+    t->source = dc_cluster_speed_source(t->cluster, "throttle");
+    return t->source >= 0 ? DC_OK : DC_EINTERNAL;
+}
+
+static int throttle_start(void *state, dc_sim *sim, dc_error *err)
+{
+    dc_sim_at(sim, 12 * 3600.0, throttle_now, state, 0);
+    return DC_OK;
+}
+
+static const dc_model_type throttle_model = {
+    .name = "throttle", .state_size = sizeof(throttle_state), .init = throttle_init, .start = throttle_start,
+};
+
+static void test_speed_factor(void)
+{
+    const char cfg[] = "horizon_days = 10.0;\n"
+                       "cluster = { nodes = 4; gpus_per_node = 8; };\n"
+                       "job = { nodes = 4; work_gpu_h = 768.0; restart_s = 0.0; };\n";
+    dc_error err = {0};
+    dc_scenario *sc = NULL;
+    CU_ASSERT_EQUAL_FATAL(dc_scenario_load_string(cfg, "t.cfg", &sc, &err), DC_OK);
+    dc_scenario_set_schema(sc, dc_schemas());
+    CU_ASSERT_EQUAL_FATAL(dc_scenario_validate(sc, &err), DC_OK);
+    dc_sim *sim = NULL;
+    CU_ASSERT_EQUAL_FATAL(dc_build(sc, -1, &sim, &err), DC_OK);
+    CU_ASSERT_EQUAL_FATAL(dc_sim_add_model(sim, &throttle_model, sc, &err), DC_OK);
+    CU_ASSERT_EQUAL_FATAL(dc_sim_run(sim, &err), DC_OK);
+    /* 12 h at full speed (half the work), the other half at half speed: 36 h. */
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.completion_days") * 24.0, 36.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.throttle"), 24.0 * 32 * 0.5, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.useful"), 768.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.ettr"), 768.0 / (36.0 * 32), 1e-12);
+    dc_sim_destroy(sim);
+    dc_scenario_destroy(sc);
+}
+
 static int register_suites(void)
 {
     DC_TEST_SUITE("failures",
@@ -372,7 +426,8 @@ static int register_suites(void)
                   {"GPU-hour breakdown sums to capacity", test_breakdown_sums},
                   {"same seed identical, other seed different", test_determinism},
                   {"two simulations in one process", test_two_sims_one_process},
-                  {"job larger than the cluster", test_job_too_large});
+                  {"job larger than the cluster", test_job_too_large},
+                  {"a speed factor slows the job and has its breakdown line", test_speed_factor});
     return 0;
 }
 
