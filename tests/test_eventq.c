@@ -1,0 +1,793 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* Tests of the event queue (sim/eventq.c).
+ *
+ * Most tests use the library's dc_eventq through eventq.h.  A second copy of
+ * eventq.c is compiled into this file under the prefix wb_ ("white box") with
+ * a 6-bit sequence space, a 48-slot pool and an allocator that fails on
+ * demand, so that sequence renumbering, the pool limit and allocation failure
+ * -- which the real queue reaches only after billions of pushes or when the
+ * machine runs out of memory -- are exercised too, and its internals
+ * (heap order, back-pointers, free list) can be checked directly. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "eventq.h"
+#include "testutil.h"
+
+/* ------------------------------------------------------------------------ */
+/* The white-box copy. */
+
+static int wb_alloc_fail; /* the next allocation of the copy fails if set */
+
+static void *wb_alloc(size_t size)
+{
+    if (wb_alloc_fail) {
+        wb_alloc_fail = 0;
+        return NULL;
+    }
+    return aligned_alloc(64, size);
+}
+
+#define DC_EVENTQ_SEQ_BITS 6
+#define DC_EVENTQ_MAX_SLOTS 48
+#define DC_EVENTQ_ALLOC(size) wb_alloc(size)
+#define DC_EVENTQ_FREE(p) free(p)
+#define dc_eventq wb_eventq
+#define dc_eventq_create wb_eventq_create
+#define dc_eventq_destroy wb_eventq_destroy
+#define dc_eventq_push wb_eventq_push
+#define dc_eventq_pop wb_eventq_pop
+#define dc_eventq_cancel wb_eventq_cancel
+#define dc_eventq_is_pending wb_eventq_is_pending
+#define dc_eventq_peek_time wb_eventq_peek_time
+#define dc_eventq_size wb_eventq_size
+
+typedef struct wb_eventq wb_eventq;
+wb_eventq *wb_eventq_create(size_t capacity_hint);
+void wb_eventq_destroy(wb_eventq *q);
+int wb_eventq_push(wb_eventq *q, double time_s, dc_event_fn fn, void *ctx, uint64_t arg,
+                   dc_event_handle *handle);
+bool wb_eventq_pop(wb_eventq *q, dc_event *out);
+bool wb_eventq_cancel(wb_eventq *q, dc_event_handle handle);
+bool wb_eventq_is_pending(const wb_eventq *q, dc_event_handle handle);
+double wb_eventq_peek_time(const wb_eventq *q);
+size_t wb_eventq_size(const wb_eventq *q);
+
+#include "eventq.c"
+
+#undef dc_eventq
+#undef dc_eventq_create
+#undef dc_eventq_destroy
+#undef dc_eventq_push
+#undef dc_eventq_pop
+#undef dc_eventq_cancel
+#undef dc_eventq_is_pending
+#undef dc_eventq_peek_time
+#undef dc_eventq_size
+
+/* Checks every internal invariant of the copy: heap order, back-pointers,
+ * and that each slot handed out is pending, free (once) or retired. */
+static bool wb_consistent(const wb_eventq *q)
+{
+    if (q->n > q->used || q->used > q->cap || q->next_seq > SEQ_LIMIT)
+        return false;
+    for (size_t j = ROOT; j < ROOT + q->n; j++) {
+        uint32_t s = entry_slot(&q->heap[j]);
+        if (s >= q->used || q->pos[s] != j || (q->heap[j].key >> 32) >= q->next_seq)
+            return false;
+        if (j > ROOT && before(&q->heap[j], &q->heap[j / 4 + 2]))
+            return false;
+    }
+    size_t nfree = 0, nretired = 0;
+    for (uint32_t s = q->free_head; s != NO_SLOT; s = q->slots[s].next_free)
+        if (s >= q->used || ++nfree > q->used)
+            return false;
+    for (size_t s = 0; s < q->used; s++)
+        nretired += q->slots[s].gen == GEN_RETIRED;
+    return q->n + nfree + nretired == q->used;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Both queues behind one interface, so the randomised test runs on both. */
+
+typedef struct queue_ops {
+    void *(*create)(size_t hint);
+    void (*destroy)(void *q);
+    int (*push)(void *q, double t, dc_event_fn fn, void *ctx, uint64_t arg, dc_event_handle *h);
+    bool (*pop)(void *q, dc_event *out);
+    bool (*cancel)(void *q, dc_event_handle h);
+    bool (*is_pending)(const void *q, dc_event_handle h);
+    double (*peek)(const void *q);
+    size_t (*size)(const void *q);
+    bool (*consistent)(const void *q); /* NULL when the internals are hidden */
+    size_t max_pending;
+    bool failing_alloc; /* whether the allocator can be made to fail */
+} queue_ops;
+
+#define WRAP(P)                                                                            \
+    static void *P##_w_create(size_t hint) { return P##_create(hint); }                  \
+    static void P##_w_destroy(void *q) { P##_destroy(q); }                               \
+    static int P##_w_push(void *q, double t, dc_event_fn fn, void *ctx, uint64_t arg,    \
+                          dc_event_handle *h)                                            \
+    {                                                                                    \
+        return P##_push(q, t, fn, ctx, arg, h);                                          \
+    }                                                                                    \
+    static bool P##_w_pop(void *q, dc_event *out) { return P##_pop(q, out); }            \
+    static bool P##_w_cancel(void *q, dc_event_handle h) { return P##_cancel(q, h); }    \
+    static bool P##_w_is_pending(const void *q, dc_event_handle h)                       \
+    {                                                                                    \
+        return P##_is_pending(q, h);                                                     \
+    }                                                                                    \
+    static double P##_w_peek(const void *q) { return P##_peek_time(q); }                 \
+    static size_t P##_w_size(const void *q) { return P##_size(q); }
+WRAP(dc_eventq)
+WRAP(wb_eventq)
+
+static bool wb_w_consistent(const void *q)
+{
+    return wb_consistent(q);
+}
+
+static const queue_ops real_ops = {
+    dc_eventq_w_create, dc_eventq_w_destroy, dc_eventq_w_push, dc_eventq_w_pop,
+    dc_eventq_w_cancel, dc_eventq_w_is_pending, dc_eventq_w_peek, dc_eventq_w_size,
+    NULL, SIZE_MAX, false,
+};
+
+static const queue_ops wb_ops = {
+    wb_eventq_w_create, wb_eventq_w_destroy, wb_eventq_w_push, wb_eventq_w_pop,
+    wb_eventq_w_cancel, wb_eventq_w_is_pending, wb_eventq_w_peek, wb_eventq_w_size,
+    wb_w_consistent, DC_EVENTQ_MAX_SLOTS, true,
+};
+
+/* ------------------------------------------------------------------------ */
+/* Helpers */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static double uniform01(uint64_t *s)
+{
+    return (double)(splitmix64(s) >> 11) * 0x1p-53;
+}
+
+static uint64_t below(uint64_t *s, uint64_t n)
+{
+    return splitmix64(s) % n;
+}
+
+/* Two distinct handlers and contexts, so that a pop returning another
+ * event's payload is caught. */
+static void handler_a(struct dc_sim *sim, void *ctx, uint64_t arg)
+{
+    (void)sim, (void)ctx, (void)arg;
+}
+
+static void handler_b(struct dc_sim *sim, void *ctx, uint64_t arg)
+{
+    (void)sim, (void)ctx, (void)arg;
+}
+
+static char contexts[7];
+
+static dc_event_fn fn_of(uint64_t id)
+{
+    return id % 2 ? handler_b : handler_a;
+}
+
+static void *ctx_of(uint64_t id)
+{
+    return &contexts[id % 7];
+}
+
+/* A time from a mix that makes ties frequent and covers signs and infinities. */
+static double random_time(uint64_t *rng)
+{
+    uint64_t r = below(rng, 100);
+    if (r < 40)
+        return (double)below(rng, 16); /* many ties */
+    if (r < 80)
+        return 100.0 * uniform01(rng);
+    if (r < 90)
+        return -10.0 * uniform01(rng);
+    if (r < 94)
+        return r % 2 ? 0.0 : -0.0; /* equal as doubles: FIFO between them */
+    if (r < 97)
+        return INFINITY;
+    if (r < 99)
+        return -INFINITY;
+    return 1e300;
+}
+
+/* ------------------------------------------------------------------------ */
+/* (a) Randomised comparison with a reference: an unsorted array scanned for
+ * the minimum (time, then push order). */
+
+typedef struct ref_event {
+    double t;
+    uint64_t order; /* push order */
+    uint64_t id;
+} ref_event;
+
+typedef struct issued {
+    dc_event_handle h;
+    uint64_t id;
+} issued;
+
+#define ISSUED_KEEP 4096 /* handles remembered for cancels, most of them stale */
+
+typedef struct reference {
+    ref_event *ev;
+    size_t n, cap;
+} reference;
+
+static size_t ref_min(const reference *r)
+{
+    size_t m = 0;
+    for (size_t i = 1; i < r->n; i++)
+        if (r->ev[i].t < r->ev[m].t || (r->ev[i].t == r->ev[m].t && r->ev[i].order < r->ev[m].order))
+            m = i;
+    return m;
+}
+
+static size_t ref_find(const reference *r, uint64_t id)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (r->ev[i].id == id)
+            return i;
+    return SIZE_MAX;
+}
+
+static void ref_remove(reference *r, size_t i)
+{
+    r->ev[i] = r->ev[--r->n];
+}
+
+/* Runs nops random pushes, pops and cancels (of pending, popped, cancelled,
+ * never-issued and NONE handles), checking after each one every result, the
+ * size and peek_time against the reference.  Mismatches are counted and
+ * asserted at the end, so that a failure does not print 200,000 lines. */
+static void random_vs_reference(const queue_ops *ops, size_t nops, uint64_t seed)
+{
+    uint64_t rng = seed;
+    void *q = ops->create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    reference ref = {malloc(1024 * sizeof(ref_event)), 0, 1024};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ref.ev);
+    issued *iss = calloc(ISSUED_KEEP, sizeof *iss);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(iss);
+    size_t niss = 0;
+    uint64_t next_id = 1, order = 0;
+    size_t pops = 0, empty_pops = 0, cancels_ok = 0, cancels_stale = 0, enomem = 0, max_n = 0;
+    size_t errors = 0;
+
+    for (size_t op = 0; op < nops && errors < 10; op++) {
+        /* phases in which the queue grows, shrinks (to empty) or holds */
+        static const double push_p[] = {0.55, 0.45, 0.25, 0.5, 0.4};
+        double p = push_p[(op / 10000) % (sizeof push_p / sizeof push_p[0])];
+        double u = uniform01(&rng);
+        if (u < p) {
+            double t = random_time(&rng);
+            uint64_t id = next_id++;
+            bool fail_alloc = ops->failing_alloc && below(&rng, 4) == 0;
+            wb_alloc_fail = fail_alloc;
+            dc_event_handle h = 12345;
+            int rc = ops->push(q, t, fn_of(id), ctx_of(id), id, below(&rng, 8) ? &h : NULL);
+            wb_alloc_fail = 0;
+            if (rc == DC_OK) {
+                if (ref.n == ref.cap) {
+                    ref.cap *= 2;
+                    ref.ev = realloc(ref.ev, ref.cap * sizeof(ref_event));
+                    CU_ASSERT_PTR_NOT_NULL_FATAL(ref.ev);
+                }
+                ref.ev[ref.n++] = (ref_event){t, order++, id};
+                if (h != 12345)
+                    iss[niss++ % ISSUED_KEEP] = (issued){h, id};
+            } else {
+                /* only allowed when the pool is at its limit or the
+                 * allocator was told to fail; then nothing changed */
+                enomem++;
+                if (rc != DC_ENOMEM || (ref.n < ops->max_pending && !fail_alloc) ||
+                    (h != 12345 && h != DC_EVENT_NONE))
+                    errors++;
+            }
+        } else if (u < p + (1 - p) * 0.7) {
+            dc_event ev;
+            bool got = ops->pop(q, &ev);
+            empty_pops += ref.n == 0;
+            if (got != (ref.n > 0)) {
+                errors++;
+            } else if (got) {
+                size_t m = ref_min(&ref);
+                const ref_event *want = &ref.ev[m];
+                if (ev.time_s != want->t || ev.arg != want->id || ev.fn != fn_of(want->id) ||
+                    ev.ctx != ctx_of(want->id))
+                    errors++;
+                ref_remove(&ref, m);
+                pops++;
+            }
+        } else {
+            dc_event_handle h;
+            uint64_t id = 0;
+            uint64_t r = below(&rng, 20);
+            if (r == 0 || niss == 0) {
+                h = DC_EVENT_NONE;
+            } else if (r == 1) {
+                h = (uint64_t)below(&rng, 4) << 32 | (1000000 + below(&rng, 1000)); /* no such slot */
+            } else {
+                /* half the time one of the 64 latest, likely still pending */
+                size_t kept = niss < ISSUED_KEEP ? niss : ISSUED_KEEP;
+                size_t k = r % 2 ? (niss - 1 - below(&rng, kept < 64 ? kept : 64)) % ISSUED_KEEP
+                                 : below(&rng, kept);
+                h = iss[k].h;
+                id = iss[k].id;
+            }
+            size_t i = id ? ref_find(&ref, id) : SIZE_MAX;
+            bool pending = i != SIZE_MAX;
+            if (ops->is_pending(q, h) != pending)
+                errors++;
+            if (ops->cancel(q, h) != pending)
+                errors++;
+            if (pending) {
+                ref_remove(&ref, i);
+                cancels_ok++;
+            } else {
+                cancels_stale++;
+            }
+            if (ops->is_pending(q, h))
+                errors++;
+        }
+        if (ops->size(q) != ref.n)
+            errors++;
+        double want_peek = ref.n ? ref.ev[ref_min(&ref)].t : INFINITY;
+        if (ops->peek(q) != want_peek)
+            errors++;
+        if (ops->consistent && !ops->consistent(q))
+            errors++;
+        if (ref.n > max_n)
+            max_n = ref.n;
+    }
+    CU_ASSERT_EQUAL(errors, 0);
+    /* the run must have exercised what it claims to */
+    CU_ASSERT(pops > nops / 5);
+    CU_ASSERT(empty_pops > 0);
+    CU_ASSERT(cancels_ok > nops / 500);
+    CU_ASSERT(cancels_stale > nops / 100);
+    if (ops->max_pending == SIZE_MAX) {
+        CU_ASSERT(max_n > 1000);
+        CU_ASSERT_EQUAL(enomem, 0);
+    } else {
+        CU_ASSERT(max_n == ops->max_pending);
+        CU_ASSERT(enomem > 0);
+    }
+    ops->destroy(q);
+    free(ref.ev);
+    free(iss);
+}
+
+static void test_random_reference(void)
+{
+    random_vs_reference(&real_ops, 200000, 42);
+}
+
+static void test_random_reference_whitebox(void)
+{
+    random_vs_reference(&wb_ops, 100000, 7);
+}
+
+/* Many pushes, then pops of everything, against a sorted copy. */
+typedef struct keyed {
+    double t;
+    uint64_t id;
+} keyed;
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+    const keyed *a = pa, *b = pb;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static void test_sorted_drain(void)
+{
+    enum { N = 100000 };
+    uint64_t rng = 3;
+    keyed *k = malloc(N * sizeof *k);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    dc_eventq *q = dc_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    for (uint64_t i = 0; i < N; i++) {
+        k[i] = (keyed){random_time(&rng), i};
+        CU_ASSERT_EQUAL_FATAL(dc_eventq_push(q, k[i].t, handler_a, NULL, i, NULL), DC_OK);
+    }
+    qsort(k, N, sizeof *k, cmp_keyed); /* by time, then push order */
+    size_t bad = 0;
+    dc_event ev;
+    for (size_t i = 0; i < N; i++)
+        if (!dc_eventq_pop(q, &ev) || ev.time_s != k[i].t || ev.arg != k[i].id)
+            bad++;
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_FALSE(dc_eventq_pop(q, &ev));
+    dc_eventq_destroy(q);
+    free(k);
+}
+
+/* ------------------------------------------------------------------------ */
+/* (b) FIFO on equal times */
+
+static void test_fifo_equal_times(void)
+{
+    dc_eventq *q = dc_eventq_create(4);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    /* interleave three times; 2.0 is pushed first but pops last */
+    for (uint64_t i = 0; i < 3000; i++) {
+        double t = i % 3 == 0 ? 2.0 : i % 3 == 1 ? 1.0 : 0.5;
+        CU_ASSERT_EQUAL(dc_eventq_push(q, t, handler_a, NULL, i, NULL), DC_OK);
+    }
+    dc_event ev;
+    uint64_t prev[3] = {0};
+    bool seen[3] = {false};
+    static const double order[] = {0.5, 1.0, 2.0};
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < 1000; i++) {
+            CU_ASSERT_FATAL(dc_eventq_pop(q, &ev));
+            CU_ASSERT_EQUAL(ev.time_s, order[k]);
+            if (seen[k])
+                CU_ASSERT(ev.arg > prev[k]);
+            seen[k] = true;
+            prev[k] = ev.arg;
+        }
+    }
+    CU_ASSERT_EQUAL(dc_eventq_size(q), 0);
+
+    /* events pushed at the current time while others at that time are
+     * pending run after them, as an engine needs */
+    for (uint64_t i = 0; i < 10; i++)
+        dc_eventq_push(q, 7.0, handler_a, NULL, i, NULL);
+    uint64_t next_id = 10, expect = 0;
+    for (int i = 0; i < 100; i++) {
+        CU_ASSERT_FATAL(dc_eventq_pop(q, &ev));
+        CU_ASSERT_EQUAL(ev.arg, expect);
+        expect++;
+        CU_ASSERT_EQUAL(dc_eventq_push(q, 7.0, handler_a, NULL, next_id++, NULL), DC_OK);
+    }
+    CU_ASSERT_EQUAL(dc_eventq_size(q), 10);
+    dc_eventq_destroy(q);
+}
+
+/* FIFO survives renumbering of the sequence numbers (white-box copy: 64
+ * sequence numbers, so renumbering happens every few dozen pushes). */
+static void test_fifo_across_renumbering(void)
+{
+    wb_eventq *q = wb_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    for (uint64_t i = 0; i < 20; i++)
+        CU_ASSERT_EQUAL(wb_eventq_push(q, 5.0, handler_a, NULL, i, NULL), DC_OK);
+    dc_event ev;
+    size_t renumberings = 0;
+    for (uint64_t i = 0; i < 1000; i++) {
+        uint64_t before_seq = q->next_seq;
+        /* an earlier event, and one at 5.0 that must come after the first 20 */
+        CU_ASSERT_EQUAL(wb_eventq_push(q, 1.0, handler_a, NULL, 1000 + i, NULL), DC_OK);
+        renumberings += q->next_seq <= before_seq;
+        CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+        CU_ASSERT_EQUAL(ev.arg, 1000 + i);
+        if (i % 50 == 0)
+            CU_ASSERT_EQUAL(wb_eventq_push(q, 5.0, handler_a, NULL, 20 + i / 50, NULL), DC_OK);
+        CU_ASSERT(wb_consistent(q));
+    }
+    CU_ASSERT(renumberings > 10);
+    for (uint64_t i = 0; i < 40; i++) {
+        CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+        CU_ASSERT_EQUAL(ev.time_s, 5.0);
+        CU_ASSERT_EQUAL(ev.arg, i);
+    }
+    CU_ASSERT_FALSE(wb_eventq_pop(q, &ev));
+    wb_eventq_destroy(q);
+}
+
+/* ------------------------------------------------------------------------ */
+/* (c) cancel and is_pending */
+
+static void test_cancel_and_pending(void)
+{
+    dc_eventq *q = dc_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_FALSE(dc_eventq_cancel(q, DC_EVENT_NONE));
+    CU_ASSERT_FALSE(dc_eventq_is_pending(q, DC_EVENT_NONE));
+
+    dc_event_handle a, b, c;
+    CU_ASSERT_EQUAL(dc_eventq_push(q, 1.0, handler_a, NULL, 1, &a), DC_OK);
+    CU_ASSERT_EQUAL(dc_eventq_push(q, 2.0, handler_a, NULL, 2, &b), DC_OK);
+    CU_ASSERT_EQUAL(dc_eventq_push(q, 3.0, handler_a, NULL, 3, &c), DC_OK);
+    CU_ASSERT(a != DC_EVENT_NONE && b != DC_EVENT_NONE && c != DC_EVENT_NONE);
+    CU_ASSERT(a != b && b != c && a != c);
+    CU_ASSERT(dc_eventq_is_pending(q, a));
+    CU_ASSERT(dc_eventq_is_pending(q, b));
+
+    /* cancel the middle one, twice */
+    CU_ASSERT(dc_eventq_cancel(q, b));
+    CU_ASSERT_FALSE(dc_eventq_is_pending(q, b));
+    CU_ASSERT_FALSE(dc_eventq_cancel(q, b));
+    CU_ASSERT_EQUAL(dc_eventq_size(q), 2);
+
+    /* a popped event is no longer pending */
+    dc_event ev;
+    CU_ASSERT_FATAL(dc_eventq_pop(q, &ev));
+    CU_ASSERT_EQUAL(ev.arg, 1);
+    CU_ASSERT_FALSE(dc_eventq_is_pending(q, a));
+    CU_ASSERT_FALSE(dc_eventq_cancel(q, a));
+
+    /* new events reuse the freed slots, yet the old handles stay stale */
+    dc_event_handle d, e;
+    CU_ASSERT_EQUAL(dc_eventq_push(q, 0.5, handler_a, NULL, 4, &d), DC_OK);
+    CU_ASSERT_EQUAL(dc_eventq_push(q, 0.7, handler_a, NULL, 5, &e), DC_OK);
+    CU_ASSERT((d & UINT32_MAX) == (a & UINT32_MAX) || (d & UINT32_MAX) == (b & UINT32_MAX));
+    CU_ASSERT(d != a && d != b && e != a && e != b);
+    CU_ASSERT_FALSE(dc_eventq_is_pending(q, a));
+    CU_ASSERT_FALSE(dc_eventq_is_pending(q, b));
+    CU_ASSERT_FALSE(dc_eventq_cancel(q, a));
+    CU_ASSERT_FALSE(dc_eventq_cancel(q, b));
+    CU_ASSERT(dc_eventq_is_pending(q, d));
+    CU_ASSERT(dc_eventq_is_pending(q, e));
+    CU_ASSERT_EQUAL(dc_eventq_size(q), 3);
+
+    /* handles naming a slot never used, or a generation never issued */
+    CU_ASSERT_FALSE(dc_eventq_is_pending(q, (dc_event_handle)1000));
+    CU_ASSERT_FALSE(dc_eventq_cancel(q, (dc_event_handle)1000));
+    CU_ASSERT_FALSE(dc_eventq_cancel(q, d + ((dc_event_handle)1 << 32)));
+    CU_ASSERT(dc_eventq_is_pending(q, d));
+
+    /* cancel the earliest: the next one becomes the earliest */
+    CU_ASSERT(dc_eventq_cancel(q, d));
+    CU_ASSERT_EQUAL(dc_eventq_peek_time(q), 0.7);
+    /* cancel the last pushed */
+    CU_ASSERT(dc_eventq_cancel(q, e));
+    CU_ASSERT_EQUAL(dc_eventq_peek_time(q), 3.0);
+    CU_ASSERT(dc_eventq_cancel(q, c));
+    CU_ASSERT_EQUAL(dc_eventq_size(q), 0);
+    CU_ASSERT_FALSE(dc_eventq_pop(q, &ev));
+    dc_eventq_destroy(q);
+}
+
+/* Cancelling from every position of a larger heap leaves the others in order. */
+static void test_cancel_positions(void)
+{
+    enum { N = 500 };
+    for (size_t victim = 0; victim < N; victim += 7) {
+        dc_eventq *q = dc_eventq_create(0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+        dc_event_handle h[N];
+        for (uint64_t i = 0; i < N; i++) {
+            double t = (double)((i * 7919) % N); /* a permutation of 0..N-1 */
+            CU_ASSERT_EQUAL_FATAL(dc_eventq_push(q, t, handler_a, NULL, i, &h[i]), DC_OK);
+        }
+        CU_ASSERT(dc_eventq_cancel(q, h[victim]));
+        double victim_t = (double)((victim * 7919) % N);
+        dc_event ev;
+        double expect = 0;
+        size_t bad = 0;
+        while (dc_eventq_pop(q, &ev)) {
+            if (expect == victim_t)
+                expect++;
+            bad += ev.time_s != expect;
+            expect++;
+        }
+        CU_ASSERT_EQUAL(bad, 0);
+        CU_ASSERT_EQUAL(expect + (victim_t == N - 1), N);
+        dc_eventq_destroy(q);
+    }
+}
+
+/* A slot whose generation would wrap is retired, so no stale handle can
+ * ever match it again (white-box: the generation is set near the top). */
+static void test_generation_retirement(void)
+{
+    wb_eventq *q = wb_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    dc_event_handle h0, h;
+    dc_event ev;
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 1.0, handler_a, NULL, 0, &h0), DC_OK);
+    CU_ASSERT_EQUAL(h0 & UINT32_MAX, 1);
+    CU_ASSERT(wb_eventq_pop(q, &ev));
+    q->slots[0].gen = GEN_RETIRED - 2; /* as if reused ~4e9 times */
+    for (int i = 0; i < 2; i++) {
+        CU_ASSERT_EQUAL(wb_eventq_push(q, 1.0, handler_a, NULL, 0, &h), DC_OK);
+        CU_ASSERT_EQUAL(h & UINT32_MAX, 1);
+        CU_ASSERT_EQUAL(h >> 32, GEN_RETIRED - 2 + (unsigned)i);
+        CU_ASSERT(wb_eventq_is_pending(q, h));
+        CU_ASSERT(wb_eventq_pop(q, &ev));
+        CU_ASSERT_FALSE(wb_eventq_is_pending(q, h));
+    }
+    /* slot 0 is now retired: the next push takes another slot */
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 1.0, handler_a, NULL, 0, &h), DC_OK);
+    CU_ASSERT_EQUAL(h & UINT32_MAX, 2);
+    CU_ASSERT_FALSE(wb_eventq_is_pending(q, h0));
+    CU_ASSERT_FALSE(wb_eventq_cancel(q, h0));
+    CU_ASSERT_FALSE(wb_eventq_cancel(q, (dc_event_handle)GEN_RETIRED << 32 | 1));
+    CU_ASSERT(wb_consistent(q));
+    wb_eventq_destroy(q);
+}
+
+/* ------------------------------------------------------------------------ */
+/* (d) empty queue, peek and size */
+
+static void test_empty_peek_size(void)
+{
+    dc_eventq *q = dc_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_EQUAL(dc_eventq_size(q), 0);
+    CU_ASSERT(isinf(dc_eventq_peek_time(q)) && dc_eventq_peek_time(q) > 0);
+    dc_event ev;
+    CU_ASSERT_FALSE(dc_eventq_pop(q, &ev));
+
+    static const double times[] = {3.0, -1.5, 1e9, 0.0, -INFINITY, INFINITY, 2.5};
+    static const double sorted[] = {-INFINITY, -1.5, 0.0, 2.5, 3.0, 1e9, INFINITY};
+    double min = INFINITY;
+    for (size_t i = 0; i < 7; i++) {
+        CU_ASSERT_EQUAL(dc_eventq_push(q, times[i], handler_a, NULL, i, NULL), DC_OK);
+        CU_ASSERT_EQUAL(dc_eventq_size(q), i + 1);
+        min = fmin(min, times[i]);
+        CU_ASSERT_EQUAL(dc_eventq_peek_time(q), min);
+    }
+    for (size_t i = 0; i < 7; i++) {
+        CU_ASSERT_EQUAL(dc_eventq_peek_time(q), sorted[i]);
+        CU_ASSERT_FATAL(dc_eventq_pop(q, &ev));
+        CU_ASSERT_EQUAL(ev.time_s, sorted[i]);
+        CU_ASSERT_EQUAL(dc_eventq_size(q), 6 - i);
+    }
+    CU_ASSERT(isinf(dc_eventq_peek_time(q)) && dc_eventq_peek_time(q) > 0);
+    CU_ASSERT_FALSE(dc_eventq_pop(q, &ev));
+    dc_eventq_destroy(q);
+    dc_eventq_destroy(NULL); /* allowed, like free */
+}
+
+static void test_create_too_large(void)
+{
+    CU_ASSERT_PTR_NULL(dc_eventq_create(SIZE_MAX));
+    CU_ASSERT_PTR_NULL(dc_eventq_create(SIZE_MAX / 8));
+}
+
+/* ------------------------------------------------------------------------ */
+/* (e) pool reuse: with at most K events pending, no slot index beyond K is
+ * ever handed out, however many events go through.  The slot is the low half
+ * of the handle (slot + 1). */
+
+static void test_pool_reuse(void)
+{
+    enum { K = 100 };
+    uint64_t rng = 11;
+    dc_eventq *q = dc_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    dc_event_handle pending[K];
+    size_t n = 0;
+    uint64_t max_slot = 0, pushes = 0;
+    dc_event ev;
+    for (int i = 0; i < 200000; i++) {
+        uint64_t r = below(&rng, 3);
+        if (n < K && (r == 0 || n == 0)) {
+            dc_event_handle h;
+            CU_ASSERT_EQUAL_FATAL(dc_eventq_push(q, uniform01(&rng), handler_a, NULL, 0, &h), DC_OK);
+            pending[n++] = h;
+            pushes++;
+            if ((h & UINT32_MAX) > max_slot)
+                max_slot = h & UINT32_MAX;
+        } else if (r == 1) {
+            size_t k = below(&rng, n);
+            CU_ASSERT(dc_eventq_cancel(q, pending[k]));
+            pending[k] = pending[--n];
+        } else {
+            CU_ASSERT(dc_eventq_pop(q, &ev));
+            /* forget the popped handle: it is the one no longer pending */
+            for (size_t k = 0; k < n; k++)
+                if (!dc_eventq_is_pending(q, pending[k])) {
+                    pending[k] = pending[--n];
+                    break;
+                }
+        }
+        CU_ASSERT_EQUAL(dc_eventq_size(q), n);
+    }
+    CU_ASSERT(pushes > 50000);
+    CU_ASSERT(max_slot <= K);
+    dc_eventq_destroy(q);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Out of memory: push reports DC_ENOMEM and leaves the queue as it was. */
+
+static void test_enomem_leaves_queue_unchanged(void)
+{
+    /* the pool limit (48 slots in the white-box copy) */
+    wb_eventq *q = wb_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    for (uint64_t i = 0; i < DC_EVENTQ_MAX_SLOTS; i++)
+        CU_ASSERT_EQUAL(wb_eventq_push(q, (double)(i % 5), handler_a, NULL, i, NULL), DC_OK);
+    dc_event_handle h = 99;
+    CU_ASSERT_EQUAL(wb_eventq_push(q, -1.0, handler_a, NULL, 999, &h), DC_ENOMEM);
+    CU_ASSERT_EQUAL(h, DC_EVENT_NONE);
+    CU_ASSERT_EQUAL(wb_eventq_size(q), DC_EVENTQ_MAX_SLOTS);
+    CU_ASSERT_EQUAL(wb_eventq_peek_time(q), 0.0);
+    CU_ASSERT(wb_consistent(q));
+    dc_event ev;
+    for (uint64_t k = 0; k < 5; k++)
+        for (uint64_t i = k; i < DC_EVENTQ_MAX_SLOTS; i += 5) {
+            CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+            CU_ASSERT_EQUAL(ev.time_s, (double)k);
+            CU_ASSERT_EQUAL(ev.arg, i);
+        }
+    CU_ASSERT_FALSE(wb_eventq_pop(q, &ev));
+    wb_eventq_destroy(q);
+
+    /* a failing allocator when the pool must grow (16 -> 32 slots) */
+    q = wb_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    dc_event_handle hs[16];
+    for (uint64_t i = 0; i < 16; i++)
+        CU_ASSERT_EQUAL(wb_eventq_push(q, (double)(16 - i), handler_a, NULL, i, &hs[i]), DC_OK);
+    wb_alloc_fail = 1;
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 0.0, handler_a, NULL, 100, &h), DC_ENOMEM);
+    CU_ASSERT_EQUAL(wb_alloc_fail, 0); /* the allocation was attempted */
+    CU_ASSERT_EQUAL(wb_eventq_size(q), 16);
+    CU_ASSERT_EQUAL(wb_eventq_peek_time(q), 1.0);
+    CU_ASSERT(wb_consistent(q));
+    for (int i = 0; i < 16; i++)
+        CU_ASSERT(wb_eventq_is_pending(q, hs[i]));
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 0.0, handler_a, NULL, 100, &h), DC_OK);
+    CU_ASSERT_EQUAL(wb_eventq_peek_time(q), 0.0);
+    for (int i = 0; i < 16; i++)
+        CU_ASSERT(wb_eventq_is_pending(q, hs[i]));
+    CU_ASSERT(wb_consistent(q));
+    wb_eventq_destroy(q);
+
+    /* and when creating */
+    wb_alloc_fail = 1;
+    CU_ASSERT_PTR_NULL(wb_eventq_create(0));
+    wb_alloc_fail = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static int register_suites(void)
+{
+    DC_TEST_SUITE("eventq",
+                  {"random operations vs reference (200k ops)", test_random_reference},
+                  {"random operations vs reference, white-box copy", test_random_reference_whitebox},
+                  {"100k pushes drain in sorted order", test_sorted_drain},
+                  {"FIFO on equal times", test_fifo_equal_times},
+                  {"FIFO across sequence renumbering", test_fifo_across_renumbering},
+                  {"cancel and is_pending", test_cancel_and_pending},
+                  {"cancel from every position", test_cancel_positions},
+                  {"generation wrap retires the slot", test_generation_retirement},
+                  {"empty queue, peek_time and size", test_empty_peek_size},
+                  {"create with an impossible hint", test_create_too_large},
+                  {"pool slots are reused", test_pool_reuse},
+                  {"ENOMEM leaves the queue unchanged", test_enomem_leaves_queue_unchanged});
+    return 0;
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    if (register_suites() != 0) {
+        CU_cleanup_registry();
+        return 1;
+    }
+    return dc_test_run_all();
+}
