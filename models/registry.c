@@ -10,8 +10,11 @@
 
 #include "checkpoint.h"
 #include "cluster.h"
+#include "cooling.h"
+#include "environment.h"
 #include "failure.h"
 #include "job.h"
+#include "power.h"
 #include "repair.h"
 
 static const dc_param run_params[] = {
@@ -36,6 +39,9 @@ const dc_model_type *const dc_model_types[] = {
     &dc_model_job,
     &dc_model_failure,
     &dc_model_repair,
+    &dc_model_environment,
+    &dc_model_power,
+    &dc_model_cooling,
     NULL,
 };
 
@@ -46,6 +52,9 @@ static const dc_param *const schemas[] = {
     dc_checkpoint_params,
     dc_failure_params,
     dc_repair_params,
+    dc_environment_params,
+    dc_power_params,
+    dc_cooling_params,
     NULL,
 };
 

@@ -11,7 +11,10 @@
  * Order matters: the cluster first (everyone finds it), then the job (it
  * registers with the cluster), then failures (they size job-level classes
  * from the registered jobs and register hazards the job's checkpoint policy
- * reads at start), then repair. */
+ * reads at start), then repair; then the site: environment (outdoor
+ * temperature, price), power (it reads the cluster's and the jobs' state
+ * and the environment's price), cooling (it reads the power model's IT
+ * power and the environment's temperature). */
 #ifndef DC_REGISTRY_H
 #define DC_REGISTRY_H
 

@@ -131,7 +131,9 @@ static void on_failure(dc_sim *sim, void *ctx, const void *payload)
 {
     repair_model *m = ctx;
     const dc_failure_event *ev = payload;
-    if (ev->n_nodes == 0)
+    /* class_id < 0: not a class of the failures list (a thermal shutdown);
+     * the model that took the nodes down brings them back. */
+    if (ev->n_nodes == 0 || ev->class_id < 0 || (size_t)ev->class_id >= m->n_classes)
         return;
     ticket *t = calloc(1, sizeof *t);
     uint32_t *nodes = malloc(ev->n_nodes * sizeof *nodes);
