@@ -277,6 +277,10 @@ static void advance(dc_cooling *m)
         if (m->mode == MODE_HOLD) {
             t1 = m->throttle_c;
             integral = t1 * dt;
+        } else if (m->avail_w > 0.0 && m->heat_w <= m->avail_w && m->t_c <= m->supply_c + m->rise_c) {
+            /* the common case, inlined: below saturation, exponential */
+            double g = m->avail_w / m->rise_c, tau = m->capacitance / g, tss = m->supply_c + m->heat_w / g;
+            t1 = exp_piece(m->t_c, tss, tau, dt, &integral);
         } else {
             dc_thermal th = thermal_now(m);
             t1 = dc_thermal_at(&th, m->t_c, dt, &integral);
@@ -334,11 +338,23 @@ static void plan(dc_cooling *m)
         m->cross_ev = dc_sim_after(m->sim, t, on_cross, m, kind);
 }
 
-/* Decides the mode and the heat limit for the conditions of now. */
-static void settle(dc_cooling *m)
+/* The plant's capacity and COP changed (units, outdoor temperature). */
+static void conditions(dc_cooling *m)
 {
+    double now = dc_sim_now(m->sim);
     m->avail_w = available_w(m);
     m->cop_now = dc_cop(&m->cop, m->amb_c);
+    dc_series_record(m->s_cap, now, m->avail_w);
+    dc_series_record(m->s_units, now, (double)m->up);
+    dc_series_record(m->s_cop, now, m->cop_now);
+}
+
+/* Decides the mode and the heat limit for the conditions of now; sample:
+ * record the inlet temperature (it is also recorded when the mode changes;
+ * not at every change of heat load, which would cost a point per
+ * checkpoint for a curve that the steps already draw). */
+static void settle(dc_cooling *m, bool sample)
+{
     const double eps = 1e-9;
     double limit = INFINITY;
     enum mode old = m->mode;
@@ -362,6 +378,8 @@ static void settle(dc_cooling *m)
             limit = 0.0;
         }
     }
+    if (m->mode != old)
+        sample = true;
     if (old == MODE_NORMAL && (m->mode == MODE_HOLD || m->mode == MODE_HOT)) {
         m->n_throttle++;
         dc_eventlog_add(dc_sim_eventlog(m->sim), dc_sim_now(m->sim), "heat_throttle", "cooling", -1, -1, m->t_c);
@@ -370,21 +388,35 @@ static void settle(dc_cooling *m)
     m->heat_w = dc_power_it_w(m->power);
     m->cooling_w = fmin(m->heat_w, m->avail_w) / m->cop_now;
     dc_power_set_cooling_w(m->power, m->cooling_w);
-    double now = dc_sim_now(m->sim);
-    dc_series_record(m->s_inlet, now, m->t_c);
-    dc_series_record(m->s_cap, now, m->avail_w);
-    dc_series_record(m->s_units, now, (double)m->up);
-    dc_series_record(m->s_cop, now, m->cop_now);
+    if (sample)
+        dc_series_record(m->s_inlet, dc_sim_now(m->sim), m->t_c);
     plan(m);
 }
 
+/* Whether heat q keeps the inlet's steady state below throttle_c, within
+ * the available capacity: then no limit can be reached under it. */
+static bool quiet(const dc_cooling *m, double q)
+{
+    return m->avail_w > 0.0 && q <= m->avail_w && m->supply_c + m->rise_c * q / m->avail_w < m->throttle_c - 1e-9;
+}
+
+/* A change of heat load.  The common case, far from the limits before and
+ * after, needs no new plan: only the temperature moves on and the cooling
+ * power follows. */
 static void update(dc_cooling *m)
 {
     if (!m->started || m->busy)
         return;
     m->busy = true;
     advance(m);
-    settle(m);
+    double q = dc_power_it_w(m->power);
+    if (m->mode == MODE_NORMAL && quiet(m, m->heat_w) && quiet(m, q)) {
+        m->heat_w = q;
+        m->cooling_w = fmin(q, m->avail_w) / m->cop_now;
+        dc_power_set_cooling_w(m->power, m->cooling_w);
+    } else {
+        settle(m, false);
+    }
     m->busy = false;
 }
 
@@ -460,7 +492,7 @@ static void on_cross(dc_sim *sim, void *ctx, uint64_t kind)
         break;
     }
     m->max_t_c = fmax(m->max_t_c, m->t_c);
-    settle(m);
+    settle(m, true);
     m->busy = false;
 }
 
@@ -490,7 +522,8 @@ static void on_step(dc_sim *sim, void *ctx, uint64_t k)
     m->amb_c = dc_environment_ambient_c(m->env, mid);
     m->max_amb_c = fmax(m->max_amb_c, m->amb_c);
     dc_series_record(m->s_amb, dc_sim_now(sim), m->amb_c);
-    settle(m);
+    conditions(m);
+    settle(m, true);
     m->busy = false;
     dc_sim_at(sim, (double)(k + 1) * m->step_s, on_step, m, k + 1);
 }
@@ -506,7 +539,8 @@ bool dc_cooling_unit_down(dc_cooling *m)
     m->n_unit_failures++;
     dc_eventlog_add(dc_sim_eventlog(m->sim), dc_sim_now(m->sim), "cooling_fail", "cooling", m->units - m->up, -1,
                     (double)m->up);
-    settle(m);
+    conditions(m);
+    settle(m, true);
     m->busy = was;
     return true;
 }
@@ -520,7 +554,8 @@ bool dc_cooling_unit_up(dc_cooling *m)
     advance(m);
     m->up++;
     dc_eventlog_add(dc_sim_eventlog(m->sim), dc_sim_now(m->sim), "cooling_repair", "cooling", -1, -1, (double)m->up);
-    settle(m);
+    conditions(m);
+    settle(m, true);
     m->busy = was;
     return true;
 }
@@ -654,6 +689,7 @@ static int cooling_start(void *state, dc_sim *sim, dc_error *err)
     m->amb_c = m->env ? dc_environment_ambient_c(m->env, 0.5 * m->step_s) : DC_ENVIRONMENT_DEFAULT_AMBIENT_C;
     m->max_amb_c = m->amb_c;
     m->avail_w = available_w(m);
+    m->cop_now = dc_cop(&m->cop, m->amb_c);
     m->heat_w = dc_power_it_w(m->power);
     /* equilibrium with the first heat load */
     m->t_c = m->avail_w > 0.0 && m->heat_w < m->avail_w ? m->supply_c + m->rise_c * m->heat_w / m->avail_w
@@ -663,7 +699,8 @@ static int cooling_start(void *state, dc_sim *sim, dc_error *err)
     m->started = true;
     m->busy = true;
     dc_series_record(m->s_amb, 0.0, m->amb_c);
-    settle(m);
+    conditions(m);
+    settle(m, true);
     m->busy = false;
     dc_sim_at(sim, m->step_s, on_step, m, 1);
     if (m->fails)

@@ -91,6 +91,8 @@ typedef struct job_pw {
     double util, lo_w, hi_w, cap_w, heat_w;
     bool held;               /* hold policy: does not fit under the site cap */
     bool stalled;            /* waiting for a boot */
+    /* the last clock computation: (util, cap, heat) -> speeds */
+    double m_util, m_cap, m_heat, m_scap, m_sheat;
     /* factors wanted, applied by the deferred event */
     double want_cap, want_heat, want_up;
     bool want_set;
@@ -123,6 +125,7 @@ struct dc_power {
     job_pw *jobs;
     double *bp; /* breakpoints scratch, 2 per job */
     bool apply_pending, applying;
+    bool other_sources; /* speed sources registered by other models */
 
     /* the state in force */
     double it_w, demand_w, floor_w, loss_w, facility_w;
@@ -138,6 +141,7 @@ struct dc_power {
     double cap_throttled_s, heat_throttled_s, off_node_s;
 
     int sig_it;
+    double last_rec[8];
     dc_series *s_it, *s_cool, *s_fac, *s_pue, *s_thr, *s_thr_cap, *s_thr_heat, *s_off;
 };
 
@@ -251,22 +255,32 @@ static void bank(dc_power *p)
     p->last_s = now;
 }
 
+/* Records a value unless it equals the last one recorded (the series would
+ * drop it anyway; this spares the call and its cache misses). */
+static void rec(dc_series *s, double *last, double now, double v)
+{
+    if (!(v == *last)) {
+        *last = v;
+        dc_series_record(s, now, v);
+    }
+}
+
 static void record(dc_power *p)
 {
     double now = dc_sim_now(p->sim);
     p->loss_w = p->it_w * (1.0 / p->eta - 1.0);
     p->facility_w = p->it_w + p->loss_w + p->cooling_w;
-    dc_series_record(p->s_it, now, p->it_w);
-    dc_series_record(p->s_cool, now, p->cooling_w);
-    dc_series_record(p->s_fac, now, p->facility_w);
-    dc_series_record(p->s_pue, now, p->it_w > 0.0 ? p->facility_w / p->it_w : NAN);
+    rec(p->s_it, &p->last_rec[0], now, p->it_w);
+    rec(p->s_cool, &p->last_rec[1], now, p->cooling_w);
+    rec(p->s_fac, &p->last_rec[2], now, p->facility_w);
+    rec(p->s_pue, &p->last_rec[3], now, p->it_w > 0.0 ? p->facility_w / p->it_w : NAN);
     if (p->any_computing) {
-        dc_series_record(p->s_thr_cap, now, p->throttle_cap);
-        dc_series_record(p->s_thr_heat, now, p->throttle_heat);
-        dc_series_record(p->s_thr, now, p->throttle_cap * p->throttle_heat);
+        rec(p->s_thr_cap, &p->last_rec[4], now, p->throttle_cap);
+        rec(p->s_thr_heat, &p->last_rec[5], now, p->throttle_heat);
+        rec(p->s_thr, &p->last_rec[6], now, p->throttle_cap * p->throttle_heat);
     }
     if (p->s_off)
-        dc_series_record(p->s_off, now, (double)p->n_off);
+        rec(p->s_off, &p->last_rec[7], now, (double)p->n_off);
 }
 
 static void on_apply(dc_sim *sim, void *ctx, uint64_t arg);
@@ -299,14 +313,6 @@ static void scan_off(dc_power *p)
     }
 }
 
-/* The largest C with base + sum n_j clamp(C, lo_j, hi_j) <= target; uses
- * hi_w (or cap_w when use_cap) as each job's upper end. */
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static double job_hi(const job_pw *jp, bool use_cap) { return use_cap ? jp->cap_w : jp->hi_w; }
 
 static double fill(const dc_power *p, double c_w, bool use_cap)
@@ -322,6 +328,8 @@ static double fill(const dc_power *p, double c_w, bool use_cap)
     return g;
 }
 
+/* The largest C with sum n_j clamp(C, lo_j, hi_j) <= target; uses hi_w (or
+ * cap_w when use_cap) as each job's upper end. */
 static double solve_limit(dc_power *p, double target, bool use_cap)
 {
     size_t nb = 0;
@@ -332,7 +340,12 @@ static double solve_limit(dc_power *p, double target, bool use_cap)
         }
     if (nb == 0)
         return INFINITY;
-    qsort(p->bp, nb, sizeof *p->bp, cmp_double);
+    for (size_t i = 1; i < nb; i++) /* few jobs: insertion sort */
+        for (size_t k = i; k > 0 && p->bp[k] < p->bp[k - 1]; k--) {
+            double t = p->bp[k];
+            p->bp[k] = p->bp[k - 1];
+            p->bp[k - 1] = t;
+        }
     if (fill(p, p->bp[0], use_cap) >= target)
         return p->bp[0];
     for (size_t k = 0; k + 1 < nb; k++) {
@@ -368,9 +381,10 @@ static void compute(dc_power *p)
         switch (dc_cluster_job_phase(c, j)) {
         case DC_JOB_RUNNING: {
             double other = 1.0;
-            for (size_t s = 0; s < dc_cluster_speed_source_count(c); s++)
-                if ((int)s != p->src_cap && (int)s != p->src_heat && (int)s != p->src_up)
-                    other *= dc_cluster_job_speed_factor(c, j, (int)s);
+            if (p->other_sources) /* other models' factors: a stalled GPU idles */
+                for (size_t s = 0; s < dc_cluster_speed_source_count(c); s++)
+                    if ((int)s != p->src_cap && (int)s != p->src_heat && (int)s != p->src_up)
+                        other *= dc_cluster_job_speed_factor(c, j, (int)s);
             jp->stalled = now < jp->ready_at_s;
             base += held * p->host_w;
             if (jp->stalled || other <= 0.0 || held == 0) {
@@ -420,7 +434,10 @@ static void compute(dc_power *p)
             }
         }
     } else {
-        double lim = isfinite(p->site_cap_w) ? solve_limit(p, p->site_cap_w - base, false) : INFINITY;
+        double full = base;
+        for (int32_t j = 0; j < p->n_jobs; j++)
+            full += p->jobs[j].n_gpu > 0.0 ? p->jobs[j].n_gpu * p->jobs[j].hi_w : 0.0;
+        double lim = full > p->site_cap_w ? solve_limit(p, p->site_cap_w - base, false) : INFINITY;
         for (int32_t j = 0; j < p->n_jobs; j++) {
             job_pw *jp = &p->jobs[j];
             if (jp->n_gpu > 0.0)
@@ -458,9 +475,14 @@ static void compute(dc_power *p)
         }
         jp->heat_w = clampd(hl, jp->lo_w, jp->cap_w);
         it += jp->n_gpu * jp->heat_w;
-        double f_cap = dc_gpu_freq_for_cap(&p->gpu, jp->util, jp->cap_w);
-        double f_heat = dc_gpu_freq_for_cap(&p->gpu, jp->util, jp->heat_w);
-        double s_cap = dc_gpu_speed(&p->gpu, f_cap), s_heat = dc_gpu_speed(&p->gpu, f_heat);
+        if (jp->util != jp->m_util || jp->cap_w != jp->m_cap || jp->heat_w != jp->m_heat) {
+            jp->m_util = jp->util;
+            jp->m_cap = jp->cap_w;
+            jp->m_heat = jp->heat_w;
+            jp->m_scap = dc_gpu_speed(&p->gpu, dc_gpu_freq_for_cap(&p->gpu, jp->util, jp->cap_w));
+            jp->m_sheat = dc_gpu_speed(&p->gpu, dc_gpu_freq_for_cap(&p->gpu, jp->util, jp->heat_w));
+        }
+        double s_cap = jp->m_scap, s_heat = jp->m_sheat;
         jp->want_cap = s_cap;
         jp->want_heat = s_cap > 0.0 ? s_heat / s_cap : 1.0;
         if (!p->any_computing || s_cap < p->throttle_cap)
@@ -514,6 +536,10 @@ static void schedule_off_timer(dc_power *p)
         p->off_timer = dc_sim_at(p->sim, at, on_off_timer, p, 0);
 }
 
+/* Recomputes the state of this instant.  "it_power" is published from
+ * inside, while busy: the cooling model answers with its cooling power
+ * (stored, recorded once below) and perhaps a new heat limit (a nested
+ * refresh that only marks the state dirty, so the loop computes again). */
 static void refresh(dc_power *p)
 {
     if (!p->enabled || !p->started)
@@ -523,21 +549,21 @@ static void refresh(dc_power *p)
         return;
     }
     p->busy = true;
-    double old_it = p->it_w, old_d = p->demand_w, old_f = p->floor_w;
+    bank(p);
     int rounds = 0;
     do {
         p->dirty = false;
-        bank(p);
+        double old_it = p->it_w, old_d = p->demand_w, old_f = p->floor_w;
         if (p->idle_shutdown)
             scan_off(p);
         compute(p);
+        if (p->it_w != old_it || p->demand_w != old_d || p->floor_w != old_f)
+            dc_sim_publish(p->sim, p->sig_it, NULL);
     } while (p->dirty && ++rounds < 8);
     record(p);
     if (p->idle_shutdown)
         schedule_off_timer(p);
     p->busy = false;
-    if (p->it_w != old_it || p->demand_w != old_d || p->floor_w != old_f)
-        dc_sim_publish(p->sim, p->sig_it, NULL);
 }
 
 static void on_apply(dc_sim *sim, void *ctx, uint64_t arg)
@@ -585,7 +611,10 @@ static void on_off_timer(dc_sim *sim, void *ctx, uint64_t arg)
 
 static void on_signal(dc_sim *sim, void *ctx, const void *payload)
 {
-    refresh(ctx);
+    dc_power *p = ctx;
+    if (p->applying)
+        return; /* on_apply refreshes once when it is done */
+    refresh(p);
 }
 
 static void on_tariff(dc_sim *sim, void *ctx, const void *payload)
@@ -613,7 +642,8 @@ void dc_power_set_cooling_w(dc_power *p, double cooling_w)
         return;
     bank(p);
     p->cooling_w = cooling_w;
-    record(p);
+    if (!p->busy) /* else refresh records it */
+        record(p);
 }
 
 /* ---------- setup ---------- */
@@ -767,6 +797,11 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     p->bp = malloc(2 * (p->n_jobs ? (size_t)p->n_jobs : 1) * sizeof *p->bp);
     if (!p->jobs || !p->bp)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
+    for (int32_t j = 0; j < p->n_jobs; j++)
+        p->jobs[j].m_util = NAN; /* nothing memoised yet */
+    p->other_sources = dc_cluster_speed_source_count(p->c) > (size_t)(2 + (p->src_up >= 0));
+    for (size_t i = 0; i < sizeof p->last_rec / sizeof p->last_rec[0]; i++)
+        p->last_rec[i] = NAN;
     dc_environment *env = dc_environment_of(sim);
     p->price = env ? dc_environment_price(env) : NAN;
     p->carbon = env ? dc_environment_carbon(env) : NAN;
