@@ -35,7 +35,7 @@ const dc_param dc_environment_params[] = {
     {"environment.ambient.warmest_hour", DC_PARAM_FLOAT, DC_PARAM_MAX_EXCLUSIVE, "h", 15, NULL, 0, 24, NULL,
      "hour of the day of the daily maximum"},
     {"environment.ambient.file", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
-     "CSV with columns time_h (from 0, increasing, to the horizon) and temp_c, linearly interpolated (source = \"csv\")"},
+     "CSV with columns time_h (from 0, increasing, covering the horizon) and temp_c, linearly interpolated (source = \"csv\")"},
     {"environment.price", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
      "electricity price; absent: no energy cost is computed"},
     {"environment.price.source", DC_PARAM_STRING, 0, "", 0, "flat", 0, 0, "flat|tou|csv",
@@ -133,10 +133,11 @@ double dc_environment_ambient_c(const dc_environment *e, double t_s)
 }
 
 /* Reads a time series file (time_h plus one value column) into s, checking
- * every row.  interpolated: the last time must reach the horizon; else the
- * last row holds for the spacing before it, and that must reach it. */
+ * every row.  The file covers up to its last time plus the spacing before
+ * it (the last row holds that long), which must reach the horizon; a
+ * single row holds for ever. */
 static int read_series(const dc_scenario *sc, const config_setting_t *file_s, const char *column, double lo,
-                       double hi, bool interpolated, double horizon_s, steps *s, dc_error *err)
+                       double hi, double horizon_s, steps *s, dc_error *err)
 {
     const char *name = config_setting_get_string(file_s);
     char path[4096];
@@ -176,14 +177,11 @@ static int read_series(const dc_scenario *sc, const config_setting_t *file_s, co
         s->n = i + 1;
     }
     if (rc == DC_OK && n > 1) {
-        double end_s = interpolated ? s->t[n - 1] : s->t[n - 1] + (s->t[n - 1] - s->t[n - 2]);
+        double end_s = s->t[n - 1] + (s->t[n - 1] - s->t[n - 2]);
         if (end_s < horizon_s)
             rc = dc_csv_error_at(csv, n - 1, ct, err,
                                  "the series covers %g h but the run lasts %g h (horizon_days); add rows up to the horizon",
                                  end_s / 3600.0, horizon_s / 3600.0);
-    } else if (rc == DC_OK && interpolated && horizon_s > 0.0) {
-        rc = dc_csv_error_at(csv, 0, ct, err, "one row cannot be interpolated: give rows up to the horizon (%g h)",
-                             horizon_s / 3600.0);
     }
     if (rc == DC_EINPUT || rc == DC_EIO) {
         char key[256];
@@ -226,7 +224,7 @@ static int read_tariff(const dc_scenario *sc, const char *group, const char *val
         config_setting_t *f = config_setting_get_member(g, "file");
         if (!f)
             return dc_scenario_error_at(sc, g, err, "source \"csv\" needs file");
-        rc = read_series(sc, f, column, 0.0, max, false, horizon_s, &tf->csv, err);
+        rc = read_series(sc, f, column, 0.0, max, horizon_s, &tf->csv, err);
         if (rc != DC_OK)
             return rc;
         tf->kind = TARIFF_CSV;
@@ -357,7 +355,7 @@ static int env_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
             config_setting_t *f = config_setting_get_member(a, "file");
             if (!f)
                 return dc_scenario_error_at(sc, a, err, "source \"csv\" needs file");
-            rc = read_series(sc, f, "temp_c", -90.0, 70.0, true, horizon_s, &e->ambient, err);
+            rc = read_series(sc, f, "temp_c", -90.0, 70.0, horizon_s, &e->ambient, err);
             if (rc != DC_OK)
                 return rc;
             e->ambient_csv = true;

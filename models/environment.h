@@ -18,8 +18,7 @@
  *                 + daily_amplitude_c   cos(2 pi (h(t) - warmest_hour) / 24)
  *   (amplitudes are half the peak-to-peak swings), or source "csv": a file
  *   with columns time_h (hours from the start of the run, from 0,
- *   increasing, up to at least the horizon) and temp_c, interpolated
- *   linearly.
+ *   increasing) and temp_c, interpolated linearly.
  *
  * Price (USD per kWh), a step function of time:
  *   "flat": usd_per_kwh;
@@ -27,8 +26,10 @@
  *     usd_per_kwh; } holding until the next period's from_hour (the last
  *     wraps around midnight to the first), every day;
  *   "csv": columns time_h and usd_per_kwh; each row's price holds until the
- *     next row, the last one for as long as the spacing before it, and the
- *     file must cover the horizon.
+ *     next row.
+ * A file covers up to its last time plus the spacing before it (the last
+ * row holds that long: an hourly file of a year, 0 to 8759 h, covers 8760
+ * h), and must cover the horizon; a file of one row holds for ever.
  * Carbon intensity (kg CO2 per kWh, optional): "flat" or "csv" (columns
  * time_h and kg_per_kwh), as for the price.
  *

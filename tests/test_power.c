@@ -1186,6 +1186,31 @@ static void test_full_determinism_and_breakdown(void)
     dc_sim_destroy(c);
 }
 
+/* Runs a scenario file of the source tree; NULL (after a CUnit failure) if
+ * it does not run. */
+static dc_sim *run_file(const char *src, const char *rel)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", src, rel);
+    dc_error err = {0};
+    dc_scenario *sc = NULL;
+    dc_sim *sim = NULL;
+    if (dc_scenario_load_file(path, &sc, &err) == DC_OK) {
+        dc_scenario_set_schema(sc, dc_schemas());
+        if (dc_scenario_validate(sc, &err) != DC_OK || dc_build(sc, -1, &sim, &err) != DC_OK
+            || dc_sim_run(sim, &err) != DC_OK) {
+            dc_sim_destroy(sim);
+            sim = NULL;
+        }
+    }
+    if (!sim) {
+        fprintf(stderr, "\n  %s: %s", rel, err.msg);
+        CU_FAIL("scenario file did not run");
+    }
+    dc_scenario_destroy(sc);
+    return sim;
+}
+
 /* The repository's scenarios with power and cooling run and tell their story. */
 static void test_scenarios(void)
 {
@@ -1194,25 +1219,49 @@ static void test_scenarios(void)
         printf("\n  DCSIM_SRCDIR not set: skipped (make check sets it)");
         return;
     }
-    char path[512];
-    snprintf(path, sizeof path, "%s/scenarios/10k_gpu.cfg", src);
-    dc_error err = {0};
-    dc_scenario *sc = NULL;
-    CU_ASSERT_EQUAL_FATAL(dc_scenario_load_file(path, &sc, &err), DC_OK);
-    dc_scenario_set_schema(sc, dc_schemas());
-    CU_ASSERT_EQUAL_FATAL(dc_scenario_validate(sc, &err), DC_OK);
-    dc_sim *sim = NULL;
-    CU_ASSERT_EQUAL_FATAL(dc_build(sc, -1, &sim, &err), DC_OK);
-    CU_ASSERT_EQUAL_FATAL(dc_sim_run(sim, &err), DC_OK);
-    double pue = fig(sim, "power.pue"), it = fig(sim, "power.it_peak_mw");
+    dc_sim *flag = run_file(src, "scenarios/10k_gpu.cfg");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(flag);
+    double pue = fig(flag, "power.pue"), it = fig(flag, "power.it_peak_mw");
     printf("\n  10k_gpu: PUE %.3f, IT peak %.2f MW, swing 1 min %.2f MW, cost %.2f MUSD", pue, it,
-           fig(sim, "power.swing_1min_mw"), fig(sim, "power.energy_cost_usd") / 1e6);
-    /* liquid cooled: about 1.1 (planning notes); 10,240 H100 at 700 W plus hosts: 10-14 MW */
+           fig(flag, "power.swing_1min_mw"), fig(flag, "power.energy_cost_usd") / 1e6);
+    /* liquid cooled: about 1.1 (planning notes); 10,240 H100 at 700 W plus hosts, capped at 12 MW */
     CU_ASSERT(pue > 1.05 && pue < 1.15);
-    CU_ASSERT(it > 10.0 && it < 14.0);
-    CU_ASSERT(fig(sim, "power.swing_1min_mw") > 5.0);
-    dc_sim_destroy(sim);
-    dc_scenario_destroy(sc);
+    CU_ASSERT(it > 10.0 && it <= 12.0 * (1 + 1e-12));
+    CU_ASSERT(fig(flag, "power.swing_1min_mw") > 5.0);
+    CU_ASSERT(breakdown_sums(flag));
+
+    /* The pair: same IT work, air costs more cooling energy than liquid. */
+    dc_sim *air = run_file(src, "scenarios/power/air_hot.cfg");
+    dc_sim *liq = run_file(src, "scenarios/power/liquid_hot.cfg");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(air);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(liq);
+    double pa = fig(air, "power.pue"), pl = fig(liq, "power.pue");
+    printf("\n  hot site, a year: PUE air %.3f, liquid %.3f; cost air %.2f, liquid %.2f MUSD", pa, pl,
+           fig(air, "power.energy_cost_usd") / 1e6, fig(liq, "power.energy_cost_usd") / 1e6);
+    CU_ASSERT(pa > 1.2 && pa < 1.5);
+    CU_ASSERT(pl > 1.05 && pl < 1.25);
+    CU_ASSERT(fig(air, "power.cooling_energy_mwh") > 1.5 * fig(liq, "power.cooling_energy_mwh"));
+    double ia = fig(air, "power.it_energy_mwh"), il = fig(liq, "power.it_energy_mwh");
+    CU_ASSERT(fabs(ia - il) < 1e-3 * ia);
+    CU_ASSERT(fig(air, "cooling.max_ambient_c") > 40.0);
+    CU_ASSERT(breakdown_sums(air) && breakdown_sums(liq));
+
+    /* A 10 MW cap under a 12.2 MW demand: never exceeded, the job slower. */
+    dc_sim *cap = run_file(src, "scenarios/power/capped_site.cfg");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cap);
+    const dc_series *s = series(cap, "power_it_w");
+    for (size_t i = 0; i < dc_series_length(s); i++)
+        CU_ASSERT(dc_series_values(s)[i] <= 10e6 * (1 + 1e-12));
+    printf("\n  capped site: %.1f days against %.1f, %.0f GPU-h lost to the cap",
+           fig(cap, "job.completion_days"), fig(flag, "job.completion_days"), fig(cap, "gpu_hours.power_cap"));
+    CU_ASSERT(fig(cap, "job.completion_days") > 1.05 * fig(flag, "job.completion_days"));
+    CU_ASSERT(fig(cap, "gpu_hours.power_cap") > 5 * fig(flag, "gpu_hours.power_cap"));
+    CU_ASSERT(fig(cap, "power.off_node_h") > 0);
+    CU_ASSERT(breakdown_sums(cap));
+    dc_sim_destroy(flag);
+    dc_sim_destroy(air);
+    dc_sim_destroy(liq);
+    dc_sim_destroy(cap);
 }
 
 static int register_suites(void)
@@ -1252,7 +1301,7 @@ static int register_suites(void)
                   {"bad input through the program: exit status 2", test_cli_bad_inputs});
     DC_TEST_SUITE("run",
                   {"determinism, breakdown, cap, energies, swing", test_full_determinism_and_breakdown},
-                  {"the flagship with power and cooling", test_scenarios});
+                  {"the flagship, the air/liquid pair and the capped site", test_scenarios});
     return 0;
 }
 
