@@ -1323,19 +1323,11 @@ int main(void)
     snprintf(tmpdir, sizeof tmpdir, "%s", "/tmp/dcsim-test-power-XXXXXX");
     if (!mkdtemp(tmpdir))
         return 1;
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
+    /* the data files some tests read */
     int rc = 1;
-    if (register_suites() == 0) {
-        /* the data files some tests read */
-        if (write_plain("price.csv", "time_h,usd_per_kwh\n0,0.1\n10,0.3\n30,0.2\n40,0.2\n")
-            && write_plain("ambient.csv", "time_h,temp_c\n0,10\n24,20\n48,0\n"))
-            rc = dc_test_run_all();
-        else
-            CU_cleanup_registry();
-    } else {
-        CU_cleanup_registry();
-    }
+    if (write_plain("price.csv", "time_h,usd_per_kwh\n0,0.1\n10,0.3\n30,0.2\n40,0.2\n")
+        && write_plain("ambient.csv", "time_h,temp_c\n0,10\n24,20\n48,0\n"))
+        rc = dc_test_main(register_suites);
     cleanup();
     return rc;
 }
