@@ -141,7 +141,7 @@ struct dc_cooling {
     dc_event_handle cross_ev;
 
     /* integrals */
-    double temp_int, amb_int, heat_removed_j, free_s, hold_s, hot_s, shutdown_s, unit_down_s, shut_node_s;
+    double temp_int, amb_int, heat_removed_j, free_s, hot_s, shutdown_s, unit_down_s, shut_node_s;
     double max_t_c, max_amb_c;
     uint64_t n_throttle, n_shutdowns, n_unit_failures;
 
@@ -290,9 +290,7 @@ static void advance(dc_cooling *m)
         m->heat_removed_j += fmin(m->heat_w, m->avail_w) * dt;
         if (m->amb_c <= m->cop.free_below_c)
             m->free_s += dt;
-        if (m->mode == MODE_HOLD)
-            m->hold_s += dt;
-        else if (m->mode == MODE_HOT)
+        if (m->mode == MODE_HOT)
             m->hot_s += dt;
         else if (m->mode == MODE_SHUTDOWN)
             m->shutdown_s += dt;
@@ -720,7 +718,6 @@ static void cooling_finish(void *state, dc_sim *sim)
     double cool_j = 0.0;
     dc_summary_get(s, "power.cooling_energy_mwh", &cool_j);
     cool_j *= 3.6e9;
-    dc_summary_set(s, "cooling.capacity_mw", m->capacity_w / 1e6, "MW", "heat the plant removes with every unit up");
     dc_summary_set(s, "cooling.heat_removed_mwh", m->heat_removed_j / 3.6e9, "MWh", "heat removed by the plant");
     dc_summary_set(s, "cooling.mean_cop", cool_j > 0 ? m->heat_removed_j / cool_j : NAN, "",
                    "heat removed / cooling energy");
@@ -730,7 +727,6 @@ static void cooling_finish(void *state, dc_sim *sim)
     dc_summary_set(s, "cooling.mean_inlet_c", now > 0 ? m->temp_int / now : m->t_c, "C", "time-mean inlet temperature");
     dc_summary_set(s, "cooling.max_inlet_c", m->max_t_c, "C", "highest inlet temperature");
     dc_summary_set(s, "cooling.throttle_events", (double)m->n_throttle, "", "times the inlet reached throttle_c");
-    dc_summary_set(s, "cooling.hold_h", m->hold_s / 3600.0, "h", "time the GPUs held the inlet at throttle_c");
     dc_summary_set(s, "cooling.overheat_h", m->hot_s / 3600.0, "h",
                    "time above throttle_c with the GPUs at their lowest clocks");
     dc_summary_set(s, "cooling.shutdowns", (double)m->n_shutdowns, "", "thermal shutdowns of the hall");

@@ -843,8 +843,6 @@ static void power_finish(void *state, dc_sim *sim)
                    "largest change of facility power within one minute");
     dc_summary_set(s, "power.swing_1h_mw", dc_power_swing(t, v, n, now, 3600.0) / 1e6, "MW",
                    "largest change of facility power within one hour");
-    dc_summary_set(s, "power.site_cap_mw", isfinite(p->site_cap_w) ? p->site_cap_w / 1e6 : NAN, "MW",
-                   "cap on IT power (null: none)");
     dc_summary_set(s, "power.energy_cost_usd", p->priced_j > 0 || isfinite(p->price) ? p->cost_usd : NAN, "USD",
                    "facility energy x price (null: no price given)");
     dc_summary_set(s, "power.mean_price_usd_per_kwh", p->priced_j > 0 ? p->cost_usd / (p->priced_j / 3.6e6) : NAN,
