@@ -332,6 +332,15 @@ static double fill(const dc_power *p, double c_w, bool use_cap)
  * cap_w when use_cap) as each job's upper end. */
 static double solve_limit(dc_power *p, double target, bool use_cap)
 {
+    /* one computing job (the usual case): C = target / n, clamped by the caller */
+    int32_t only = -1, n_comp = 0;
+    for (int32_t j = 0; j < p->n_jobs; j++)
+        if (p->jobs[j].n_gpu > 0.0) {
+            only = j;
+            n_comp++;
+        }
+    if (n_comp == 1)
+        return target / p->jobs[only].n_gpu;
     size_t nb = 0;
     for (int32_t j = 0; j < p->n_jobs; j++)
         if (p->jobs[j].n_gpu > 0.0) {
