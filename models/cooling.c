@@ -265,7 +265,8 @@ static double q_out(const dc_cooling *m, double t)
 {
     if (m->avail_w <= 0.0)
         return 0.0;
-    return fmin(m->avail_w * (t - m->supply_c) / m->rise_c, m->avail_w);
+    double q = m->avail_w * (t - m->supply_c) / m->rise_c;
+    return q < m->avail_w ? q : m->avail_w;
 }
 
 /* Moves T and the integrals to now under the conditions since last_s. */
@@ -287,7 +288,7 @@ static void advance(dc_cooling *m)
         }
         m->temp_int += integral;
         m->amb_int += m->amb_c * dt;
-        m->heat_removed_j += fmin(m->heat_w, m->avail_w) * dt;
+        m->heat_removed_j += (m->heat_w < m->avail_w ? m->heat_w : m->avail_w) * dt;
         if (m->amb_c <= m->cop.free_below_c)
             m->free_s += dt;
         if (m->mode == MODE_HOT)
@@ -297,7 +298,8 @@ static void advance(dc_cooling *m)
         m->unit_down_s += (double)(m->units - m->up) * dt;
         m->shut_node_s += (double)m->n_shut * dt;
         m->t_c = t1;
-        m->max_t_c = fmax(m->max_t_c, t1);
+        if (t1 > m->max_t_c)
+            m->max_t_c = t1;
     }
     m->last_s = now;
 }
@@ -410,7 +412,7 @@ static void update(dc_cooling *m)
     double q = dc_power_it_w(m->power);
     if (m->mode == MODE_NORMAL && quiet(m, m->heat_w) && quiet(m, q)) {
         m->heat_w = q;
-        m->cooling_w = fmin(q, m->avail_w) / m->cop_now;
+        m->cooling_w = (q < m->avail_w ? q : m->avail_w) / m->cop_now;
         dc_power_set_cooling_w(m->power, m->cooling_w);
     } else {
         settle(m, false);

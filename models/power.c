@@ -126,6 +126,8 @@ struct dc_power {
     double *bp; /* breakpoints scratch, 2 per job */
     bool apply_pending, applying;
     bool other_sources; /* speed sources registered by other models */
+    /* constants of the scenario, for compute() */
+    double gpn, static_cap_w, node_idle_w, node_ckpt_w, node_restart_w;
 
     /* the state in force */
     double it_w, demand_w, floor_w, loss_w, facility_w;
@@ -369,13 +371,13 @@ static double solve_limit(dc_power *p, double target, bool use_cap)
 }
 
 static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+/* (fmin is a library call at -O2 without -ffast-math; this runs per change) */
+static double mind(double a, double b) { return a < b ? a : b; }
 
 static void compute(dc_power *p)
 {
     dc_cluster *c = p->c;
-    double gpn = dc_cluster_gpus_per_node(c);
-    double static_cap = fmin(p->gpu_cap_w, p->rack_gpu_cap_w);
-    double node_idle_w = p->host_idle_w + gpn * p->gpu.idle_w;
+    double gpn = p->gpn, node_idle_w = p->node_idle_w;
     double now = dc_sim_now(p->sim);
     double base = p->network_w;
     bool storage_active = false;
@@ -402,17 +404,17 @@ static void compute(dc_power *p)
             }
             jp->n_gpu = held * gpn;
             jp->util = p->u_run * other;
-            jp->hi_w = fmin(dc_gpu_power_w(&p->gpu, jp->util, 1.0), static_cap);
-            jp->lo_w = fmin(dc_gpu_power_w(&p->gpu, jp->util, p->f_min), jp->hi_w);
+            jp->hi_w = mind(dc_gpu_power_w(&p->gpu, jp->util, 1.0), p->static_cap_w);
+            jp->lo_w = mind(dc_gpu_power_w(&p->gpu, jp->util, p->f_min), jp->hi_w);
             break;
         }
         case DC_JOB_CHECKPOINTING:
             storage_active = true;
-            base += held * (p->host_w + gpn * fmin(dc_gpu_power_w(&p->gpu, p->u_ckpt, 1.0), static_cap));
+            base += held * p->node_ckpt_w;
             break;
         case DC_JOB_RESTARTING:
             storage_active = true;
-            base += held * (p->host_w + gpn * fmin(dc_gpu_power_w(&p->gpu, p->u_restart, 1.0), static_cap));
+            base += held * p->node_restart_w;
             break;
         case DC_JOB_PENDING:
         case DC_JOB_WAITING:
@@ -809,6 +811,11 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     for (int32_t j = 0; j < p->n_jobs; j++)
         p->jobs[j].m_util = NAN; /* nothing memoised yet */
     p->other_sources = dc_cluster_speed_source_count(p->c) > (size_t)(2 + (p->src_up >= 0));
+    p->gpn = dc_cluster_gpus_per_node(p->c);
+    p->static_cap_w = mind(p->gpu_cap_w, p->rack_gpu_cap_w);
+    p->node_idle_w = p->host_idle_w + p->gpn * p->gpu.idle_w;
+    p->node_ckpt_w = p->host_w + p->gpn * mind(dc_gpu_power_w(&p->gpu, p->u_ckpt, 1.0), p->static_cap_w);
+    p->node_restart_w = p->host_w + p->gpn * mind(dc_gpu_power_w(&p->gpu, p->u_restart, 1.0), p->static_cap_w);
     for (size_t i = 0; i < sizeof p->last_rec / sizeof p->last_rec[0]; i++)
         p->last_rec[i] = NAN;
     dc_environment *env = dc_environment_of(sim);
