@@ -139,6 +139,7 @@ struct dc_cooling {
     uint32_t *shut;
     size_t n_shut, shut_cap;
     dc_event_handle cross_ev;
+    double em_dt[2], em_tau[2], em_val[2]; /* remembered expm1(-dt/tau) */
 
     /* integrals */
     double temp_int, amb_int, heat_removed_j, free_s, hot_s, shutdown_s, unit_down_s, shut_node_s;
@@ -279,9 +280,26 @@ static void advance(dc_cooling *m)
             t1 = m->throttle_c;
             integral = t1 * dt;
         } else if (m->avail_w > 0.0 && m->heat_w <= m->avail_w && m->t_c <= m->supply_c + m->rise_c) {
-            /* the common case, inlined: below saturation, exponential */
+            /* the common case, inlined: below saturation, exponential; the
+             * same intervals recur (checkpoint writes, compute between
+             * them), so e^(-dt/tau) - 1 is remembered for the last two */
             double g = m->avail_w / m->rise_c, tau = m->capacitance / g, tss = m->supply_c + m->heat_w / g;
-            t1 = exp_piece(m->t_c, tss, tau, dt, &integral);
+            double em1;
+            if (dt == m->em_dt[0] && tau == m->em_tau[0]) {
+                em1 = m->em_val[0];
+            } else if (dt == m->em_dt[1] && tau == m->em_tau[1]) {
+                em1 = m->em_val[1];
+            } else {
+                em1 = expm1(-dt / tau);
+                m->em_dt[1] = m->em_dt[0];
+                m->em_tau[1] = m->em_tau[0];
+                m->em_val[1] = m->em_val[0];
+                m->em_dt[0] = dt;
+                m->em_tau[0] = tau;
+                m->em_val[0] = em1;
+            }
+            integral = tss * dt - (m->t_c - tss) * tau * em1;
+            t1 = tss + (m->t_c - tss) * (1.0 + em1);
         } else {
             dc_thermal th = thermal_now(m);
             t1 = dc_thermal_at(&th, m->t_c, dt, &integral);
@@ -410,7 +428,7 @@ static void update(dc_cooling *m)
     m->busy = true;
     advance(m);
     double q = dc_power_it_w(m->power);
-    if (m->mode == MODE_NORMAL && quiet(m, m->heat_w) && quiet(m, q)) {
+    if (m->mode == MODE_NORMAL && m->cross_ev == DC_EVENT_NONE && quiet(m, m->heat_w) && quiet(m, q)) {
         m->heat_w = q;
         m->cooling_w = (q < m->avail_w ? q : m->avail_w) / m->cop_now;
         dc_power_set_cooling_w(m->power, m->cooling_w);
@@ -519,11 +537,18 @@ static void on_step(dc_sim *sim, void *ctx, uint64_t k)
     m->busy = true;
     advance(m);
     double mid = ((double)k + 0.5) * m->step_s;
-    m->amb_c = dc_environment_ambient_c(m->env, mid);
+    m->amb_c = m->env ? dc_environment_ambient_c(m->env, mid) : DC_ENVIRONMENT_DEFAULT_AMBIENT_C;
     m->max_amb_c = fmax(m->max_amb_c, m->amb_c);
     dc_series_record(m->s_amb, dc_sim_now(sim), m->amb_c);
     conditions(m);
-    settle(m, true);
+    if (m->mode == MODE_NORMAL && m->cross_ev == DC_EVENT_NONE && quiet(m, m->heat_w)) {
+        /* far from the limits: only the cooling power and the sample */
+        m->cooling_w = (m->heat_w < m->avail_w ? m->heat_w : m->avail_w) / m->cop_now;
+        dc_power_set_cooling_w(m->power, m->cooling_w);
+        dc_series_record(m->s_inlet, dc_sim_now(sim), m->t_c);
+    } else {
+        settle(m, true);
+    }
     m->busy = false;
     dc_sim_at(sim, (double)(k + 1) * m->step_s, on_step, m, k + 1);
 }
