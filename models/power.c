@@ -10,8 +10,13 @@
  * Implementation notes:
  *  - refresh() recomputes everything from the cluster's state; it banks the
  *    integrals first, so every figure is a step function integrated exactly.
- *    It guards against re-entry (the cooling model answers "it_power" by
- *    setting a heat limit, which refreshes again).
+ *    It publishes "it_power" from inside and guards against re-entry (the
+ *    cooling model answers with its cooling power and perhaps a new heat
+ *    limit, which only marks the state dirty for another round).
+ *  - Speed matters: a training job changes phase twice per checkpoint, so
+ *    the flagship refreshes some 30,000 times.  With one job, compute()
+ *    remembers its outputs for the last few input states (phase, nodes
+ *    held, spares on, heat limit...), which recur.
  *  - Speed factors are applied in a zero-delay event, never from inside a
  *    signal handler: a job that publishes "job_phase" on entering RUNNING
  *    schedules its next milestone after publishing, so a speed change made
@@ -19,7 +24,8 @@
  *    within the same instant, so no work is mis-accounted.
  *  - The per-GPU limit C that meets a cap solves
  *    base + sum_j n_j clamp(C, lo_j, hi_j) = cap, a piecewise-linear
- *    equation solved exactly between its breakpoints. */
+ *    equation solved exactly between its breakpoints (C = (cap - base) / n
+ *    for one computing job). */
 #include "power.h"
 
 #include <math.h>
