@@ -296,6 +296,28 @@ static void schema_path(const config_setting_t *s, char *buf, size_t size)
     build_path(s, &b, true);
 }
 
+const dc_param *dc_scenario_schema_row(const dc_scenario *sc, const char *path)
+{
+    if (!sc || !sc->schemas || !path)
+        return NULL;
+    char spath[PATH_BUF];
+    sbuf b = {spath, sizeof spath, 0};
+    spath[0] = '\0';
+    for (const char *p = path; *p;) {
+        if (*p == '[') {
+            const char *close = strchr(p, ']');
+            if (!close)
+                return NULL;
+            sb_add(&b, "[]");
+            p = close + 1;
+        } else {
+            sb_add(&b, "%c", *p++);
+        }
+    }
+    const dc_param *row = resolve(sc->schemas, spath);
+    return row == &group_row || row == &list_row ? NULL : row;
+}
+
 static bool was_set(const dc_scenario *sc, const char *path)
 {
     for (size_t i = 0; i < sc->n_set; i++)

@@ -105,6 +105,10 @@ config_setting_t *dc_scenario_lookup(const dc_scenario *sc, const char *path);
  * malloc'd, the caller frees; NULL when out of memory. */
 char *dc_scenario_text(const dc_scenario *sc);
 
+/* The schema row of a dotted path ("failures.[2].mtbf_h" or
+ * "failures.[].mtbf_h"), NULL if the schema has none. */
+const dc_param *dc_scenario_schema_row(const dc_scenario *sc, const char *path);
+
 /* The dotted path of a setting ("failures.[2].mtbf_h") into buf. */
 void dc_scenario_setting_path(const config_setting_t *s, char *buf, size_t size);
 

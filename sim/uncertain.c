@@ -375,6 +375,7 @@ int dc_uncertain_parse(const dc_scenario *sc, const config_setting_t *g, const d
     memset(&u, 0, sizeof u);
     dc_scenario_setting_path(g, u.path, sizeof u.path);
     u.integer = row->type == DC_PARAM_INT;
+    u.unit = row->unit ? row->unit : "";
 
     const config_setting_t *dist = config_setting_get_member(g, "dist");
     const char *kind = config_setting_get_string(dist);

@@ -78,6 +78,7 @@ struct dc_uncertain {
     double lo, hi;         /* truncation: the key's range and min/max */
     double p_lo, p_hi;     /* F(lo), F(hi) */
     bool integer;
+    const char *unit;      /* the key's unit (from its schema row) */
     config_setting_t *setting; /* where the value lives in the scenario */
 };
 

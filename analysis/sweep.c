@@ -1,0 +1,755 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The sweep driver (see sweep.h).
+ *
+ * Decisions where the header is silent:
+ *  - Ranges lo:hi:step give the values lo + k step (computed, not
+ *    accumulated) printed with 15 significant digits, so 0.1:0.3:0.1 gives
+ *    0.1, 0.2, 0.3; for an integer key they must be integers.
+ *  - The seed cannot be an axis: replications are the seeds.
+ *  - Every grid point is also built once (at its inputs' medians) before
+ *    anything runs, so that the models' own checks (a job larger than the
+ *    cluster) stop a sweep at once rather than at that grid point.
+ *  - Runs record no event log (a sweep keeps only the summaries).
+ *  - NaN values are stored as one canonical quiet NaN, so that a row moved
+ *    between MPI ranks is bit-identical to the row computed in place. */
+#include "sweep.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "uncertain.h"
+
+typedef struct sweep_axis {
+    char *key;
+    char **values;
+    double *numbers;
+    size_t n;
+} sweep_axis;
+
+struct dc_sweep {
+    size_t reps, points, rows, workers;
+    uint64_t base_seed;
+    sweep_axis *axes;
+    size_t n_axes;
+    dc_scenario ***sc; /* [worker][point] */
+    dc_sweep_build_fn build;
+    dc_summary **results;
+};
+
+/* ---- axes ---------------------------------------------------------------------- */
+
+static char *trimmed(const char *b, const char *e)
+{
+    while (b < e && isspace((unsigned char)*b))
+        b++;
+    while (e > b && isspace((unsigned char)e[-1]))
+        e--;
+    return strndup(b, (size_t)(e - b));
+}
+
+static void axis_free(sweep_axis *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        free(a->values[i]);
+    free(a->values);
+    free(a->numbers);
+    free(a->key);
+    memset(a, 0, sizeof *a);
+}
+
+static bool parse_number(const char *t, double *x)
+{
+    char *end;
+    errno = 0;
+    *x = strtod(t, &end);
+    while (isspace((unsigned char)*end))
+        end++;
+    return end != t && *end == '\0' && errno == 0 && isfinite(*x);
+}
+
+static int add_value(sweep_axis *a, char *v, size_t *cap)
+{
+    if (!v)
+        return DC_ENOMEM;
+    if (a->n == *cap) {
+        size_t c = *cap ? 2 * *cap : 8;
+        char **p = realloc(a->values, c * sizeof *p);
+        if (!p) {
+            free(v);
+            return DC_ENOMEM;
+        }
+        a->values = p;
+        *cap = c;
+    }
+    a->values[a->n++] = v;
+    return DC_OK;
+}
+
+static int parse_axis(const char *spec, sweep_axis *a, dc_error *err)
+{
+    memset(a, 0, sizeof *a);
+    const char *eq = strchr(spec, '=');
+    if (!eq)
+        return dc_error_set(err, DC_EINPUT, "--vary %s: expected KEY=v1,v2,... or KEY=lo:hi:step", spec);
+    a->key = trimmed(spec, eq);
+    if (!a->key)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    if (a->key[0] == '\0') {
+        axis_free(a);
+        return dc_error_set(err, DC_EINPUT, "--vary %s: expected KEY=v1,v2,... or KEY=lo:hi:step", spec);
+    }
+    if (strcmp(a->key, "seed") == 0) {
+        axis_free(a);
+        return dc_error_set(err, DC_EINPUT,
+                            "--vary %s: the seed is not an axis (replications are the seeds: use --reps and --seed)",
+                            spec);
+    }
+    const char *rest = eq + 1;
+    char *all = trimmed(rest, rest + strlen(rest));
+    if (!all) {
+        axis_free(a);
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
+    int rc = DC_OK;
+    size_t cap = 0;
+    double lo, hi, step;
+    char *c1 = strchr(all, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (all[0] == '\0') {
+        rc = dc_error_set(err, DC_EINPUT, "--vary %s: empty list of values", spec);
+    } else if (c1 && c2 && !strchr(c2 + 1, ':') && !strchr(all, ',')) {
+        *c1 = *c2 = '\0';
+        if (!parse_number(all, &lo) || !parse_number(c1 + 1, &hi) || !parse_number(c2 + 1, &step)) {
+            rc = dc_error_set(err, DC_EINPUT, "--vary %s: expected numbers in lo:hi:step", spec);
+        } else if (step == 0.0) {
+            rc = dc_error_set(err, DC_EINPUT, "--vary %s: a step of zero", spec);
+        } else if ((hi - lo) / step < -1e-9) {
+            rc = dc_error_set(err, DC_EINPUT, "--vary %s: the step goes away from hi (%g to %g by %g)", spec, lo,
+                              hi, step);
+        } else {
+            double count = floor((hi - lo) / step + 1e-9) + 1.0;
+            if (count > DC_SWEEP_HARD_MAX_POINTS) {
+                rc = dc_error_set(err, DC_EINPUT, "--vary %s: %.0f values, more than the limit of %d", spec, count,
+                                  DC_SWEEP_HARD_MAX_POINTS);
+            } else {
+                for (size_t k = 0; k < (size_t)count && rc == DC_OK; k++) {
+                    double x = lo + (double)k * step;
+                    char buf[40];
+                    if (x == floor(x) && fabs(x) < 1e15)
+                        snprintf(buf, sizeof buf, "%.0f", x);
+                    else
+                        snprintf(buf, sizeof buf, "%.15g", x);
+                    rc = add_value(a, strdup(buf), &cap);
+                }
+            }
+        }
+    } else {
+        const char *p = all;
+        for (;;) {
+            const char *comma = strchr(p, ',');
+            const char *end = comma ? comma : p + strlen(p);
+            char *v = trimmed(p, end);
+            if (v && v[0] == '\0') {
+                free(v);
+                rc = dc_error_set(err, DC_EINPUT, "--vary %s: an empty value in the list", spec);
+                break;
+            }
+            if ((rc = add_value(a, v, &cap)) != DC_OK)
+                break;
+            if (!comma)
+                break;
+            p = comma + 1;
+        }
+    }
+    free(all);
+    if (rc == DC_OK) {
+        a->numbers = malloc(a->n * sizeof *a->numbers);
+        if (!a->numbers)
+            rc = DC_ENOMEM;
+        for (size_t i = 0; a->numbers && i < a->n; i++) {
+            const char *v = a->values[i];
+            if (!parse_number(v, &a->numbers[i]))
+                a->numbers[i] = strcasecmp(v, "true") == 0 ? 1.0 : strcasecmp(v, "false") == 0 ? 0.0 : NAN;
+        }
+    }
+    if (rc == DC_ENOMEM)
+        dc_error_set(err, DC_ENOMEM, "out of memory");
+    if (rc != DC_OK)
+        axis_free(a);
+    return rc;
+}
+
+/* The value index of axis a at grid point g (first axis slowest). */
+static size_t point_index(const dc_sweep *sw, size_t g, size_t a)
+{
+    for (size_t k = sw->n_axes; k-- > a + 1;)
+        g /= sw->axes[k].n;
+    return g % sw->axes[a].n;
+}
+
+/* ---- grid points ----------------------------------------------------------------- */
+
+static int load_base(const dc_sweep_spec *spec, dc_scenario **out, dc_error *err)
+{
+    dc_scenario *sc = NULL;
+    int rc = spec->file ? dc_scenario_load_file(spec->file, &sc, err)
+                        : dc_scenario_load_string(spec->text, spec->text_name, &sc, err);
+    if (rc != DC_OK)
+        return rc;
+    dc_scenario_set_schema(sc, spec->schemas);
+    for (size_t i = 0; i < spec->n_sets && rc == DC_OK; i++)
+        rc = dc_scenario_set(sc, spec->sets[i], err);
+    if (rc != DC_OK) {
+        dc_scenario_destroy(sc);
+        return rc;
+    }
+    *out = sc;
+    return DC_OK;
+}
+
+/* Rewrites "--set K=V: ..." as "--vary K=V: ..." for messages about axes. */
+static void vary_message(dc_error *err, const char *assignment, size_t g)
+{
+    if (!err || err->code != DC_EINPUT)
+        return;
+    if (strncmp(err->msg, "--set ", 6) == 0) {
+        char msg[DC_ERROR_MSG_MAX];
+        snprintf(msg, sizeof msg, "--vary %s", err->msg + 6);
+        snprintf(err->msg, sizeof err->msg, "%s", msg);
+    } else {
+        dc_error_prefix(err, "grid point %zu (%s)", g, assignment);
+    }
+}
+
+static int make_point(const dc_sweep_spec *spec, const dc_sweep *sw, size_t g, dc_scenario **out, dc_error *err)
+{
+    dc_scenario *sc = NULL;
+    int rc = load_base(spec, &sc, err);
+    if (rc != DC_OK)
+        return rc;
+    char assignment[1024] = "";
+    for (size_t a = 0; a < sw->n_axes && rc == DC_OK; a++) {
+        char one[512];
+        snprintf(one, sizeof one, "%s=%s", sw->axes[a].key, sw->axes[a].values[point_index(sw, g, a)]);
+        size_t len = strlen(assignment);
+        snprintf(assignment + len, sizeof assignment - len, "%s%s", len ? ", " : "", one);
+        rc = dc_scenario_set(sc, one, err);
+        if (rc != DC_OK)
+            vary_message(err, one, g);
+    }
+    if (rc == DC_OK) {
+        rc = dc_scenario_validate(sc, err);
+        if (rc != DC_OK && sw->n_axes > 0)
+            vary_message(err, assignment, g);
+    }
+    if (rc != DC_OK) {
+        dc_scenario_destroy(sc);
+        return rc;
+    }
+    *out = sc;
+    return DC_OK;
+}
+
+void dc_sweep_destroy(dc_sweep *sw)
+{
+    if (!sw)
+        return;
+    for (size_t w = 0; sw->sc && w < sw->workers; w++) {
+        for (size_t g = 0; sw->sc[w] && g < sw->points; g++)
+            dc_scenario_destroy(sw->sc[w][g]);
+        free(sw->sc[w]);
+    }
+    free(sw->sc);
+    for (size_t a = 0; a < sw->n_axes; a++)
+        axis_free(&sw->axes[a]);
+    free(sw->axes);
+    for (size_t i = 0; sw->results && i < sw->rows; i++)
+        dc_summary_destroy(sw->results[i]);
+    free(sw->results);
+    free(sw);
+}
+
+int dc_sweep_create(const dc_sweep_spec *spec, size_t workers, dc_sweep **out, dc_error *err)
+{
+    if (!spec || !out || !spec->build || !spec->schemas || (!spec->file && !spec->text))
+        return dc_error_set(err, DC_EINTERNAL, "dc_sweep_create: incomplete specification");
+    if (spec->reps < 1 || spec->reps > DC_SWEEP_MAX_REPS)
+        return dc_error_set(err, DC_EINPUT, "--reps: expected 1 to %d replications (got %zu)", DC_SWEEP_MAX_REPS,
+                            spec->reps);
+    if (workers < 1)
+        workers = 1;
+    dc_sweep *sw = calloc(1, sizeof *sw);
+    if (!sw)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    sw->reps = spec->reps;
+    sw->build = spec->build;
+    sw->points = 1;
+    int rc = DC_OK;
+    dc_scenario *base = NULL;
+
+    if (spec->n_vary > 0 && !(sw->axes = calloc(spec->n_vary, sizeof *sw->axes))) {
+        rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+        goto fail;
+    }
+    double points = 1.0;
+    for (size_t a = 0; a < spec->n_vary; a++) {
+        rc = parse_axis(spec->vary[a], &sw->axes[a], err);
+        if (rc != DC_OK)
+            goto fail;
+        sw->n_axes++;
+        for (size_t b = 0; b < a; b++)
+            if (strcmp(sw->axes[b].key, sw->axes[a].key) == 0) {
+                rc = dc_error_set(err, DC_EINPUT, "--vary %s: %s is varied twice", spec->vary[a], sw->axes[a].key);
+                goto fail;
+            }
+        points *= (double)sw->axes[a].n;
+    }
+    if (points > DC_SWEEP_HARD_MAX_POINTS || (points > DC_SWEEP_MAX_POINTS && !spec->force)) {
+        rc = points > DC_SWEEP_HARD_MAX_POINTS
+                 ? dc_error_set(err, DC_EINPUT, "--vary: a grid of %.0f points is larger than the limit of %d",
+                                points, DC_SWEEP_HARD_MAX_POINTS)
+                 : dc_error_set(err, DC_EINPUT,
+                                "--vary: a grid of %.0f points is larger than the maximum of %d (add --force to "
+                                "run it anyway)",
+                                points, DC_SWEEP_MAX_POINTS);
+        goto fail;
+    }
+    sw->points = (size_t)points;
+    if ((double)sw->points * (double)sw->reps > DC_SWEEP_MAX_ROWS) {
+        rc = dc_error_set(err, DC_EINPUT, "%zu grid points x %zu replications is more than the limit of %d runs",
+                          sw->points, sw->reps, DC_SWEEP_MAX_ROWS);
+        goto fail;
+    }
+    sw->rows = sw->points * sw->reps;
+
+    /* The scenario with its --set overrides alone first: its errors are
+     * reported plainly, before any grid point's. */
+    rc = load_base(spec, &base, err);
+    if (rc == DC_OK)
+        rc = dc_scenario_validate(base, err);
+    if (rc != DC_OK)
+        goto fail;
+    if (spec->seed >= 0) {
+        sw->base_seed = (uint64_t)spec->seed;
+    } else {
+        long long s = 1;
+        config_lookup_int64(dc_scenario_config(base), "seed", &s);
+        sw->base_seed = (uint64_t)s;
+    }
+    if (sw->base_seed + (uint64_t)sw->reps - 1 < sw->base_seed) {
+        rc = dc_error_set(err, DC_EINPUT, "--seed: seeds %llu + %zu replications overflow",
+                          (unsigned long long)sw->base_seed, sw->reps);
+        goto fail;
+    }
+
+    sw->results = calloc(sw->rows, sizeof *sw->results);
+    sw->sc = calloc(workers, sizeof *sw->sc);
+    if (!sw->results || !sw->sc) {
+        rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+        goto fail;
+    }
+    sw->workers = workers;
+    for (size_t w = 0; w < workers; w++) {
+        if (!(sw->sc[w] = calloc(sw->points, sizeof *sw->sc[w]))) {
+            rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+            goto fail;
+        }
+        for (size_t g = 0; g < sw->points; g++) {
+            rc = make_point(spec, sw, g, &sw->sc[w][g], err);
+            if (rc != DC_OK)
+                goto fail;
+            if (w == 0) {
+                dc_sim *sim = NULL;
+                rc = sw->build(sw->sc[0][g], (int64_t)sw->base_seed, &sim, err);
+                dc_sim_destroy(sim);
+                if (rc != DC_OK) {
+                    if (sw->n_axes > 0)
+                        vary_message(err, "its values", g);
+                    goto fail;
+                }
+            }
+        }
+    }
+    dc_scenario_destroy(base);
+    *out = sw;
+    return DC_OK;
+fail:
+    dc_scenario_destroy(base);
+    dc_sweep_destroy(sw);
+    return rc;
+}
+
+size_t dc_sweep_points(const dc_sweep *sw)
+{
+    return sw->points;
+}
+
+size_t dc_sweep_reps(const dc_sweep *sw)
+{
+    return sw->reps;
+}
+
+size_t dc_sweep_rows(const dc_sweep *sw)
+{
+    return sw->rows;
+}
+
+uint64_t dc_sweep_seed(const dc_sweep *sw, size_t rep)
+{
+    return sw->base_seed + (uint64_t)rep;
+}
+
+size_t dc_sweep_axes(const dc_sweep *sw)
+{
+    return sw->n_axes;
+}
+
+const char *dc_sweep_axis_key(const dc_sweep *sw, size_t axis)
+{
+    return axis < sw->n_axes ? sw->axes[axis].key : NULL;
+}
+
+const char *dc_sweep_point_value(const dc_sweep *sw, size_t g, size_t axis)
+{
+    return axis < sw->n_axes && g < sw->points ? sw->axes[axis].values[point_index(sw, g, axis)] : NULL;
+}
+
+double dc_sweep_point_number(const dc_sweep *sw, size_t g, size_t axis)
+{
+    return axis < sw->n_axes && g < sw->points ? sw->axes[axis].numbers[point_index(sw, g, axis)] : NAN;
+}
+
+const dc_scenario *dc_sweep_scenario(const dc_sweep *sw, size_t g)
+{
+    return g < sw->points ? sw->sc[0][g] : NULL;
+}
+
+/* ---- running ------------------------------------------------------------------------ */
+
+static double canonical(double x)
+{
+    return isnan(x) ? NAN : x;
+}
+
+int dc_sweep_run_row(dc_sweep *sw, size_t w, size_t row, dc_error *err)
+{
+    if (w >= sw->workers || row >= sw->rows)
+        return dc_error_set(err, DC_EINTERNAL, "dc_sweep_run_row: worker %zu or row %zu out of range", w, row);
+    size_t g = row / sw->reps, r = row % sw->reps;
+    dc_scenario *sc = sw->sc[w][g];
+    uint64_t seed = dc_sweep_seed(sw, r);
+    size_t n_in = dc_scenario_uncertain_count(sc);
+    double stack_values[64];
+    double *values = n_in <= 64 ? stack_values : malloc(n_in * sizeof *values);
+    dc_summary *s = dc_summary_create();
+    dc_sim *sim = NULL;
+    int rc = DC_OK;
+    if (!values || !s) {
+        rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+        goto done;
+    }
+    dc_scenario_sample(sc, seed, values);
+    rc = sw->build(sc, (int64_t)seed, &sim, err);
+    if (rc != DC_OK)
+        goto context;
+    dc_eventlog_enable(dc_sim_eventlog(sim), false);
+    rc = dc_sim_run(sim, err);
+    if (rc != DC_OK)
+        goto context;
+    char key[DC_UNCERTAIN_PATH_MAX + 16];
+    for (size_t a = 0; a < sw->n_axes && rc == DC_OK; a++) {
+        const dc_param *p = dc_scenario_schema_row(sc, sw->axes[a].key);
+        snprintf(key, sizeof key, "param.%s", sw->axes[a].key);
+        rc = dc_summary_set(s, key, canonical(dc_sweep_point_number(sw, g, a)), p && p->unit ? p->unit : "",
+                            "the grid point's value");
+    }
+    for (size_t i = 0; i < n_in && rc == DC_OK; i++) {
+        const dc_uncertain *u = dc_scenario_uncertain(sc, i);
+        snprintf(key, sizeof key, "input.%s", u->path);
+        rc = dc_summary_set(s, key, values[i], u->unit, "the value drawn for this replication");
+    }
+    const dc_summary *run = dc_sim_summary(sim);
+    for (size_t i = 0; i < dc_summary_count(run) && rc == DC_OK; i++)
+        rc = dc_summary_set(s, dc_summary_key(run, i), canonical(dc_summary_value(run, i)), dc_summary_unit(run, i),
+                            NULL);
+    if (rc != DC_OK) {
+        rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+        goto done;
+    }
+    dc_summary_destroy(sw->results[row]);
+    sw->results[row] = s;
+    s = NULL;
+    goto done;
+context:
+    dc_error_prefix(err, "grid point %zu, replication %zu (seed %llu)", g, r, (unsigned long long)seed);
+done:
+    dc_sim_destroy(sim);
+    dc_summary_destroy(s);
+    if (values != stack_values)
+        free(values);
+    return rc;
+}
+
+typedef struct pool {
+    dc_sweep *sw;
+    const size_t *rows;
+    size_t n;
+    atomic_size_t next, done;
+    atomic_bool stop;
+    pthread_mutex_t lock;
+    dc_error err;
+    int rc;
+} pool;
+
+typedef struct worker_arg {
+    pool *p;
+    size_t w;
+    void (*progress)(void *ctx, size_t done, size_t total);
+    void *ctx;
+} worker_arg;
+
+static void *work(void *arg)
+{
+    worker_arg *a = arg;
+    pool *p = a->p;
+    dc_error err = {0};
+    while (!atomic_load(&p->stop)) {
+        size_t k = atomic_fetch_add(&p->next, 1);
+        if (k >= p->n)
+            break;
+        int rc = dc_sweep_run_row(p->sw, a->w, p->rows[k], &err);
+        if (rc != DC_OK) {
+            pthread_mutex_lock(&p->lock);
+            if (p->rc == DC_OK) {
+                p->rc = rc;
+                p->err = err;
+            }
+            pthread_mutex_unlock(&p->lock);
+            atomic_store(&p->stop, true);
+            break;
+        }
+        size_t d = atomic_fetch_add(&p->done, 1) + 1;
+        if (a->progress)
+            a->progress(a->ctx, d, p->n);
+    }
+    return NULL;
+}
+
+int dc_sweep_run(dc_sweep *sw, const size_t *rows, size_t n, size_t threads,
+                 void (*progress)(void *ctx, size_t done, size_t total), void *ctx, dc_error *err)
+{
+    if (threads < 1)
+        threads = 1;
+    if (threads > sw->workers)
+        threads = sw->workers;
+    if (threads > n)
+        threads = n ? n : 1;
+    pool p = {.sw = sw, .rows = rows, .n = n, .rc = DC_OK};
+    atomic_init(&p.next, 0);
+    atomic_init(&p.done, 0);
+    atomic_init(&p.stop, false);
+    if (pthread_mutex_init(&p.lock, NULL) != 0)
+        return dc_error_set(err, DC_EINTERNAL, "cannot create a mutex");
+    pthread_t *tid = calloc(threads, sizeof *tid);
+    worker_arg *args = calloc(threads, sizeof *args);
+    size_t started = 1;
+    int rc = DC_OK;
+    if (!tid || !args) {
+        rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t t = 0; t < threads; t++)
+        args[t] = (worker_arg){.p = &p, .w = t, .progress = t == 0 ? progress : NULL, .ctx = ctx};
+    for (; started < threads; started++) {
+        if (pthread_create(&tid[started], NULL, work, &args[started]) != 0) {
+            rc = dc_error_set(err, DC_EINTERNAL, "cannot start thread %zu: %s", started, strerror(errno));
+            atomic_store(&p.stop, true);
+            break;
+        }
+    }
+    if (rc == DC_OK)
+        work(&args[0]);
+    for (size_t t = 1; t < started; t++)
+        pthread_join(tid[t], NULL);
+    if (rc == DC_OK && p.rc != DC_OK) {
+        rc = p.rc;
+        if (err)
+            *err = p.err;
+    }
+done:
+    free(tid);
+    free(args);
+    pthread_mutex_destroy(&p.lock);
+    return rc;
+}
+
+const dc_summary *dc_sweep_row(const dc_sweep *sw, size_t row)
+{
+    return row < sw->rows ? sw->results[row] : NULL;
+}
+
+/* ---- moving rows ------------------------------------------------------------------- */
+
+static int append(char **buf, size_t *len, size_t *cap, const char *text, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        size_t c = *cap ? *cap : 4096;
+        while (c < *len + n + 1)
+            c *= 2;
+        char *p = realloc(*buf, c);
+        if (!p)
+            return DC_ENOMEM;
+        *buf = p;
+        *cap = c;
+    }
+    memcpy(*buf + *len, text, n);
+    *len += n;
+    (*buf)[*len] = '\0';
+    return DC_OK;
+}
+
+int dc_sweep_row_pack(const dc_sweep *sw, size_t row, char **buf, size_t *len, size_t *cap)
+{
+    const dc_summary *s = dc_sweep_row(sw, row);
+    if (!s)
+        return DC_EINTERNAL;
+    for (size_t i = 0; i < dc_summary_count(s); i++) {
+        char line[512];
+        int n = snprintf(line, sizeof line, "%s\t%s\t%a\n", dc_summary_key(s, i), dc_summary_unit(s, i),
+                         dc_summary_value(s, i));
+        if (n < 0 || (size_t)n >= sizeof line)
+            return DC_EINTERNAL;
+        if (append(buf, len, cap, line, (size_t)n) != DC_OK)
+            return DC_ENOMEM;
+    }
+    return DC_OK;
+}
+
+int dc_sweep_row_unpack(dc_sweep *sw, size_t row, const char *text, size_t len, dc_error *err)
+{
+    if (row >= sw->rows)
+        return dc_error_set(err, DC_EINTERNAL, "unpacking row %zu of %zu", row, sw->rows);
+    dc_summary *s = dc_summary_create();
+    char *copy = strndup(text, len);
+    int rc = s && copy ? DC_OK : dc_error_set(err, DC_ENOMEM, "out of memory");
+    char *save = NULL;
+    for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL; line && rc == DC_OK;
+         line = strtok_r(NULL, "\n", &save)) {
+        char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+        if (!t2) {
+            rc = dc_error_set(err, DC_EINTERNAL, "row %zu: malformed packed line '%s'", row, line);
+            break;
+        }
+        *t1 = *t2 = '\0';
+        if (dc_summary_set(s, line, canonical(strtod(t2 + 1, NULL)), t1 + 1, NULL) != DC_OK)
+            rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
+    free(copy);
+    if (rc != DC_OK) {
+        dc_summary_destroy(s);
+        return rc;
+    }
+    dc_summary_destroy(sw->results[row]);
+    sw->results[row] = s;
+    return DC_OK;
+}
+
+/* ---- the table ------------------------------------------------------------------------ */
+
+void dc_sweep_table_destroy(dc_sweep_table *t)
+{
+    if (!t)
+        return;
+    for (size_t j = 0; j < t->n_cols; j++) {
+        free(t->names[j]);
+        free(t->units[j]);
+    }
+    free(t->names);
+    free(t->units);
+    free(t->values);
+    free(t);
+}
+
+long dc_sweep_table_column(const dc_sweep_table *t, const char *name)
+{
+    for (size_t j = 0; t && name && j < t->n_cols; j++)
+        if (strcmp(t->names[j], name) == 0)
+            return (long)j;
+    return -1;
+}
+
+int dc_sweep_table_build(const dc_sweep *sw, dc_sweep_table **out, dc_error *err)
+{
+    dc_sweep_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    t->n_rows = sw->rows;
+    size_t cap = 0;
+    /* columns: in order of first appearance */
+    for (size_t i = 0; i < sw->rows; i++) {
+        const dc_summary *s = sw->results[i];
+        if (!s) {
+            dc_sweep_table_destroy(t);
+            return dc_error_set(err, DC_EINTERNAL, "row %zu has not run", i);
+        }
+        for (size_t k = 0; k < dc_summary_count(s); k++) {
+            const char *key = dc_summary_key(s, k);
+            if ((k < t->n_cols && strcmp(t->names[k], key) == 0) || dc_sweep_table_column(t, key) >= 0)
+                continue;
+            if (t->n_cols == cap) {
+                size_t c = cap ? 2 * cap : 64;
+                char **nn = realloc(t->names, c * sizeof *nn);
+                if (nn)
+                    t->names = nn;
+                char **nu = realloc(t->units, c * sizeof *nu);
+                if (nu)
+                    t->units = nu;
+                if (!nn || !nu) {
+                    dc_sweep_table_destroy(t);
+                    return dc_error_set(err, DC_ENOMEM, "out of memory");
+                }
+                cap = c;
+            }
+            t->names[t->n_cols] = strdup(key);
+            t->units[t->n_cols] = strdup(dc_summary_unit(s, k));
+            if (!t->names[t->n_cols] || !t->units[t->n_cols]) {
+                free(t->names[t->n_cols]);
+                free(t->units[t->n_cols]);
+                dc_sweep_table_destroy(t);
+                return dc_error_set(err, DC_ENOMEM, "out of memory");
+            }
+            t->n_cols++;
+        }
+    }
+    size_t cells = t->n_rows * t->n_cols;
+    t->values = malloc((cells ? cells : 1) * sizeof *t->values);
+    if (!t->values) {
+        dc_sweep_table_destroy(t);
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const dc_summary *s = sw->results[i];
+        double *row = t->values + i * t->n_cols;
+        for (size_t j = 0; j < t->n_cols; j++)
+            row[j] = NAN;
+        for (size_t k = 0; k < dc_summary_count(s); k++) {
+            const char *key = dc_summary_key(s, k);
+            long j = k < t->n_cols && strcmp(t->names[k], key) == 0 ? (long)k : dc_sweep_table_column(t, key);
+            row[j] = canonical(dc_summary_value(s, k));
+        }
+    }
+    *out = t;
+    return DC_OK;
+}
