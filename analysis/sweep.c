@@ -219,9 +219,23 @@ static int load_base(const dc_sweep_spec *spec, dc_scenario **out, dc_error *err
     return DC_OK;
 }
 
-/* Rewrites "--set K=V: ..." as "--vary K=V: ..." for messages about axes. */
-static void vary_message(dc_error *err, const char *assignment, size_t g)
+/* "KEY=VALUE, KEY=VALUE" of grid point g. */
+static void point_text(const dc_sweep *sw, size_t g, char *buf, size_t size)
 {
+    buf[0] = '\0';
+    for (size_t a = 0; a < sw->n_axes; a++) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, size - len, "%s%s=%s", a ? ", " : "", sw->axes[a].key,
+                 sw->axes[a].values[point_index(sw, g, a)]);
+    }
+}
+
+/* Rewrites "--set K=V: ..." as "--vary K=V: ..." for messages about axes,
+ * and names the grid point (counted from 1, as printed) otherwise. */
+static void vary_message(const dc_sweep *sw, dc_error *err, size_t g)
+{
+    char assignment[1024];
+    point_text(sw, g, assignment, sizeof assignment);
     if (!err || err->code != DC_EINPUT)
         return;
     if (strncmp(err->msg, "--set ", 6) == 0) {
@@ -229,7 +243,7 @@ static void vary_message(dc_error *err, const char *assignment, size_t g)
         snprintf(msg, sizeof msg, "--vary %s", err->msg + 6);
         snprintf(err->msg, sizeof err->msg, "%s", msg);
     } else {
-        dc_error_prefix(err, "grid point %zu (%s)", g, assignment);
+        dc_error_prefix(err, "grid point %zu of %zu (%s)", g + 1, sw->points, assignment);
     }
 }
 
@@ -239,20 +253,17 @@ static int make_point(const dc_sweep_spec *spec, const dc_sweep *sw, size_t g, d
     int rc = load_base(spec, &sc, err);
     if (rc != DC_OK)
         return rc;
-    char assignment[1024] = "";
     for (size_t a = 0; a < sw->n_axes && rc == DC_OK; a++) {
         char one[512];
         snprintf(one, sizeof one, "%s=%s", sw->axes[a].key, sw->axes[a].values[point_index(sw, g, a)]);
-        size_t len = strlen(assignment);
-        snprintf(assignment + len, sizeof assignment - len, "%s%s", len ? ", " : "", one);
         rc = dc_scenario_set(sc, one, err);
         if (rc != DC_OK)
-            vary_message(err, one, g);
+            vary_message(sw, err, g);
     }
     if (rc == DC_OK) {
         rc = dc_scenario_validate(sc, err);
         if (rc != DC_OK && sw->n_axes > 0)
-            vary_message(err, assignment, g);
+            vary_message(sw, err, g);
     }
     if (rc != DC_OK) {
         dc_scenario_destroy(sc);
@@ -376,7 +387,7 @@ int dc_sweep_create(const dc_sweep_spec *spec, size_t workers, dc_sweep **out, d
                 dc_sim_destroy(sim);
                 if (rc != DC_OK) {
                     if (sw->n_axes > 0)
-                        vary_message(err, "its values", g);
+                        vary_message(sw, err, g);
                     goto fail;
                 }
             }
@@ -493,7 +504,7 @@ int dc_sweep_run_row(dc_sweep *sw, size_t w, size_t row, dc_error *err)
     s = NULL;
     goto done;
 context:
-    dc_error_prefix(err, "grid point %zu, replication %zu (seed %llu)", g, r, (unsigned long long)seed);
+    dc_error_prefix(err, "grid point %zu, replication %zu (seed %llu)", g + 1, r, (unsigned long long)seed);
 done:
     dc_sim_destroy(sim);
     dc_summary_destroy(s);

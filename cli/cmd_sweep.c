@@ -190,10 +190,23 @@ static void print_inputs(const dc_sweep *sw)
     printf("uncertain inputs (one draw per replication):\n");
     for (size_t i = 0; i < n; i++) {
         const dc_uncertain *u = dc_scenario_uncertain(sc, i);
+        /* keys sharing a stream: the first one, then a count */
+        size_t same = 0;
+        bool seen = false;
+        for (size_t k = 0; k < n; k++) {
+            bool shared = strcmp(dc_scenario_uncertain(sc, k)->stream, u->stream) == 0;
+            seen = seen || (shared && k < i);
+            same += shared;
+        }
+        if (seen)
+            continue;
         char d[256];
         dc_uncertain_describe(u, d, sizeof d);
         printf("  %-36s %s; P5 %.4g, P50 %.4g, P95 %.4g %s\n", u->path, d, dc_uncertain_quantile(u, 0.05),
                dc_uncertain_quantile(u, 0.5), dc_uncertain_quantile(u, 0.95), u->unit);
+        if (same > 1)
+            printf("  %-36s and %zu more keys drawn from the same number (stream %s)\n", "", same - 1,
+                   u->stream + strlen("uncertain."));
     }
 }
 
