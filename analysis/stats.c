@@ -115,8 +115,8 @@ void dc_stats_proportion(size_t k, size_t n, double level, double *p, double *lo
     double centre = (ph + z * z / (2.0 * nn)) / denom;
     double half = z * sqrt(ph * (1.0 - ph) / nn + z * z / (4.0 * nn * nn)) / denom;
     *p = ph;
-    *lo = centre - half < 0.0 ? 0.0 : centre - half;
-    *hi = centre + half > 1.0 ? 1.0 : centre + half;
+    *lo = k == 0 || centre - half < 0.0 ? 0.0 : centre - half;
+    *hi = k == n || centre + half > 1.0 ? 1.0 : centre + half;
 }
 
 double dc_stats_spearman(const double *x, size_t sx, const double *y, size_t sy, size_t n)
