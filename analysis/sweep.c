@@ -39,6 +39,18 @@ typedef struct sweep_axis {
     size_t n;
 } sweep_axis;
 
+/* A row's figure names and units.  Rows with the same names in the same
+ * order (nearly all of them) share one, so a row costs 8 bytes a figure. */
+typedef struct keyset {
+    size_t n;
+    char **keys, **units;
+} keyset;
+
+typedef struct result_row {
+    const keyset *ks; /* NULL until the row has run */
+    double *values;
+} result_row;
+
 struct dc_sweep {
     size_t reps, points, rows, workers;
     uint64_t base_seed;
@@ -46,7 +58,12 @@ struct dc_sweep {
     size_t n_axes;
     dc_scenario ***sc; /* [worker][point] */
     dc_sweep_build_fn build;
-    dc_summary **results;
+    result_row *results;
+    keyset **keysets;
+    size_t n_keysets, cap_keysets;
+    const keyset **last; /* [worker]: the keyset of its last row */
+    pthread_mutex_t lock; /* guards keysets */
+    bool lock_ready;
 };
 
 /* ---- axes ---------------------------------------------------------------------- */
@@ -287,8 +304,21 @@ void dc_sweep_destroy(dc_sweep *sw)
         axis_free(&sw->axes[a]);
     free(sw->axes);
     for (size_t i = 0; sw->results && i < sw->rows; i++)
-        dc_summary_destroy(sw->results[i]);
+        free(sw->results[i].values);
     free(sw->results);
+    for (size_t k = 0; k < sw->n_keysets; k++) {
+        for (size_t j = 0; j < sw->keysets[k]->n; j++) {
+            free(sw->keysets[k]->keys[j]);
+            free(sw->keysets[k]->units[j]);
+        }
+        free(sw->keysets[k]->keys);
+        free(sw->keysets[k]->units);
+        free(sw->keysets[k]);
+    }
+    free(sw->keysets);
+    free(sw->last);
+    if (sw->lock_ready)
+        pthread_mutex_destroy(&sw->lock);
     free(sw);
 }
 
@@ -367,7 +397,10 @@ int dc_sweep_create(const dc_sweep_spec *spec, size_t workers, dc_sweep **out, d
 
     sw->results = calloc(sw->rows, sizeof *sw->results);
     sw->sc = calloc(workers, sizeof *sw->sc);
-    if (!sw->results || !sw->sc) {
+    sw->last = calloc(workers, sizeof *sw->last);
+    if (pthread_mutex_init(&sw->lock, NULL) == 0)
+        sw->lock_ready = true;
+    if (!sw->results || !sw->sc || !sw->last || !sw->lock_ready) {
         rc = dc_error_set(err, DC_ENOMEM, "out of memory");
         goto fail;
     }
@@ -454,6 +487,74 @@ static double canonical(double x)
     return isnan(x) ? NAN : x;
 }
 
+static bool same_keys(const keyset *ks, size_t n, const char *const *keys, const char *const *units)
+{
+    if (!ks || ks->n != n)
+        return false;
+    for (size_t j = 0; j < n; j++)
+        if (strcmp(ks->keys[j], keys[j]) != 0 || strcmp(ks->units[j], units[j]) != 0)
+            return false;
+    return true;
+}
+
+/* The shared keyset with these names and units (created if new); NULL when
+ * out of memory.  Worker w's last keyset is checked first, without the lock. */
+static const keyset *intern(dc_sweep *sw, size_t w, size_t n, const char *const *keys, const char *const *units)
+{
+    if (same_keys(sw->last[w], n, keys, units))
+        return sw->last[w];
+    const keyset *found = NULL;
+    pthread_mutex_lock(&sw->lock);
+    for (size_t k = 0; k < sw->n_keysets && !found; k++)
+        if (same_keys(sw->keysets[k], n, keys, units))
+            found = sw->keysets[k];
+    if (!found && sw->n_keysets == sw->cap_keysets) {
+        size_t c = 2 * sw->cap_keysets + 4;
+        keyset **p = realloc(sw->keysets, c * sizeof *p);
+        if (p) {
+            sw->keysets = p;
+            sw->cap_keysets = c;
+        }
+    }
+    if (!found && sw->n_keysets < sw->cap_keysets) {
+        keyset *ks = calloc(1, sizeof *ks);
+        bool ok = ks && (ks->keys = calloc(n ? n : 1, sizeof *ks->keys)) && (ks->units = calloc(n ? n : 1, sizeof *ks->units));
+        for (size_t j = 0; ok && j < n; j++) {
+            ks->keys[j] = strdup(keys[j]);
+            ks->units[j] = strdup(units[j]);
+            ok = ks->keys[j] && ks->units[j];
+            ks->n = j + 1;
+        }
+        if (ok) {
+            sw->keysets[sw->n_keysets++] = ks;
+            found = ks;
+        } else if (ks) {
+            for (size_t j = 0; j < ks->n; j++) {
+                free(ks->keys[j]);
+                free(ks->units[j]);
+            }
+            free(ks->keys);
+            free(ks->units);
+            free(ks);
+        }
+    }
+    pthread_mutex_unlock(&sw->lock);
+    if (found)
+        sw->last[w] = found;
+    return found;
+}
+
+static char *prefixed(const char *prefix, const char *name)
+{
+    size_t a = strlen(prefix), b = strlen(name);
+    char *s = malloc(a + b + 1);
+    if (s) {
+        memcpy(s, prefix, a);
+        memcpy(s + a, name, b + 1);
+    }
+    return s;
+}
+
 int dc_sweep_run_row(dc_sweep *sw, size_t w, size_t row, dc_error *err)
 {
     if (w >= sw->workers || row >= sw->rows)
@@ -461,17 +562,18 @@ int dc_sweep_run_row(dc_sweep *sw, size_t w, size_t row, dc_error *err)
     size_t g = row / sw->reps, r = row % sw->reps;
     dc_scenario *sc = sw->sc[w][g];
     uint64_t seed = dc_sweep_seed(sw, r);
-    size_t n_in = dc_scenario_uncertain_count(sc);
-    double stack_values[64];
-    double *values = n_in <= 64 ? stack_values : malloc(n_in * sizeof *values);
-    dc_summary *s = dc_summary_create();
+    size_t n_in = dc_scenario_uncertain_count(sc), n_own = sw->n_axes + n_in;
+    double *drawn = malloc((n_in ? n_in : 1) * sizeof *drawn);
+    char **own = calloc(n_own ? n_own : 1, sizeof *own);
+    const char **keys = NULL, **units = NULL;
+    double *v = NULL;
     dc_sim *sim = NULL;
     int rc = DC_OK;
-    if (!values || !s) {
+    if (!drawn || !own) {
         rc = dc_error_set(err, DC_ENOMEM, "out of memory");
         goto done;
     }
-    dc_scenario_sample(sc, seed, values);
+    dc_scenario_sample(sc, seed, drawn);
     rc = sw->build(sc, (int64_t)seed, &sim, err);
     if (rc != DC_OK)
         goto context;
@@ -479,37 +581,57 @@ int dc_sweep_run_row(dc_sweep *sw, size_t w, size_t row, dc_error *err)
     rc = dc_sim_run(sim, err);
     if (rc != DC_OK)
         goto context;
-    char key[DC_UNCERTAIN_PATH_MAX + 16];
-    for (size_t a = 0; a < sw->n_axes && rc == DC_OK; a++) {
-        const dc_param *p = dc_scenario_schema_row(sc, sw->axes[a].key);
-        snprintf(key, sizeof key, "param.%s", sw->axes[a].key);
-        rc = dc_summary_set(s, key, canonical(dc_sweep_point_number(sw, g, a)), p && p->unit ? p->unit : "",
-                            "the grid point's value");
-    }
-    for (size_t i = 0; i < n_in && rc == DC_OK; i++) {
-        const dc_uncertain *u = dc_scenario_uncertain(sc, i);
-        snprintf(key, sizeof key, "input.%s", u->path);
-        rc = dc_summary_set(s, key, values[i], u->unit, "the value drawn for this replication");
-    }
     const dc_summary *run = dc_sim_summary(sim);
-    for (size_t i = 0; i < dc_summary_count(run) && rc == DC_OK; i++)
-        rc = dc_summary_set(s, dc_summary_key(run, i), canonical(dc_summary_value(run, i)), dc_summary_unit(run, i),
-                            NULL);
-    if (rc != DC_OK) {
+    size_t n = n_own + dc_summary_count(run), k = 0;
+    keys = malloc((n ? n : 1) * sizeof *keys);
+    units = malloc((n ? n : 1) * sizeof *units);
+    v = malloc((n ? n : 1) * sizeof *v);
+    if (!keys || !units || !v) {
         rc = dc_error_set(err, DC_ENOMEM, "out of memory");
         goto done;
     }
-    dc_summary_destroy(sw->results[row]);
-    sw->results[row] = s;
-    s = NULL;
+    for (size_t a = 0; a < sw->n_axes; a++, k++) {
+        const dc_param *p = dc_scenario_schema_row(sc, sw->axes[a].key);
+        keys[k] = own[k] = prefixed("param.", sw->axes[a].key);
+        units[k] = p && p->unit ? p->unit : "";
+        v[k] = canonical(dc_sweep_point_number(sw, g, a));
+    }
+    for (size_t i = 0; i < n_in; i++, k++) {
+        const dc_uncertain *u = dc_scenario_uncertain(sc, i);
+        keys[k] = own[k] = prefixed("input.", u->path);
+        units[k] = u->unit;
+        v[k] = canonical(drawn[i]);
+    }
+    for (size_t i = 0; i < dc_summary_count(run); i++, k++) {
+        keys[k] = dc_summary_key(run, i);
+        units[k] = dc_summary_unit(run, i);
+        v[k] = canonical(dc_summary_value(run, i));
+    }
+    const keyset *ks = NULL;
+    for (size_t i = 0; i < n_own && keys; i++)
+        if (!own[i])
+            keys = NULL;
+    if (keys)
+        ks = intern(sw, w, n, keys, units);
+    if (!ks) {
+        rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+        goto done;
+    }
+    free(sw->results[row].values);
+    sw->results[row] = (result_row){ks, v};
+    v = NULL;
     goto done;
 context:
     dc_error_prefix(err, "grid point %zu, replication %zu (seed %llu)", g + 1, r, (unsigned long long)seed);
 done:
     dc_sim_destroy(sim);
-    dc_summary_destroy(s);
-    if (values != stack_values)
-        free(values);
+    for (size_t i = 0; own && i < n_own; i++)
+        free(own[i]);
+    free(own);
+    free(drawn);
+    free((void *)keys);
+    free((void *)units);
+    free(v);
     return rc;
 }
 
@@ -606,9 +728,22 @@ done:
     return rc;
 }
 
-const dc_summary *dc_sweep_row(const dc_sweep *sw, size_t row)
+bool dc_sweep_row_done(const dc_sweep *sw, size_t row)
 {
-    return row < sw->rows ? sw->results[row] : NULL;
+    return row < sw->rows && sw->results[row].ks != NULL;
+}
+
+bool dc_sweep_row_get(const dc_sweep *sw, size_t row, const char *key, double *value)
+{
+    if (!dc_sweep_row_done(sw, row) || !key)
+        return false;
+    const keyset *ks = sw->results[row].ks;
+    for (size_t j = 0; j < ks->n; j++)
+        if (strcmp(ks->keys[j], key) == 0) {
+            *value = sw->results[row].values[j];
+            return true;
+        }
+    return false;
 }
 
 /* ---- moving rows ------------------------------------------------------------------- */
@@ -633,13 +768,12 @@ static int append(char **buf, size_t *len, size_t *cap, const char *text, size_t
 
 int dc_sweep_row_pack(const dc_sweep *sw, size_t row, char **buf, size_t *len, size_t *cap)
 {
-    const dc_summary *s = dc_sweep_row(sw, row);
-    if (!s)
+    if (!dc_sweep_row_done(sw, row))
         return DC_EINTERNAL;
-    for (size_t i = 0; i < dc_summary_count(s); i++) {
+    const keyset *ks = sw->results[row].ks;
+    for (size_t i = 0; i < ks->n; i++) {
         char line[512];
-        int n = snprintf(line, sizeof line, "%s\t%s\t%a\n", dc_summary_key(s, i), dc_summary_unit(s, i),
-                         dc_summary_value(s, i));
+        int n = snprintf(line, sizeof line, "%s\t%s\t%a\n", ks->keys[i], ks->units[i], sw->results[row].values[i]);
         if (n < 0 || (size_t)n >= sizeof line)
             return DC_EINTERNAL;
         if (append(buf, len, cap, line, (size_t)n) != DC_OK)
@@ -652,29 +786,40 @@ int dc_sweep_row_unpack(dc_sweep *sw, size_t row, const char *text, size_t len, 
 {
     if (row >= sw->rows)
         return dc_error_set(err, DC_EINTERNAL, "unpacking row %zu of %zu", row, sw->rows);
-    dc_summary *s = dc_summary_create();
     char *copy = strndup(text, len);
-    int rc = s && copy ? DC_OK : dc_error_set(err, DC_ENOMEM, "out of memory");
+    size_t lines = 0;
+    for (size_t i = 0; i < len; i++)
+        lines += text[i] == '\n';
+    const char **keys = malloc((lines + 1) * sizeof *keys), **units = malloc((lines + 1) * sizeof *units);
+    double *v = malloc((lines + 1) * sizeof *v);
+    int rc = copy && keys && units && v ? DC_OK : dc_error_set(err, DC_ENOMEM, "out of memory");
+    size_t n = 0;
     char *save = NULL;
-    for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL; line && rc == DC_OK;
+    for (char *line = rc == DC_OK ? strtok_r(copy, "\n", &save) : NULL; line && rc == DC_OK;
          line = strtok_r(NULL, "\n", &save)) {
         char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
-        if (!t2) {
+        if (!t2 || n > lines) {
             rc = dc_error_set(err, DC_EINTERNAL, "row %zu: malformed packed line '%s'", row, line);
             break;
         }
         *t1 = *t2 = '\0';
-        if (dc_summary_set(s, line, canonical(strtod(t2 + 1, NULL)), t1 + 1, NULL) != DC_OK)
-            rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+        keys[n] = line;
+        units[n] = t1 + 1;
+        v[n++] = canonical(strtod(t2 + 1, NULL));
+    }
+    const keyset *ks = rc == DC_OK ? intern(sw, 0, n, keys, units) : NULL;
+    if (rc == DC_OK && !ks)
+        rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+    if (rc == DC_OK) {
+        free(sw->results[row].values);
+        sw->results[row] = (result_row){ks, v};
+        v = NULL;
     }
     free(copy);
-    if (rc != DC_OK) {
-        dc_summary_destroy(s);
-        return rc;
-    }
-    dc_summary_destroy(sw->results[row]);
-    sw->results[row] = s;
-    return DC_OK;
+    free((void *)keys);
+    free((void *)units);
+    free(v);
+    return rc;
 }
 
 /* ---- the table ------------------------------------------------------------------------ */
@@ -704,21 +849,38 @@ long dc_sweep_table_column(const dc_sweep_table *t, const char *name)
 int dc_sweep_table_build(const dc_sweep *sw, dc_sweep_table **out, dc_error *err)
 {
     dc_sweep_table *t = calloc(1, sizeof *t);
-    if (!t)
+    size_t **map = calloc(sw->n_keysets ? sw->n_keysets : 1, sizeof *map); /* [keyset][key] -> column */
+    if (!t || !map) {
+        free(t);
+        free(map);
         return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
     t->n_rows = sw->rows;
     size_t cap = 0;
-    /* columns: in order of first appearance */
-    for (size_t i = 0; i < sw->rows; i++) {
-        const dc_summary *s = sw->results[i];
-        if (!s) {
-            dc_sweep_table_destroy(t);
-            return dc_error_set(err, DC_EINTERNAL, "row %zu has not run", i);
+    int rc = DC_OK;
+    /* columns: in order of first appearance, row by row */
+    for (size_t i = 0; i < sw->rows && rc == DC_OK; i++) {
+        const keyset *ks = sw->results[i].ks;
+        if (!ks) {
+            rc = dc_error_set(err, DC_EINTERNAL, "row %zu has not run", i);
+            break;
         }
-        for (size_t k = 0; k < dc_summary_count(s); k++) {
-            const char *key = dc_summary_key(s, k);
-            if ((k < t->n_cols && strcmp(t->names[k], key) == 0) || dc_sweep_table_column(t, key) >= 0)
+        size_t id = 0;
+        while (sw->keysets[id] != ks)
+            id++;
+        if (map[id])
+            continue;
+        if (!(map[id] = malloc((ks->n ? ks->n : 1) * sizeof **map))) {
+            rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+            break;
+        }
+        for (size_t k = 0; k < ks->n && rc == DC_OK; k++) {
+            long j = k < t->n_cols && strcmp(t->names[k], ks->keys[k]) == 0 ? (long)k
+                                                                               : dc_sweep_table_column(t, ks->keys[k]);
+            if (j >= 0) {
+                map[id][k] = (size_t)j;
                 continue;
+            }
             if (t->n_cols == cap) {
                 size_t c = cap ? 2 * cap : 64;
                 char **nn = realloc(t->names, c * sizeof *nn);
@@ -728,38 +890,42 @@ int dc_sweep_table_build(const dc_sweep *sw, dc_sweep_table **out, dc_error *err
                 if (nu)
                     t->units = nu;
                 if (!nn || !nu) {
-                    dc_sweep_table_destroy(t);
-                    return dc_error_set(err, DC_ENOMEM, "out of memory");
+                    rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+                    break;
                 }
                 cap = c;
             }
-            t->names[t->n_cols] = strdup(key);
-            t->units[t->n_cols] = strdup(dc_summary_unit(s, k));
+            t->names[t->n_cols] = strdup(ks->keys[k]);
+            t->units[t->n_cols] = strdup(ks->units[k]);
             if (!t->names[t->n_cols] || !t->units[t->n_cols]) {
                 free(t->names[t->n_cols]);
                 free(t->units[t->n_cols]);
-                dc_sweep_table_destroy(t);
-                return dc_error_set(err, DC_ENOMEM, "out of memory");
+                rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+                break;
             }
-            t->n_cols++;
+            map[id][k] = t->n_cols++;
         }
     }
     size_t cells = t->n_rows * t->n_cols;
-    t->values = malloc((cells ? cells : 1) * sizeof *t->values);
-    if (!t->values) {
-        dc_sweep_table_destroy(t);
-        return dc_error_set(err, DC_ENOMEM, "out of memory");
-    }
-    for (size_t i = 0; i < t->n_rows; i++) {
-        const dc_summary *s = sw->results[i];
+    if (rc == DC_OK && !(t->values = malloc((cells ? cells : 1) * sizeof *t->values)))
+        rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+    for (size_t i = 0; i < t->n_rows && rc == DC_OK; i++) {
+        const keyset *ks = sw->results[i].ks;
+        size_t id = 0;
+        while (sw->keysets[id] != ks)
+            id++;
         double *row = t->values + i * t->n_cols;
         for (size_t j = 0; j < t->n_cols; j++)
             row[j] = NAN;
-        for (size_t k = 0; k < dc_summary_count(s); k++) {
-            const char *key = dc_summary_key(s, k);
-            long j = k < t->n_cols && strcmp(t->names[k], key) == 0 ? (long)k : dc_sweep_table_column(t, key);
-            row[j] = canonical(dc_summary_value(s, k));
-        }
+        for (size_t k = 0; k < ks->n; k++)
+            row[map[id][k]] = sw->results[i].values[k];
+    }
+    for (size_t k = 0; k < sw->n_keysets; k++)
+        free(map[k]);
+    free(map);
+    if (rc != DC_OK) {
+        dc_sweep_table_destroy(t);
+        return rc;
     }
     *out = t;
     return DC_OK;

@@ -103,8 +103,10 @@ int dc_sweep_run_row(dc_sweep *sw, size_t w, size_t row, dc_error *err);
 int dc_sweep_run(dc_sweep *sw, const size_t *rows, size_t n, size_t threads,
                  void (*progress)(void *ctx, size_t done, size_t total), void *ctx, dc_error *err);
 
-/* Row i's result, NULL until it has run (or been unpacked). */
-const dc_summary *dc_sweep_row(const dc_sweep *sw, size_t row);
+/* Whether row i has run (or been unpacked). */
+bool dc_sweep_row_done(const dc_sweep *sw, size_t row);
+/* The figure named key of row i; false if the row lacks it or has not run. */
+bool dc_sweep_row_get(const dc_sweep *sw, size_t row, const char *key, double *value);
 
 /* A row as text (one "KEY\tUNIT\tVALUE" line per figure, values in C99
  * hexadecimal floating point so that they read back exactly), for moving rows

@@ -485,13 +485,13 @@ int dc_cmd_sweep(int argc, char **argv)
     int rc = DC_OK;
     if (root) {
         rc = dc_sweep_run(sw, mine, 1, 1, progress_first, NULL, &err);
-        const dc_summary *s0 = rc == DC_OK ? dc_sweep_row(sw, 0) : NULL;
+        bool s0 = rc == DC_OK && dc_sweep_row_done(sw, 0);
         double v;
         for (size_t m = 0; s0 && m < n_metrics && rc == DC_OK; m++)
-            if (!dc_summary_get(s0, metrics[m], &v))
+            if (!dc_sweep_row_get(sw, 0, metrics[m], &v))
                 rc = dc_error_set(&err, DC_EINPUT, "--metrics: the runs have no figure named '%s' (dcsim run --json "
                                   "lists them)", metrics[m]);
-        if (s0 && risk && rc == DC_OK && !dc_summary_get(s0, risk, &v))
+        if (s0 && risk && rc == DC_OK && !dc_sweep_row_get(sw, 0, risk, &v))
             rc = dc_error_set(&err, DC_EINPUT, "--risk: the runs have no figure named '%s'", risk);
     }
     if (dc_par_agree(&par, rc) != DC_OK) {
