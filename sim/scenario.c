@@ -1128,6 +1128,47 @@ static int set_unknown(const dc_scenario *sc, const char *a, const path_comp *co
     return dc_error_set(err, DC_EINPUT, "--set %s: unknown key", a);
 }
 
+/* --set KEY.PARAM=VALUE of a parameter of a distribution-valued key (before
+ * validation, which checks it like the rest of the group). */
+static int set_distribution_key(dc_scenario *sc, const char *a, const path_comp *comps, int n, const char *value,
+                                dc_error *err)
+{
+    char parent[PATH_BUF], pspath[PATH_BUF];
+    comps_path(comps, n - 1, false, parent, sizeof parent);
+    comps_path(comps, n - 1, true, pspath, sizeof pspath);
+    const dc_param *prow = resolve(sc->schemas, pspath);
+    const char *leaf = comps[n - 1].name;
+    if (!prow || (prow->type != DC_PARAM_INT && prow->type != DC_PARAM_FLOAT))
+        return dc_error_set(err, DC_EINPUT, "--set %s: unknown key", a);
+    config_setting_t *g = config_lookup(&sc->cfg, parent);
+    if (!g || !config_setting_is_group(g))
+        return dc_error_set(err, DC_EINPUT, "--set %s: %s is not a distribution in the scenario", a, parent);
+    bool text = strcmp(leaf, "dist") == 0 || strcmp(leaf, "stream") == 0;
+    if (strcmp(leaf, "values") == 0 || strcmp(leaf, "weights") == 0)
+        return dc_error_set(err, DC_EINPUT, "--set %s: --set cannot give a list; edit the scenario", a);
+    char *end;
+    double x = text ? 0.0 : strtod(value, &end);
+    if (!text && (end == value || *end != '\0' || !isfinite(x)))
+        return dc_error_set(err, DC_EINPUT, "--set %s: expected a number", a);
+    char path[PATH_BUF + 160];
+    snprintf(path, sizeof path, "%s.%s", parent, leaf);
+    if (record_reserve(sc, 1) != DC_OK)
+        return dc_error_set(err, DC_ENOMEM, "--set %s: out of memory", a);
+    if (config_setting_get_member(g, leaf))
+        config_setting_remove(g, leaf);
+    config_setting_t *s = config_setting_add(g, leaf, text ? CONFIG_TYPE_STRING : CONFIG_TYPE_FLOAT);
+    const char *v = value;
+    size_t len = strlen(v);
+    char *unquoted = NULL;
+    if (text && len >= 2 && v[0] == '"' && v[len - 1] == '"')
+        v = unquoted = strndup(v + 1, len - 2);
+    int ok = s && v && (text ? config_setting_set_string(s, v) : config_setting_set_float(s, x));
+    free(unquoted);
+    if (!ok || !record_set(sc, path))
+        return dc_error_set(err, DC_ENOMEM, "--set %s: out of memory", a);
+    return DC_OK;
+}
+
 int dc_scenario_set(dc_scenario *sc, const char *assignment, dc_error *err)
 {
     if (!sc || !assignment)
@@ -1178,6 +1219,10 @@ int dc_scenario_set(dc_scenario *sc, const char *assignment, dc_error *err)
     comps_path(comps, n, true, spath, sizeof spath);
     comps_path(comps, n, false, cpath, sizeof cpath);
     const dc_param *row = resolve(sc->schemas, spath);
+    if (!row && n >= 2 && comps[n - 1].index < 0 && dc_uncertain_is_key(comps[n - 1].name)) {
+        rc = set_distribution_key(sc, a, comps, n, value, err);
+        goto done;
+    }
     if (!row || comps[0].index >= 0) {
         rc = set_unknown(sc, a, comps, n, err);
         goto done;

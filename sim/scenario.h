@@ -30,7 +30,9 @@
  * (steps 1-3), then records it as an uncertain input and puts its median in
  * its place (step 6), so that models always read plain numbers; a sweep
  * writes each replication's draw there (dc_scenario_sample).  A --set of
- * such a key, before or after validation, fixes its value.
+ * such a key, before or after validation, fixes its value; --set
+ * KEY.PARAM=VALUE before validation changes one parameter of its
+ * distribution (sd, max, dist, stream...; not the values lists).
  *
  * Overrides (dc_scenario_set, from --set PATH=VALUE) are applied before
  * validation: the value is parsed as an integer, float, boolean (true/false)

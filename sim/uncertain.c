@@ -36,6 +36,14 @@ static const char *const known_keys[] = {"dist",  "mean", "sd",    "median", "si
                                          "mode",  "scale", "shape", "loc",    "values", "weights", "stream",
                                          NULL};
 
+bool dc_uncertain_is_key(const char *name)
+{
+    for (size_t k = 0; name && known_keys[k]; k++)
+        if (strcmp(name, known_keys[k]) == 0)
+            return true;
+    return false;
+}
+
 static const char *const kind_names[] = {
     [DC_UNC_NORMAL] = "normal",         [DC_UNC_LOGNORMAL] = "lognormal", [DC_UNC_UNIFORM] = "uniform",
     [DC_UNC_TRIANGULAR] = "triangular", [DC_UNC_WEIBULL] = "weibull",     [DC_UNC_EMPIRICAL] = "empirical",

@@ -105,5 +105,7 @@ void dc_uncertain_describe(const dc_uncertain *u, char *buf, size_t size);
 
 /* "dist, mean, sd, ..." : the keys a distribution group may hold. */
 extern const char dc_uncertain_keys[];
+/* Whether name is one of them. */
+bool dc_uncertain_is_key(const char *name);
 
 #endif

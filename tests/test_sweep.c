@@ -288,6 +288,18 @@ static void test_median_and_set(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
     CU_ASSERT_EQUAL(dc_scenario_uncertain_count(sc), 0);
     dc_scenario_destroy(sc);
+    /* a parameter of the distribution (so a sweep can vary an uncertainty) */
+    const char *param[] = {"job.work_gpu_h.max=2000"};
+    sc = load(text, param, 1, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+    CU_ASSERT_EQUAL(dc_uncertain_quantile(dc_scenario_uncertain(sc, 0), 0.5), 1250.0);
+    dc_scenario_destroy(sc);
+    const char *bad[] = {"job.restart_s.sd=1"};
+    CU_ASSERT_PTR_NULL(load(text, bad, 1, &err));
+    CU_ASSERT_STRING_EQUAL(err.msg, "--set job.restart_s.sd=1: job.restart_s is not a distribution in the scenario");
+    const char *negative[] = {"job.work_gpu_h.min=-5"};
+    CU_ASSERT_PTR_NULL(load(text, negative, 1, &err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "job.work_gpu_h.min: -5 is outside the key's range"));
 }
 
 typedef struct bad_dist {
