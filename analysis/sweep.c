@@ -637,8 +637,9 @@ done:
 
 typedef struct pool {
     dc_sweep *sw;
-    const size_t *rows;
     size_t n;
+    dc_sweep_task_fn fn;
+    void *fn_ctx;
     atomic_size_t next, done;
     atomic_bool stop;
     pthread_mutex_t lock;
@@ -662,7 +663,7 @@ static void *work(void *arg)
         size_t k = atomic_fetch_add(&p->next, 1);
         if (k >= p->n)
             break;
-        int rc = dc_sweep_run_row(p->sw, a->w, p->rows[k], &err);
+        int rc = p->fn(p->fn_ctx, p->sw, a->w, k, &err);
         if (rc != DC_OK) {
             pthread_mutex_lock(&p->lock);
             if (p->rc == DC_OK) {
@@ -680,8 +681,8 @@ static void *work(void *arg)
     return NULL;
 }
 
-int dc_sweep_run(dc_sweep *sw, const size_t *rows, size_t n, size_t threads,
-                 void (*progress)(void *ctx, size_t done, size_t total), void *ctx, dc_error *err)
+int dc_sweep_parallel(dc_sweep *sw, size_t n, size_t threads, dc_sweep_task_fn fn, void *fn_ctx,
+                      void (*progress)(void *ctx, size_t done, size_t total), void *ctx, dc_error *err)
 {
     if (threads < 1)
         threads = 1;
@@ -689,7 +690,7 @@ int dc_sweep_run(dc_sweep *sw, const size_t *rows, size_t n, size_t threads,
         threads = sw->workers;
     if (threads > n)
         threads = n ? n : 1;
-    pool p = {.sw = sw, .rows = rows, .n = n, .rc = DC_OK};
+    pool p = {.sw = sw, .n = n, .fn = fn, .fn_ctx = fn_ctx, .rc = DC_OK};
     atomic_init(&p.next, 0);
     atomic_init(&p.done, 0);
     atomic_init(&p.stop, false);
@@ -725,6 +726,45 @@ done:
     free(tid);
     free(args);
     pthread_mutex_destroy(&p.lock);
+    return rc;
+}
+
+static int run_listed_row(void *ctx, dc_sweep *sw, size_t w, size_t k, dc_error *err)
+{
+    const size_t *rows = ctx;
+    return dc_sweep_run_row(sw, w, rows[k], err);
+}
+
+int dc_sweep_run(dc_sweep *sw, const size_t *rows, size_t n, size_t threads,
+                 void (*progress)(void *ctx, size_t done, size_t total), void *ctx, dc_error *err)
+{
+    return dc_sweep_parallel(sw, n, threads, run_listed_row, (void *)rows, progress, ctx, err);
+}
+
+int dc_sweep_run_at(dc_sweep *sw, size_t w, size_t g, uint64_t seed, const double *p, const char *const *names,
+                    size_t n_names, double *out, dc_error *err)
+{
+    if (w >= sw->workers || g >= sw->points)
+        return dc_error_set(err, DC_EINTERNAL, "dc_sweep_run_at: worker %zu or grid point %zu out of range", w, g);
+    dc_scenario *sc = sw->sc[w][g];
+    for (size_t i = 0; i < dc_scenario_uncertain_count(sc); i++)
+        dc_scenario_uncertain_set(sc, i, dc_uncertain_quantile(dc_scenario_uncertain(sc, i), p[i]));
+    dc_sim *sim = NULL;
+    int rc = sw->build(sc, (int64_t)seed, &sim, err);
+    if (rc == DC_OK) {
+        dc_eventlog_enable(dc_sim_eventlog(sim), false);
+        rc = dc_sim_run(sim, err);
+    }
+    if (rc != DC_OK) {
+        dc_error_prefix(err, "grid point %zu (seed %llu)", g + 1, (unsigned long long)seed);
+    } else {
+        for (size_t m = 0; m < n_names; m++) {
+            double v = NAN;
+            dc_summary_get(dc_sim_summary(sim), names[m], &v);
+            out[m] = canonical(v);
+        }
+    }
+    dc_sim_destroy(sim);
     return rc;
 }
 

@@ -103,6 +103,20 @@ int dc_sweep_run_row(dc_sweep *sw, size_t w, size_t row, dc_error *err);
 int dc_sweep_run(dc_sweep *sw, const size_t *rows, size_t n, size_t threads,
                  void (*progress)(void *ctx, size_t done, size_t total), void *ctx, dc_error *err);
 
+/* Runs fn(fn_ctx, sw, w, k, err) for every k < n on `threads` threads: the
+ * calling thread and threads-1 more, thread w using worker w's scenarios
+ * (so fn may run grid points).  Progress as dc_sweep_run.  Stops at the
+ * first failure and returns its error. */
+typedef int (*dc_sweep_task_fn)(void *fn_ctx, dc_sweep *sw, size_t w, size_t k, dc_error *err);
+int dc_sweep_parallel(dc_sweep *sw, size_t n, size_t threads, dc_sweep_task_fn fn, void *fn_ctx,
+                      void (*progress)(void *ctx, size_t done, size_t total), void *ctx, dc_error *err);
+
+/* Runs grid point g on worker w with the seed given and uncertain input i at
+ * its quantile p[i] (no draw), and reads the figures named into out (NaN when
+ * the run has none).  For one-at-a-time sensitivity (tornado.h). */
+int dc_sweep_run_at(dc_sweep *sw, size_t w, size_t g, uint64_t seed, const double *p, const char *const *names,
+                    size_t n_names, double *out, dc_error *err);
+
 /* Whether row i has run (or been unpacked). */
 bool dc_sweep_row_done(const dc_sweep *sw, size_t row);
 /* The figure named key of row i; false if the row lacks it or has not run. */

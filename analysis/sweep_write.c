@@ -465,6 +465,47 @@ done:
     return rc;
 }
 
+static int write_tornado(writer *w, const dc_tornado *tn)
+{
+    size_t nm = tn->n_metrics, ni = tn->n_inputs, n = tn->points * nm * ni, m = n ? n : 1;
+    int32_t *gp = malloc(m * sizeof *gp);
+    const char **fig = calloc(m, sizeof *fig), **in = calloc(m, sizeof *in);
+    double *v = malloc(6 * m * sizeof *v);
+    int rc = DC_OK;
+    if (!gp || !fig || !in || !v) {
+        rc = dc_error_set(w->err, DC_ENOMEM, "out of memory");
+        goto done;
+    }
+    size_t i = 0;
+    for (size_t g = 0; g < tn->points; g++)
+        for (size_t a = 0; a < nm; a++)
+            for (size_t k = 0; k < ni; k++, i++) {
+                size_t c = (g * ni + k) * nm + a;
+                gp[i] = (int32_t)g;
+                fig[i] = tn->metrics[a];
+                in[i] = tn->inputs[k];
+                double row[6] = {tn->p_lo, tn->p_hi, tn->base[g * nm + a], tn->lo[c], tn->hi[c],
+                                 dc_tornado_swing(tn, g, k, a)};
+                memcpy(v + 6 * i, row, sizeof row);
+            }
+    col cols[] = {{"grid_point", C_I32, gp, 1}, {"figure", C_STR, fig, 1}, {"input", C_STR, in, 1},
+                  {"p_lo", C_F64, v, 6},        {"p_hi", C_F64, v + 1, 6}, {"base", C_F64, v + 2, 6},
+                  {"at_lo", C_F64, v + 3, 6},   {"at_hi", C_F64, v + 4, 6}, {"swing", C_F64, v + 5, 6}};
+    hid_t d = -1;
+    rc = write_table(w, "tornado", cols, sizeof cols / sizeof cols[0], n, &d);
+    if (rc == DC_OK) {
+        uint64_t reps = tn->reps;
+        rc = attr_num(w, d, "reps", H5T_STD_U64LE, H5T_NATIVE_UINT64, &reps);
+        H5Dclose(d);
+    }
+done:
+    free(gp);
+    free(fig);
+    free(in);
+    free(v);
+    return rc;
+}
+
 static int write_root(writer *w, const dc_sweep_meta *m, const dc_sweep *sw)
 {
     int version = DC_SWEEP_FORMAT_VERSION;
@@ -501,7 +542,7 @@ static hid_t create_file(const char *tmp)
 }
 
 int dc_sweep_write(const char *path, const dc_sweep_meta *meta, const dc_sweep *sw, const dc_sweep_table *t,
-                   const dc_sweep_report *r, dc_error *err)
+                   const dc_sweep_report *r, const dc_tornado *tornado, dc_error *err)
 {
     char suffix[32];
     snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
@@ -548,6 +589,8 @@ int dc_sweep_write(const char *path, const dc_sweep_meta *meta, const dc_sweep *
         rc = write_risk(&w, t, r);
     if (rc == DC_OK)
         rc = write_sensitivity(&w, t, r);
+    if (rc == DC_OK && tornado)
+        rc = write_tornado(&w, tornado);
     if (w.file >= 0 && H5Fclose(w.file) < 0 && rc == DC_OK)
         rc = fail(&w, "could not finish the file");
     if (w.scalar >= 0)

@@ -31,6 +31,9 @@
  *   /sensitivity   one row per grid point, figure and input: grid_point,
  *                  figure, input, keys (i4: keys sharing the input's stream),
  *                  spearman, srrc, r2
+ *   /tornado       (with --tornado) one row per grid point, figure and input:
+ *                  grid_point, figure, input, p_lo, p_hi, base, at_lo, at_hi,
+ *                  swing; attribute reps
  * Strings in tables are fixed-length, NUL-padded; numbers little-endian.
  * Nothing in /runs depends on the number of threads or MPI ranks or on the
  * time of the run, so equal sweeps give byte-identical /runs datasets.  The
@@ -42,6 +45,7 @@
 #include "error.h"
 #include "sweep.h"
 #include "sweep_report.h"
+#include "tornado.h"
 
 #define DC_SWEEP_FORMAT_VERSION 1
 
@@ -53,7 +57,8 @@ typedef struct dc_sweep_meta {
     const char *started_at;
 } dc_sweep_meta;
 
+/* tornado may be NULL (no /tornado table). */
 int dc_sweep_write(const char *path, const dc_sweep_meta *meta, const dc_sweep *sw, const dc_sweep_table *t,
-                   const dc_sweep_report *r, dc_error *err);
+                   const dc_sweep_report *r, const dc_tornado *tornado, dc_error *err);
 
 #endif

@@ -40,6 +40,7 @@
 #include "sweep_par.h"
 #include "sweep_report.h"
 #include "sweep_write.h"
+#include "tornado.h"
 #include "trace.h"
 #include "uncertain.h"
 
@@ -50,14 +51,16 @@
 static const char sweep_usage[] =
     "usage: dcsim sweep [FILE] --reps N [--vary KEY=v1,v2,...|KEY=lo:hi:step]... [--set KEY=VALUE]...\n"
     "                   [--seed N] [-o OUT.h5] [--metrics KEY,KEY,...] [--risk KEY] [--var-level P]\n"
-    "                   [--deadline-days D] [--threads N] [--force] [--quiet]\n"
+    "                   [--deadline-days D] [--tornado [--tornado-reps N]] [--threads N] [--force] [--quiet]\n"
     "Runs the scenario FILE (default: the embedded 10k_gpu scenario) at every point of the grid the --vary\n"
     "options span (their Cartesian product; at most " "1000" " points without --force) N times, replication r\n"
     "with seed S + r at every grid point (S: --seed, else the scenario's seed), drawing every uncertain input\n"
     "(a distribution in the scenario) once per replication.  Prints per grid point the mean, sd, 95% CI and\n"
     "P5..P99 of the chosen figures, the probability of missing the deadline, the value at risk of the cost at\n"
-    "level P (default 0.95) and which uncertain input matters most; -o writes every run to HDF5 (/runs, /params,\n"
-    "/inputs, /stats, /risk, /sensitivity).  Uses every core; under mpirun (dcsim built --with-mpi) every rank.\n";
+    "level P (default 0.95) and which uncertain input matters most (rank correlations over the replications;\n"
+    "--tornado adds one-at-a-time runs, each input at P10 and P90 with the others at their medians, N seeds\n"
+    "each, default 20); -o writes every run to HDF5 (/runs, /params, /inputs, /stats, /risk, /sensitivity,\n"
+    "/tornado).  Uses every core; under mpirun (dcsim built --with-mpi) every rank.\n";
 
 typedef struct progress {
     struct timespec started, last;
@@ -210,7 +213,47 @@ static void print_inputs(const dc_sweep *sw)
     }
 }
 
-static void print_point(const dc_sweep *sw, const dc_sweep_table *t, const dc_sweep_report *r, size_t g)
+#define TORNADO_BAR 30
+
+static void print_tornado(const dc_tornado *tn, const dc_sweep_table *t, size_t g)
+{
+    if (tn->n_inputs == 0)
+        return;
+    size_t nm = tn->n_metrics < 2 ? tn->n_metrics : 2;
+    for (size_t m = 0; m < nm; m++) {
+        long col = dc_sweep_table_column(t, tn->metrics[m]);
+        const char *unit = col >= 0 ? t->units[col] : "";
+        printf("tornado of %s: each input at P%.0f and P%.0f, the others at their medians (mean of %zu seeds; "
+               "all at their medians: %.4g %s)\n",
+               tn->metrics[m], 100 * tn->p_lo, 100 * tn->p_hi, tn->reps, tn->base[g * tn->n_metrics + m], unit);
+        size_t order[256], n = tn->n_inputs < 256 ? tn->n_inputs : 256;
+        double widest = 0.0;
+        for (size_t k = 0; k < n; k++) {
+            order[k] = k;
+            double sw = dc_tornado_swing(tn, g, k, m);
+            if (sw > widest)
+                widest = sw;
+        }
+        for (size_t a = 1; a < n; a++)
+            for (size_t b = a; b > 0 && dc_tornado_swing(tn, g, order[b], m) > dc_tornado_swing(tn, g, order[b - 1], m);
+                 b--) {
+                size_t tmp = order[b];
+                order[b] = order[b - 1];
+                order[b - 1] = tmp;
+            }
+        printf("  %-36s %11s %11s %11s\n", "input", "at low", "at high", "swing");
+        for (size_t q = 0; q < n; q++) {
+            size_t k = order[q], i = (g * tn->n_inputs + k) * tn->n_metrics + m;
+            double sw = dc_tornado_swing(tn, g, k, m);
+            int bar = widest > 0.0 && isfinite(sw) ? (int)lround(TORNADO_BAR * sw / widest) : 0;
+            printf("  %-36.36s %11.4g %11.4g %11.4g  %.*s\n", tn->inputs[k], tn->lo[i], tn->hi[i], sw, bar,
+                   "##############################");
+        }
+    }
+}
+
+static void print_point(const dc_sweep *sw, const dc_sweep_table *t, const dc_sweep_report *r, const dc_tornado *tn,
+                        size_t g)
 {
     const dc_sweep_point_report *p = &r->pt[g];
     printf("\ngrid point %zu of %zu", g + 1, r->points);
@@ -250,6 +293,8 @@ static void print_point(const dc_sweep *sw, const dc_sweep_table *t, const dc_sw
         printf("value at risk (%g) of %s: %.4g %s (%.4g above the mean); conditional VaR (mean beyond it): %.4g\n",
                r->var_level, t->names[r->risk_col], p->var, t->units[r->risk_col], p->var - s->mean, p->cvar);
     }
+    if (tn)
+        print_tornado(tn, t, g);
     if (r->n_inputs == 0 || r->n_metrics == 0)
         return;
     /* inputs ranked by |rho| with the first figure */
@@ -330,6 +375,7 @@ int dc_cmd_sweep(int argc, char **argv)
         {"risk", required_argument, NULL, 'R'},     {"var-level", required_argument, NULL, 'V'},
         {"deadline-days", required_argument, NULL, 'd'}, {"threads", required_argument, NULL, 'j'},
         {"force", no_argument, NULL, 'f'},          {"quiet", no_argument, NULL, 'q'},
+        {"tornado", no_argument, NULL, 't'},        {"tornado-reps", required_argument, NULL, 'T'},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     dc_error err = {0};
@@ -337,7 +383,8 @@ int dc_cmd_sweep(int argc, char **argv)
     int status = DC_EXIT_OK;
     const char *sets[MAX_SETS + 1], *vary[MAX_VARY], *metrics[MAX_METRICS];
     size_t n_sets = 0, n_vary = 0, n_metrics = 0;
-    long long reps = 0, seed = -1, threads = 0;
+    long long reps = 0, seed = -1, threads = 0, tornado_reps = 20;
+    bool tornado = false;
     const char *output = NULL, *risk = NULL;
     double var_level = 0.95;
     bool force = false, quiet = false;
@@ -345,6 +392,7 @@ int dc_cmd_sweep(int argc, char **argv)
     dc_sweep *sw = NULL;
     dc_sweep_table *table = NULL;
     dc_sweep_report *report = NULL;
+    dc_tornado *tn = NULL;
     size_t *mine = NULL;
 
     int prc = dc_par_init(&argc, &argv, &par, &err);
@@ -411,6 +459,13 @@ int dc_cmd_sweep(int argc, char **argv)
             break;
         case 'f':
             force = true;
+            break;
+        case 't':
+            tornado = true;
+            break;
+        case 'T':
+            rc = parse_count("--tornado-reps", optarg, 1, 100000, &tornado_reps, &err);
+            tornado = true;
             break;
         case 'q':
             quiet = true;
@@ -539,6 +594,13 @@ int dc_cmd_sweep(int argc, char **argv)
     if (dc_sweep_report_build(sw, table, metrics, n_metrics, risk, var_level, &report, &err) != DC_OK)
         goto fail;
 
+    if (tornado && report->n_inputs > 0) {
+        /* rank 0 alone, on its threads, after the sweep */
+        size_t tr = (size_t)tornado_reps;
+        if (dc_tornado_run(sw, metrics, n_metrics, tr, 0.1, 0.9, (size_t)threads, &tn, &err) != DC_OK)
+            goto fail;
+    }
+
     const char *shown_file = file ? file : "(embedded 10k_gpu.cfg)";
     if (output) {
         scenario_text = file ? slurp(file) : strdup(dc_default_scenario);
@@ -553,7 +615,7 @@ int dc_cmd_sweep(int argc, char **argv)
             .command = command ? command : "",
             .started_at = started_at,
         };
-        if (dc_sweep_write(output, &meta, sw, table, report, &err) != DC_OK)
+        if (dc_sweep_write(output, &meta, sw, table, report, tn, &err) != DC_OK)
             goto fail;
     }
     if (!quiet) {
@@ -562,9 +624,11 @@ int dc_cmd_sweep(int argc, char **argv)
                dc_sweep_reps(sw), dc_sweep_seed(sw, 0), dc_sweep_seed(sw, dc_sweep_reps(sw) - 1));
         print_inputs(sw);
         for (size_t g = 0; g < dc_sweep_points(sw); g++)
-            print_point(sw, table, report, g);
+            print_point(sw, table, report, tn, g);
         printf("\n%zu runs in %.2f s (%.1f runs/s) on %lld thread%s", rows, wall_s, rows / wall_s, threads,
                threads == 1 ? "" : "s");
+        if (tn)
+            printf(", then %zu tornado runs", tn->points * (1 + 2 * tn->n_inputs) * tn->reps);
         if (par.size > 1)
             printf(" x %d MPI ranks", par.size);
         if (output)
@@ -578,6 +642,7 @@ fail:
 quiet_fail:
     status = DC_EXIT_INPUT;
 finish:
+    dc_tornado_destroy(tn);
     dc_sweep_report_destroy(report);
     dc_sweep_table_destroy(table);
     dc_sweep_destroy(sw);

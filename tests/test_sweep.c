@@ -39,6 +39,7 @@
 #include "sweep.h"
 #include "sweep_report.h"
 #include "testutil.h"
+#include "tornado.h"
 #include "uncertain.h"
 
 static const char *dcsim_path, *mpirun_path;
@@ -690,6 +691,38 @@ static void test_sweep_analytic(void)
     dc_sweep_destroy(sw);
 }
 
+/* Tornado of completion = restart + W / 1536 days, W ~ U(768, 2304) GPU-h,
+ * restart ~ U(0, 17280) s: each input at P10 and P90, the other at its
+ * median, gives closed forms (no failures: every seed the same). */
+static void test_tornado(void)
+{
+    static const char text[] = BASE_CFG
+        "job = { nodes = 8; work_gpu_h = { dist = \"uniform\"; min = 768.0; max = 2304.0; };\n"
+        "  restart_s = { dist = \"uniform\"; min = 0.0; max = 17280.0; }; };\n";
+    dc_sweep *sw = make_sweep(text, NULL, 0, 4, 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+    const char *metrics[] = {"job.completion_days", "job.ideal_days"};
+    dc_tornado *t = NULL;
+    dc_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(dc_tornado_run(sw, metrics, 2, 3, 0.1, 0.9, 2, &t, &err), DC_OK);
+    CU_ASSERT_EQUAL(t->n_inputs, 2);
+    CU_ASSERT_STRING_EQUAL(t->inputs[0], "job.work_gpu_h");
+    CU_ASSERT_STRING_EQUAL(t->inputs[1], "job.restart_s");
+    CU_ASSERT_DOUBLE_EQUAL(t->base[0], 1.1, 1e-12);
+    /* work: P10 921.6, P90 2150.4 GPU-h; restart at its median 0.1 day */
+    CU_ASSERT_DOUBLE_EQUAL(t->lo[0 * 2 + 0], 0.7, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(t->hi[0 * 2 + 0], 1.5, 1e-12);
+    /* restart: P10 0.02 day, P90 0.18 day; work at its median, 1 day */
+    CU_ASSERT_DOUBLE_EQUAL(t->lo[1 * 2 + 0], 1.02, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(t->hi[1 * 2 + 0], 1.18, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_tornado_swing(t, 0, 0, 0), 0.8, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_tornado_swing(t, 0, 1, 0), 0.16, 1e-12);
+    /* the ideal time does not see the restart */
+    CU_ASSERT_DOUBLE_EQUAL(dc_tornado_swing(t, 0, 1, 1), 0.0, 1e-15);
+    dc_tornado_destroy(t);
+    dc_sweep_destroy(sw);
+}
+
 /* Failures on GPUs and nodes only (no job-level class), a fixed horizon: the
  * cluster's up/down history does not depend on the job, so grid points that
  * differ only in the job's MFU or checkpoint bandwidth see the same failures. */
@@ -1081,14 +1114,16 @@ static void test_cli_output_file(void)
     snprintf(out, sizeof out, "%s/an.h5", workdir);
     write_file(cfg, analytic_cfg);
     result r = run_dcsim((const char *[]){"sweep", cfg, "--reps", "50", "--vary", "job.restart_s=0,8640",
-                                          "--deadline-days", "1.0", "-o", out, "--quiet", NULL});
+                                          "--deadline-days", "1.0", "--tornado", "--tornado-reps", "2", "-o", out,
+                                          "--quiet", NULL});
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
     CU_ASSERT_STRING_EQUAL(r.out, "");
     hid_t f = H5Fopen(out, H5F_ACC_RDONLY, H5P_DEFAULT);
     CU_ASSERT_FATAL(f >= 0);
-    static const char *const sets[] = {"runs", "params", "inputs", "stats", "risk", "sensitivity"};
-    static const hsize_t sizes[] = {100, 2, 1, 0, 2, 0};
-    for (size_t i = 0; i < 6; i++) {
+    static const char *const sets[] = {"runs", "params", "inputs", "stats", "risk", "sensitivity", "tornado"};
+    /* tornado: 2 grid points x 4 figures (the default ones without a cost) x 1 input */
+    static const hsize_t sizes[] = {100, 2, 1, 0, 2, 0, 8};
+    for (size_t i = 0; i < 7; i++) {
         hid_t d = H5Dopen2(f, sets[i], H5P_DEFAULT);
         CU_ASSERT(d >= 0);
         if (d < 0)
@@ -1211,6 +1246,7 @@ static int register_suites(void)
                   {"analytic output of one input: rows, mean, CI, percentiles", test_sweep_analytic},
                   {"common random numbers: identical failure histories", test_common_random_numbers},
                   {"threads and packed rows: bit-identical", test_threads_and_packing},
+                  {"tornado: one at a time against closed forms", test_tornado},
                   {"grid and replication errors", test_sweep_spec_errors});
     DC_TEST_SUITE("sweep command",
                   {"serial, threads and MPI: byte-identical /runs", test_cli_identical_runs},
