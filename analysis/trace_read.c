@@ -713,7 +713,7 @@ static void read_column_names(hid_t d, size_t k, char **names)
         if (H5Tis_variable_str(ftype) > 0) {
             char **v = calloc(k, sizeof *v);
             if (v && mtype >= 0 && H5Tset_size(mtype, H5T_VARIABLE) >= 0 &&
-                H5Aread(a, mtype, v) >= 0) {
+                H5Tset_cset(mtype, H5Tget_cset(ftype)) >= 0 && H5Aread(a, mtype, v) >= 0) {
                 for (size_t i = 0; i < k; i++)
                     names[i] = v[i] ? dup_str(v[i]) : NULL;
                 H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, v);
@@ -723,7 +723,8 @@ static void read_column_names(hid_t d, size_t k, char **names)
             size_t size = H5Tget_size(ftype);
             char *buf = calloc(k, size + 1);
             if (buf && mtype >= 0 && H5Tset_size(mtype, size + 1) >= 0 &&
-                H5Tset_strpad(mtype, H5T_STR_NULLTERM) >= 0 && H5Aread(a, mtype, buf) >= 0)
+                H5Tset_strpad(mtype, H5T_STR_NULLTERM) >= 0 &&
+                H5Tset_cset(mtype, H5Tget_cset(ftype)) >= 0 && H5Aread(a, mtype, buf) >= 0)
                 for (size_t i = 0; i < k; i++)
                     names[i] = dup_str(buf + i * (size + 1));
             free(buf);
