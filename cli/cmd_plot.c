@@ -585,6 +585,9 @@ int dc_cmd_plot(int argc, char **argv)
     }
     if (a.list) {
         list_kinds();
+        if ((plot_dir = dc_cli_plot_dir()))
+            printf("\nscripts: %s (DCSIM_PLOTS overrides); gnuplot: %s (DCSIM_GNUPLOT overrides)\n", plot_dir,
+                   dc_cli_gnuplot());
         goto done;
     }
     const dc_plot_kind *k = NULL;
