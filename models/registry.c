@@ -11,6 +11,7 @@
 #include "checkpoint.h"
 #include "cluster.h"
 #include "failure.h"
+#include "inference.h"
 #include "job.h"
 #include "repair.h"
 
@@ -34,6 +35,7 @@ static const dc_param run_params[] = {
 const dc_model_type *const dc_model_types[] = {
     &dc_model_cluster,
     &dc_model_job,
+    &dc_model_inference,
     &dc_model_failure,
     &dc_model_repair,
     NULL,
@@ -44,6 +46,7 @@ static const dc_param *const schemas[] = {
     dc_cluster_params,
     dc_job_params,
     dc_checkpoint_params,
+    dc_inference_params,
     dc_failure_params,
     dc_repair_params,
     NULL,
