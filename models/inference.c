@@ -288,6 +288,17 @@ double dc_inf_step_s(const dc_inference *m, double b, double kv_tokens)
     return compute > memory ? compute : memory;
 }
 
+/* X(b) = b / (m t_d(b) + b t_p): with prefill first, every request a
+ * replica holds is decoding whenever it decodes, so the time per request
+ * is its m steps plus one prefill pass for each of the b. */
+double dc_inf_throughput(const dc_inference *m, double b)
+{
+    if (!(b > 0.0))
+        return 0.0;
+    double td = dc_inf_step_s(m, b, b * m->mean_ctx);
+    return b / (m->mean_m * td + b * m->mean_tp);
+}
+
 uint32_t dc_inf_ready_replicas(const dc_inference *m)
 {
     return m->count[U_READY] * m->replicas_per_unit;
@@ -309,8 +320,7 @@ void dc_inf_bank(dc_inference *m)
     m->rep_s += dt * (double)(m->count[U_READY] + m->count[U_DRAINING]) * k;
     m->ready_rep_s += dt * (double)m->count[U_READY] * k;
     if (m->aggregate) {
-        m->slot_s += dt * dc_inf_agg_busy(m);
-        m->queue_s += dt * dc_inf_agg_queue(m);
+        dc_inf_agg_bank(m, m->bank_s, now);
     } else {
         dc_inf_req_bank(m, dt);
     }
@@ -444,7 +454,7 @@ static void unit_drop_requests(dc_inference *m, uint32_t u)
     } else {
         uint32_t R = m->piece_reps; /* the piece still running */
         if (R > 0)
-            m->retried += dc_inf_agg_busy(m) * m->replicas_per_unit / R;
+            dc_inf_agg_requeue(m, dc_inf_agg_busy(m) * m->replicas_per_unit / R);
     }
 }
 
@@ -628,14 +638,16 @@ static void on_tick(dc_sim *sim, void *ctx, uint64_t k)
     m->win_slot_s = m->slot_s;
     m->win_arrived = arrived_now;
 
-    if (m->autoscale && win_rep > 0.0) {
-        /* The busy slots averaged over the window, divided among replicas at
-         * the target occupancy: unaffected by replicas that became ready
-         * during the window. */
+    if (m->autoscale) {
+        /* The offered load of the window in replicas at the target share of
+         * their rated throughput X(batch): requests that queued or were
+         * dropped count, and the count does not depend on how many replicas
+         * served them (occupancy would: fewer replicas, longer stays). */
         uint32_t k_rep = m->replicas_per_unit;
-        double want_rep = ceil(win_slot / window_s / (m->batch * m->target_util) - 1e-9);
-        double want = ceil(want_rep / k_rep);
-        if (fabs(util / m->target_util - 1.0) <= m->scale_tolerance)
+        double want_exact = qps / (m->rated_qps * m->target_util);
+        double want = ceil(ceil(want_exact - 1e-9) / k_rep);
+        double current = (double)m->target_units * k_rep;
+        if (current > 0.0 && fabs(want_exact / current - 1.0) <= m->scale_tolerance)
             want = m->target_units; /* close enough: hold */
         if (want < m->min_units)
             want = m->min_units;
@@ -722,6 +734,7 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
      * n_in + n_out / 2 for the n_out - 1 steps it decodes, so long answers
      * weigh more than in the plain mean. */
     m->mean_ctx = m->mean_in + (m->mean_m > 0.0 ? 0.5 * tok_expect(m, &m->tok_out, g_steps_n) / m->mean_m : 0.0);
+    m->rated_qps = dc_inf_throughput(m, m->batch);
 
     if (hbm) {
         double cap = G * num(rg, "hbm_gb") * 1e9;
@@ -972,8 +985,7 @@ static void inf_finish(void *state, dc_sim *sim)
     fig(s, "inference.dropped", m->dropped, "", "requests turned away (queue full)");
     fig(s, "inference.drop_fraction", m->arrived > 0 ? m->dropped / m->arrived : 0.0, "", "dropped / arrived");
     fig(s, "inference.retried", m->retried, "", "requests restarted after their replica failed");
-    double in_flight = m->aggregate ? dc_inf_agg_busy(m) + dc_inf_agg_queue(m)
-                                    : dc_inf_req_queue_now(m) + m->busy;
+    double in_flight = m->aggregate ? dc_inf_agg_in_flight(m) : dc_inf_req_queue_now(m) + m->busy;
     fig(s, "inference.in_flight_end", in_flight, "", "requests queued or in service at the end");
     fig(s, "inference.qps_offered", span > 0 ? m->arrived / span : 0.0, "1/s", "mean arrival rate");
     fig(s, "inference.qps_served", span > 0 ? m->served / span : 0.0, "1/s", "mean rate of requests served");

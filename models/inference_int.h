@@ -57,6 +57,15 @@ typedef struct inf_replica {
     dc_event_handle ev;
 } inf_replica;
 
+/* Aggregate mode: one segment of a piece's profile (inference_agg.c). */
+typedef struct agg_seg {
+    int kind;
+    double t0, t1;          /* absolute times; t1 = INFINITY for the last */
+    double q0, slope;       /* fluid backlog at t0 and its rate of change */
+    double busy;            /* requests in service (slots) */
+    double acc, drop, served; /* rates of accepted, dropped, completed requests */
+} agg_seg;
+
 typedef struct inf_req {
     double arrival_s, admit_s, first_s;
     uint32_t n_in, n_out;
@@ -99,6 +108,7 @@ struct dc_inference {
     dc_nhpp nhpp;
     inf_tokens tok_in, tok_out;
     double mean_in, mean_out, mean_m, mean_ctx, mean_tp, mean_tp_sq;
+    double rated_qps;       /* X(batch): a replica's throughput at a full batch */
     double slo_ttft_s, slo_tpot_s, slo_e2e_s; /* 0: none */
 
     /* accounting, banked at every change */
@@ -133,9 +143,15 @@ struct dc_inference {
 
     /* aggregate mode */
     dc_bd bd;
-    bool bd_valid;          /* bd solved for piece_lambda and piece_reps */
+    bool bd_valid;          /* bd solved for bd_lambda and bd_reps */
+    double bd_lambda;
+    uint32_t bd_reps;
     uint32_t piece_reps;    /* R of the current piece */
-    double piece_start_s, piece_planned_end_s, piece_lambda;
+    double piece_start_s, piece_planned_end_s, piece_lambda, piece_c;
+    agg_seg seg[4];
+    int n_seg;
+    double backlog;         /* fluid backlog at the start of the piece */
+    double pending_backlog; /* requests sent back by lost replicas, for the next piece */
     double agg_interval_s;
     uint32_t agg_samples;   /* latency samples over the whole run */
     double *x_tab;          /* X(b), b = 0..batch */
@@ -149,6 +165,8 @@ void dc_inf_record_latency(dc_inference *m, double wait_s, double ttft_s, double
 uint32_t dc_inf_sample_tokens(const inf_tokens *t, gsl_rng *rng);
 double dc_inf_prefill_s(const dc_inference *m, double n_in);
 double dc_inf_step_s(const dc_inference *m, double b, double kv_tokens);
+/* X(b): requests per second of one replica holding b. */
+double dc_inf_throughput(const dc_inference *m, double b);
 uint32_t dc_inf_ready_replicas(const dc_inference *m);
 
 /* inference_req.c: the per-request mode */
@@ -172,9 +190,17 @@ void dc_inf_agg_start(dc_inference *m);
  * opens the next (after). */
 void dc_inf_agg_close(dc_inference *m);
 void dc_inf_agg_open(dc_inference *m);
-/* Rates of the current piece, for banking. */
+/* Requests in service and queued now (expectations). */
 double dc_inf_agg_busy(const dc_inference *m);
 double dc_inf_agg_queue(const dc_inference *m);
+double dc_inf_agg_in_flight(const dc_inference *m);
+/* Adds the integrals of busy slots and queue over [from_s, to_s]. */
+void dc_inf_agg_bank(dc_inference *m, double from_s, double to_s);
+/* Requests of lost replicas: retried, back in the queue from the next piece. */
+void dc_inf_agg_requeue(dc_inference *m, double requests);
+/* Records one latency sample: the wait in queue, the load of the replica
+ * it joins and the occupancy it decodes at. */
+void dc_inf_agg_latency(dc_inference *m, double wait_s, double b_join, double b_decode, double weight);
 void dc_inf_agg_destroy(dc_inference *m);
 /* X(b): the throughput of one replica holding b requests (aggregate model). */
 double dc_inf_agg_throughput(const dc_inference *m, double b);
