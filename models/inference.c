@@ -69,6 +69,8 @@ const dc_param dc_inference_params[] = {
      "HBM per GPU (H100: 80); weights and a full batch's KV cache must fit when memory = hbm"},
     {"inference.replica.hbm_gb_per_s", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "GB/s", 3350, NULL, 0, 1e6, NULL,
      "HBM bandwidth per GPU (H100 SXM: 3350)"},
+    {"inference.replica.ddr_gb", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "GB", 256, NULL, 0, 1e7, NULL,
+     "host memory per GPU (a node's DDR / its GPUs); weights and a full batch's KV cache must fit when memory = ddr"},
     {"inference.replica.ddr_gb_per_s", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "GB/s", 64, NULL, 0, 1e6, NULL,
      "host memory bandwidth one GPU gets when memory = ddr (PCIe 5.0 x16: about 64)"},
     {"inference.replica.bandwidth_efficiency", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "", 0.8, NULL, 0, 1, NULL,
@@ -736,19 +738,20 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     m->mean_ctx = m->mean_in + (m->mean_m > 0.0 ? 0.5 * tok_expect(m, &m->tok_out, g_steps_n) / m->mean_m : 0.0);
     m->rated_qps = dc_inf_throughput(m, m->batch);
 
-    if (hbm) {
-        double cap = G * num(rg, "hbm_gb") * 1e9;
+    {
+        const char *tier = hbm ? "HBM" : "host DDR";
+        double per_gpu_gb = num(rg, hbm ? "hbm_gb" : "ddr_gb"), cap = G * per_gpu_gb * 1e9;
         if (m->weight_bytes > cap)
             return dc_scenario_error_at(sc, config_setting_get_member(mg, "params"), err,
-                                        "the weights (%.0f GB) do not fit in the replica's HBM (%u GPUs x %g GB)",
-                                        m->weight_bytes / 1e9, m->gpus_per_replica, num(rg, "hbm_gb"));
+                                        "the weights (%.0f GB) do not fit in the replica's %s (%u GPUs x %g GB)",
+                                        m->weight_bytes / 1e9, tier, m->gpus_per_replica, per_gpu_gb);
         double kv = m->batch * (m->mean_in + m->mean_out) * m->kv_bytes_per_token;
         if (m->weight_bytes + kv > cap)
             return dc_scenario_error_at(
                 sc, config_setting_get_member(rg, "batch_size"), err,
                 "weights (%.0f GB) and the KV cache of a full batch (%u x %.0f tokens: %.0f GB) do not fit in "
-                "the replica's HBM (%.0f GB); use a smaller batch or more GPUs per replica",
-                m->weight_bytes / 1e9, m->batch, m->mean_in + m->mean_out, kv / 1e9, cap / 1e9);
+                "the replica's %s (%.0f GB); use a smaller batch or more GPUs per replica",
+                m->weight_bytes / 1e9, m->batch, m->mean_in + m->mean_out, kv / 1e9, tier, cap / 1e9);
     }
 
     /* replicas on nodes */
@@ -986,7 +989,8 @@ static void inf_finish(void *state, dc_sim *sim)
     fig(s, "inference.drop_fraction", m->arrived > 0 ? m->dropped / m->arrived : 0.0, "", "dropped / arrived");
     fig(s, "inference.retried", m->retried, "", "requests restarted after their replica failed");
     double in_flight = m->aggregate ? dc_inf_agg_in_flight(m) : dc_inf_req_queue_now(m) + m->busy;
-    fig(s, "inference.in_flight_end", in_flight, "", "requests queued or in service at the end");
+    fig(s, "inference.in_flight_end", in_flight, "",
+        "requests queued or in service at the end (aggregate mode: the backlog; a piece's stationary content counts as served)");
     fig(s, "inference.qps_offered", span > 0 ? m->arrived / span : 0.0, "1/s", "mean arrival rate");
     fig(s, "inference.qps_served", span > 0 ? m->served / span : 0.0, "1/s", "mean rate of requests served");
     fig(s, "inference.tokens_in", m->tokens_in, "tokens", "prompt tokens of the requests served");
@@ -1017,6 +1021,8 @@ static void inf_finish(void *state, dc_sim *sim)
     fig(s, "inference.replica_faults", (double)m->replica_faults, "", "replicas restarted by a job-level fault");
     fig(s, "inference.scale_ups", (double)m->scale_ups, "", "autoscaler decisions to add replicas");
     fig(s, "inference.scale_downs", (double)m->scale_downs, "", "autoscaler decisions to remove replicas");
+    fig(s, "inference.replica_capacity_qps", m->rated_qps, "1/s",
+        "requests per second one replica serves with a full batch (roofline, mean tokens)");
     fig(s, "inference.gpu_h", held_gpu_s / 3600.0, "GPU-h", "GPU-hours held by the service's nodes");
     fig(s, "inference.gpu_utilization", ready_gpu_s > 0 ? serving_gpu_s / ready_gpu_s : 0.0, "",
         "batch-slot occupancy of the ready replicas' GPUs");

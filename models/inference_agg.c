@@ -183,10 +183,16 @@ void dc_inf_agg_bank(dc_inference *m, double from_s, double to_s)
     m->queue_s += r.queue;
 }
 
+/* A piece counts its requests as served when the stationary law lets them
+ * in (and as they complete while a backlog lasts), so those on a lost
+ * replica are taken back from served and join the backlog. */
 void dc_inf_agg_requeue(dc_inference *m, double requests)
 {
     m->retried += requests;
     m->pending_backlog += requests;
+    m->served -= requests;
+    m->tokens_in -= requests * m->mean_in;
+    m->tokens_out -= requests * m->mean_out;
 }
 
 int dc_inf_agg_init(dc_inference *m, dc_error *err)
@@ -370,7 +376,7 @@ void dc_inf_agg_close(dc_inference *m)
 
 double dc_inf_agg_in_flight(const dc_inference *m)
 {
-    return dc_inf_agg_busy(m) + dc_inf_agg_queue(m) + m->pending_backlog;
+    return m->backlog + m->pending_backlog; /* valid after dc_inf_agg_close */
 }
 
 void dc_inf_agg_destroy(dc_inference *m)

@@ -193,6 +193,8 @@ void dc_inf_agg_open(dc_inference *m);
 /* Requests in service and queued now (expectations). */
 double dc_inf_agg_busy(const dc_inference *m);
 double dc_inf_agg_queue(const dc_inference *m);
+/* Requests arrived and neither served nor dropped: the fluid backlog
+ * (the stationary law's content counts as served). */
 double dc_inf_agg_in_flight(const dc_inference *m);
 /* Adds the integrals of busy slots and queue over [from_s, to_s]. */
 void dc_inf_agg_bank(dc_inference *m, double from_s, double to_s);
