@@ -829,11 +829,12 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
             from[i] = num(e, "from_h") * 3600.0;
             fac[i] = num(e, "factor");
             if (i > 0 && !(from[i] > from[i - 1])) {
+                double prev_h = from[i - 1] / 3600.0;
                 free(from);
                 free(fac);
                 return dc_scenario_error_at(sc, config_setting_get_member(e, "from_h"), err,
                                             "from_h must increase along the list (got %g after %g)",
-                                            num(e, "from_h"), from[i - 1] / 3600.0);
+                                            num(e, "from_h"), prev_h);
             }
         }
         rc = dc_nhpp_set_daily(&m->nhpp, from, fac, n);
