@@ -92,7 +92,7 @@ const dc_param dc_inference_params[] = {
      "target batch-slot occupancy"},
     {"inference.autoscale.tolerance", DC_PARAM_FLOAT, 0, "", 0.1, NULL, 0, 1, NULL,
      "no change while the occupancy is within this fraction of the target (Kubernetes' default: 0.1)"},
-    {"inference.autoscale.interval_s", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "s", 60, NULL, 0, 1e7, NULL,
+    {"inference.autoscale.interval_s", DC_PARAM_FLOAT, 0, "s", 60, NULL, 1, 1e7, NULL,
      "how often the autoscaler looks (and the inference_* series are recorded)"},
     {"inference.autoscale.scale_down_after_s", DC_PARAM_FLOAT, 0, "s", 600, NULL, 0, 1e8, NULL,
      "scale down only after the desired count stayed below the current one this long"},
@@ -128,15 +128,17 @@ const dc_param dc_inference_params[] = {
      NULL, "end-to-end latency"},
 
     {"inference.aggregate", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, "the aggregate mode's settings"},
-    {"inference.aggregate.interval_s", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "s", 300, NULL, 0, 1e7, NULL,
+    {"inference.aggregate.interval_s", DC_PARAM_FLOAT, 0, "s", 300, NULL, 1, 1e7, NULL,
      "length of the stationary pieces (also cut where the ready replicas change)"},
-    {"inference.aggregate.latency_samples", DC_PARAM_INT, 0, "", 100000, NULL, 1, 1e8, NULL,
+    {"inference.aggregate.latency_samples", DC_PARAM_INT, 0, "", 100000, NULL, 1, 1e7, NULL,
      "arrivals drawn over the run (spread over the pieces by duration, at least one each) for the latency figures"},
     {0},
 };
 
 /* Runs slower than this many requests in request mode are refused. */
-#define MAX_REQUEST_MODE_ARRIVALS 1e9
+#define MAX_REQUEST_MODE_ARRIVALS 2e8
+/* Per-request mode: the replicas' prefill queues and decode heaps. */
+#define MAX_REQUEST_MODE_BYTES 4e9
 
 static double row_default(const char *path)
 {
@@ -795,6 +797,12 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         return dc_scenario_error_at(sc, config_setting_get_member(pg, "min"), err,
                                     "%.0f replicas need %.0f nodes but the cluster has %u (nodes + spare_nodes)",
                                     rmin, (double)m->min_units * m->nodes_per_unit, nodes);
+    if (!m->aggregate && (double)m->max_units * k * m->batch * (sizeof(int32_t) + sizeof(inf_dec)) > MAX_REQUEST_MODE_BYTES)
+        return dc_scenario_error_at(sc, config_setting_get_member(pg, "max"), err,
+                                    "mode \"request\" would need %.3g GB for %.0f replicas of %u requests: use mode "
+                                    "\"aggregate\", fewer replicas or a smaller batch",
+                                    (double)m->max_units * k * m->batch * (sizeof(int32_t) + sizeof(inf_dec)) / 1e9,
+                                    (double)m->max_units * k, m->batch);
     if ((double)m->max_units * k * m->batch + m->queue_limit > 2e9)
         return dc_scenario_error_at(sc, config_setting_get_member(pg, "max"), err,
                                     "max x batch_size + queue_limit is more than the 2e9 requests a run can hold");
