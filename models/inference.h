@@ -56,31 +56,40 @@
  *   replica the decoding sequences share a virtual clock of steps that
  *   advances at 1 / t_d while no prefill runs, so an arrival or a
  *   departure costs O(log batch).  For windows of hours.
- *  mode = "aggregate": piecewise-stationary.  Time is cut into intervals
- *   of aggregate.interval_s, also cut where the number of ready replicas
- *   changes; in each, the mean arrival rate lambda (the exact integral of
- *   the NHPP over the piece / its length) and R ready replicas define a
- *   birth-death chain on the number N of requests in the system
- *   (queueing.h) with S = R x batch_size slots and the queue limit K.
- *   Departures with n <= S in service, spread evenly over the replicas
+ *  mode = "aggregate": piecewise-stationary, no event per request.  Time
+ *   is cut into pieces of aggregate.interval_s, also cut where the number
+ *   of ready replicas changes; in each, the mean arrival rate lambda (the
+ *   exact integral of the NHPP over the piece / its length) and R ready
+ *   replicas define a birth-death chain on the number N of requests in the
+ *   system (queueing.h) with S = R x batch_size slots and the queue limit
+ *   K.  Departures with n <= S in service, spread evenly over the replicas
  *   (n = q R + r: r replicas hold q + 1, the rest q), at rate
  *       d(n) = r X(q + 1) + (R - r) X(q),   X(b) = b / (m t_d(b) + b t_p)
- *   (X: the throughput of a replica holding b requests, each needing one
- *   prefill and m = E[n_out - 1] decode steps, with the mean prefill
- *   time t_p and K = b E[n_in + n_out / 2]).  With batch_size 1 and
- *   negligible prefill this is M/M/c/K, and Erlang C as K grows.  Served,
- *   dropped (P(N = S + K)), the mean queue and the slot occupancy come
- *   from the stationary law; latencies from latency_samples arrivals per
- *   piece drawn from it (PASTA): the state found, the wait in queue
- *   (Erlang(n - S + 1, d(S)) when all slots are busy), tokens from their
- *   laws, a wait for the replica's prefill server (busy with probability
- *   X t_p, residual E[t_p^2] / (2 E[t_p])), and decode at the size-biased
- *   mean occupancy (all slots when it waited) paused by a Poisson number
- *   of other requests' prefills.  Each sample stands for (accepted
- *   arrivals of the piece) / latency_samples requests.  Cost: a solve per
- *   piece, about sqrt(S) steps, independent of the request rate.  The
- *   queue's content does not carry over from one piece to the next
- *   (quasi-stationary); a piece with no ready replica drops its arrivals.
+ *   (X: the throughput of a replica holding b requests: with prefill
+ *   first, all b decode whenever it decodes, and each needs one prefill
+ *   and m = E[n_out - 1] steps; t_p the mean prefill time; the batch's KV
+ *   context b x E[(n_in + n_out / 2) m] / E[m]).  With batch_size 1 and
+ *   negligible prefill this is M/M/c/K, and Erlang C as K grows.  While
+ *   lambda exceeds the capacity c = R X(batch), or a backlog is left from
+ *   an earlier piece (or from lost replicas), the queue is a fluid instead:
+ *   it fills at lambda - c up to K (then arrivals beyond c are dropped)
+ *   and drains at c - lambda, carried from piece to piece, and a request
+ *   waits backlog / c (pointwise-stationary fluid flow, Wang, Tipper and
+ *   Dhamdhere 1996).  Served, dropped, the mean queue and the slot
+ *   occupancy come from the stationary law (or the fluid); latencies from
+ *   latency_samples arrivals over the run drawn from it (PASTA): the state
+ *   found, the wait in queue (Erlang(n - S + 1, d(S)) when all slots are
+ *   busy; backlog / c in the fluid), tokens from their laws, a wait for
+ *   another request's prefill on its replica (with probability X t_p
+ *   (b - 1) / b, for the residual E[t_p^2] / (2 E[t_p])), and decode at the
+ *   size-biased mean occupancy (all slots when it waited) paused by a
+ *   Poisson number of other requests' prefills.  Cost: a solve per piece,
+ *   about sqrt(S) steps, independent of the request rate (pieces with the
+ *   same rate and replicas reuse it).  A piece with no ready replica
+ *   queues its arrivals (fluid) up to K; they are served when replicas
+ *   return.  In this mode a piece's arrivals count as served when the
+ *   stationary law lets them in, so inference.in_flight_end is the fluid
+ *   backlog only.
  *
  * Replicas and the cluster.  A replica of G GPUs takes G / gpus_per_node
  * whole nodes (G a multiple of the node's GPUs), or shares one node with
@@ -105,16 +114,20 @@
  *   untouched (so the fault rate per GPU is the class's rate per GPU).
  *   In aggregate mode the expected number in flight on the lost replicas,
  *   E[busy slots] / R per replica, counts as retried.
- *  Autoscaling (policy "utilization", as Kubernetes' horizontal pod
- *   autoscaler): every autoscale.interval_s, with u the mean slot
- *   occupancy of the ready replicas over the past interval,
- *       desired = clamp(ceil(R_ready x u / target_utilization), min, max)
- *   (in replicas, rounded up to whole units); more than the current
- *   target: scale up at once (new units wait for nodes, then start);
- *   less: scale down to the largest desired value seen over the last
- *   scale_down_after_s once it has stayed below that long (waiting units
- *   go first, then starting ones, then the least-loaded ready ones drain).
- *   policy "none": replicas.initial throughout (failed ones come back).
+ *  Autoscaling (policy "utilization", in the manner of Kubernetes'
+ *   horizontal pod autoscaler): every autoscale.interval_s, with lambda_w
+ *   the arrival rate of the past interval and X(batch) a replica's rated
+ *   throughput (inference.replica_capacity_qps),
+ *       desired = clamp(ceil(lambda_w / (X(batch) x target_utilization)), min, max)
+ *   (in replicas, rounded up to whole units), held while within
+ *   `tolerance` of the current target; more: scale up at once (new units
+ *   wait for nodes, then start); less: scale down to the largest desired
+ *   value seen over the last scale_down_after_s once it has stayed below
+ *   that long (waiting units go first, then starting ones, then the
+ *   least-loaded ready ones drain).  The offered load, unlike batch-slot
+ *   occupancy, does not depend on how many replicas serve it, so the
+ *   controller does not flap between two counts.  policy "none":
+ *   replicas.initial throughout (failed ones come back).
  *
  * GPU-hours: the service's nodes are busy nodes, split into
  * gpu_hours.inference_serving (ready replicas' GPU-time x slot
