@@ -30,8 +30,8 @@
  *             t_d = max((Wb + K x kv_bytes_per_token) / BW, b F / C)
  *   (a sequence's KV cache is counted at its mean size over its decode,
  *   n_in + n_out / 2 tokens; attention FLOPs beyond 2 P per token are left
- *   out).  The weights and a full batch's KV cache must fit in HBM
- *   (memory = "hbm").
+ *   out).  The weights and a full batch's KV cache (at the mean
+ *   n_in + n_out) must fit in the memory read: G x hbm_gb, or G x ddr_gb.
  *
  * Continuous batching (iteration-level scheduling, Yu et al., "Orca", OSDI
  * 2022; vLLM's default prefill-first policy): a replica holds up to

@@ -233,7 +233,6 @@ void dc_inf_agg_open(dc_inference *m)
     if (end > horizon)
         end = horizon;
     m->piece_start_s = now;
-    m->piece_planned_end_s = end;
     m->backlog += m->pending_backlog;
     m->pending_backlog = 0.0;
     double lambda = end > now ? dc_nhpp_integral(&m->nhpp, now, end) / (end - now) : dc_nhpp_rate(&m->nhpp, now);

@@ -139,7 +139,6 @@ struct dc_inference {
     int32_t *lb_head;       /* batch + 1 load buckets of accepting replicas */
     uint32_t lb_min;
     uint32_t busy;          /* requests in service on all replicas */
-    uint32_t ready_reps;    /* ready + draining replicas */
 
     /* aggregate mode */
     dc_bd bd;
@@ -147,7 +146,7 @@ struct dc_inference {
     double bd_lambda;
     uint32_t bd_reps;
     uint32_t piece_reps;    /* R of the current piece */
-    double piece_start_s, piece_planned_end_s, piece_lambda, piece_c;
+    double piece_start_s, piece_lambda, piece_c;
     agg_seg seg[4];
     int n_seg;
     double backlog;         /* fluid backlog at the start of the piece */
