@@ -1004,6 +1004,8 @@ static void inf_finish(void *state, dc_sim *sim)
     fig(s, "inference.qps_served", span > 0 ? m->served / span : 0.0, "1/s", "mean rate of requests served");
     fig(s, "inference.tokens_in", m->tokens_in, "tokens", "prompt tokens of the requests served");
     fig(s, "inference.tokens_out", m->tokens_out, "tokens", "tokens generated for the requests served");
+    fig(s, "inference.tokens", tokens, "tokens",
+        "tokens in and out of the requests served (the cost model's cost.usd_per_m_tokens divides by it)");
     fig(s, "inference.tokens_out_per_s", span > 0 ? m->tokens_out / span : 0.0, "1/s", "generated tokens per second");
     percentiles(s, "ttft", &m->h_ttft, "time to first token");
     percentiles(s, "tpot", &m->h_tpot, "time per output token after the first");

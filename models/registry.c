@@ -10,6 +10,7 @@
 
 #include "checkpoint.h"
 #include "cluster.h"
+#include "cost.h"
 #include "failure.h"
 #include "inference.h"
 #include "job.h"
@@ -38,6 +39,7 @@ const dc_model_type *const dc_model_types[] = {
     &dc_model_inference,
     &dc_model_failure,
     &dc_model_repair,
+    &dc_model_cost, /* last: it prices what the others wrote to the summary */
     NULL,
 };
 
@@ -49,6 +51,7 @@ static const dc_param *const schemas[] = {
     dc_inference_params,
     dc_failure_params,
     dc_repair_params,
+    dc_cost_params,
     NULL,
 };
 
