@@ -142,7 +142,9 @@
  * autoscale.interval_s); events replica_ready, replica_lost,
  * replica_fault, scale_up, scale_down.
  *
- * Energy and cost hooks.  This model does not know power or prices.  A
+ * Energy and cost hooks.  This model does not know power or prices.  It
+ * writes inference.tokens (in + out, served), from which the cost model
+ * (cost.h) derives cost.usd_per_m_tokens for the whole run.  A
  * power model that knows the energy the service's GPUs drew calls
  * dc_inference_report_energy (from its finish: the totals are banked up
  * to the current time whatever the order of finishes), which writes
