@@ -26,6 +26,8 @@ static const char usage[] =
     "  validate FILE [--set KEY=VALUE]...\n"
     "                          check a scenario without running it\n"
     "  report TRACE.h5 [--json] print the summary stored in a trace\n"
+    "  mttf [FILE] [--sizes G1,G2,...] [--failures N] [--max-days D] [--seed N] [--set KEY=VALUE]... [--json]\n"
+    "                          time to failure against job size (8 GPUs to the whole cluster)\n"
     "  keys                    print the reference of every scenario key (Markdown)\n"
     "  --help, --version\n"
     "\n"
@@ -61,6 +63,8 @@ int main(int argc, char **argv)
         return dc_cmd_report(argc - 1, argv + 1);
     if (strcmp(cmd, "keys") == 0)
         return dc_cmd_keys(argc - 1, argv + 1);
+    if (strcmp(cmd, "mttf") == 0)
+        return dc_cmd_mttf(argc - 1, argv + 1);
     fprintf(stderr, "dcsim: unknown command '%s'\n\n%s", cmd, usage);
     return DC_EXIT_INPUT;
 }
