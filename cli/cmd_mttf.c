@@ -250,13 +250,22 @@ int dc_cmd_mttf(int argc, char **argv)
         /* A quarter more than the expected time to the target count: restarts
          * and repairs take time the job is not exposed. */
         r->days = isfinite(r->expected_h) ? fmin(max_days, fmax(1.0, 1.25 * target * r->expected_h / 24.0)) : max_days;
-        snprintf(set_horizon, sizeof set_horizon, "horizon_days=%.17g", r->days);
-        fixed[3] = set_horizon;
-        if (build_with(file, sets, n_sets, fixed, 4, seed, &sim, &err) != DC_OK)
-            goto fail;
-        if (dc_sim_run(sim, &err) != DC_OK) {
+        /* The job may spend time not exposed (waiting for repairs when it
+         * has no spare): lengthen the run until it sees most of the target. */
+        for (int attempt = 0;; attempt++) {
+            snprintf(set_horizon, sizeof set_horizon, "horizon_days=%.17g", r->days);
+            fixed[3] = set_horizon;
+            if (build_with(file, sets, n_sets, fixed, 4, seed, &sim, &err) != DC_OK)
+                goto fail;
+            if (dc_sim_run(sim, &err) != DC_OK) {
+                dc_sim_destroy(sim);
+                goto fail;
+            }
+            double n = fig(sim, "job.interruptions");
+            if (attempt == 3 || n >= 0.8 * target || r->days >= max_days)
+                break;
+            r->days = fmin(max_days, r->days * 1.2 * target / fmax(n, 1.0));
             dc_sim_destroy(sim);
-            goto fail;
         }
         r->n = fig(sim, "job.interruptions");
         double mttf = fig(sim, "job.mttf_h");
