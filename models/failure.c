@@ -117,6 +117,7 @@ typedef struct failure_model {
     uint32_t *down_epoch;
     dc_straggler *straggler;
     uint64_t node_failures;
+    bool started;
 } failure_model;
 
 #define CLASS_BITS 12
@@ -566,7 +567,8 @@ static void on_accel(dc_sim *sim, void *ctx, const void *payload)
     fc->v_last = vnow(fc, now);
     fc->t_last = now;
     fc->accel = dc_cluster_failure_acceleration(m->cluster, ev->class_id);
-    arm(m, (size_t)ev->class_id);
+    if (m->started) /* before the start, the first events are not drawn yet */
+        arm(m, (size_t)ev->class_id);
 }
 
 static bool has_key(config_setting_t *g, const char *key)
@@ -790,6 +792,7 @@ static int start_unit_clocks(failure_model *m, fclass *fc, dc_error *err)
 static int failure_start(void *state, dc_sim *sim, dc_error *err)
 {
     failure_model *m = state;
+    m->started = true;
     for (uint32_t i = 0; i < m->n_bad0; i++)
         dc_eventlog_add(m->log, 0.0, "bad_node", "", (int32_t)m->order[i], -1, 0.0);
     for (size_t i = 0; i < m->n_classes; i++) {
