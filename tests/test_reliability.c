@@ -1421,13 +1421,7 @@ int main(void)
 {
     if (setup() != 0)
         return 1;
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    if (register_suites() != 0) {
-        CU_cleanup_registry();
-        return 1;
-    }
-    int rc = dc_test_run_all();
+    int rc = dc_test_main(register_suites);
     teardown();
     return rc;
 }
