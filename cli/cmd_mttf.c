@@ -130,6 +130,18 @@ static void human(double h, char *buf, size_t size)
         snprintf(buf, size, "%.1f min", h * 60.0);
 }
 
+static void json_str(FILE *out, const char *v)
+{
+    fputc('"', out);
+    for (; *v; v++) {
+        if (*v == '"' || *v == '\\')
+            fputc('\\', out);
+        if ((unsigned char)*v >= 0x20)
+            fputc(*v, out);
+    }
+    fputc('"', out);
+}
+
 static void json_num(FILE *out, const char *key, double v, bool last)
 {
     if (isfinite(v))
@@ -290,8 +302,9 @@ int dc_cmd_mttf(int argc, char **argv)
         rows[i].projection_h = r_node > 0 ? 24.0 / (rows[i].nodes * r_node) : NAN;
 
     if (json) {
-        printf("{\"scenario\": \"%s\", \"seed\": %" PRIu64 ", \"gpus_per_node\": %u, \"nodes\": %u, ", name, run_seed,
-               gpn, total_nodes);
+        printf("{\"scenario\": ");
+        json_str(stdout, name);
+        printf(", \"seed\": %" PRIu64 ", \"gpus_per_node\": %u, \"nodes\": %u, ", run_seed, gpn, total_nodes);
         json_num(stdout, "failures_per_1000_node_days", 1000.0 * r_node, false);
         printf("\"sizes\": [");
         for (size_t i = 0; i < n_sizes; i++) {

@@ -696,7 +696,7 @@ static void register_hazard(failure_model *m, const fclass *fc)
     }
 }
 
-static int choose_bad_nodes(failure_model *m, dc_sim *sim, const dc_scenario *sc, double fraction, dc_error *err)
+static int choose_bad_nodes(failure_model *m, dc_sim *sim, double fraction, dc_error *err)
 {
     m->bad_now = calloc(m->n_nodes, 1);
     m->order = malloc(m->n_nodes * sizeof *m->order);
@@ -718,7 +718,6 @@ static int choose_bad_nodes(failure_model *m, dc_sim *sim, const dc_scenario *sc
         if (!m->bad_now[i])
             m->order[k++] = i;
     free(all);
-    (void)sc;
     return DC_OK;
 }
 
@@ -744,7 +743,7 @@ static int failure_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     if (bad) {
         config_setting_lookup_float(bad, "fraction", &bad_fraction);
         config_setting_lookup_float(bad, "rate_factor", &bad_factor);
-        int rc = choose_bad_nodes(m, sim, sc, bad_fraction, err);
+        int rc = choose_bad_nodes(m, sim, bad_fraction, err);
         if (rc != DC_OK)
             return rc;
     }
