@@ -528,6 +528,20 @@ static void test_infant_mortality(void)
     double pa = 1.0 - exp(-(sqrt(1.5) - 1.0));
     CU_ASSERT(binomial_ok(fig(sim, "failures.n"), 2000, pa, 0.999));
     dc_sim_destroy(sim);
+    /* Wear-out (shape 2.6, the old Titan K20X batch: Ostrouchov et al. SC 2020):
+     * over 200 h, new nodes fail with F(200) = 1 - exp(-0.2^2.6) = 0.0150,
+     * nodes 800 h old with 1 - exp(-(1 - 0.8^2.6)) = 0.356. */
+    const char *wear_new[] = {"failures.[0].shape=2.6", "horizon_days=8.3333333333333333"};
+    const char *wear_old[] = {"failures.[0].shape=2.6", "horizon_days=8.3333333333333333",
+                              "failures.[0].initial_age_h=800.0"};
+    sim = run_text(fresh_cfg, wear_new, 2, 5);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT(binomial_ok(fig(sim, "failures.n"), 2000, weibull_cdf(200.0, 1000.0, 2.6), 0.999));
+    dc_sim_destroy(sim);
+    sim = run_text(fresh_cfg, wear_old, 3, 5);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT(binomial_ok(fig(sim, "failures.n"), 2000, -expm1(-(1.0 - pow(0.8, 2.6))), 0.999));
+    dc_sim_destroy(sim);
 
     /* With repairs of 100 h: the hazard restarts when the part is replaced
      * (at the repair's end), so a returned node fails within 50 h with
@@ -967,8 +981,8 @@ static void test_determinism(void)
     size_t nx = 0, ny = 0;
     bool same = true;
     for (size_t i = 0, k = 0; i < dc_eventlog_count(lx); i++) {
-        const dc_eventlog_row *a = &dc_eventlog_rows(lx)[i];
-        if (strcmp(a->kind, "failure") != 0)
+        const dc_eventlog_row *ra = &dc_eventlog_rows(lx)[i];
+        if (strcmp(ra->kind, "failure") != 0)
             continue;
         nx++;
         while (k < dc_eventlog_count(ly) && strcmp(dc_eventlog_rows(ly)[k].kind, "failure") != 0)
@@ -977,9 +991,9 @@ static void test_determinism(void)
             same = false;
             break;
         }
-        const dc_eventlog_row *b = &dc_eventlog_rows(ly)[k++];
+        const dc_eventlog_row *rb = &dc_eventlog_rows(ly)[k++];
         ny++;
-        same = same && a->time_s == b->time_s && a->id == b->id && strcmp(a->component, b->component) == 0;
+        same = same && ra->time_s == rb->time_s && ra->id == rb->id && strcmp(ra->component, rb->component) == 0;
     }
     CU_ASSERT(nx > 20 && nx == ny);
     CU_ASSERT(same);
@@ -1397,7 +1411,7 @@ static int register_suites(void)
                   {"periodic checks", test_periodic_check});
     DC_TEST_SUITE("corruption", {"rollback past corruption, retention, wiping", test_corruption});
     DC_TEST_SUITE("failure laws",
-                  {"infant mortality: Weibull counts, hazard restarts on replacement", test_infant_mortality},
+                  {"infant mortality and wear-out: Weibull counts, hazard restarts on replacement", test_infant_mortality},
                   {"acceleration factor through the cluster", test_acceleration},
                   {"bad nodes fail k times as often", test_bad_nodes});
     DC_TEST_SUITE("repair pipeline",
