@@ -28,6 +28,8 @@ static const char usage[] =
     "  report TRACE.h5 [--json] print the summary stored in a trace\n"
     "  mttf [FILE] [--sizes G1,G2,...] [--failures N] [--max-days D] [--seed N] [--set KEY=VALUE]... [--json]\n"
     "                          time to failure against job size (8 GPUs to the whole cluster)\n"
+    "  sweep [FILE] --reps N [--vary KEY=v1,v2,...|KEY=lo:hi:step]... [-o OUT.h5] [...]\n"
+    "                          Monte Carlo: a grid x N replications with uncertain inputs\n"
     "  keys                    print the reference of every scenario key (Markdown)\n"
     "  --help, --version\n"
     "\n"
@@ -65,6 +67,8 @@ int main(int argc, char **argv)
         return dc_cmd_keys(argc - 1, argv + 1);
     if (strcmp(cmd, "mttf") == 0)
         return dc_cmd_mttf(argc - 1, argv + 1);
+    if (strcmp(cmd, "sweep") == 0)
+        return dc_cmd_sweep(argc - 1, argv + 1);
     fprintf(stderr, "dcsim: unknown command '%s'\n\n%s", cmd, usage);
     return DC_EXIT_INPUT;
 }

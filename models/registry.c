@@ -10,6 +10,7 @@
 
 #include "checkpoint.h"
 #include "cluster.h"
+#include "cost.h"
 #include "failure.h"
 #include "job.h"
 #include "repair.h"
@@ -36,6 +37,7 @@ const dc_model_type *const dc_model_types[] = {
     &dc_model_job,
     &dc_model_failure,
     &dc_model_repair,
+    &dc_model_cost, /* last: it prices what the others wrote to the summary */
     NULL,
 };
 
@@ -46,6 +48,7 @@ static const dc_param *const schemas[] = {
     dc_checkpoint_params,
     dc_failure_params,
     dc_repair_params,
+    dc_cost_params,
     NULL,
 };
 
