@@ -27,6 +27,8 @@ static const char usage[] =
     "  validate FILE [--set KEY=VALUE]...\n"
     "                          check a scenario without running it\n"
     "  report TRACE.h5 [--json] print the summary stored in a trace\n"
+    "  mttf [FILE] [--sizes G1,G2,...] [--failures N] [--max-days D] [--seed N] [--set KEY=VALUE]... [--json]\n"
+    "                          time to failure against job size (8 GPUs to the whole cluster)\n"
     "  sweep [FILE] --reps N [--vary KEY=v1,v2,...|KEY=lo:hi:step]... [-o OUT.h5] [...]\n"
     "                          Monte Carlo: a grid x N replications with uncertain inputs\n"
     "  plot TRACE.h5 [--kind KIND] [-o FILE.png|.svg|.pdf|DIR]\n"
@@ -72,6 +74,8 @@ int main(int argc, char **argv)
         return dc_cmd_report(argc - 1, argv + 1);
     if (strcmp(cmd, "keys") == 0)
         return dc_cmd_keys(argc - 1, argv + 1);
+    if (strcmp(cmd, "mttf") == 0)
+        return dc_cmd_mttf(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0)
         return dc_cmd_sweep(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0)
