@@ -12,7 +12,10 @@
 #include "cluster.h"
 #include "failure.h"
 #include "job.h"
+#include "network.h"
 #include "repair.h"
+#include "steptime.h"
+#include "storage.h"
 
 static const dc_param run_params[] = {
     {"name", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
@@ -36,6 +39,9 @@ const dc_model_type *const dc_model_types[] = {
     &dc_model_job,
     &dc_model_failure,
     &dc_model_repair,
+    &dc_model_network,
+    &dc_model_storage,
+    &dc_model_steptime,
     NULL,
 };
 
@@ -46,6 +52,9 @@ static const dc_param *const schemas[] = {
     dc_checkpoint_params,
     dc_failure_params,
     dc_repair_params,
+    dc_network_params,
+    dc_storage_params,
+    dc_steptime_params,
     NULL,
 };
 

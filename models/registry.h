@@ -11,7 +11,9 @@
  * Order matters: the cluster first (everyone finds it), then the job (it
  * registers with the cluster), then failures (they size job-level classes
  * from the registered jobs and register hazards the job's checkpoint policy
- * reads at start), then repair. */
+ * reads at start), then repair, then the network and storage (the
+ * step-time model reads both at init), then the step-time model, whose speed
+ * sources are registered with the cluster at init, before the job starts. */
 #ifndef DC_REGISTRY_H
 #define DC_REGISTRY_H
 
