@@ -548,6 +548,8 @@ static void storage_finish(void *state, dc_sim *sim)
         dc_summary_set(s, key, tr->ckpt_write_s, "s",
                        "a blocking checkpoint of the job's size from all its nodes, alone (null: none, or does not fit)");
     }
+    dc_summary_set(s, "storage.checkpoint_gb", st->ckpt_bytes > 0 ? st->ckpt_bytes / GB : NAN, "GB",
+                   "size of the job's checkpoint used by storage.TIER.checkpoint_write_s");
     dc_summary_set(s, "storage.cost_usd", total, "USD", "cost of all tiers' capacity over the simulated time");
     dc_summary_set(s, "storage.cost_usd_per_month", per_month, "USD", "cost of all tiers' capacity per month");
     if (st->has_dataset)

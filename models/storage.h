@@ -46,7 +46,7 @@
  * storage.TIER.down_h (shared: tier-hours down; node tiers: device-hours
  * down), storage.TIER.checkpoint_write_s (a checkpoint of the job's size
  * written from all its nodes at the start, alone: the blocking write time
- * that tier would give), storage.cost_usd, storage.cost_usd_per_month,
+ * that tier would give; storage.checkpoint_gb its size), storage.cost_usd, storage.cost_usd_per_month,
  * storage.dataset.cache_hit. */
 #ifndef DC_STORAGE_H
 #define DC_STORAGE_H

@@ -893,6 +893,77 @@ static void test_bad_input(void)
     rmdir(dir);
 }
 
+/* The lessons in scenarios/teach run and say what their README says. */
+static char *capture(const char *cmd, int *status)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, p)) > 0)
+        n += got;
+    if (buf)
+        buf[n] = '\0';
+    int st = pclose(p);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return buf;
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static void test_lessons(void)
+{
+    const char *src = getenv("DCSIM_SRCDIR");
+    if (!dcsim_path || !src) {
+        fprintf(stderr, "\n  DCSIM or DCSIM_SRCDIR is not set: skipping the lessons\n");
+        return;
+    }
+    char cmd[1024];
+    int status;
+    /* Scaling: more GPUs, shorter training, lower MFU and ETTR. */
+    snprintf(cmd, sizeof cmd, "DCSIM='%s' sh '%s/scenarios/teach/scaling.sh' 1024 4096 16384", dcsim_path, src);
+    char *out = capture(cmd, &status);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_EQUAL(status, 0);
+    CU_ASSERT_EQUAL(count_lines(out), 4u);
+    double last_days = INFINITY, last_mfu = 1.0, last_ettr = 1.0;
+    const char *line = strchr(out, '\n');
+    for (int row = 0; row < 3 && line; row++, line = strchr(line + 1, '\n')) {
+        double g, d, m, step, c, b, cm, st, eff, mfu, ipd, ettr, good, days;
+        int k = sscanf(line + 1, "%lf %lf %lf %lf | %lf%% %lf%% %lf%% %lf%% | %lf %lf | %lf %lf %lf %lf", &g, &d, &m,
+                       &step, &c, &b, &cm, &st, &eff, &mfu, &ipd, &ettr, &good, &days);
+        CU_ASSERT_EQUAL(k, 14);
+        CU_ASSERT(days < last_days && mfu < last_mfu && ettr < last_ettr);
+        CU_ASSERT(fabs(c + b + cm + st - 100.0) < 0.3);
+        last_days = days, last_mfu = mfu, last_ettr = ettr;
+    }
+    free(out);
+    static const char *const others[][2] = {
+        {"oversubscription.sh 2048", "7"},  {"checkpoint_interval.sh 1024", "9"},
+        {"checkpoint_storage.sh 1024", "6"}, {"hbm_ddr.sh", "5"},
+    };
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        snprintf(cmd, sizeof cmd, "DCSIM='%s' sh '%s/scenarios/teach/'%s", dcsim_path, src, others[i][0]);
+        out = capture(cmd, &status);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+        bool ok = status == 0 && count_lines(out) == (size_t)atoi(others[i][1]);
+        /* Only the HBM lesson has a row that must not fit. */
+        ok = ok && (strstr(out, "does not fit") != NULL) == (strncmp(others[i][0], "hbm", 3) == 0);
+        if (!ok)
+            fprintf(stderr, "\n  lesson %s: status %d, output:\n%s", others[i][0], status, out);
+        CU_ASSERT(ok);
+        free(out);
+    }
+}
+
 static int register_suites(void)
 {
     DC_TEST_SUITE("collectives", {"closed forms", test_collective_closed_forms},
@@ -905,7 +976,8 @@ static int register_suites(void)
     DC_TEST_SUITE("in a run", {"job at the step time", test_job_runs_at_step_time},
                   {"network failures", test_network_failures_in_run}, {"storage tiers", test_storage},
                   {"data stall", test_data_stall}, {"optimizer offload", test_offload});
-    DC_TEST_SUITE("bad input", {"message and exit status 2", test_bad_input});
+    DC_TEST_SUITE("program", {"bad input: message and exit status 2", test_bad_input},
+                  {"the lessons", test_lessons});
     return 0;
 }
 
