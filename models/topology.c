@@ -31,7 +31,10 @@ struct dc_topology {
     uint32_t *spine_down; /* per pod (3 tiers) or [0] (2 tiers) */
     uint32_t core_down;
     double h[3];
-    uint64_t isolated; /* job units without a path */
+    /* Per level (nodes, leaves, pods) over the job's units: the worst health
+     * among those with a path, and how many have none. */
+    double hmin[3];
+    uint64_t iso[3];
 };
 
 static uint32_t ceil_div(uint64_t a, uint64_t b)
@@ -92,7 +95,8 @@ int dc_topology_create(const dc_topology_spec *spec, uint32_t nodes, uint32_t jo
     t->s = *s;
     t->nodes = nodes;
     t->job_nodes = job_nodes;
-    t->h[0] = t->h[1] = t->h[2] = 1.0;
+    for (int lv = 0; lv < 3; lv++)
+        t->h[lv] = t->hmin[lv] = 1.0;
     if (s->kind == DC_TOPO_TORUS) {
         t->count[DC_PART_NIC_LINK] = 3ull * nodes;
     } else {
@@ -193,44 +197,77 @@ static double pod_health(const dc_topology *t, uint32_t p)
     return h > 0.0 ? h : 0.0;
 }
 
-/* Worst health among the job's units that still have a path, per level;
- * counts the units without one. */
-static void refresh(dc_topology *t)
+/* The job's units per level, and one unit's health (NAN: left out, as a
+ * dead fat-tree leaf whose nodes count as cut at the node level). */
+static uint32_t job_units(const dc_topology *t, int lv)
 {
-    double h[3] = {INFINITY, INFINITY, INFINITY};
-    uint64_t isolated = 0;
-    for (uint32_t i = 0; i < t->job_nodes; i++) {
-        double x = node_health(t, i);
-        if (x <= 0.0)
-            isolated++;
-        else if (x < h[0])
-            h[0] = x;
+    if (lv == 0)
+        return t->job_nodes;
+    if (t->s.kind == DC_TOPO_TORUS)
+        return 0;
+    return lv == 1 ? t->job_leaves : t->s.tiers == 3 ? t->job_pods : 0;
+}
+
+static double unit_health(const dc_topology *t, int lv, uint32_t u)
+{
+    if (lv == 0)
+        return node_health(t, u);
+    if (lv == 1)
+        return t->s.kind == DC_TOPO_FAT_TREE && t->leaf_dead[u] ? NAN : leaf_health(t, u);
+    return pod_health(t, u);
+}
+
+/* A node without a path is always cut; a leaf or pod only when the job
+ * spans more than one. */
+static bool is_cut(const dc_topology *t, int lv, double h)
+{
+    return h <= 0.0 && (lv == 0 || job_units(t, lv) > 1);
+}
+
+static void derive(dc_topology *t)
+{
+    for (int lv = 0; lv < 3; lv++) {
+        uint32_t n = job_units(t, lv);
+        /* No unit left with a path: nothing gets through at that level. */
+        t->h[lv] = isfinite(t->hmin[lv]) ? t->hmin[lv] : lv == 0 || n > 1 ? 0.0 : 1.0;
+        if (n == 0)
+            t->h[lv] = 1.0;
     }
-    if (t->s.kind != DC_TOPO_TORUS) {
-        for (uint32_t l = 0; l < t->job_leaves; l++) {
-            if (t->s.kind == DC_TOPO_FAT_TREE && t->leaf_dead[l])
-                continue; /* its nodes are counted above */
-            double x = leaf_health(t, l);
-            if (x <= 0.0 && t->job_leaves > 1)
-                isolated++;
-            else if (x > 0.0 && x < h[1])
-                h[1] = x;
-        }
-        if (t->s.tiers == 3)
-            for (uint32_t p = 0; p < t->job_pods; p++) {
-                double x = pod_health(t, p);
-                if (x <= 0.0 && t->job_pods > 1)
-                    isolated++;
-                else if (x > 0.0 && x < h[2])
-                    h[2] = x;
-            }
+}
+
+static void scan_level(dc_topology *t, int lv)
+{
+    double m = INFINITY;
+    uint64_t cut = 0;
+    for (uint32_t u = 0; u < job_units(t, lv); u++) {
+        double h = unit_health(t, lv, u);
+        if (is_cut(t, lv, h))
+            cut++;
+        else if (h > 0.0 && h < m)
+            m = h;
     }
-    /* No unit left with a path: nothing gets through at that level. */
-    h[0] = isfinite(h[0]) ? h[0] : 0.0;
-    h[1] = isfinite(h[1]) ? h[1] : t->job_leaves > 1 ? 0.0 : 1.0;
-    h[2] = isfinite(h[2]) ? h[2] : t->job_pods > 1 ? 0.0 : 1.0;
-    memcpy(t->h, h, sizeof h);
-    t->isolated = isolated;
+    t->hmin[lv] = m;
+    t->iso[lv] = cut;
+}
+
+/* Unit u of level lv went from health before to its health now: update the
+ * level's worst health and cut count, rescanning only when the worst unit
+ * got better (or left). */
+static void touch(dc_topology *t, int lv, uint32_t u, double before)
+{
+    if (u >= job_units(t, lv))
+        return;
+    double now = unit_health(t, lv, u);
+    bool was_cut = is_cut(t, lv, before), cut = is_cut(t, lv, now);
+    if (was_cut != cut)
+        t->iso[lv] = cut ? t->iso[lv] + 1 : t->iso[lv] - 1;
+    bool was_in = before > 0.0, in = now > 0.0;
+    if (was_in && before <= t->hmin[lv] && (!in || now > before)) {
+        scan_level(t, lv);
+        return;
+    }
+    if (in && now < t->hmin[lv])
+        t->hmin[lv] = now;
 }
 
 static void bump(uint32_t *x, int delta)
@@ -246,6 +283,10 @@ dc_net_change dc_topology_set_failed(dc_topology *t, dc_net_part part, uint64_t 
     t->failed[part][unit] = failed;
     int d = failed ? 1 : -1;
     const dc_topology_spec *s = &t->s;
+    uint64_t cut_before = t->iso[0] + t->iso[1] + t->iso[2];
+    double before[3];
+    memcpy(before, t->h, sizeof before);
+    bool rescan[3] = {false, false, false};
     switch (part) {
     case DC_PART_NIC_LINK:
         if (s->kind == DC_TOPO_TORUS) {
@@ -253,20 +294,35 @@ dc_net_change dc_topology_set_failed(dc_topology *t, dc_net_part part, uint64_t 
             uint32_t c[3] = {node % s->torus[0], node / s->torus[0] % s->torus[1], node / (s->torus[0] * s->torus[1])};
             c[dim] = (c[dim] + 1) % s->torus[dim];
             uint32_t other = c[0] + s->torus[0] * (c[1] + s->torus[1] * c[2]);
+            double h_node = node_health(t, node);
             t->node_down[node] = (uint16_t)(t->node_down[node] + d);
-            if (other < t->nodes && other != node)
+            touch(t, 0, node, h_node);
+            if (other < t->nodes && other != node) {
+                double h_other = node_health(t, other);
                 t->node_down[other] = (uint16_t)(t->node_down[other] + d);
+                touch(t, 0, other, h_other);
+            }
         } else {
             uint32_t node = (uint32_t)(unit / s->nics_per_node);
+            double h = node_health(t, node);
             t->node_down[node] = (uint16_t)(t->node_down[node] + d);
+            touch(t, 0, node, h);
         }
         break;
-    case DC_PART_LEAF_LINK:
-        bump(&t->leaf_down[unit / t->leaf_uplinks], d);
+    case DC_PART_LEAF_LINK: {
+        uint32_t leaf = (uint32_t)(unit / t->leaf_uplinks);
+        double h = unit_health(t, 1, leaf);
+        bump(&t->leaf_down[leaf], d);
+        touch(t, 1, leaf, h);
         break;
-    case DC_PART_POD_LINK:
-        bump(&t->pod_down[unit / t->pod_uplinks], d);
+    }
+    case DC_PART_POD_LINK: {
+        uint32_t pod = (uint32_t)(unit / t->pod_uplinks);
+        double h = unit_health(t, 2, pod);
+        bump(&t->pod_down[pod], d);
+        touch(t, 2, pod, h);
         break;
+    }
     case DC_PART_LEAF_SWITCH:
         if (s->kind == DC_TOPO_RAIL) {
             uint32_t group = (uint32_t)(unit / s->nics_per_node);
@@ -276,20 +332,23 @@ dc_net_change dc_topology_set_failed(dc_topology *t, dc_net_part part, uint64_t 
         } else {
             t->leaf_dead[unit] = failed;
         }
+        rescan[0] = rescan[1] = true;
         break;
     case DC_PART_SPINE_SWITCH:
         bump(&t->spine_down[s->tiers == 3 ? unit / t->leaf_uplinks : 0], d);
+        rescan[1] = rescan[2] = true;
         break;
     case DC_PART_CORE_SWITCH:
         bump(&t->core_down, d);
+        rescan[2] = true;
         break;
     }
-    double before[3];
-    memcpy(before, t->h, sizeof before);
-    uint64_t isolated_before = t->isolated;
-    refresh(t);
+    for (int lv = 0; lv < 3; lv++)
+        if (rescan[lv])
+            scan_level(t, lv);
+    derive(t);
     ch.changed = memcmp(before, t->h, sizeof before) != 0;
-    ch.cut = failed && t->isolated > isolated_before;
+    ch.cut = failed && t->iso[0] + t->iso[1] + t->iso[2] > cut_before;
     return ch;
 }
 

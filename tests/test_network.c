@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "cluster.h"
 #include "collective.h"
 #include "flows.h"
@@ -325,6 +327,62 @@ static void test_failures_health(void)
     dc_topology_track(t, DC_PART_LEAF_SWITCH);
     CU_ASSERT(dc_topology_set_failed(t, DC_PART_LEAF_SWITCH, 3, true).cut);
     dc_topology_destroy(t);
+}
+
+/* Health after a long random history of failures and repairs equals the
+ * health of a fresh fabric given only the parts failed at the end. */
+static void test_health_history(void)
+{
+    dc_topology_spec specs[3] = {fat_spec(), fat_spec(), fat_spec()};
+    specs[1].kind = DC_TOPO_RAIL;
+    specs[2].tiers = 2;
+    specs[2].switch_radix = 64;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 7);
+    for (int k = 0; k < 3; k++) {
+        dc_topology *t = make_topo(&specs[k], 64, 60);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        for (int p = 0; p < DC_PART_COUNT; p++)
+            dc_topology_track(t, (dc_net_part)p);
+        bool agree = true;
+        enum { MAXF = 4096 };
+        static dc_net_part fp[MAXF];
+        static uint64_t fu[MAXF];
+        size_t nf = 0;
+        for (int step = 0; step < 3000; step++) {
+            /* Fail a random unit, or repair a random failed one; keep a few down. */
+            if (nf > 0 && gsl_rng_uniform(rng) < (nf > 12 ? 0.7 : 0.4)) {
+                size_t i = gsl_rng_uniform_int(rng, nf);
+                dc_topology_set_failed(t, fp[i], fu[i], false);
+                fp[i] = fp[nf - 1], fu[i] = fu[nf - 1], nf--;
+            } else {
+                dc_net_part p = (dc_net_part)gsl_rng_uniform_int(rng, DC_PART_COUNT);
+                uint64_t n = dc_topology_part_count(t, p);
+                if (n == 0 || nf == MAXF)
+                    continue;
+                uint64_t u = gsl_rng_uniform_int(rng, n);
+                if (dc_topology_part_failed(t, p, u))
+                    continue;
+                dc_topology_set_failed(t, p, u, true);
+                fp[nf] = p, fu[nf] = u, nf++;
+            }
+            if (step % 10 == 9) {
+                dc_topology *f2 = make_topo(&specs[k], 64, 60);
+                for (int q = 0; q < DC_PART_COUNT; q++)
+                    dc_topology_track(f2, (dc_net_part)q);
+                for (size_t i = 0; i < nf; i++)
+                    dc_topology_set_failed(f2, fp[i], fu[i], true);
+                double a[3], b[3];
+                dc_topology_health(t, a);
+                dc_topology_health(f2, b);
+                agree = agree && a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+                dc_topology_destroy(f2);
+            }
+        }
+        CU_ASSERT(agree);
+        dc_topology_destroy(t);
+    }
+    gsl_rng_free(rng);
 }
 
 /* ---- max-min fairness by hand ---- */
@@ -969,7 +1027,7 @@ static int register_suites(void)
     DC_TEST_SUITE("collectives", {"closed forms", test_collective_closed_forms},
                   {"on a fat-tree", test_topology_collectives}, {"oversubscription", test_oversubscription},
                   {"ring rates are max-min fair", test_topology_against_maxmin}, {"3D torus", test_torus},
-                  {"failures and health", test_failures_health});
+                  {"failures and health", test_failures_health}, {"health after a history", test_health_history});
     DC_TEST_SUITE("sharing", {"max-min by hand", test_maxmin_by_hand}, {"fluid transfers", test_fluid_transfers});
     DC_TEST_SUITE("step time", {"by hand", test_step_time_by_hand}, {"scaling efficiency", test_scaling_efficiency},
                   {"memory", test_memory});
