@@ -15,6 +15,7 @@
  * fixed-length.  /summary is read in creation order when the file tracks it,
  * else in name order. */
 #include "trace_read.h"
+#include "trace_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -404,34 +405,6 @@ int dc_trace_read_summary(dc_trace_file *t, dc_summary *out, dc_error *err)
     return rc;
 }
 
-/* The memory type of a dc_eventlog_row. */
-static hid_t event_mem_type(void)
-{
-    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(dc_eventlog_row));
-    hid_t kind = H5Tcopy(H5T_C_S1);
-    hid_t comp = H5Tcopy(H5T_C_S1);
-    bool ok = t >= 0 && kind >= 0 && comp >= 0 &&
-              H5Tset_size(kind, DC_EVENTLOG_KIND_LEN) >= 0 &&
-              H5Tset_strpad(kind, H5T_STR_NULLTERM) >= 0 &&
-              H5Tset_size(comp, DC_EVENTLOG_COMPONENT_LEN) >= 0 &&
-              H5Tset_strpad(comp, H5T_STR_NULLTERM) >= 0 &&
-              H5Tinsert(t, "time_s", offsetof(dc_eventlog_row, time_s), H5T_NATIVE_DOUBLE) >= 0 &&
-              H5Tinsert(t, "kind", offsetof(dc_eventlog_row, kind), kind) >= 0 &&
-              H5Tinsert(t, "component", offsetof(dc_eventlog_row, component), comp) >= 0 &&
-              H5Tinsert(t, "id", offsetof(dc_eventlog_row, id), H5T_NATIVE_INT32) >= 0 &&
-              H5Tinsert(t, "job", offsetof(dc_eventlog_row, job), H5T_NATIVE_INT32) >= 0 &&
-              H5Tinsert(t, "value", offsetof(dc_eventlog_row, value), H5T_NATIVE_DOUBLE) >= 0;
-    if (kind >= 0)
-        H5Tclose(kind);
-    if (comp >= 0)
-        H5Tclose(comp);
-    if (!ok && t >= 0) {
-        H5Tclose(t);
-        t = -1;
-    }
-    return t;
-}
-
 /* Opens /events and checks it is a table with every column of a row. */
 static int open_events(dc_trace_file *t, hid_t *d, size_t *n, dc_error *err)
 {
@@ -481,7 +454,7 @@ int dc_trace_read_events(dc_trace_file *t, dc_eventlog *out, dc_error *err)
     int rc = open_events(t, &d, &n, err);
     if (rc == DC_OK && n > 0) {
         dc_eventlog_row *rows = malloc(n * sizeof *rows);
-        hid_t mem = event_mem_type();
+        hid_t mem = dc_trace_event_type(true);
         if (!rows)
             rc = nomem(err);
         else if (mem < 0 || H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0)

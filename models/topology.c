@@ -31,11 +31,17 @@ struct dc_topology {
     uint32_t *spine_down; /* per pod (3 tiers) or [0] (2 tiers) */
     uint32_t core_down;
     double h[3];
-    /* Per level (nodes, leaves, pods) over the job's units: the worst health
-     * among those with a path, and how many have none. */
-    double hmin[3];
+    /* Per level (nodes, leaves, pods) over the job's units: a min segment
+     * tree of the health of units with a path (INFINITY for the others:
+     * leaves at seg[n + u]), each unit's state and the count of cut ones.
+     * O(log n) per unit changed, whatever the size of the fabric. */
+    double *seg[3];
+    uint8_t *state[3];
+    uint32_t n_units[3];
     uint64_t iso[3];
 };
+
+enum { UNIT_IN, UNIT_CUT, UNIT_OUT };
 
 static uint32_t ceil_div(uint64_t a, uint64_t b)
 {
@@ -96,7 +102,7 @@ int dc_topology_create(const dc_topology_spec *spec, uint32_t nodes, uint32_t jo
     t->nodes = nodes;
     t->job_nodes = job_nodes;
     for (int lv = 0; lv < 3; lv++)
-        t->h[lv] = t->hmin[lv] = 1.0;
+        t->h[lv] = 1.0;
     if (s->kind == DC_TOPO_TORUS) {
         t->count[DC_PART_NIC_LINK] = 3ull * nodes;
     } else {
@@ -140,12 +146,26 @@ void dc_topology_destroy(dc_topology *t)
     free(t->leaf_down);
     free(t->pod_down);
     free(t->spine_down);
+    for (int lv = 0; lv < 3; lv++) {
+        free(t->seg[lv]);
+        free(t->state[lv]);
+    }
     free(t);
 }
 
 uint64_t dc_topology_part_count(const dc_topology *t, dc_net_part part)
 {
     return t->count[part];
+}
+
+/* The job's units per level. */
+static uint32_t job_units(const dc_topology *t, int lv)
+{
+    if (lv == 0)
+        return t->job_nodes;
+    if (t->s.kind == DC_TOPO_TORUS)
+        return 0;
+    return lv == 1 ? t->job_leaves : t->s.tiers == 3 ? t->job_pods : 0;
 }
 
 int dc_topology_track(dc_topology *t, dc_net_part part)
@@ -164,6 +184,15 @@ int dc_topology_track(dc_topology *t, dc_net_part part)
     t->spine_down = calloc(t->n_pods + 1, sizeof *t->spine_down);
     if (!t->node_down || !t->leaf_dead || !t->leaf_down || !t->pod_down || !t->spine_down)
         return DC_ENOMEM;
+    for (int lv = 0; lv < 3; lv++) {
+        uint32_t n = t->n_units[lv] = job_units(t, lv);
+        t->seg[lv] = malloc((2 * (size_t)n + 2) * sizeof *t->seg[lv]);
+        t->state[lv] = calloc((size_t)n + 1, 1);
+        if (!t->seg[lv] || !t->state[lv])
+            return DC_ENOMEM;
+        for (size_t i = 0; i < 2 * (size_t)n + 2; i++)
+            t->seg[lv][i] = 1.0; /* every unit healthy: UNIT_IN at 1 */
+    }
     t->tracking = true;
     return DC_OK;
 }
@@ -197,17 +226,8 @@ static double pod_health(const dc_topology *t, uint32_t p)
     return h > 0.0 ? h : 0.0;
 }
 
-/* The job's units per level, and one unit's health (NAN: left out, as a
- * dead fat-tree leaf whose nodes count as cut at the node level). */
-static uint32_t job_units(const dc_topology *t, int lv)
-{
-    if (lv == 0)
-        return t->job_nodes;
-    if (t->s.kind == DC_TOPO_TORUS)
-        return 0;
-    return lv == 1 ? t->job_leaves : t->s.tiers == 3 ? t->job_pods : 0;
-}
-
+/* One unit's health (NAN: left out, as a dead fat-tree leaf whose nodes
+ * count as cut at the node level). */
 static double unit_health(const dc_topology *t, int lv, uint32_t u)
 {
     if (lv == 0)
@@ -217,57 +237,40 @@ static double unit_health(const dc_topology *t, int lv, uint32_t u)
     return pod_health(t, u);
 }
 
-/* A node without a path is always cut; a leaf or pod only when the job
- * spans more than one. */
-static bool is_cut(const dc_topology *t, int lv, double h)
+/* Re-reads unit u of level lv into its segment tree and cut count.  A node
+ * without a path is always cut; a leaf or pod only when the job spans more
+ * than one. */
+static void update_unit(dc_topology *t, int lv, uint32_t u)
 {
-    return h <= 0.0 && (lv == 0 || job_units(t, lv) > 1);
+    uint32_t n = t->n_units[lv];
+    if (u >= n)
+        return;
+    double h = unit_health(t, lv, u);
+    uint8_t st = h > 0.0 ? UNIT_IN : h <= 0.0 && (lv == 0 || n > 1) ? UNIT_CUT : UNIT_OUT;
+    if ((t->state[lv][u] == UNIT_CUT) != (st == UNIT_CUT))
+        t->iso[lv] = st == UNIT_CUT ? t->iso[lv] + 1 : t->iso[lv] - 1;
+    t->state[lv][u] = st;
+    double *seg = t->seg[lv];
+    size_t i = (size_t)n + u;
+    seg[i] = st == UNIT_IN ? h : INFINITY;
+    for (i /= 2; i >= 1; i /= 2)
+        seg[i] = fmin(seg[2 * i], seg[2 * i + 1]);
+}
+
+static void update_range(dc_topology *t, int lv, uint64_t first, uint64_t end)
+{
+    for (uint64_t u = first; u < end && u < t->n_units[lv]; u++)
+        update_unit(t, lv, (uint32_t)u);
 }
 
 static void derive(dc_topology *t)
 {
     for (int lv = 0; lv < 3; lv++) {
-        uint32_t n = job_units(t, lv);
+        uint32_t n = t->n_units[lv];
+        double m = n > 0 ? t->seg[lv][1] : INFINITY; /* the root covers every unit */
         /* No unit left with a path: nothing gets through at that level. */
-        t->h[lv] = isfinite(t->hmin[lv]) ? t->hmin[lv] : lv == 0 || n > 1 ? 0.0 : 1.0;
-        if (n == 0)
-            t->h[lv] = 1.0;
+        t->h[lv] = n == 0 ? 1.0 : isfinite(m) ? m : lv == 0 || n > 1 ? 0.0 : 1.0;
     }
-}
-
-static void scan_level(dc_topology *t, int lv)
-{
-    double m = INFINITY;
-    uint64_t cut = 0;
-    for (uint32_t u = 0; u < job_units(t, lv); u++) {
-        double h = unit_health(t, lv, u);
-        if (is_cut(t, lv, h))
-            cut++;
-        else if (h > 0.0 && h < m)
-            m = h;
-    }
-    t->hmin[lv] = m;
-    t->iso[lv] = cut;
-}
-
-/* Unit u of level lv went from health before to its health now: update the
- * level's worst health and cut count, rescanning only when the worst unit
- * got better (or left). */
-static void touch(dc_topology *t, int lv, uint32_t u, double before)
-{
-    if (u >= job_units(t, lv))
-        return;
-    double now = unit_health(t, lv, u);
-    bool was_cut = is_cut(t, lv, before), cut = is_cut(t, lv, now);
-    if (was_cut != cut)
-        t->iso[lv] = cut ? t->iso[lv] + 1 : t->iso[lv] - 1;
-    bool was_in = before > 0.0, in = now > 0.0;
-    if (was_in && before <= t->hmin[lv] && (!in || now > before)) {
-        scan_level(t, lv);
-        return;
-    }
-    if (in && now < t->hmin[lv])
-        t->hmin[lv] = now;
 }
 
 static void bump(uint32_t *x, int delta)
@@ -286,7 +289,6 @@ dc_net_change dc_topology_set_failed(dc_topology *t, dc_net_part part, uint64_t 
     uint64_t cut_before = t->iso[0] + t->iso[1] + t->iso[2];
     double before[3];
     memcpy(before, t->h, sizeof before);
-    bool rescan[3] = {false, false, false};
     switch (part) {
     case DC_PART_NIC_LINK:
         if (s->kind == DC_TOPO_TORUS) {
@@ -294,58 +296,59 @@ dc_net_change dc_topology_set_failed(dc_topology *t, dc_net_part part, uint64_t 
             uint32_t c[3] = {node % s->torus[0], node / s->torus[0] % s->torus[1], node / (s->torus[0] * s->torus[1])};
             c[dim] = (c[dim] + 1) % s->torus[dim];
             uint32_t other = c[0] + s->torus[0] * (c[1] + s->torus[1] * c[2]);
-            double h_node = node_health(t, node);
             t->node_down[node] = (uint16_t)(t->node_down[node] + d);
-            touch(t, 0, node, h_node);
+            update_unit(t, 0, node);
             if (other < t->nodes && other != node) {
-                double h_other = node_health(t, other);
                 t->node_down[other] = (uint16_t)(t->node_down[other] + d);
-                touch(t, 0, other, h_other);
+                update_unit(t, 0, other);
             }
         } else {
             uint32_t node = (uint32_t)(unit / s->nics_per_node);
-            double h = node_health(t, node);
             t->node_down[node] = (uint16_t)(t->node_down[node] + d);
-            touch(t, 0, node, h);
+            update_unit(t, 0, node);
         }
         break;
     case DC_PART_LEAF_LINK: {
         uint32_t leaf = (uint32_t)(unit / t->leaf_uplinks);
-        double h = unit_health(t, 1, leaf);
         bump(&t->leaf_down[leaf], d);
-        touch(t, 1, leaf, h);
+        update_unit(t, 1, leaf);
         break;
     }
     case DC_PART_POD_LINK: {
         uint32_t pod = (uint32_t)(unit / t->pod_uplinks);
-        double h = unit_health(t, 2, pod);
         bump(&t->pod_down[pod], d);
-        touch(t, 2, pod, h);
+        update_unit(t, 2, pod);
         break;
     }
-    case DC_PART_LEAF_SWITCH:
+    case DC_PART_LEAF_SWITCH: {
+        uint32_t leaf = (uint32_t)(s->kind == DC_TOPO_RAIL ? unit / s->nics_per_node : unit);
         if (s->kind == DC_TOPO_RAIL) {
-            uint32_t group = (uint32_t)(unit / s->nics_per_node);
-            for (uint32_t i = group * s->nodes_per_leaf; i < (group + 1) * s->nodes_per_leaf && i < t->nodes; i++)
+            for (uint32_t i = leaf * s->nodes_per_leaf; i < (leaf + 1) * s->nodes_per_leaf && i < t->nodes; i++)
                 t->node_down[i] = (uint16_t)(t->node_down[i] + d);
-            t->leaf_down[group] = t->leaf_down[group] + (uint32_t)(d * (int)t->rail_uplinks);
+            t->leaf_down[leaf] = t->leaf_down[leaf] + (uint32_t)(d * (int)t->rail_uplinks);
         } else {
-            t->leaf_dead[unit] = failed;
+            t->leaf_dead[leaf] = failed;
         }
-        rescan[0] = rescan[1] = true;
+        update_range(t, 0, (uint64_t)leaf * s->nodes_per_leaf, (uint64_t)(leaf + 1) * s->nodes_per_leaf);
+        update_unit(t, 1, leaf);
         break;
+    }
     case DC_PART_SPINE_SWITCH:
-        bump(&t->spine_down[s->tiers == 3 ? unit / t->leaf_uplinks : 0], d);
-        rescan[1] = rescan[2] = true;
+        if (s->tiers == 3) {
+            uint32_t pod = (uint32_t)(unit / t->leaf_uplinks);
+            bump(&t->spine_down[pod], d);
+            update_range(t, 1, (uint64_t)pod * s->leaves_per_pod, (uint64_t)(pod + 1) * s->leaves_per_pod);
+            update_unit(t, 2, pod);
+        } else {
+            bump(&t->spine_down[0], d);
+            update_range(t, 1, 0, t->n_units[1]);
+        }
         break;
     case DC_PART_CORE_SWITCH:
         bump(&t->core_down, d);
-        rescan[2] = true;
+        update_range(t, 2, 0, t->n_units[2]);
         break;
     }
-    for (int lv = 0; lv < 3; lv++)
-        if (rescan[lv])
-            scan_level(t, lv);
     derive(t);
     ch.changed = memcmp(before, t->h, sizeof before) != 0;
     ch.cut = failed && t->iso[0] + t->iso[1] + t->iso[2] > cut_before;

@@ -14,9 +14,12 @@
  * - A handle names a slot and its generation; cancel removes the event from the
  *   heap in O(log n) through the slot's back-pointer, and a stale handle (the
  *   event already ran or was cancelled) is recognised and ignored.
- * A 4-ary heap halves the depth of a binary heap; its four children share a
- * cache line or two, so sift-down costs fewer cache misses (LaMarca & Ladner,
- * "The influence of caches on the performance of heaps", 1996). */
+ * A 4-ary heap halves the depth of a binary heap; with 16-byte entries and
+ * the root at index 3, a node's four children fill exactly one 64-byte cache
+ * line, so sift-down costs fewer cache misses (LaMarca & Ladner, "The
+ * influence of caches on the performance of heaps", 1996).
+ * Limits: fewer than 2^32 - 16 pending events; a handle belongs to the queue
+ * that issued it (a handle from another queue may match an unrelated event). */
 #ifndef DC_EVENTQ_H
 #define DC_EVENTQ_H
 
@@ -44,14 +47,16 @@ typedef struct dc_eventq dc_eventq;
 
 /* NULL when out of memory.  capacity_hint pre-sizes the pool (0 is fine). */
 dc_eventq *dc_eventq_create(size_t capacity_hint);
+/* NULL is allowed and does nothing. */
 void dc_eventq_destroy(dc_eventq *q);
 
-/* DC_OK, or DC_ENOMEM when the pool cannot grow (the queue is unchanged).
- * handle may be NULL. time_s must not be NaN. */
+/* DC_OK, or DC_ENOMEM when the pool cannot grow (the queue is unchanged and
+ * *handle is DC_EVENT_NONE).  handle may be NULL.  time_s must not be NaN;
+ * -0.0 pops as +0.0. */
 int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
                    uint64_t arg, dc_event_handle *handle);
 
-/* Removes the earliest event into *out; false when the queue is empty. */
+/* Removes the earliest event into *out (not NULL); false when the queue is empty. */
 bool dc_eventq_pop(dc_eventq *q, dc_event *out);
 
 /* true if the event was pending and is now removed; false for a stale or

@@ -35,15 +35,10 @@ struct dc_summary {
     size_t cap;
 };
 
+/* strdup that takes NULL as "" (units and docs are optional). */
 static char *dup_str(const char *s)
 {
-    if (!s)
-        s = "";
-    size_t len = strlen(s) + 1;
-    char *d = malloc(len);
-    if (d)
-        memcpy(d, s, len);
-    return d;
+    return strdup(s ? s : "");
 }
 
 dc_summary *dc_summary_create(void)

@@ -31,6 +31,7 @@
  *   never leaves a half file under NAME, but a power cut right after the
  *   run may (the kernel has the data, the disk may not yet). */
 #include "trace.h"
+#include "trace_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -423,9 +424,7 @@ static int write_series(writer *w, const dc_series_set *set)
     return rc;
 }
 
-/* The compound type of a row of /events; native (memory) or little-endian
- * (file) numbers. */
-static hid_t event_type(bool native)
+hid_t dc_trace_event_type(bool native)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(dc_eventlog_row));
     hid_t kind = H5Tcopy(H5T_C_S1);
@@ -460,7 +459,7 @@ static int write_events(writer *w, const dc_eventlog *log)
     size_t n = log ? dc_eventlog_count(log) : 0;
     const dc_eventlog_row *rows = log ? dc_eventlog_rows(log) : NULL;
     int rc = DC_OK;
-    hid_t mem = event_type(true), file = event_type(false);
+    hid_t mem = dc_trace_event_type(true), file = dc_trace_event_type(false);
     hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED};
     hid_t space = H5Screate_simple(1, dims, maxdims);
     hid_t dcpl = table_dcpl(w, 1, n, EVENT_CHUNK_ROWS, 0);

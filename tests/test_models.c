@@ -433,11 +433,5 @@ static int register_suites(void)
 
 int main(void)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    if (register_suites() != 0) {
-        CU_cleanup_registry();
-        return 1;
-    }
-    return dc_test_run_all();
+    return dc_test_main(register_suites);
 }

@@ -53,6 +53,18 @@ static inline int dc_test_add_suite(const char *name, const dc_test_case *cases,
             return -1;                                                             \
     } while (0)
 
+/* The whole main() of a test program whose suites register_suites() adds. */
+static inline int dc_test_main(int (*register_suites)(void))
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    if (register_suites() != 0) {
+        CU_cleanup_registry();
+        return 1;
+    }
+    return dc_test_run_all();
+}
+
 /* Two-sided 99% normal quantile, for Poisson/normal confidence intervals. */
 #define DC_Z99 2.5758293035489004
 
