@@ -83,6 +83,12 @@ typedef struct tier {
     double ckpt_write_s;
 } tier;
 
+typedef struct xfer {
+    dc_flow_id id;
+    dc_flow_done_fn done;
+    void *ctx;
+} xfer;
+
 struct dc_storage {
     dc_sim *sim;
     dc_cluster *cluster;
@@ -101,6 +107,8 @@ struct dc_storage {
     double size_B, bytes_per_token, hit;
     dc_flow_id stream[3]; /* misses from the source, hits from the cache, cache fill */
     double share[3];      /* fraction of a step's bytes each stream moves */
+    xfer *xfers;          /* transfers in progress */
+    size_t n_xfers, xfer_cap;
 };
 
 dc_storage *dc_storage_of(dc_sim *sim)
@@ -181,19 +189,59 @@ double dc_storage_transfer_s(const dc_storage *st, int t, dc_io_dir dir, double 
     return r > 0.0 ? st->tiers[t].latency_s + bytes / r : INFINITY;
 }
 
+/* Removes a transfer from the table; its callback and context into *x. */
+static bool take_xfer(dc_storage *st, dc_flow_id id, xfer *x)
+{
+    for (size_t i = 0; i < st->n_xfers; i++)
+        if (st->xfers[i].id == id) {
+            *x = st->xfers[i];
+            st->xfers[i] = st->xfers[--st->n_xfers];
+            return true;
+        }
+    return false;
+}
+
+/* A transfer ended: the others' rates changed, so the storage did. */
+static void on_xfer_done(dc_sim *sim, void *ctx, dc_flow_id id)
+{
+    dc_storage *st = ctx;
+    xfer x;
+    if (!take_xfer(st, id, &x))
+        return;
+    dc_sim_publish(sim, st->sig_changed, NULL);
+    if (x.done)
+        x.done(sim, x.ctx, id);
+}
+
 dc_flow_id dc_storage_transfer(dc_storage *st, int t, dc_io_dir dir, double bytes, uint32_t nodes,
                                dc_flow_done_fn done, void *ctx)
 {
+    if (st->n_xfers == st->xfer_cap) {
+        size_t ncap = st->xfer_cap ? 2 * st->xfer_cap : 8;
+        xfer *g = realloc(st->xfers, ncap * sizeof *g);
+        if (!g) {
+            dc_sim_fail(st->sim, DC_ENOMEM, "out of memory starting a storage transfer");
+            return DC_FLOW_NONE;
+        }
+        st->xfers = g;
+        st->xfer_cap = ncap;
+    }
     int res[2];
     double cap;
     size_t n = flow_path(st, t, dir, nodes, res, &cap);
-    dc_flow_id id = dc_flows_start(st->flows, res, n, nodes > 0 ? nodes : 1, cap, bytes, done, ctx);
+    dc_flow_id id = dc_flows_start(st->flows, res, n, nodes > 0 ? nodes : 1, cap, bytes, on_xfer_done, st);
+    if (id == DC_FLOW_NONE)
+        return id;
+    st->xfers[st->n_xfers++] = (xfer){id, done, ctx};
     dc_sim_publish(st->sim, st->sig_changed, NULL);
     return id;
 }
 
 void dc_storage_cancel(dc_storage *st, dc_flow_id id)
 {
+    xfer x;
+    if (!take_xfer(st, id, &x))
+        return;
     dc_flows_stop(st->flows, id);
     dc_sim_publish(st->sim, st->sig_changed, NULL);
 }
@@ -561,6 +609,7 @@ static void storage_destroy(void *state)
     dc_storage *st = state;
     for (size_t i = 0; i < st->n_tiers; i++)
         free(st->tiers[i].node_down);
+    free(st->xfers);
     dc_flows_destroy(st->flows);
 }
 

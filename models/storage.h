@@ -29,7 +29,8 @@
  * storage links in that direction (nodes x node_link).  A flow of k nodes
  * has weight k (max-min fair per node) and is capped at what its k nodes'
  * hardware moves.  Flows are re-rated only when a flow starts or ends or a
- * capacity changes; a listener hears each new allocation.
+ * capacity changes; "storage_changed" is published when a transfer starts,
+ * ends or is cancelled, or a tier fails or is repaired.
  *
  * The dataset ("storage.dataset"): read from a tier, optionally through a
  * cache tier holding a fraction h of it (auto: h = min(1, job nodes x
@@ -39,6 +40,8 @@
  * from the cache (h) and the misses written into the cache (h < 1).  For
  * D bytes per step at a step time T their demands are (1-h) D / T, h D / T
  * and (1-h) D / T; one step's read takes max of amount / allocated rate.
+ * The streams keep their demand while the job restarts or checkpoints (the
+ * loaders' prefetch is not modelled).
  * The step-time model turns a read slower than the step into data stall.
  *
  * Figures: storage.TIER.capacity_tb (in all), storage.TIER.cost_usd (over

@@ -458,9 +458,14 @@ typedef struct flow_test {
     dc_flows *fl;
     int link;
     double done_at[4];
-    int n_done;
+    int n_done, n_rerates;
     dc_flow_id ids[4];
 } flow_test;
+
+static void count_rerate(dc_sim *sim, void *ctx)
+{
+    ((flow_test *)ctx)->n_rerates++;
+}
 
 static void on_done(dc_sim *sim, void *ctx, dc_flow_id id)
 {
@@ -496,9 +501,12 @@ static void test_fluid_transfers(void)
     flow_test ft = {0};
     ft.fl = dc_flows_create(sim);
     ft.link = dc_flows_add_resource(ft.fl, 10.0);
+    dc_flows_on_rerate(ft.fl, count_rerate, &ft);
     dc_sim_at(sim, 0.0, start_two, &ft, 0);
     CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
     CU_ASSERT_EQUAL(ft.n_done, 2);
+    CU_ASSERT_EQUAL(ft.n_rerates, 4); /* two starts, two ends: nothing else */
+    CU_ASSERT_EQUAL(dc_flows_active(ft.fl), 0u);
     CU_ASSERT(REL(ft.done_at[0], 20.0) && REL(ft.done_at[1], 40.0));
     dc_flows_destroy(ft.fl);
     dc_sim_destroy(sim);
@@ -818,6 +826,51 @@ static void test_data_stall(void)
     dc_sim_destroy(sim);
 }
 
+/* A transfer from the dataset's tier takes its fair share while it lasts:
+ * the stream, demanding 0.8 of the tier, gets half, and the step waits. */
+static const char stream_cfg[] =
+    "horizon_days = 1.0; stop_when_done = false;\n"
+    "cluster = { nodes = 4; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "job = { nodes = 4; params = 1e9; tokens = 1e15; mfu = 0.5; gpu_peak_tflops = 1000.0; restart_s = 0.0; };\n"
+    "network = { tiers = 2; nodes_per_leaf = 4; };\n"
+    "storage = { tiers = ( { name = \"pfs\"; kind = \"pfs\"; capacity_tb = 1000.0; read_gb_per_s = 1.0;\n"
+    "  write_gb_per_s = 1.0; } ); dataset = { tier = \"pfs\"; size_tb = 100.0; bytes_per_token = 1.0; }; };\n"
+    "parallelism = { tensor = 8; global_batch_tokens = 65536.0; seq_len = 4096; };\n"
+    "trace = { events = false; };\n";
+
+static void big_read(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    dc_storage *st = ctx;
+    dc_storage_transfer(st, dc_storage_tier(st, "pfs"), DC_IO_READ, 200e9, 4, NULL, NULL);
+}
+
+static void test_transfer_slows_stream(void)
+{
+    dc_sim *sim = run_text(stream_cfg, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double step = fig(sim, "step.time_s");
+    dc_sim_destroy(sim);
+    /* Bytes per token for a demand of 0.8 GB/s at this step time. */
+    char set[96];
+    snprintf(set, sizeof set, "storage.dataset.bytes_per_token=%.17g", 0.8e9 * step / 65536.0);
+    const char *sets[] = {set};
+    dc_error err = {0};
+    sim = build_text(stream_cfg, sets, 1, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    dc_sim_at(sim, 100.0, big_read, dc_storage_of(sim), 0);
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
+    dc_series *ser = dc_sim_series(sim, "step_time", "s", NULL);
+    size_t n = dc_series_length(ser);
+    const double *t = dc_series_times(ser), *v = dc_series_values(ser);
+    /* 0: the step; 100 s: 1.6 x (the read at 0.5 GB/s); 500 s (200 GB at
+     * 0.5 GB/s later): the step again. */
+    CU_ASSERT_EQUAL_FATAL(n, 3u);
+    CU_ASSERT(t[0] == 0.0 && REL(v[0], step));
+    CU_ASSERT(REL(t[1], 100.0) && REL(v[1], 1.6 * step));
+    CU_ASSERT(REL(t[2], 500.0) && REL(v[2], step));
+    dc_sim_destroy(sim);
+}
+
 /* Not enough HBM: the optimizer goes to DDR, and the offload costs time. */
 static void test_offload(void)
 {
@@ -1033,7 +1086,8 @@ static int register_suites(void)
                   {"memory", test_memory});
     DC_TEST_SUITE("in a run", {"job at the step time", test_job_runs_at_step_time},
                   {"network failures", test_network_failures_in_run}, {"storage tiers", test_storage},
-                  {"data stall", test_data_stall}, {"optimizer offload", test_offload});
+                  {"data stall", test_data_stall}, {"a transfer slows the data stream", test_transfer_slows_stream},
+                  {"optimizer offload", test_offload});
     DC_TEST_SUITE("program", {"bad input: message and exit status 2", test_bad_input},
                   {"the lessons", test_lessons});
     return 0;
