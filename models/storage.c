@@ -42,12 +42,15 @@ const dc_param dc_storage_params[] = {
      "latency of one access (added once to a transfer)"},
     {"storage.tiers.[].cost_usd_per_tb_month", DC_PARAM_FLOAT, 0, "USD/TB/month", 0, NULL, 0, 1e9, NULL,
      "cost of a TB of capacity for a month"},
-    {"storage.tiers.[].mtbf_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "h", 0, NULL, 0, 1e12,
-     NULL, "mean time between failures of one unit (a node's device, or the shared tier); absent: never fails"},
-    {"storage.tiers.[].afr", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "1/yr", 0, NULL, 0, 1e6,
-     NULL, "annualised failure rate of one unit (instead of mtbf_h)"},
+    {"storage.tiers.[].failure", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
+     "time-to-failure law of one unit (a node's device, or the shared tier); absent: never fails"},
+    {"storage.tiers.[].failure.mtbf_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "h", 0, NULL, 0,
+     1e12, NULL, "mean time between failures of one unit"},
+    {"storage.tiers.[].failure.afr", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "1/yr", 0, NULL, 0,
+     1e6, NULL, "annualised failure rate of one unit (instead of mtbf_h)"},
+    DC_LAW_PARAMS("storage.tiers.[].failure", "exponential", "time to failure of one unit"),
     {"storage.tiers.[].repair", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
-     "repair-time law of a failed unit (required with mtbf_h or afr)"},
+     "repair-time law of a failed unit (required with failure)"},
     DC_LAW_PARAMS("storage.tiers.[].repair", "exponential", "repair time"),
     {"storage.dataset", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
      "the training data streamed to the job; absent: no data stall"},
@@ -70,9 +73,8 @@ typedef struct tier {
     char name[32];
     dc_tier_kind kind;
     double capacity_B, bw_Bps[2], latency_s, cost_per_tb_month;
-    bool fails;
-    double mtbf_s;
-    dc_dist repair;
+    bool fails, superposed; /* superposed: exponential node devices, one process */
+    dc_dist life, repair;
     gsl_rng *rng;
     bool down;             /* shared tier */
     uint8_t *node_down;    /* node tiers, per cluster node */
@@ -159,6 +161,14 @@ double dc_storage_up_fraction(const dc_storage *st, int t)
     if (!dc_storage_kind_per_node(tr->kind))
         return tr->down ? 0.0 : 1.0;
     return st->job_nodes ? 1.0 - (double)tr->job_down / st->job_nodes : 1.0;
+}
+
+bool dc_storage_node_up(const dc_storage *st, int t, uint32_t node)
+{
+    const tier *tr = &st->tiers[t];
+    if (!dc_storage_kind_per_node(tr->kind))
+        return !tr->down;
+    return !tr->node_down || node >= st->nodes || !tr->node_down[node];
 }
 
 /* The resources and cap of a transfer of nodes nodes. */
@@ -304,7 +314,7 @@ static void changed(dc_storage *st, int t, int32_t node, bool lost)
 #define NODE_BITS 40
 #define NODE_MASK ((UINT64_C(1) << NODE_BITS) - 1)
 
-static void on_tier_failure(dc_sim *sim, void *ctx, uint64_t t);
+static void on_unit_clock(dc_sim *sim, void *ctx, uint64_t arg);
 
 static void on_tier_repaired(dc_sim *sim, void *ctx, uint64_t arg)
 {
@@ -320,26 +330,21 @@ static void on_tier_repaired(dc_sim *sim, void *ctx, uint64_t arg)
             tr->job_down--;
     } else {
         tr->down = false;
-        dc_sim_after(sim, gsl_ran_exponential(tr->rng, tr->mtbf_s), on_tier_failure, st, (uint64_t)t);
     }
+    /* Alternating renewal: the unit's next life starts now. */
+    if (!tr->superposed)
+        dc_sim_after(sim, dc_dist_sample(&tr->life, tr->rng), on_unit_clock, st, arg);
     dc_eventlog_add(st->log, dc_sim_now(sim), "storage_repair", tr->name,
                     dc_storage_kind_per_node(tr->kind) ? (int32_t)node : -1, -1, 0.0);
     changed(st, t, -1, false);
 }
 
-static void on_tier_failure(dc_sim *sim, void *ctx, uint64_t t)
+/* Unit node of tier t fails now (it is up). */
+static void fail_unit(dc_sim *sim, dc_storage *st, int t, uint64_t node)
 {
-    dc_storage *st = ctx;
     tier *tr = &st->tiers[t];
-    uint64_t node = 0;
-    if (dc_storage_kind_per_node(tr->kind)) {
-        /* Superposed Poisson over every node, thinned to working devices. */
-        dc_sim_after(sim, gsl_ran_exponential(tr->rng, tr->mtbf_s / st->nodes), on_tier_failure, st, t);
-        node = (uint64_t)(gsl_rng_uniform(tr->rng) * st->nodes);
-        if (node >= st->nodes)
-            node = st->nodes - 1;
-        if (tr->node_down[node])
-            return;
+    bool per_node = dc_storage_kind_per_node(tr->kind);
+    if (per_node) {
         tr->node_down[node] = 1;
         if (node < st->job_nodes)
             tr->job_down++;
@@ -349,10 +354,30 @@ static void on_tier_failure(dc_sim *sim, void *ctx, uint64_t t)
     bank_down(st, tr);
     tr->down_units += 1.0;
     tr->n_failures++;
-    dc_eventlog_add(st->log, dc_sim_now(sim), "storage_failure", tr->name,
-                    dc_storage_kind_per_node(tr->kind) ? (int32_t)node : -1, -1, 0.0);
-    dc_sim_after(sim, dc_dist_sample(&tr->repair, tr->rng), on_tier_repaired, st, (t << NODE_BITS) | node);
-    changed(st, (int)t, dc_storage_kind_per_node(tr->kind) ? (int32_t)node : -1, true);
+    dc_eventlog_add(st->log, dc_sim_now(sim), "storage_failure", tr->name, per_node ? (int32_t)node : -1, -1, 0.0);
+    dc_sim_after(sim, dc_dist_sample(&tr->repair, tr->rng), on_tier_repaired, st,
+                 ((uint64_t)t << NODE_BITS) | node);
+    changed(st, t, per_node ? (int32_t)node : -1, true);
+}
+
+/* Exponential node devices: one Poisson process over every node, thinned
+ * to the working devices (as failure.h). */
+static void on_superposed(dc_sim *sim, void *ctx, uint64_t t)
+{
+    dc_storage *st = ctx;
+    tier *tr = &st->tiers[t];
+    dc_sim_after(sim, gsl_ran_exponential(tr->rng, tr->life.a / st->nodes), on_superposed, st, t);
+    uint64_t node = (uint64_t)(gsl_rng_uniform(tr->rng) * st->nodes);
+    if (node >= st->nodes)
+        node = st->nodes - 1;
+    if (!tr->node_down[node])
+        fail_unit(sim, st, (int)t, node);
+}
+
+/* Any other law, and shared tiers: each unit's own clock. */
+static void on_unit_clock(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    fail_unit(sim, ctx, (int)(arg >> NODE_BITS), arg & NODE_MASK);
 }
 
 static int parse_tier(dc_storage *st, dc_sim *sim, const dc_scenario *sc, config_setting_t *g, size_t i,
@@ -386,20 +411,19 @@ static int parse_tier(dc_storage *st, dc_sim *sim, const dc_scenario *sc, config
     tr->bw_Bps[DC_IO_WRITE] = wr * GB;
     tr->latency_s = lat * 1e-6;
     tr->cost_per_tb_month = cost;
-    double mtbf_h = 0, afr = 0;
-    bool has_mtbf = config_setting_lookup_float(g, "mtbf_h", &mtbf_h);
-    bool has_afr = config_setting_lookup_float(g, "afr", &afr);
+    config_setting_t *failure = config_setting_get_member(g, "failure");
     config_setting_t *repair = config_setting_get_member(g, "repair");
-    if (has_mtbf && has_afr)
-        return dc_scenario_error_at(sc, g, err, "give only one of mtbf_h and afr");
-    if (has_mtbf || has_afr) {
+    if (failure) {
         if (!repair)
-            return dc_scenario_error_at(sc, g, err, "a tier that fails needs a repair law (repair = { mean_h = ...; })");
+            return dc_scenario_error_at(sc, failure, err,
+                                        "a tier that fails needs a repair law (repair = { mean_h = ...; })");
         tr->fails = true;
-        tr->mtbf_s = (has_mtbf ? mtbf_h : DC_HOURS_PER_YEAR / afr) * 3600.0;
-        int rc = dc_dist_from_setting(sc, repair, &tr->repair, err);
+        int rc = dc_dist_from_setting(sc, failure, &tr->life, err);
+        if (rc == DC_OK)
+            rc = dc_dist_from_setting(sc, repair, &tr->repair, err);
         if (rc != DC_OK)
             return rc;
+        tr->superposed = dc_storage_kind_per_node(tr->kind) && tr->life.kind == DC_DIST_EXPONENTIAL;
         char stream[64];
         snprintf(stream, sizeof stream, "storage.%s", tr->name);
         tr->rng = dc_sim_rng(sim, stream);
@@ -542,11 +566,15 @@ static int storage_start(void *state, dc_sim *sim, dc_error *err)
         tr->ckpt_write_s = st->ckpt_bytes > 0.0 && fits && st->job_nodes > 0
                                ? dc_storage_transfer_s(st, (int)i, DC_IO_WRITE, st->ckpt_bytes, st->job_nodes)
                                : NAN;
-        if (tr->fails)
-            dc_sim_after(sim,
-                         gsl_ran_exponential(tr->rng, dc_storage_kind_per_node(tr->kind) ? tr->mtbf_s / st->nodes
-                                                                                          : tr->mtbf_s),
-                         on_tier_failure, st, (uint64_t)i);
+        if (!tr->fails)
+            continue;
+        if (tr->superposed) {
+            dc_sim_after(sim, gsl_ran_exponential(tr->rng, tr->life.a / st->nodes), on_superposed, st, (uint64_t)i);
+        } else {
+            uint64_t units = dc_storage_kind_per_node(tr->kind) ? st->nodes : 1;
+            for (uint64_t u = 0; u < units; u++)
+                dc_sim_after(sim, dc_dist_sample(&tr->life, tr->rng), on_unit_clock, st, ((uint64_t)i << NODE_BITS) | u);
+        }
     }
     if (st->has_dataset) {
         /* The streams start with no demand; the step-time model sets it. */

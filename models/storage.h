@@ -16,11 +16,13 @@
  *   pfs, object      shared: capacity and bandwidth in all, reached through
  *                    each node's storage link (node_link_gbps).
  * Each tier has read and write bandwidth, latency, a cost per TB-month and
- * optionally a failure law (exponential, mtbf_h or afr per unit: per node
- * for node tiers, for the whole tier otherwise) with a repair law.  A
- * failed shared tier has no bandwidth until repaired; a failed node device
- * takes its node's share of the tier's bandwidth (and its contents:
- * "storage_loss" signal) until repaired.
+ * optionally a time-to-failure law per unit (dist.h: per node for node
+ * tiers, for the whole tier otherwise) with a repair law: each unit
+ * alternates lives and repairs, with its own random stream "storage.NAME"
+ * (exponential node devices: one superposed process thinned to the working
+ * devices, as in failure.h).  A failed shared tier has no bandwidth until
+ * repaired; a failed node device takes its node's share of the tier's
+ * bandwidth (and its contents: "storage_loss" signal) until repaired.
  *
  * Sharing (sim/flows.h): every transfer is a fluid flow on the resources
  * it crosses: the tier's read or write bandwidth over the job's nodes
@@ -94,6 +96,9 @@ double dc_storage_latency_s(const dc_storage *st, int tier);
 /* Shared tiers: 1 if up, 0 if failed; node tiers: fraction of the job's
  * nodes whose device works. */
 double dc_storage_up_fraction(const dc_storage *st, int tier);
+/* Whether node's device of a node tier works (shared tiers: whether the
+ * tier is up). */
+bool dc_storage_node_up(const dc_storage *st, int tier, uint32_t node);
 
 /* The rate (bytes/s) a transfer between nodes of the job's nodes and tier
  * would get now, sharing max-min fairly with the transfers in progress. */

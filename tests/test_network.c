@@ -797,6 +797,47 @@ static void test_storage(void)
     dc_sim_destroy(sim);
 }
 
+/* Node devices failing by a Weibull law (one clock each) or exponentially
+ * (one superposed process): alternating renewals of life and a 1 h repair,
+ * N T / (mean life + 1 h) failures. */
+static void test_tier_failures(void)
+{
+    static const char cfg[] =
+        "horizon_days = 400.0; stop_when_done = false;\n"
+        "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+        "job = { nodes = 64; work_gpu_h = 1e12; };\n"
+        "storage = { tiers = ( { name = \"nvme\"; kind = \"nvme\"; capacity_tb = 4.0; read_gb_per_s = 8.0;\n"
+        "  write_gb_per_s = 4.0; failure = { law = \"weibull\"; shape = 2.0; mean_h = 100.0; };\n"
+        "  repair = { law = \"constant\"; mean_h = 1.0; }; } ); };\n"
+        "trace = { events = false; };\n";
+    const double T = 400 * 24.0, expect = 64 * T / 101.0;
+    /* Renewal counts: variance N T sigma^2 / mu^3; Weibull shape 2 has
+     * sigma^2 / mu^2 = 4 / pi - 1. */
+    double sd_weibull = sqrt(expect * (4.0 / M_PI - 1.0)), sd_exp = sqrt(expect);
+    dc_sim *sim = run_text(cfg, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double got = fig(sim, "storage.nvme.failures");
+    printf("\n  weibull: %.0f failures, expected %.0f +- %.0f (99%%)", got, expect, DC_Z99 * sd_weibull);
+    CU_ASSERT(fabs(got - expect) <= DC_Z99 * sd_weibull);
+    /* Each failure costs its 1 h of repair, bar those cut off at the end. */
+    double down = fig(sim, "storage.nvme.down_h");
+    CU_ASSERT(down <= got && down >= got - 64);
+    dc_sim_destroy(sim);
+    /* The same mean, exponential. */
+    char text[1024];
+    snprintf(text, sizeof text, "%s", cfg);
+    const char *weibull = "law = \"weibull\"; shape = 2.0; ";
+    char *w = strstr(text, weibull);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    memmove(w, w + strlen(weibull), strlen(w + strlen(weibull)) + 1);
+    sim = run_text(text, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    got = fig(sim, "storage.nvme.failures");
+    printf("\n  exponential: %.0f failures, expected %.0f +- %.0f (99%%)\n", got, expect, DC_Z99 * sd_exp);
+    CU_ASSERT(fabs(got - expect) <= DC_Z99 * sd_exp);
+    dc_sim_destroy(sim);
+}
+
 /* A dataset on a file system that fails: the job stalls while it is down. */
 static void test_data_stall(void)
 {
@@ -806,7 +847,7 @@ static void test_data_stall(void)
         "job = { nodes = 4; params = 1e9; tokens = 1e15; mfu = 0.5; gpu_peak_tflops = 1000.0; };\n"
         "network = { tiers = 2; nodes_per_leaf = 4; };\n"
         "storage = { tiers = ( { name = \"pfs\"; kind = \"pfs\"; capacity_tb = 1000.0; read_gb_per_s = 1.0;\n"
-        "  write_gb_per_s = 1.0; mtbf_h = 200.0; repair = { law = \"constant\"; mean_h = 10.0; }; } );\n"
+        "  write_gb_per_s = 1.0; failure = { mtbf_h = 200.0; }; repair = { law = \"constant\"; mean_h = 10.0; }; } );\n"
         "  dataset = { tier = \"pfs\"; size_tb = 100.0; bytes_per_token = 1e4; }; };\n"
         "parallelism = { tensor = 8; global_batch_tokens = 65536.0; seq_len = 4096; };\n"
         "trace = { events = false; };\n";
@@ -1085,7 +1126,7 @@ static int register_suites(void)
     DC_TEST_SUITE("step time", {"by hand", test_step_time_by_hand}, {"scaling efficiency", test_scaling_efficiency},
                   {"memory", test_memory});
     DC_TEST_SUITE("in a run", {"job at the step time", test_job_runs_at_step_time},
-                  {"network failures", test_network_failures_in_run}, {"storage tiers", test_storage},
+                  {"network failures", test_network_failures_in_run}, {"storage tiers", test_storage}, {"tier failures", test_tier_failures},
                   {"data stall", test_data_stall}, {"a transfer slows the data stream", test_transfer_slows_stream},
                   {"optimizer offload", test_offload});
     DC_TEST_SUITE("program", {"bad input: message and exit status 2", test_bad_input},
