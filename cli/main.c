@@ -26,6 +26,8 @@ static const char usage[] =
     "  validate FILE [--set KEY=VALUE]...\n"
     "                          check a scenario without running it\n"
     "  report TRACE.h5 [--json] print the summary stored in a trace\n"
+    "  sweep [FILE] --reps N [--vary KEY=v1,v2,...|KEY=lo:hi:step]... [-o OUT.h5] [...]\n"
+    "                          Monte Carlo: a grid x N replications with uncertain inputs\n"
     "  keys                    print the reference of every scenario key (Markdown)\n"
     "  --help, --version\n"
     "\n"
@@ -61,6 +63,8 @@ int main(int argc, char **argv)
         return dc_cmd_report(argc - 1, argv + 1);
     if (strcmp(cmd, "keys") == 0)
         return dc_cmd_keys(argc - 1, argv + 1);
+    if (strcmp(cmd, "sweep") == 0)
+        return dc_cmd_sweep(argc - 1, argv + 1);
     fprintf(stderr, "dcsim: unknown command '%s'\n\n%s", cmd, usage);
     return DC_EXIT_INPUT;
 }

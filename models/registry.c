@@ -10,6 +10,7 @@
 
 #include "checkpoint.h"
 #include "cluster.h"
+#include "cost.h"
 #include "failure.h"
 #include "job.h"
 #include "network.h"
@@ -42,6 +43,7 @@ const dc_model_type *const dc_model_types[] = {
     &dc_model_network,
     &dc_model_storage,
     &dc_model_steptime,
+    &dc_model_cost, /* last: it prices what the others wrote to the summary */
     NULL,
 };
 
@@ -55,6 +57,7 @@ static const dc_param *const schemas[] = {
     dc_network_params,
     dc_storage_params,
     dc_steptime_params,
+    dc_cost_params,
     NULL,
 };
 
