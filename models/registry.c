@@ -12,6 +12,7 @@
 #include "cluster.h"
 #include "cost.h"
 #include "failure.h"
+#include "inference.h"
 #include "job.h"
 #include "network.h"
 #include "repair.h"
@@ -38,6 +39,7 @@ static const dc_param run_params[] = {
 const dc_model_type *const dc_model_types[] = {
     &dc_model_cluster,
     &dc_model_job,
+    &dc_model_inference,
     &dc_model_failure,
     &dc_model_repair,
     &dc_model_network,
@@ -52,6 +54,7 @@ static const dc_param *const schemas[] = {
     dc_cluster_params,
     dc_job_params,
     dc_checkpoint_params,
+    dc_inference_params,
     dc_failure_params,
     dc_repair_params,
     dc_network_params,
