@@ -14,7 +14,10 @@
 #include "failure.h"
 #include "inference.h"
 #include "job.h"
+#include "network.h"
 #include "repair.h"
+#include "steptime.h"
+#include "storage.h"
 
 static const dc_param run_params[] = {
     {"name", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
@@ -39,6 +42,9 @@ const dc_model_type *const dc_model_types[] = {
     &dc_model_inference,
     &dc_model_failure,
     &dc_model_repair,
+    &dc_model_network,
+    &dc_model_storage,
+    &dc_model_steptime,
     &dc_model_cost, /* last: it prices what the others wrote to the summary */
     NULL,
 };
@@ -51,6 +57,9 @@ static const dc_param *const schemas[] = {
     dc_inference_params,
     dc_failure_params,
     dc_repair_params,
+    dc_network_params,
+    dc_storage_params,
+    dc_steptime_params,
     dc_cost_params,
     NULL,
 };

@@ -11,8 +11,11 @@
  * Order matters: the cluster first (everyone finds it), then the job (it
  * registers with the cluster), then failures (they size job-level classes
  * from the registered jobs and register hazards the job's checkpoint policy
- * reads at start), then repair, then cost (last: at finish it reads the
- * figures every other model has written). */
+ * reads at start), then repair, then the network and storage (the
+ * step-time model reads both at init), then the step-time model, whose speed
+ * sources are registered with the cluster at init, before the job starts,
+ * then cost (last: at finish it reads the figures every other model has
+ * written). */
 #ifndef DC_REGISTRY_H
 #define DC_REGISTRY_H
 
