@@ -41,6 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (nodes + spares <= 256) {
                 if (horizon > 30.0)
                     dc_scenario_set(sc, "horizon_days=30.0", &err);
+                /* Valid but slow: per-request inference at high rates. */
+                if (dc_scenario_lookup(sc, "inference")) {
+                    dc_scenario_set(sc, "inference.mode=\"aggregate\"", &err);
+                    dc_scenario_set(sc, "horizon_days=2.0", &err);
+                }
                 dc_sim *sim = NULL;
                 if (dc_build(sc, -1, &sim, &err) == DC_OK)
                     dc_sim_run(sim, &err);

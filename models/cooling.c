@@ -138,6 +138,7 @@ struct dc_cooling {
     double t_c, last_s, heat_w, avail_w, amb_c, cop_now, cooling_w;
     uint32_t *shut;
     size_t n_shut, shut_cap;
+    int down_reason; /* gpu_hours.heat_shutdown */
     dc_event_handle cross_ev;
     double em_dt[2], em_tau[2], em_val[2]; /* remembered expm1(-dt/tau) */
 
@@ -459,11 +460,15 @@ static bool add_shut(dc_cooling *m, uint32_t node)
     return true;
 }
 
-/* Takes the listed nodes down in batches the cluster's failure event holds. */
+/* Takes the listed nodes down in batches the cluster's failure event holds;
+ * their node-time goes to gpu_hours.heat_shutdown. */
 static void fail_nodes(dc_cooling *m, const uint32_t *nodes, size_t n)
 {
     for (size_t i = 0; i < n; i += 1024)
-        dc_cluster_fail(m->c, -1, "thermal", nodes + i, n - i < 1024 ? n - i : 1024, -1);
+        dc_cluster_fail(m->c, -1, "heat_shutdown", nodes + i, n - i < 1024 ? n - i : 1024, -1);
+    for (size_t i = 0; i < n; i++)
+        if (dc_cluster_node_state(m->c, nodes[i]) == DC_NODE_DOWN)
+            dc_cluster_set_down_reason(m->c, nodes[i], m->down_reason);
 }
 
 /* Every node up goes down: idle ones first, so that a job interrupted by
@@ -504,9 +509,10 @@ static void on_cross(dc_sim *sim, void *ctx, uint64_t kind)
         m->t_c = m->resume_c;
         m->mode = MODE_NORMAL;
         dc_eventlog_add(log, dc_sim_now(sim), "heat_resume", "cooling", -1, -1, (double)m->n_shut);
-        size_t n = m->n_shut;
+        /* back as they were: nothing was replaced (no hazard clock renews) */
+        dc_nodes_event back = {.nodes = m->shut, .n_nodes = m->n_shut, .class_id = -1};
         m->n_shut = 0;
-        dc_cluster_repaired(m->c, m->shut, n);
+        dc_cluster_returned(m->c, &back);
         break;
     }
     m->max_t_c = fmax(m->max_t_c, m->t_c);
@@ -693,6 +699,9 @@ static int cooling_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
         return dc_scenario_error_at(sc, rg, err, "a repair law without cooling.failure is never used");
     }
 
+    m->down_reason = dc_cluster_down_reason(m->c, "heat_shutdown");
+    if (m->down_reason < 0)
+        return dc_error_set(err, DC_ENOMEM, "no room for the cluster's down reason heat_shutdown");
     m->s_inlet = dc_sim_series(sim, "temp_inlet_c", "C", "inlet temperature (sampled at changes and every step)");
     m->s_amb = dc_sim_series(sim, "temp_ambient_c", "C", "outdoor temperature held over each step");
     m->s_cap = dc_sim_series(sim, "cooling_capacity_w", "W", "heat the plant can remove now");
@@ -743,9 +752,9 @@ static void cooling_finish(void *state, dc_sim *sim)
     dc_summary *s = dc_sim_summary(sim);
     double now = dc_sim_now(sim);
     double cool_j = 0.0;
-    dc_summary_get(s, "power.cooling_energy_mwh", &cool_j);
-    cool_j *= 3.6e9;
-    dc_summary_set(s, "cooling.heat_removed_mwh", m->heat_removed_j / 3.6e9, "MWh", "heat removed by the plant");
+    dc_summary_get(s, "power.cooling_energy_kwh", &cool_j);
+    cool_j *= 3.6e6;
+    dc_summary_set(s, "cooling.heat_removed_kwh", m->heat_removed_j / 3.6e6, "kWh", "heat removed by the plant");
     dc_summary_set(s, "cooling.mean_cop", cool_j > 0 ? m->heat_removed_j / cool_j : NAN, "",
                    "heat removed / cooling energy");
     dc_summary_set(s, "cooling.free_cooling_h", m->free_s / 3600.0, "h", "time in full free cooling");
@@ -759,7 +768,7 @@ static void cooling_finish(void *state, dc_sim *sim)
     dc_summary_set(s, "cooling.shutdowns", (double)m->n_shutdowns, "", "thermal shutdowns of the hall");
     dc_summary_set(s, "cooling.shutdown_h", m->shutdown_s / 3600.0, "h", "time shut down by heat");
     dc_summary_set(s, "cooling.shutdown_gpu_h", m->shut_node_s * dc_cluster_gpus_per_node(m->c) / 3600.0, "GPU-h",
-                   "GPU-hours of nodes shut down by heat (counted in gpu_hours.down)");
+                   "GPU-hours of nodes shut down by heat (= gpu_hours.heat_shutdown)");
     dc_summary_set(s, "cooling.unit_failures", (double)m->n_unit_failures, "", "cooling unit failures");
     dc_summary_set(s, "cooling.unit_down_h", m->unit_down_s / 3600.0, "unit-h", "unit-hours out of service");
 }

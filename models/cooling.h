@@ -40,8 +40,10 @@
  * power model's heat limit: the cost is gpu_hours.thermal); when even their
  * lowest clocks give more heat than that, the inlet keeps rising with the
  * GPUs at their lowest clocks, and at shutdown_c every node shuts down
- * (running jobs are interrupted as by a failure; the nodes count as down,
- * not repaired by crews) until the inlet has fallen to resume_c.
+ * (running jobs are interrupted as by a failure; the nodes are down for
+ * the reason "heat_shutdown", whose node-time is the GPU-hour line
+ * gpu_hours.heat_shutdown, and no crew repairs them) until the inlet has
+ * fallen to resume_c.
  *
  * Cooling power (electrical): the heat the plant removes in quasi-steady
  * state, min(Q, Q_a), divided by the COP.  (The heat stored in C by a

@@ -441,6 +441,9 @@ static void compute_full(dc_power *p)
             storage_active = true;
             base += held * p->node_restart_w;
             break;
+        case DC_JOB_DETECTING: /* hung until a watchdog notices: hosts up, GPUs idle */
+            base += held * (p->host_w + gpn * p->gpu.idle_w);
+            break;
         case DC_JOB_PENDING:
         case DC_JOB_WAITING:
         case DC_JOB_DONE:
@@ -929,11 +932,11 @@ static void power_finish(void *state, dc_sim *sim)
     bank(p);
     dc_summary *s = dc_sim_summary(sim);
     double now = dc_sim_now(sim);
-    const double j_per_mwh = 3.6e9;
-    dc_summary_set(s, "power.it_energy_mwh", p->e_it_j / j_per_mwh, "MWh", "energy of the IT equipment");
-    dc_summary_set(s, "power.loss_energy_mwh", p->e_loss_j / j_per_mwh, "MWh", "conversion losses (UPS, PDUs)");
-    dc_summary_set(s, "power.cooling_energy_mwh", p->e_cool_j / j_per_mwh, "MWh", "energy of the cooling plant");
-    dc_summary_set(s, "power.facility_energy_mwh", p->e_fac_j / j_per_mwh, "MWh",
+    const double j_per_kwh = 3.6e6;
+    dc_summary_set(s, "power.it_energy_kwh", p->e_it_j / j_per_kwh, "kWh", "energy of the IT equipment");
+    dc_summary_set(s, "power.loss_energy_kwh", p->e_loss_j / j_per_kwh, "kWh", "conversion losses (UPS, PDUs)");
+    dc_summary_set(s, "power.cooling_energy_kwh", p->e_cool_j / j_per_kwh, "kWh", "energy of the cooling plant");
+    dc_summary_set(s, "power.facility_energy_kwh", p->e_fac_j / j_per_kwh, "kWh",
                    "energy drawn by the facility: IT, losses, cooling");
     dc_summary_set(s, "power.pue", p->e_it_j > 0 ? p->e_fac_j / p->e_it_j : NAN, "",
                    "power usage effectiveness: facility energy / IT energy");

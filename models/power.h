@@ -37,7 +37,8 @@
  *                             factors from other models (a stalled GPU idles)
  *   job CHECKPOINTING         min(P(u_ckpt, 1), cap)
  *   job RESTARTING            min(P(u_restart, 1), cap)
- *   job WAITING, idle spare   P_idle;  powered off, failed: 0
+ *   job DETECTING (hung)      P_idle, its host on
+ *   job WAITING, idle spare   P_idle;  powered off, failed, retired: 0
  * Host overhead (CPUs, memory, NICs, fans, PSU losses) per node: host_w
  * while its job restarts, runs or checkpoints, host_idle_w otherwise, 0
  * when failed or powered off.  Network: switches x switch_w, always on.

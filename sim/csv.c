@@ -71,7 +71,7 @@ size_t dc_csv_header_line(const dc_csv *csv) { return csv->header_line; }
 size_t dc_csv_line(const dc_csv *csv, size_t row) { return csv->lines[row]; }
 const char *dc_csv_header(const dc_csv *csv, size_t col) { return csv->text + csv->off[col]; }
 
-const char *dc_csv_field(const dc_csv *csv, size_t row, size_t col)
+const char *dc_csv_cell(const dc_csv *csv, size_t row, size_t col)
 {
     return csv->text + csv->off[(row + 1) * csv->n_cols + col];
 }
@@ -331,7 +331,7 @@ int dc_csv_find_column(const dc_csv *csv, const char *name, size_t *col, dc_erro
 
 int dc_csv_number(const dc_csv *csv, size_t row, size_t col, double *out, dc_error *err)
 {
-    const char *s = dc_csv_field(csv, row, col);
+    const char *s = dc_csv_cell(csv, row, col);
     char *end = NULL;
     errno = 0;
     double v = s[0] ? strtod(s, &end) : NAN;

@@ -57,7 +57,7 @@ size_t dc_csv_header_line(const dc_csv *csv);
 int dc_csv_find_column(const dc_csv *csv, const char *name, size_t *col, dc_error *err);
 
 /* The unquoted text of a field. */
-const char *dc_csv_field(const dc_csv *csv, size_t row, size_t col);
+const char *dc_csv_cell(const dc_csv *csv, size_t row, size_t col);
 
 /* The field as a finite double; DC_EINPUT "FILE:LINE: column NAME: expected
  * a number (got "text")" otherwise. */

@@ -167,7 +167,7 @@ static void test_csv_good(void)
     CU_ASSERT_EQUAL(dc_csv_line(csv, 0), 4);
     CU_ASSERT_EQUAL(dc_csv_line(csv, 1), 6);
     CU_ASSERT_EQUAL(dc_csv_line(csv, 3), 8);
-    CU_ASSERT_STRING_EQUAL(dc_csv_field(csv, 2, 1), "a \"quoted\" word");
+    CU_ASSERT_STRING_EQUAL(dc_csv_cell(csv, 2, 1), "a \"quoted\" word");
     size_t col = 9;
     CU_ASSERT_EQUAL(dc_csv_find_column(csv, "usd, per kWh", &col, &err), DC_OK);
     CU_ASSERT_EQUAL(col, 1);
@@ -422,18 +422,18 @@ static void test_energy_constant_load(void)
     dc_sim *sim = run_text(base_cfg, sets, 2, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double T = 2 * 86400.0;
-    double e_it = P_RUN * T / 3.6e9; /* MWh */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_energy_mwh"), e_it, 1e-12 * e_it);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.facility_energy_mwh"), e_it / ETA, 1e-12 * e_it);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.loss_energy_mwh"), e_it * (1 / ETA - 1), 1e-11 * e_it);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.cooling_energy_mwh"), 0.0, 0.0);
+    double e_it = P_RUN * T / 3.6e6; /* kWh */
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_energy_kwh"), e_it, 1e-12 * e_it);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.facility_energy_kwh"), e_it / ETA, 1e-12 * e_it);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.loss_energy_kwh"), e_it * (1 / ETA - 1), 1e-11 * e_it);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.cooling_energy_kwh"), 0.0, 0.0);
     CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.pue"), 1 / ETA, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_peak_mw"), P_RUN / 1e6, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_mean_mw"), P_RUN / 1e6, 1e-15);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.energy_cost_usd"), e_it / ETA * 1000 * 0.1, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.carbon_kg"), e_it / ETA * 1000 * 0.4, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.energy_cost_usd"), e_it / ETA * 0.1, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.carbon_kg"), e_it / ETA * 0.4, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.swing_1h_mw"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.kwh_per_useful_gpu_h"), e_it / ETA * 1000 / (64 * 48.0), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.kwh_per_useful_gpu_h"), e_it / ETA / (64 * 48.0), 1e-12);
     CU_ASSERT_EQUAL(dc_series_length(series(sim, "power_it_w")), 1);
     dc_sim_destroy(sim);
 
@@ -441,8 +441,8 @@ static void test_energy_constant_load(void)
     const char *sets2[] = {"job.restart_s=3600.0"};
     sim = run_text(base_cfg, sets2, 1, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double e2 = (P_RESTART * 3600.0 + P_RUN * (T - 3600.0)) / 3.6e9;
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_energy_mwh"), e2, 1e-12 * e2);
+    double e2 = (P_RESTART * 3600.0 + P_RUN * (T - 3600.0)) / 3.6e6;
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_energy_kwh"), e2, 1e-12 * e2);
     CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_peak_mw"), P_RUN / 1e6, 1e-15);
     /* facility swing: the step at the end of the restart */
     double step = (P_RUN - P_RESTART) / ETA / 1e6;
@@ -465,7 +465,7 @@ static void test_pue_constant_cop(void)
     const dc_series *s = series(sim, "pue");
     CU_ASSERT_EQUAL(dc_series_length(s), 1);
     CU_ASSERT_DOUBLE_EQUAL(dc_series_values(s)[0], pue, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.cooling_energy_mwh"), P_RUN / 5.0 * 2 * 86400 / 3.6e9, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.cooling_energy_kwh"), P_RUN / 5.0 * 2 * 86400 / 3.6e6, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.mean_cop"), 5.0, 1e-12);
     dc_sim_destroy(sim);
 }
@@ -489,7 +489,7 @@ static void test_cooling_energy_varying_cop(void)
         CU_ASSERT_DOUBLE_EQUAL(series_at(amb, k * 3600.0), t, 1e-9);
         e += P_RUN * 3600.0 / dc_cop(&air, t);
     }
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.cooling_energy_mwh"), e / 3.6e9, 1e-12 * e / 3.6e9);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.cooling_energy_kwh"), e / 3.6e6, 1e-12 * e / 3.6e6);
     double it = P_RUN * 48 * 3600.0;
     CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.pue"), (it / ETA + e) / it, 1e-12);
     dc_sim_destroy(sim);
@@ -807,7 +807,8 @@ static void test_thermal_shutdown(void)
     CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.interruptions"), 1.0, 0.0);
     CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.max_inlet_c"), 55.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.shutdown_gpu_h"), 64 * (t_up - t_down) / 3600.0, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.down"), 64 * (t_up - t_down) / 3600.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.heat_shutdown"), 64 * (t_up - t_down) / 3600.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.down"), 0.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.overheat_h"), (t_down - t_thr) / 3600.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(series_at(series(sim, "power_it_w"), t_down + 1.0), 0.0, 0.0);
     CU_ASSERT_DOUBLE_EQUAL(series_at(series(sim, "power_it_w"), t_up + 1.0), Q_RUN, 1e-9);
@@ -1172,14 +1173,14 @@ static void test_full_determinism_and_breakdown(void)
     for (size_t i = 0; i < dc_series_length(it); i++)
         CU_ASSERT(dc_series_values(it)[i] <= 140000.0 * (1 + 1e-12));
     /* energies add up; the swing matches a brute-force scan */
-    double parts = fig(a, "power.it_energy_mwh") + fig(a, "power.loss_energy_mwh") + fig(a, "power.cooling_energy_mwh");
-    CU_ASSERT_DOUBLE_EQUAL(fig(a, "power.facility_energy_mwh"), parts, 1e-9 * parts);
+    double parts = fig(a, "power.it_energy_kwh") + fig(a, "power.loss_energy_kwh") + fig(a, "power.cooling_energy_kwh");
+    CU_ASSERT_DOUBLE_EQUAL(fig(a, "power.facility_energy_kwh"), parts, 1e-9 * parts);
     const dc_series *fac = series(a, "power_facility_w");
     double sw = swing_brute(dc_series_times(fac), dc_series_values(fac), dc_series_length(fac), dc_sim_now(a), 3600.0);
     CU_ASSERT_DOUBLE_EQUAL(fig(a, "power.swing_1h_mw"), sw / 1e6, 1e-12);
     dc_sim *c = run_text(full_cfg, NULL, 0, 4);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    CU_ASSERT(fig(c, "power.facility_energy_mwh") != fig(a, "power.facility_energy_mwh"));
+    CU_ASSERT(fig(c, "power.facility_energy_kwh") != fig(a, "power.facility_energy_kwh"));
     dc_sim_destroy(a);
     dc_sim_destroy(b);
     dc_sim_destroy(c);
@@ -1239,8 +1240,8 @@ static void test_scenarios(void)
            fig(air, "power.energy_cost_usd") / 1e6, fig(liq, "power.energy_cost_usd") / 1e6);
     CU_ASSERT(pa > 1.2 && pa < 1.5);
     CU_ASSERT(pl > 1.05 && pl < 1.25);
-    CU_ASSERT(fig(air, "power.cooling_energy_mwh") > 1.5 * fig(liq, "power.cooling_energy_mwh"));
-    double ia = fig(air, "power.it_energy_mwh"), il = fig(liq, "power.it_energy_mwh");
+    CU_ASSERT(fig(air, "power.cooling_energy_kwh") > 1.5 * fig(liq, "power.cooling_energy_kwh"));
+    double ia = fig(air, "power.it_energy_kwh"), il = fig(liq, "power.it_energy_kwh");
     CU_ASSERT(fabs(ia - il) < 1e-3 * ia);
     CU_ASSERT(fig(air, "cooling.max_ambient_c") > 40.0);
     CU_ASSERT(breakdown_sums(air) && breakdown_sums(liq));
