@@ -510,6 +510,8 @@ static int write_root(writer *w, const dc_sweep_meta *m, const dc_sweep *sw)
 {
     int version = DC_SWEEP_FORMAT_VERSION;
     uint64_t seed = dc_sweep_seed(sw, 0), reps = dc_sweep_reps(sw), points = dc_sweep_points(sw);
+    uint64_t rows_done = dc_sweep_rows_done(sw);
+    int complete = m->incomplete ? 0 : 1;
     int rc;
     if ((rc = attr_str(w, w->file, "dcsim_version", m->dcsim_version)) != DC_OK ||
         (rc = attr_num(w, w->file, "format_version", H5T_STD_I32LE, H5T_NATIVE_INT, &version)) != DC_OK ||
@@ -520,7 +522,9 @@ static int write_root(writer *w, const dc_sweep_meta *m, const dc_sweep *sw)
         (rc = attr_num(w, w->file, "seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &seed)) != DC_OK ||
         (rc = attr_num(w, w->file, "reps", H5T_STD_U64LE, H5T_NATIVE_UINT64, &reps)) != DC_OK ||
         (rc = attr_num(w, w->file, "grid_points", H5T_STD_U64LE, H5T_NATIVE_UINT64, &points)) != DC_OK ||
-        (rc = attr_str(w, w->file, "started_at", m->started_at)) != DC_OK)
+        (rc = attr_str(w, w->file, "started_at", m->started_at)) != DC_OK ||
+        (rc = attr_num(w, w->file, "complete", H5T_STD_I32LE, H5T_NATIVE_INT, &complete)) != DC_OK ||
+        (rc = attr_num(w, w->file, "rows_done", H5T_STD_U64LE, H5T_NATIVE_UINT64, &rows_done)) != DC_OK)
         return rc;
     return DC_OK;
 }
