@@ -115,9 +115,16 @@ dc_trace_file *dc_trace_open(const char *path, dc_error *err)
         goto done;
     }
     if (version != DC_TRACE_FORMAT_VERSION) {
-        dc_error_set(err, DC_EINPUT,
-                     "trace '%s' has format version %lld, but this dcsim reads format version %d",
-                     path, version, DC_TRACE_FORMAT_VERSION);
+        if (version > DC_TRACE_FORMAT_VERSION)
+            dc_error_set(err, DC_EINPUT,
+                         "trace '%s' has format version %lld, but this dcsim reads format version %d: "
+                         "it was written by a newer dcsim; read it with that version or upgrade",
+                         path, version, DC_TRACE_FORMAT_VERSION);
+        else
+            dc_error_set(err, DC_EINPUT,
+                         "trace '%s' has format version %lld, but this dcsim reads format version %d: "
+                         "it was written by an older dcsim; run its scenario (the 'scenario' attribute) again",
+                         path, version, DC_TRACE_FORMAT_VERSION);
         goto done;
     }
     t = malloc(sizeof *t);
