@@ -11,6 +11,7 @@
  * error printing off during the write, temporary name then rename.  Called
  * from one thread only (the HDF5 library here is not thread-safe). */
 #include "sweep_write.h"
+#include "h5image.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -529,14 +530,14 @@ static int write_root(writer *w, const dc_sweep_meta *m, const dc_sweep *sw)
     return DC_OK;
 }
 
+/* In memory, written with write(2) (sim/h5image.h): libhdf5 1.10 does not
+ * survive a full disk. */
 static hid_t create_file(const char *tmp)
 {
-    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE), fapl = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE), fapl = dc_h5image_fapl();
     hid_t f = -1;
     if (fcpl >= 0 && fapl >= 0 && H5Pset_obj_track_times(fcpl, 0) >= 0 &&
-        H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0 &&
-        H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) >= 0 &&
-        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0)
+        H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0)
         f = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl);
     if (fcpl >= 0)
         H5Pclose(fcpl);
@@ -595,6 +596,9 @@ int dc_sweep_write(const char *path, const dc_sweep_meta *meta, const dc_sweep *
         rc = write_sensitivity(&w, t, r);
     if (rc == DC_OK && tornado)
         rc = write_tornado(&w, tornado);
+    char why[512];
+    if (rc == DC_OK && w.file >= 0 && dc_h5image_save(w.file, tmp, why, sizeof why) != 0)
+        rc = dc_error_set(err, DC_EIO, "cannot write sweep '%s': %s", path, why);
     if (w.file >= 0 && H5Fclose(w.file) < 0 && rc == DC_OK)
         rc = fail(&w, "could not finish the file");
     if (w.scalar >= 0)
