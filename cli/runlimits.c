@@ -134,13 +134,12 @@ int dc_cli_check_limits(const dc_scenario *sc, const char *what, size_t copies, 
     if (need > mem_limit)
         return dc_error_set(err, DC_EINPUT,
                             "%s: the run would need about %.3g GB of memory (%.3g nodes, %.3g GPUs, %.3g per-unit "
-                            "failure clocks, %.3g expected events, %.3g series samples%s), more than the limit of %.3g GB (%s; set "
-                            "DCSIM_MAX_MEMORY_GB to change it)",
+                            "failure clocks, %.3g expected events, %.3g series samples%s), more than the limit of %.3g GB (%s)",
                             what, need / GB, e.nodes, e.gpus, e.unit_clocks, e.events, e.samples,
                             copies > 1 ? ", one copy per thread" : "", mem_limit / GB,
                             getenv("DCSIM_MAX_MEMORY_GB") && *getenv("DCSIM_MAX_MEMORY_GB")
                                 ? "DCSIM_MAX_MEMORY_GB"
-                                : "80% of this machine's memory");
+                                : "80% of this machine's memory; set DCSIM_MAX_MEMORY_GB to change it");
     if (trace && !force && e.trace_bytes > trace_limit)
         return dc_error_set(err, DC_EINPUT,
                             "%s: the trace would be about %.3g GB (%.3g events, %.3g series samples), more than the "
