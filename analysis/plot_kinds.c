@@ -948,7 +948,7 @@ const dc_plot_kind dc_plot_kinds[] = {
     {"compare", "compare.gp", DC_PLOT_RUNS, {"/summary/gpu_hours.capacity"}, export_compare, {NULL}, 1100, 600,
      "runs side by side: GPU-hours lost by cause and the headline figures (grouped bars)"},
     {"step", "step.gp", DC_PLOT_SOME, {"/summary/step.time_s", "/summary/step.compute_s"}, dc_plot_export_step,
-     {NULL}, 1000, 560, "the training step's time by part: compute, pipeline bubble, exposed communication, data "
+     {NULL}, 1150, 520, "the training step's time by part: compute, pipeline bubble, exposed communication, data "
      "stall... (stacked bars; one per trace or scan point)"},
     {"scaling", "scaling.gp", DC_PLOT_RUNS,
      {"/summary/job.gpus", "/summary/job.ettr", "/summary/step.scaling_efficiency", "/summary/job.completion_days"},

@@ -370,7 +370,7 @@ int dc_plot_export_tornado(const dc_plot_kind *k, const dc_plot_run *runs, size_
     if ((rc = point_labels(tf, np, &labels, err)) != DC_OK)
         goto done;
     size_t most = 0;
-    double bases[TORNADO_PANELS];
+    double bases[TORNADO_PANELS], plo = NAN, phi = NAN;
     for (size_t g = 0; g < panels; g++) {
         size_t m = 0;
         bases[g] = NAN;
@@ -388,6 +388,8 @@ int dc_plot_export_tornado(const dc_plot_kind *k, const dc_plot_run *runs, size_
             if (!isfinite(x->key))
                 x->key = -1.0;
             bases[g] = x->base;
+            plo = x->p_lo;
+            phi = x->p_hi;
         }
         qsort(rows, m, sizeof *rows, trow_cmp);
         most = m > most ? m : most;
@@ -429,7 +431,9 @@ int dc_plot_export_tornado(const dc_plot_kind *k, const dc_plot_run *runs, size_
     dc_plot_var_number(d, "ninputs", (double)most);
     dc_plot_var_strings(d, "points", (const char *const *)labels, panels);
     dc_plot_var_numbers(d, "bases", bases, panels);
-    dc_plot_set_height(d, 170 + 34 * (int)most);
+    dc_plot_var_number(d, "p_lo", plo);
+    dc_plot_var_number(d, "p_hi", phi);
+    dc_plot_set_height(d, 130 + (int)panels * (80 + 32 * (int)most));
 done:
     free(rows);
     free_labels(labels, np);
