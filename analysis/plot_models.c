@@ -418,12 +418,73 @@ done:
 
 /* ---- power and cooling -------------------------------------------------------------------- */
 
+#define POWER_BINS 800
+
+/* A step function (value i holds from ts[i] to ts[i + 1], the last to
+ * end_s) in POWER_BINS bins of [0, end_s]: time-weighted mean, min and max
+ * per bin, so that a year of minute-by-minute changes draws as a band. */
+static int write_binned(dc_trace_file *t, const char *name, double end_s, dc_plot_data *d, dc_error *err)
+{
+    double *ts = NULL, *vs = NULL;
+    size_t n = 0;
+    int rc = dc_trace_read_series(t, name, &ts, &vs, &n, err);
+    if (rc != DC_OK)
+        return rc;
+    char file[128];
+    snprintf(file, sizeof file, "%s.csv", name);
+    FILE *f = dc_plot_data_open(d, file, err);
+    if (!f) {
+        free(ts);
+        free(vs);
+        return err->code;
+    }
+    if (!(end_s > 0))
+        end_s = n ? ts[n - 1] : 1.0;
+    fprintf(f, "# t_mid_s,mean,min,max (%s in %d bins: time-weighted mean, extremes)\n", name, POWER_BINS);
+    double w = end_s / POWER_BINS;
+    size_t i = 0;
+    for (int b = 0; b < POWER_BINS; b++) {
+        double a = b * w, e = (b + 1) * w, sum = 0.0, cov = 0.0, lo = INFINITY, hi = -INFINITY;
+        /* The value in force at a: the last change at or before it. */
+        while (i + 1 < n && ts[i + 1] <= a)
+            i++;
+        for (size_t j = i; j < n && ts[j] < e; j++) {
+            double from = ts[j] > a ? ts[j] : a;
+            double to = j + 1 < n && ts[j + 1] < e ? ts[j + 1] : e;
+            if (j + 1 == n && to > end_s)
+                to = end_s;
+            if (to > from && isfinite(vs[j])) {
+                sum += vs[j] * (to - from);
+                cov += to - from;
+                lo = vs[j] < lo ? vs[j] : lo;
+                hi = vs[j] > hi ? vs[j] : hi;
+            }
+        }
+        dc_plot_put(f, (a + e) / 2);
+        fputc(',', f);
+        dc_plot_put(f, cov > 0 ? sum / cov : NAN);
+        fputc(',', f);
+        dc_plot_put(f, cov > 0 ? lo : NAN);
+        fputc(',', f);
+        dc_plot_put(f, cov > 0 ? hi : NAN);
+        fputc('\n', f);
+    }
+    free(ts);
+    free(vs);
+    return dc_plot_data_close(d, f, err);
+}
+
 int dc_plot_export_power(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
                          dc_error *err)
 {
-    int rc = dc_plot_export_series(k, runs, n, d, err);
-    if (rc != DC_OK)
-        return rc;
+    (void)n;
+    for (size_t i = 0; i < DC_PLOT_MAX_NEEDS && k->needs[i]; i++) {
+        if (strncmp(k->needs[i], "/series/", 8) != 0)
+            continue;
+        int rc = write_binned(runs[0].trace, k->needs[i] + 8, runs[0].end_s, d, err);
+        if (rc != DC_OK)
+            return rc;
+    }
     const char *text = runs[0].scenario_text;
     double v;
     dc_plot_var_number(d, "throttle_c",
@@ -433,7 +494,8 @@ int dc_plot_export_power(const dc_plot_kind *k, const dc_plot_run *runs, size_t 
     dc_plot_var_number(d, "cap_mw", dc_plot_scenario_number(text, "power.site_cap_mw", &v) == DC_OK ? v : NAN);
     const dc_summary *s = runs[0].summary;
     dc_plot_var_number(d, "pue", dc_plot_get(s, "power.pue"));
-    dc_plot_var_number(d, "throttled_h",
-                       dc_plot_get(s, "power.cap_throttled_h") + dc_plot_get(s, "power.heat_throttled_h"));
+    double ch = dc_plot_get(s, "power.cap_throttled_h"), hh = dc_plot_get(s, "power.heat_throttled_h");
+    dc_plot_var_number(d, "cap_throttled_h", ch);
+    dc_plot_var_number(d, "heat_throttled_h", hh);
     return DC_OK;
 }
