@@ -164,6 +164,10 @@ static int write_components(const char *file, const char *what, const component 
     dc_plot_var_number(d, "npoints", (double)np);
     dc_plot_var_strings(d, "points", (const char *const *)labels, np);
     dc_plot_var_number(d, "reps", np ? (double)n / (double)np : 0.0);
+    size_t longest = 0;
+    for (size_t p = 0; p < np; p++)
+        longest = strlen(labels[p]) > longest ? strlen(labels[p]) : longest;
+    dc_plot_var_number(d, "labellen", (double)longest);
 done:
     if (f)
         fclose(f);

@@ -16,7 +16,7 @@
 # Data: cost.csv  point label, USD of each line drawn (named by comps[]),
 #       cost.tco_usd, cost.usd_per_useful_gpu_h, cost.window_days, cost.total_usd
 #       from /summary/cost.*
-# Variables: ncomp, comps[], npoints, points[], reps, unexplained_pct (the
+# Variables: ncomp, comps[], npoints, points[], reps, labellen, unexplained_pct (the
 # largest share of a TCO that no drawn line explains: a newer cost line).
 
 set title sprintf("Total cost of ownership by line — %s", scenario)
@@ -26,7 +26,8 @@ set style fill solid 1.0 border rgb '#FFFFFF'
 set boxwidth (npoints > 1 ? 0.6 : 0.35)
 set grid noxtics ytics
 set xtics scale 0 norotate
-if (npoints > 6) { set xtics rotate by -30 left }
+# Long labels slant (labellen: the longest, in characters).
+if (npoints * (labellen + 2) > (npoints > 1 ? 44 : 60)) { set xtics rotate by -25 left }
 stats datadir.'cost.csv' using (column(ncomp + 2)) nooutput
 ys = STATS_max >= 1e10 ? 1e9 : STATS_max >= 1e7 ? 1e6 : STATS_max >= 1e4 ? 1e3 : 1
 ysname = ys == 1e9 ? 'billion ' : ys == 1e6 ? 'million ' : ys == 1e3 ? 'thousand ' : ''

@@ -18,7 +18,7 @@
 #       by comps[]: only parts some bar has), step.time_s, step.mfu,
 #       step.scaling_efficiency, job.gpus (means over replications)
 #       from /summary/step.*
-# Variables: ncomp, comps[], npoints, points[], reps.
+# Variables: ncomp, comps[], npoints, points[], reps, labellen.
 # Left: seconds per step; right: each part's share of the step.
 
 set multiplot layout 1, 2 title sprintf("Where the time of a training step goes — %s", scenario) \
@@ -29,8 +29,9 @@ set style fill solid 1.0 border rgb '#FFFFFF'
 set boxwidth (npoints > 1 ? 0.65 : 0.35)
 set grid noxtics ytics
 set xtics scale 0 norotate
-if (npoints > 6) { set xtics rotate by -30 left }
-set key inside top right vertical Left reverse samplen 1.5 opaque
+# Long labels slant (labellen: the longest, in characters).
+if (npoints * (labellen + 2) > (npoints > 1 ? 44 : 60)) { set xtics rotate by -25 left }
+set key inside top left vertical Left reverse samplen 1.5 opaque
 
 tcol = ncomp + 2
 part_rgb(j) = comps[j] eq 'compute' ? 0x009E73 : comps[j] eq 'recompute' ? 0x56B4E9 : \
@@ -40,7 +41,7 @@ part_rgb(j) = comps[j] eq 'compute' ? 0x009E73 : comps[j] eq 'recompute' ? 0x56B
 set title 'seconds per step (label: step time, effective MFU)'
 set ylabel 'seconds per optimizer step'
 set yrange [0:*]
-set offsets 0, 0, graph 0.12, 0
+set offsets 0, 0, graph 0.35, 0
 plot for [j = 1:ncomp] datadir.'step.csv' using (column(j + 1)):xtic(1) lc rgb part_rgb(j) title comps[j], \
      '' using 0:(column(tcol)):(sprintf('%.3g s, %.1f%%', column(tcol), 100 * column(tcol + 1))) \
         with labels offset 0, 0.8 tc rgb c_ink notitle
