@@ -97,8 +97,9 @@ int dc_plot_check(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_e
             if (rc != DC_OK)
                 return rc;
             if (!has)
-                return dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s, which the figure '%s' needs",
-                                    dc_trace_filename(r->trace), need, k->name);
+                return dc_error_set(err, DC_EINPUT, "%s '%s' has no dataset %s, which the figure '%s' needs",
+                                    k->input == DC_PLOT_SWEEP ? "file" : "trace", dc_trace_filename(r->trace), need,
+                                    k->name);
         }
     }
     return DC_OK;

@@ -125,14 +125,14 @@ static int write_components(const char *file, const char *what, const component 
         rc = err->code;
         goto done;
     }
-    fprintf(f, "# point,%s", what);
+    fputs("# point", f);
     for (size_t j = 0; j < nc; j++)
         if (used[j])
             fprintf(f, ",%s", c[j].key);
     fprintf(f, ",%s", total_key);
     for (size_t e = 0; e < nextra; e++)
         fprintf(f, ",%s", extra[e]);
-    fputs(" (means over the replications of each point)\n", f);
+    fprintf(f, " (%s; means over the replications of each point)\n", what);
     for (size_t p = 0; p < np; p++) {
         char buf[256];
         const char *l = point_label(runs, n, first, member, np, p, buf, sizeof buf);

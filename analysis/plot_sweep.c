@@ -158,15 +158,25 @@ int dc_plot_export_histogram(const dc_plot_kind *k, const dc_plot_run *runs, siz
     const char *metric = metric_of(d, st);
     long cm = column(rt, metric), cg = column(rt, "grid_point");
     if (cm < 0 || cg < 0 || dc_table_column_type(rt, (size_t)cm) == DC_COL_TEXT) {
+        /* Name the figures that look like it: those under the same prefix
+         * ("cost." for "cost.tcoo_usd"), else the first few. */
+        const char *dot = strchr(metric, '.');
+        size_t plen = dot ? (size_t)(dot - metric) + 1 : 0;
         char list[600] = "";
-        for (size_t c = 0; c < dc_table_columns(rt); c++) {
-            const char *name = dc_table_column_name(rt, c);
-            size_t l = strlen(list);
-            if (strchr(name, '.') && strncmp(name, "param.", 6) && strncmp(name, "input.", 6) && l < 500)
-                snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", name);
-        }
-        rc = dc_error_set(err, DC_EINPUT, "sweep file '%s' has no figure '%s' in /runs (figures: %s%s)",
-                          dc_trace_filename(tf), metric, list, strlen(list) >= 500 ? "..." : "");
+        for (int pass = 0; pass < 2 && !list[0]; pass++)
+            for (size_t c = 0; c < dc_table_columns(rt); c++) {
+                const char *name = dc_table_column_name(rt, c);
+                size_t l = strlen(list);
+                if (!strchr(name, '.') || !strncmp(name, "param.", 6) || !strncmp(name, "input.", 6) ||
+                    (pass == 0 && (plen == 0 || strncmp(name, metric, plen) != 0)))
+                    continue;
+                if (l < 500)
+                    snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", name);
+                else if (!strstr(list, "..."))
+                    snprintf(list + l, sizeof list - l, ", ...");
+            }
+        rc = dc_error_set(err, DC_EINPUT, "sweep file '%s' has no figure '%s' in /runs (figures: %s)",
+                          dc_trace_filename(tf), metric, list);
         goto done;
     }
     /* The values of each grid point, sorted. */
