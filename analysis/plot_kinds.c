@@ -197,7 +197,7 @@ static int find_class(const fclass *c, size_t n, const char *name)
 /* The share of each state in each of TIMELINE_BINS bins of [0, end_s]: a
  * band that stays true when months hold thousands of minute-long phases. */
 #define TIMELINE_BINS 600
-#define N_STATES 6
+#define N_STATES 7 /* job_state 0..6: pending ... done, detecting */
 
 static int write_state_shares(const double *ts, const double *vs, size_t ns, double end_s, dc_plot_data *d,
                               dc_error *err)
@@ -232,7 +232,7 @@ static int write_state_shares(const double *ts, const double *vs, size_t ns, dou
         free(share);
         return err->code;
     }
-    fputs("# t_mid_s,width_s,pending,waiting,restarting,running,checkpointing,done (share of the bin)\n", f);
+    fputs("# t_mid_s,width_s,pending,waiting,restarting,running,checkpointing,done,detecting (share of the bin)\n", f);
     for (size_t b = 0; b < TIMELINE_BINS; b++) {
         dc_plot_put(f, ((double)b + 0.5) * w);
         fputc(',', f);
@@ -686,7 +686,10 @@ typedef struct ckpt_ctx {
 static void ckpt_group(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
 {
     ckpt_ctx *c = ctx;
-    stat95 e = dc_plot_stats(runs, idx, m, "job.ettr", 1.0);
+    /* Daly's model is of time: with the step-time model, job.ettr also
+     * carries the scaling efficiency, step.ettr_time is the time ratio. */
+    bool timed = isfinite(dc_plot_get(runs[idx[0]].summary, "step.ettr_time"));
+    stat95 e = dc_plot_stats(runs, idx, m, timed ? "step.ettr_time" : "job.ettr", 1.0);
     dc_plot_put(c->f, x);
     put_stat(c->f, e);
     fputc('\n', c->f);
