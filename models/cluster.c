@@ -31,6 +31,7 @@ const dc_param dc_cluster_params[] = {
 
 typedef struct job_slot {
     uint32_t nodes;
+    uint32_t held;
     dc_job_phase phase;
     double speed[DC_MAX_SPEED_SOURCES];
 } job_slot;
@@ -45,6 +46,7 @@ struct dc_cluster {
     int32_t *idle_next, *idle_prev;
     int32_t idle_head, idle_tail;
     uint32_t idle_count;
+    double *idle_since_s;
     uint32_t n_busy, n_down, n_retired;
     uint32_t n_down_reason[DC_MAX_DOWN_REASONS];
 
@@ -87,6 +89,10 @@ dc_node_state dc_cluster_node_state(const dc_cluster *c, uint32_t node) { return
 int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node) { return c->job_of[node]; }
 uint32_t dc_cluster_job_count(const dc_cluster *c) { return c->n_jobs; }
 uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job) { return c->jobs[job].nodes; }
+uint32_t dc_cluster_job_held_nodes(const dc_cluster *c, int32_t job) { return c->jobs[job].held; }
+int32_t dc_cluster_idle_first(const dc_cluster *c) { return c->idle_head; }
+int32_t dc_cluster_idle_next(const dc_cluster *c, uint32_t node) { return c->idle_next[node]; }
+double dc_cluster_node_idle_since_s(const dc_cluster *c, uint32_t node) { return c->idle_since_s[node]; }
 dc_job_phase dc_cluster_job_phase(const dc_cluster *c, int32_t job) { return c->jobs[job].phase; }
 size_t dc_cluster_speed_source_count(const dc_cluster *c) { return c->n_speed_sources; }
 const char *dc_cluster_speed_source_name(const dc_cluster *c, int source) { return c->speed_names[source]; }
@@ -167,6 +173,7 @@ static void idle_push(dc_cluster *c, uint32_t node)
         c->idle_head = (int32_t)node;
     c->idle_tail = (int32_t)node;
     c->idle_count++;
+    c->idle_since_s[node] = dc_sim_now(c->sim);
     c->state[node] = DC_NODE_IDLE;
     c->job_of[node] = -1;
 }
@@ -206,6 +213,7 @@ bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node)
     idle_remove(c, n);
     c->state[n] = DC_NODE_BUSY;
     c->job_of[n] = job;
+    c->jobs[job].held++;
     c->n_busy++;
     *node = n;
     return true;
@@ -215,6 +223,7 @@ void dc_cluster_release(dc_cluster *c, uint32_t node)
 {
     bank(c);
     c->n_busy--;
+    c->jobs[c->job_of[node]].held--;
     idle_push(c, node);
     dc_sim_publish(c->sim, c->sig_node_idle, NULL);
 }
@@ -236,9 +245,10 @@ void dc_cluster_fail_detected(dc_cluster *c, int class_id, const char *class_nam
         uint32_t n = nodes[i];
         if (c->state[n] == DC_NODE_DOWN || c->state[n] == DC_NODE_RETIRED)
             continue;
-        if (c->state[n] == DC_NODE_BUSY)
+        if (c->state[n] == DC_NODE_BUSY) {
             c->n_busy--;
-        else
+            c->jobs[c->job_of[n]].held--;
+        } else
             idle_remove(c, n);
         c->state[n] = DC_NODE_DOWN;
         c->reason[n] = 0;
@@ -404,7 +414,8 @@ static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     c->job_of = malloc(c->n_nodes * sizeof *c->job_of);
     c->idle_next = malloc(c->n_nodes * sizeof *c->idle_next);
     c->idle_prev = malloc(c->n_nodes * sizeof *c->idle_prev);
-    if (!c->state || !c->reason || !c->job_of || !c->idle_next || !c->idle_prev)
+    c->idle_since_s = malloc(c->n_nodes * sizeof *c->idle_since_s);
+    if (!c->state || !c->reason || !c->job_of || !c->idle_next || !c->idle_prev || !c->idle_since_s)
         return dc_error_set(err, DC_ENOMEM, "out of memory for %u nodes", c->n_nodes);
     c->idle_head = c->idle_tail = -1;
     c->n_reasons = 1; /* reason 0: plain down */
@@ -472,6 +483,7 @@ static void cluster_destroy(void *state)
     free(c->job_of);
     free(c->idle_next);
     free(c->idle_prev);
+    free(c->idle_since_s);
     free(c->jobs);
 }
 

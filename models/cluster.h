@@ -142,6 +142,15 @@ int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node);
 int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes);
 uint32_t dc_cluster_job_count(const dc_cluster *c);
 uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job);
+/* Nodes the job holds now (BUSY for it): fewer than it needs while it waits. */
+uint32_t dc_cluster_job_held_nodes(const dc_cluster *c, int32_t job);
+
+/* The idle nodes in the order they will be handed out (longest idle first):
+ * dc_cluster_idle_first, then dc_cluster_idle_next until -1. */
+int32_t dc_cluster_idle_first(const dc_cluster *c);
+int32_t dc_cluster_idle_next(const dc_cluster *c, uint32_t node);
+/* When an idle node became idle (s; 0 for nodes idle from the start). */
+double dc_cluster_node_idle_since_s(const dc_cluster *c, uint32_t node);
 /* The job model sets its phase; publishes "job_phase" when it changes. */
 void dc_cluster_set_job_phase(dc_cluster *c, int32_t job, dc_job_phase phase);
 dc_job_phase dc_cluster_job_phase(const dc_cluster *c, int32_t job);

@@ -170,6 +170,9 @@ static void refresh_interval(job_model *j)
 
 static void schedule_next(job_model *j)
 {
+    /* A speed change published while the job enters RUNNING (a subscriber
+     * of "job_phase" may set a factor at once) must not leave two milestones. */
+    dc_sim_cancel(j->sim, &j->milestone);
     refresh_interval(j);
     double eff = rate(j) * speed(j);
     double to_done = eff > 0.0 ? (j->work_total_gpu_s - j->done_gpu_s) / eff : INFINITY;

@@ -10,11 +10,14 @@
 
 #include "checkpoint.h"
 #include "cluster.h"
+#include "cooling.h"
 #include "cost.h"
+#include "environment.h"
 #include "failure.h"
 #include "inference.h"
 #include "job.h"
 #include "network.h"
+#include "power.h"
 #include "repair.h"
 #include "steptime.h"
 #include "storage.h"
@@ -45,6 +48,9 @@ const dc_model_type *const dc_model_types[] = {
     &dc_model_network,
     &dc_model_storage,
     &dc_model_steptime,
+    &dc_model_environment,
+    &dc_model_power,
+    &dc_model_cooling,
     &dc_model_cost, /* last: it prices what the others wrote to the summary */
     NULL,
 };
@@ -60,6 +66,9 @@ static const dc_param *const schemas[] = {
     dc_network_params,
     dc_storage_params,
     dc_steptime_params,
+    dc_environment_params,
+    dc_power_params,
+    dc_cooling_params,
     dc_cost_params,
     NULL,
 };
