@@ -13,7 +13,8 @@ if [ ! -f "$here/../power/air_hot.cfg" ]; then
     echo "$0: needs scenarios/power/air_hot.cfg and liquid_hot.cfg (the power and cooling model)" >&2
     exit 2
 fi
-keys='^(power\.(pue|facility_energy_mwh|energy_cost_usd|heat_throttled_h|kwh_per_useful_gpu_h)|cooling\.(mean_cop|max_inlet_c|throttle_events|shutdowns|shutdown_h)|job\.(completion_days|ettr)|gpu_hours\.thermal)$'
+keys='^(power\.(pue|facility_energy_kwh|cooling_energy_kwh|energy_cost_usd|carbon_kg|heat_throttled_h|kwh_per_useful_gpu_h)|cooling\.(mean_cop|max_inlet_c|throttle_events|shutdowns|shutdown_h)|job\.(completion_days|ettr)|gpu_hours\.thermal)$'
 variant air "$here/../power/air_hot.cfg"
 variant liquid "$here/../power/liquid_hot.cfg"
+each=power
 finish

@@ -8,7 +8,8 @@
 # A script sets: `keys` (an awk regular expression of the summary keys to
 # show), calls `variant NAME dcsim-run-arguments...` once per variant (the
 # first is the reference of the differences), then `finish [KIND...]` (the
-# figures of runs drawn besides the grouped bars of `dcsim compare --plot`).
+# figures of runs drawn besides the grouped bars of `dcsim compare --plot`;
+# `each` may name figures of one trace to draw for every variant).
 
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -z "${DCSIM:-}" ]; then
@@ -69,6 +70,12 @@ finish() {
     for kind in "$@"; do
         # shellcheck disable=SC2086
         "$DCSIM" plot --kind "$kind" $traces -o "$plot_dir/${base}_$kind.png" || exit 2
+    done
+    # Figures of one trace, once per variant ($each: kinds).
+    for kind in ${each:-}; do
+        for t in $traces; do
+            "$DCSIM" plot "$t" --kind "$kind" -o "$plot_dir/${base}_$(basename "$t" .h5)_$kind.png" || exit 2
+        done
     done
 }
 
