@@ -366,6 +366,14 @@ static void test_embedded_and_validate(void)
     result_free(&e);
     result_free(&f);
 
+    /* dcsim mttf on the flagship: sizes its step-time model could not split
+     * are measured as pure data parallelism; MTTF halves as the size doubles. */
+    result m = run((const char *[]){"mttf", cfg, "--sizes", "8,16", "--failures", "40", "--json", NULL});
+    CU_ASSERT_EQUAL(m.status, 0);
+    if (m.status != 0)
+        fprintf(stderr, "\n  dcsim mttf: %s", m.err);
+    result_free(&m);
+
     result v = run((const char *[]){"validate", cfg, NULL});
     CU_ASSERT_EQUAL(v.status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(v.out, "valid"));
