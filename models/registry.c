@@ -11,6 +11,7 @@
 #include "checkpoint.h"
 #include "cluster.h"
 #include "cooling.h"
+#include "thermal_aging.h"
 #include "cost.h"
 #include "environment.h"
 #include "failure.h"
@@ -69,6 +70,7 @@ static const dc_param *const schemas[] = {
     dc_environment_params,
     dc_power_params,
     dc_cooling_params,
+    dc_thermal_aging_params,
     dc_cost_params,
     NULL,
 };
