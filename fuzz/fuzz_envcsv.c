@@ -6,10 +6,11 @@
  * see the file COPYING. */
 
 /* libFuzzer harness: the input is an ambient temperature, electricity price
- * or carbon intensity CSV as models/environment.c reads it (the first byte
- * picks which).  Beyond the strict CSV reader (fuzz_csv) this covers the
- * model's own checks (start at 0, increasing times, ranges, coverage of the
- * horizon) and a short run that interpolates the series.  The bytes go to a
+ * or carbon intensity CSV as models/environment.c reads it, or a job trace
+ * (arrival_h,nodes,work_gpu_h,...) as models/jobspec.c reads it (the first
+ * byte picks which).  Beyond the strict CSV reader (fuzz_csv) this covers
+ * the models' own checks (start at 0, increasing times, ranges, coverage of
+ * the horizon, job sizes and kinds) and a short run that uses the data.  The bytes go to a
  * temporary file because the model reads files named by the scenario. */
 #include <stdint.h>
 #include <stdio.h>
@@ -49,19 +50,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     fwrite(data + 1, 1, size - 1, f);
     fclose(f);
-    static const char *const groups[] = {"ambient", "price", "carbon"};
-    const char *group = groups[data[0] % 3];
+    static const char *const groups[] = {"ambient", "price", "carbon", "jobs"};
+    const char *group = groups[data[0] % 4];
     char set[4200];
     dc_error err = {0};
     dc_scenario *sc = NULL;
-    if (dc_scenario_load_string(base, "base.cfg", &sc, &err) != DC_OK)
-        abort();
-    dc_scenario_set_schema(sc, dc_schemas());
-    snprintf(set, sizeof set, "environment.%s.source=\"csv\"", group);
-    int rc = dc_scenario_set(sc, set, &err);
-    snprintf(set, sizeof set, "environment.%s.file=\"%s\"", group, path);
-    if (rc == DC_OK)
+    int rc;
+    if (strcmp(group, "jobs") == 0) {
+        char text[sizeof base + 4200];
+        snprintf(text, sizeof text, "%sjobs = ( { name = \"t\"; trace = \"%s\"; restart_s = 0.0; } );\n", base, path);
+        if (dc_scenario_load_string(text, "base.cfg", &sc, &err) != DC_OK)
+            abort();
+        dc_scenario_set_schema(sc, dc_schemas());
+        rc = DC_OK;
+    } else {
+        if (dc_scenario_load_string(base, "base.cfg", &sc, &err) != DC_OK)
+            abort();
+        dc_scenario_set_schema(sc, dc_schemas());
+        snprintf(set, sizeof set, "environment.%s.source=\"csv\"", group);
         rc = dc_scenario_set(sc, set, &err);
+        snprintf(set, sizeof set, "environment.%s.file=\"%s\"", group, path);
+        if (rc == DC_OK)
+            rc = dc_scenario_set(sc, set, &err);
+    }
     if (rc == DC_OK)
         rc = dc_scenario_validate(sc, &err);
     if (rc != DC_OK) {
