@@ -23,7 +23,7 @@ static const char usage[] =
     "dcsim - discrete-event simulator of AI datacenters\n"
     "\n"
     "usage: dcsim COMMAND [ARGS]\n"
-    "  run [FILE] [-o OUT.h5|--no-trace] [--seed N] [--set KEY=VALUE]... [--json] [--quiet]\n"
+    "  run [FILE] [-o OUT.h5|--no-trace] [--seed N] [--set KEY=VALUE]... [--json] [--quiet] [--force]\n"
     "                          simulate a scenario (default: the embedded 10k_gpu scenario)\n"
     "  validate FILE [--set KEY=VALUE]...\n"
     "                          check a scenario without running it\n"
