@@ -15,6 +15,7 @@
  * fixed-length.  /summary is read in creation order when the file tracks it,
  * else in name order. */
 #include "trace_read.h"
+#include "h5image.h"
 #include "trace_format.h"
 
 #include <errno.h>
@@ -78,6 +79,13 @@ dc_trace_file *dc_trace_open(const char *path, dc_error *err)
         close(fd);
     if (e != 0) {
         dc_error_set(err, DC_EIO, "cannot open trace '%s': %s", path, strerror(e));
+        return NULL;
+    }
+
+    /* Before libhdf5 parses anything (sim/h5image.h). */
+    char why[512];
+    if (dc_h5image_verify(path, why, sizeof why) == 1) {
+        dc_error_set(err, DC_EINPUT, "trace '%s' is damaged: %s", path, why);
         return NULL;
     }
 

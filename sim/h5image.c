@@ -111,16 +111,24 @@ int dc_h5image_save(hid_t file, const char *path, char *why, size_t why_size)
         return -1;
     }
     fix_superblock((unsigned char *)buf, (size_t)size);
+    /* The user block in front of the image (libhdf5 finds the superblock
+     * at 512 and takes that as the base of every address): the checksum. */
+    char block[DC_H5IMAGE_USERBLOCK];
+    memset(block, 0, sizeof block);
+    snprintf(block, sizeof block, "dcsim-checksum 1\nsize %zd\nfnv1a64 %016llx\n", size,
+             dc_fnv1a64(DC_FNV1A64_INIT, buf, (size_t)size));
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd < 0) {
         snprintf(why, why_size, "cannot open '%s': %s", path, strerror(errno));
         free(buf);
         return -1;
     }
-    size_t done = 0;
+    size_t done = 0, total = sizeof block + (size_t)size;
     int rc = 0;
-    while (done < (size_t)size) {
-        ssize_t n = write(fd, buf + done, (size_t)size - done);
+    while (done < total) {
+        const char *from = done < sizeof block ? block + done : buf + (done - sizeof block);
+        size_t left = done < sizeof block ? sizeof block - done : total - done;
+        ssize_t n = write(fd, from, left);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -136,4 +144,57 @@ int dc_h5image_save(hid_t file, const char *path, char *why, size_t why_size)
         rc = -1;
     }
     return rc;
+}
+
+unsigned long long dc_fnv1a64(unsigned long long h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+int dc_h5image_verify(const char *path, char *why, size_t why_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char head[DC_H5IMAGE_USERBLOCK + 1];
+    size_t got = fread(head, 1, DC_H5IMAGE_USERBLOCK, f);
+    head[got] = '\0';
+    size_t size = 0;
+    unsigned long long want = 0;
+    if (got < DC_H5IMAGE_USERBLOCK || strncmp(head, "dcsim-checksum ", 15) != 0) {
+        fclose(f);
+        return 0; /* no checksum: read unchecked */
+    }
+    if (sscanf(head, "dcsim-checksum 1\nsize %zu\nfnv1a64 %llx\n", &size, &want) != 2) {
+        fclose(f);
+        snprintf(why, why_size, "its checksum block is damaged or from a newer dcsim");
+        return 1;
+    }
+    unsigned long long h = DC_FNV1A64_INIT;
+    size_t total = 0;
+    char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        h = dc_fnv1a64(h, buf, n);
+        total += n;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad)
+        return -1;
+    if (total != size) {
+        snprintf(why, why_size, "it holds %zu bytes where dcsim wrote %zu (%s)", total + DC_H5IMAGE_USERBLOCK,
+                 size + DC_H5IMAGE_USERBLOCK, total < size ? "cut short" : "bytes added");
+        return 1;
+    }
+    if (h != want) {
+        snprintf(why, why_size, "its checksum does not match: it was changed or damaged after dcsim wrote it");
+        return 1;
+    }
+    return 0;
 }

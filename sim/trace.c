@@ -29,7 +29,8 @@
  *   ".", or containing '/') fails the write with DC_EINTERNAL.
  * - The file is built in memory and its image written with write(2)
  *   (sim/h5image.h): a full disk or a file-size limit is an errno we
- *   report, never a failure inside libhdf5 (which 1.10 does not survive).
+ *   report, never a failure inside libhdf5 (which 1.10 does not survive);
+ *   a 512-byte user block in front carries a checksum of the rest.
  * - The temporary file is not fsync'ed before the rename: a crash of dcsim
  *   never leaves a half file under NAME, but a power cut right after the
  *   run may (the kernel has the data, the disk may not yet). */

@@ -5,7 +5,8 @@
  * under the terms of the GNU General Public License, version 3 or later;
  * see the file COPYING. */
 
-/* The bad-input catalogue (docs/errors.md): data files, trace files, limits,
+/* The bad-input catalogue (docs/errors.md): data files, trace files (damaged,
+ * other versions), limits,
  * signals, a full disk and format versions, each run as the dcsim program in
  * a fresh directory.  For every case: the exit status, the message
  * fragments, no crash (a signal other than the one the case sends), no hang
@@ -46,7 +47,7 @@ static char trace_fix[300], sweep_fix[300];
                   "--set", "failures.[0].mtbf_h=1.0", "--set", "job.restart_s=1.0"
 
 /* What becomes of corrupt.h5 before the run. */
-enum { T_NONE, T_HALF, T_4K, T_EMPTY, T_GARBAGE, T_V99, T_V0, T_NOFMT };
+enum { T_NONE, T_HALF, T_4K, T_EMPTY, T_GARBAGE, T_V99, T_V0, T_NOFMT, T_FLIP, T_BLOCK };
 
 typedef struct err_case {
     const char *what;
@@ -102,9 +103,13 @@ static const err_case cases[] = {
 
     /* ---- trace files ---- */
     {"report of a trace cut in half", NULL, NULL, T_HALF, NULL, 0, 0, false, {"report", "@CORRUPT"}, 2,
-     {"corrupt.h5"}, NULL},
+     {"corrupt.h5", "is damaged", "cut short"}, NULL},
     {"report of a trace cut to 4 KiB", NULL, NULL, T_4K, NULL, 0, 0, false, {"report", "@CORRUPT"}, 2,
-     {"corrupt.h5"}, NULL},
+     {"corrupt.h5", "holds 4096 bytes", "cut short"}, NULL},
+    {"report of a trace with a byte changed", NULL, NULL, T_FLIP, NULL, 0, 0, false, {"report", "@CORRUPT"}, 2,
+     {"corrupt.h5", "checksum does not match"}, NULL},
+    {"report of a trace with a damaged checksum block", NULL, NULL, T_BLOCK, NULL, 0, 0, false,
+     {"report", "@CORRUPT"}, 2, {"corrupt.h5", "checksum block is damaged"}, NULL},
     {"report of an empty file", NULL, NULL, T_EMPTY, NULL, 0, 0, false, {"report", "@CORRUPT"}, 2,
      {"corrupt.h5", "not an HDF5 file"}, NULL},
     {"report of an HDF5 signature and garbage", NULL, NULL, T_GARBAGE, NULL, 0, 0, false, {"report", "@CORRUPT"}, 2,
@@ -119,9 +124,9 @@ static const err_case cases[] = {
     {"report of sweep results", NULL, NULL, 0, NULL, 0, 0, false, {"report", "@SWEEP"}, 2,
      {"results of a sweep", "not the trace of a run"}, NULL},
     {"export of a truncated trace", NULL, NULL, T_HALF, NULL, 0, 0, false, {"export", "@CORRUPT", "/events"}, 2,
-     {"corrupt.h5"}, NULL},
-    {"compare with a truncated trace", NULL, NULL, T_HALF, NULL, 0, 0, false,
-     {"compare", "@TRACE", "@CORRUPT"}, 2, {"corrupt.h5"}, NULL},
+     {"corrupt.h5", "cut short"}, NULL},
+    {"compare with a changed trace", NULL, NULL, T_FLIP, NULL, 0, 0, false,
+     {"compare", "@TRACE", "@CORRUPT"}, 2, {"corrupt.h5", "checksum does not match"}, NULL},
     {"plot of a newer trace", NULL, NULL, T_V99, NULL, 0, 0, false,
      {"plot", "@CORRUPT", "--kind", "nodes", "-o", "@DIR/fig.png"}, 2, {"format version 99"}, NULL},
 
@@ -210,6 +215,29 @@ static void copy_prefix(const char *from, const char *to, long n)
     free(all);
 }
 
+/* Rewrites the checksum block of a dcsim file (sim/h5image.h) after the
+ * test changed it on purpose, as a dcsim of another version would have
+ * written it: 64-bit FNV-1a of the bytes after the 512-byte block. */
+static void rechecksum(const char *path)
+{
+    FILE *f = fopen(path, "r+b");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, 512, SEEK_SET);
+    unsigned long long h = 0xcbf29ce484222325ULL;
+    size_t n = 0;
+    int c;
+    while ((c = fgetc(f)) != EOF) {
+        h ^= (unsigned char)c;
+        h *= 0x100000001b3ULL;
+        n++;
+    }
+    char block[512] = {0};
+    snprintf(block, sizeof block, "dcsim-checksum 1\nsize %zu\nfnv1a64 %016llx\n", n, h);
+    fseek(f, 0, SEEK_SET);
+    CU_ASSERT_EQUAL(fwrite(block, 1, sizeof block, f), sizeof block);
+    fclose(f);
+}
+
 /* Sets (or, value < 0, deletes) the root attribute format_version. */
 static void set_format_version(const char *path, int value)
 {
@@ -223,6 +251,7 @@ static void set_format_version(const char *path, int value)
         H5Aclose(a);
     }
     H5Fclose(f);
+    rechecksum(path);
 }
 
 static int attr_int(const char *path, const char *name, long long *v)
@@ -349,6 +378,18 @@ static void run_case(const err_case *c)
         for (size_t i = 8; i < sizeof junk; i++)
             junk[i] = (char)(i * 2654435761u >> 13);
         write_bytes(corrupt, junk, sizeof junk);
+        break;
+    }
+    case T_FLIP:
+    case T_BLOCK: {
+        copy_prefix(trace_fix, corrupt, -1);
+        FILE *f = fopen(corrupt, "r+b");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        fseek(f, c->trace == T_FLIP ? 3000 : 20, SEEK_SET);
+        int b = fgetc(f);
+        fseek(f, c->trace == T_FLIP ? 3000 : 20, SEEK_SET);
+        fputc(b ^ 0x10, f);
+        fclose(f);
         break;
     }
     case T_V99:
