@@ -558,3 +558,361 @@ int dc_trace_read_series(dc_trace_file *t, const char *name, double **time_s,
     free(dpath);
     return rc;
 }
+
+/* ---- generic access ------------------------------------------------------------ */
+
+const char *dc_trace_filename(const dc_trace_file *t)
+{
+    return t ? t->path : "";
+}
+
+/* Whether every link on the way to dpath exists and dpath is a dataset. */
+static bool is_dataset(const dc_trace_file *t, const char *dpath)
+{
+    size_t len = strlen(dpath);
+    if (len < 2 || dpath[0] != '/' || dpath[len - 1] == '/')
+        return false;
+    char *part = malloc(len + 1);
+    if (!part)
+        return false;
+    memcpy(part, dpath, len + 1);
+    bool ok = true;
+    for (size_t i = 1; i <= len && ok; i++) {
+        if (part[i] != '/' && part[i] != '\0')
+            continue;
+        char c = part[i];
+        part[i] = '\0';
+        ok = H5Lexists(t->file, part, H5P_DEFAULT) > 0;
+        part[i] = c;
+    }
+    free(part);
+    if (!ok)
+        return false;
+    hid_t o = H5Oopen(t->file, dpath, H5P_DEFAULT);
+    if (o < 0)
+        return false;
+    ok = H5Iget_type(o) == H5I_DATASET;
+    H5Oclose(o);
+    return ok;
+}
+
+int dc_trace_has_dataset(dc_trace_file *t, const char *path, bool *has, dc_error *err)
+{
+    if (!t || !path || !has)
+        return dc_error_set(err, DC_EINTERNAL, "dc_trace_has_dataset: bad arguments");
+    quiet q;
+    quiet_on(&q);
+    *has = is_dataset(t, path);
+    quiet_off(&q);
+    return DC_OK;
+}
+
+typedef struct list_iter {
+    char **paths;
+    size_t n, cap;
+    bool failed;
+} list_iter;
+
+static herr_t list_cb(hid_t root, const char *name, const H5L_info_t *info, void *data)
+{
+    list_iter *it = data;
+    (void)info;
+    hid_t o = H5Oopen(root, name, H5P_DEFAULT);
+    if (o < 0)
+        return 0; /* a dangling link is not a dataset */
+    bool ds = H5Iget_type(o) == H5I_DATASET;
+    H5Oclose(o);
+    if (!ds)
+        return 0;
+    if (it->n == it->cap) {
+        size_t cap = it->cap ? 2 * it->cap : 32;
+        char **p = realloc(it->paths, cap * sizeof *p);
+        if (!p) {
+            it->failed = true;
+            return -1;
+        }
+        it->paths = p;
+        it->cap = cap;
+    }
+    size_t len = strlen(name) + 2;
+    char *s = malloc(len);
+    if (!s) {
+        it->failed = true;
+        return -1;
+    }
+    snprintf(s, len, "/%s", name);
+    it->paths[it->n++] = s;
+    return 0;
+}
+
+void dc_trace_free_list(char **paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+}
+
+int dc_trace_list_datasets(dc_trace_file *t, char ***paths, size_t *n, dc_error *err)
+{
+    if (!t || !paths || !n)
+        return dc_error_set(err, DC_EINTERNAL, "dc_trace_list_datasets: bad arguments");
+    quiet q;
+    quiet_on(&q);
+    list_iter it = {0};
+    herr_t st = H5Lvisit(t->file, H5_INDEX_NAME, H5_ITER_INC, list_cb, &it);
+    quiet_off(&q);
+    if (it.failed || st < 0) {
+        dc_trace_free_list(it.paths, it.n);
+        return it.failed ? nomem(err)
+                         : dc_error_set(err, DC_EIO, "trace '%s': cannot list its datasets", t->path);
+    }
+    *paths = it.paths;
+    *n = it.n;
+    return DC_OK;
+}
+
+/* Reads the "columns" attribute of an (n, k) dataset into names[k] (absent
+ * or unreadable: names stay NULL). */
+static void read_column_names(hid_t d, size_t k, char **names)
+{
+    if (H5Aexists(d, "columns") <= 0)
+        return;
+    hid_t a = H5Aopen(d, "columns", H5P_DEFAULT);
+    hid_t ftype = a >= 0 ? H5Aget_type(a) : -1;
+    hid_t space = a >= 0 ? H5Aget_space(a) : -1;
+    if (ftype >= 0 && space >= 0 && H5Tget_class(ftype) == H5T_STRING &&
+        H5Sget_simple_extent_npoints(space) == (hssize_t)k) {
+        hid_t mtype = H5Tcopy(H5T_C_S1);
+        if (H5Tis_variable_str(ftype) > 0) {
+            char **v = calloc(k, sizeof *v);
+            if (v && mtype >= 0 && H5Tset_size(mtype, H5T_VARIABLE) >= 0 &&
+                H5Tset_cset(mtype, H5Tget_cset(ftype)) >= 0 && H5Aread(a, mtype, v) >= 0) {
+                for (size_t i = 0; i < k; i++)
+                    names[i] = v[i] ? dup_str(v[i]) : NULL;
+                H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, v);
+            }
+            free(v);
+        } else {
+            size_t size = H5Tget_size(ftype);
+            char *buf = calloc(k, size + 1);
+            if (buf && mtype >= 0 && H5Tset_size(mtype, size + 1) >= 0 &&
+                H5Tset_strpad(mtype, H5T_STR_NULLTERM) >= 0 &&
+                H5Tset_cset(mtype, H5Tget_cset(ftype)) >= 0 && H5Aread(a, mtype, buf) >= 0)
+                for (size_t i = 0; i < k; i++)
+                    names[i] = dup_str(buf + i * (size + 1));
+            free(buf);
+        }
+        if (mtype >= 0)
+            H5Tclose(mtype);
+    }
+    if (space >= 0)
+        H5Sclose(space);
+    if (ftype >= 0)
+        H5Tclose(ftype);
+    if (a >= 0)
+        H5Aclose(a);
+}
+
+/* A numeric array: scalar, (n) or (n, k). */
+static int read_array_table(const dc_trace_file *t, const char *dpath, hid_t d, hid_t ftype,
+                            hid_t space, dc_table *out, dc_error *err)
+{
+    int ndims = H5Sget_simple_extent_ndims(space);
+    hsize_t dims[2] = {1, 1};
+    if (ndims < 0 || ndims > 2 || (ndims > 0 && H5Sget_simple_extent_dims(space, dims, NULL) < 0))
+        return dc_error_set(err, DC_EINPUT, "trace '%s': %s has %d dimensions; export reads at most 2",
+                            t->path, dpath, ndims);
+    size_t rows = ndims == 0 ? 1 : (size_t)dims[0];
+    size_t k = ndims == 2 ? (size_t)dims[1] : 1;
+    if (k == 0 || k > 4096)
+        return dc_error_set(err, DC_EINPUT, "trace '%s': %s has %zu columns", t->path, dpath, k);
+    bool integer = H5Tget_class(ftype) == H5T_INTEGER;
+    char **names = calloc(k, sizeof *names);
+    if (!names)
+        return nomem(err);
+    if (ndims == 2)
+        read_column_names(d, k, names);
+    int rc = DC_OK;
+    for (size_t c = 0; c < k && rc == DC_OK; c++) {
+        char fallback[32] = "value";
+        if (ndims == 2)
+            snprintf(fallback, sizeof fallback, "col%zu", c + 1);
+        rc = dc_table_add_column(out, names[c] ? names[c] : fallback,
+                                 integer ? DC_COL_INT : DC_COL_REAL);
+        if (rc != DC_OK)
+            rc = nomem(err);
+    }
+    for (size_t c = 0; c < k; c++)
+        free(names[c]);
+    free(names);
+    if (rc != DC_OK)
+        return rc;
+    size_t cells = rows * k;
+    void *buf = malloc((cells ? cells : 1) * 8);
+    if (!buf)
+        return nomem(err);
+    if (cells > 0 && H5Dread(d, integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
+                             H5P_DEFAULT, buf) < 0)
+        rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read %s", t->path, dpath);
+    for (size_t r = 0; r < rows && rc == DC_OK; r++) {
+        size_t row;
+        if (dc_table_add_row(out, &row) != DC_OK) {
+            rc = nomem(err);
+            break;
+        }
+        for (size_t c = 0; c < k; c++) {
+            if (integer)
+                dc_table_set_int(out, row, c, ((const int64_t *)buf)[r * k + c]);
+            else
+                dc_table_set_real(out, row, c, ((const double *)buf)[r * k + c]);
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+/* Reads one member of a compound dataset of n rows into column col. */
+static int read_member(const dc_trace_file *t, const char *dpath, hid_t d, hid_t ftype,
+                       unsigned m, size_t n, dc_table *out, size_t col, dc_error *err)
+{
+    char *name = H5Tget_member_name(ftype, m);
+    hid_t mft = H5Tget_member_type(ftype, m);
+    H5T_class_t cls = mft >= 0 ? H5Tget_class(mft) : H5T_NO_CLASS;
+    bool vlen = cls == H5T_STRING && H5Tis_variable_str(mft) > 0;
+    size_t fsize = mft >= 0 ? H5Tget_size(mft) : 0;
+    size_t esize = cls == H5T_STRING ? (vlen ? sizeof(char *) : fsize + 1) : 8;
+    hid_t mem = H5Tcreate(H5T_COMPOUND, esize);
+    hid_t field = cls == H5T_INTEGER ? H5Tcopy(H5T_NATIVE_INT64)
+                  : cls == H5T_FLOAT ? H5Tcopy(H5T_NATIVE_DOUBLE)
+                                     : H5Tcopy(H5T_C_S1);
+    int rc = DC_OK;
+    char *buf = NULL;
+    if (!name || mft < 0 || mem < 0 || field < 0) {
+        rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read the columns of %s", t->path, dpath);
+    } else if (cls == H5T_STRING && (vlen ? H5Tset_size(field, H5T_VARIABLE) < 0
+                                           : H5Tset_size(field, fsize + 1) < 0 ||
+                                                 H5Tset_strpad(field, H5T_STR_NULLTERM) < 0)) {
+        rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read column '%s' of %s", t->path, name,
+                          dpath);
+    } else if (H5Tinsert(mem, name, 0, field) < 0) {
+        rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read column '%s' of %s", t->path, name,
+                          dpath);
+    } else if (!(buf = calloc(n ? n : 1, esize))) {
+        rc = nomem(err);
+    } else if (n > 0 && H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+        rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read column '%s' of %s", t->path, name,
+                          dpath);
+    }
+    for (size_t r = 0; r < n && rc == DC_OK; r++) {
+        const char *cellp = buf + r * esize;
+        if (cls == H5T_INTEGER) {
+            int64_t v;
+            memcpy(&v, cellp, sizeof v);
+            dc_table_set_int(out, r, col, v);
+        } else if (cls == H5T_FLOAT) {
+            double v;
+            memcpy(&v, cellp, sizeof v);
+            dc_table_set_real(out, r, col, v);
+        } else {
+            const char *s = cellp;
+            if (vlen)
+                memcpy(&s, cellp, sizeof s);
+            if (dc_table_set_text(out, r, col, s ? s : "") != DC_OK)
+                rc = nomem(err);
+        }
+    }
+    if (buf && vlen && n > 0) {
+        hid_t space = H5Dget_space(d);
+        if (space >= 0) {
+            H5Dvlen_reclaim(mem, space, H5P_DEFAULT, buf);
+            H5Sclose(space);
+        }
+    }
+    free(buf);
+    if (field >= 0)
+        H5Tclose(field);
+    if (mem >= 0)
+        H5Tclose(mem);
+    if (mft >= 0)
+        H5Tclose(mft);
+    if (name)
+        H5free_memory(name);
+    return rc;
+}
+
+static int read_compound_table(const dc_trace_file *t, const char *dpath, hid_t d, hid_t ftype,
+                               hid_t space, dc_table *out, dc_error *err)
+{
+    hsize_t dims[1] = {1};
+    int ndims = H5Sget_simple_extent_ndims(space);
+    if (ndims > 1 || (ndims == 1 && H5Sget_simple_extent_dims(space, dims, NULL) < 0))
+        return dc_error_set(err, DC_EINPUT, "trace '%s': %s is not a table (one row per element)",
+                            t->path, dpath);
+    size_t n = (size_t)dims[0];
+    int nm = H5Tget_nmembers(ftype);
+    if (nm <= 0)
+        return dc_error_set(err, DC_EINPUT, "trace '%s': %s has no columns", t->path, dpath);
+    for (unsigned m = 0; m < (unsigned)nm; m++) {
+        H5T_class_t cls = H5Tget_member_class(ftype, m);
+        char *name = H5Tget_member_name(ftype, m);
+        int rc = DC_OK;
+        if (!name)
+            rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read the columns of %s", t->path, dpath);
+        else if (cls != H5T_INTEGER && cls != H5T_FLOAT && cls != H5T_STRING)
+            rc = dc_error_set(err, DC_EINPUT,
+                              "trace '%s': column '%s' of %s is neither a number nor a string", t->path,
+                              name, dpath);
+        else if (dc_table_add_column(out, name, cls == H5T_INTEGER ? DC_COL_INT
+                                                : cls == H5T_FLOAT  ? DC_COL_REAL
+                                                                    : DC_COL_TEXT) != DC_OK)
+            rc = nomem(err);
+        if (name)
+            H5free_memory(name);
+        if (rc != DC_OK)
+            return rc;
+    }
+    for (size_t r = 0; r < n; r++)
+        if (dc_table_add_row(out, NULL) != DC_OK)
+            return nomem(err);
+    for (unsigned m = 0; m < (unsigned)nm; m++) {
+        int rc = read_member(t, dpath, d, ftype, m, n, out, m, err);
+        if (rc != DC_OK)
+            return rc;
+    }
+    return DC_OK;
+}
+
+int dc_trace_read_table(dc_trace_file *t, const char *path, dc_table *out, dc_error *err)
+{
+    if (!t || !path || !out || dc_table_columns(out) != 0)
+        return dc_error_set(err, DC_EINTERNAL, "dc_trace_read_table: bad arguments");
+    quiet q;
+    quiet_on(&q);
+    hid_t d = -1;
+    int rc = DC_OK;
+    if (!is_dataset(t, path))
+        rc = dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s", t->path, path);
+    else if ((d = H5Dopen2(t->file, path, H5P_DEFAULT)) < 0)
+        rc = dc_error_set(err, DC_EIO, "trace '%s': cannot open %s", t->path, path);
+    if (rc == DC_OK) {
+        hid_t ftype = H5Dget_type(d);
+        hid_t space = H5Dget_space(d);
+        H5T_class_t cls = ftype >= 0 ? H5Tget_class(ftype) : H5T_NO_CLASS;
+        if (ftype < 0 || space < 0)
+            rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read %s", t->path, path);
+        else if (cls == H5T_COMPOUND)
+            rc = read_compound_table(t, path, d, ftype, space, out, err);
+        else if (cls == H5T_INTEGER || cls == H5T_FLOAT)
+            rc = read_array_table(t, path, d, ftype, space, out, err);
+        else
+            rc = dc_error_set(err, DC_EINPUT, "trace '%s': %s holds neither numbers nor a table",
+                              t->path, path);
+        if (space >= 0)
+            H5Sclose(space);
+        if (ftype >= 0)
+            H5Tclose(ftype);
+        H5Dclose(d);
+    }
+    quiet_off(&q);
+    return rc;
+}

@@ -12,12 +12,14 @@
 #ifndef DC_TRACE_READ_H
 #define DC_TRACE_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
 #include "eventlog.h"
 #include "summary.h"
+#include "table.h"
 
 typedef struct dc_trace_file dc_trace_file;
 
@@ -39,5 +41,26 @@ int dc_trace_event_count(dc_trace_file *t, size_t *count, dc_error *err);
 /* /series/NAME into malloc'd arrays. */
 int dc_trace_read_series(dc_trace_file *t, const char *name, double **time_s,
                          double **value, size_t *n, dc_error *err);
+
+/* The file name the trace was opened with. */
+const char *dc_trace_filename(const dc_trace_file *t);
+
+/* *has = whether the trace holds a dataset at path ("/events",
+ * "/series/nodes_up", "/summary/job.ettr"); a group is not a dataset. */
+int dc_trace_has_dataset(dc_trace_file *t, const char *path, bool *has, dc_error *err);
+
+/* Every dataset of the trace as a malloc'd array of malloc'd absolute paths
+ * in name order ("/events", "/series/job_state", ..., "/summary/job.ettr");
+ * free with dc_trace_free_list. */
+int dc_trace_list_datasets(dc_trace_file *t, char ***paths, size_t *n, dc_error *err);
+void dc_trace_free_list(char **paths, size_t n);
+
+/* Reads any dataset of numbers or strings into out (a table without
+ * columns): a compound table gives one column per member (integers,
+ * floats, strings); an (n, k) array gives k columns named by its "columns"
+ * attribute when it has one (col1, col2, ... otherwise); a scalar or a
+ * one-dimensional array gives one column "value".  Other types (enums,
+ * nested arrays, references) are DC_EINPUT naming the dataset. */
+int dc_trace_read_table(dc_trace_file *t, const char *path, dc_table *out, dc_error *err);
 
 #endif

@@ -87,11 +87,15 @@ case_row "10k GPUs" "$reps" \
     "$dcsim" run "$scenario" --quiet --no-trace
 case_row "10k GPUs + trace" "$reps" \
     "$dcsim" run "$scenario" --quiet -o "$trace"
+# 1,024,000 GPUs need a fabric with more pods and a global batch of at least
+# one micro-batch per data-parallel rank (8,000 ranks of 8,192 tokens).
+large="--set cluster.nodes=128000 --set job.nodes=128000 --set cluster.spare_nodes=6400"
+large="$large --set network.switch_radix=512 --set parallelism.global_batch_tokens=134217728.0"
+# shellcheck disable=SC2086 # $large is a list of words
 case_row "128k nodes" "$reps_large" \
-    "$dcsim" run "$scenario" --quiet --no-trace \
-    --set cluster.nodes=128000 --set job.nodes=128000 --set cluster.spare_nodes=6400
+    "$dcsim" run "$scenario" --quiet --no-trace $large
+# shellcheck disable=SC2086
 case_row "128k nodes + trace" "$reps_large" \
-    "$dcsim" run "$scenario" --quiet -o "$trace" \
-    --set cluster.nodes=128000 --set job.nodes=128000 --set cluster.spare_nodes=6400
+    "$dcsim" run "$scenario" --quiet -o "$trace" $large
 
 exit $status

@@ -34,5 +34,7 @@ int dc_cmd_run(int argc, char **argv);
 int dc_cmd_validate(int argc, char **argv);
 int dc_cmd_report(int argc, char **argv);
 int dc_cmd_keys(int argc, char **argv);
+int dc_cmd_mttf(int argc, char **argv);
+int dc_cmd_sweep(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "plotcli.h"
 
 static const char usage[] =
     "dcsim - discrete-event simulator of AI datacenters\n"
@@ -26,6 +27,18 @@ static const char usage[] =
     "  validate FILE [--set KEY=VALUE]...\n"
     "                          check a scenario without running it\n"
     "  report TRACE.h5 [--json] print the summary stored in a trace\n"
+    "  mttf [FILE] [--sizes G1,G2,...] [--failures N] [--max-days D] [--seed N] [--set KEY=VALUE]... [--json]\n"
+    "                          time to failure against job size (8 GPUs to the whole cluster)\n"
+    "  sweep [FILE] --reps N [--vary KEY=v1,v2,...|KEY=lo:hi:step]... [-o OUT.h5] [...]\n"
+    "                          Monte Carlo: a grid x N replications with uncertain inputs\n"
+    "  plot TRACE.h5 [--kind KIND] [-o FILE.png|.svg|.pdf|DIR]\n"
+    "                          figures of a trace with gnuplot (--list: the kinds; --help)\n"
+    "  plot --kind KIND TRACE.h5... | --scan FILE.cfg --vary KEY=V1,V2,... [--reps N]\n"
+    "                          a figure of several runs (checkpoint, scale, compare)\n"
+    "  export TRACE.h5 PATH [-o FILE.csv]\n"
+    "                          a dataset (/summary, /events, /series/NAME) as CSV\n"
+    "  compare A.h5 B.h5... [--csv] [--plot [-o FILE]]\n"
+    "                          summaries side by side with relative differences\n"
     "  keys                    print the reference of every scenario key (Markdown)\n"
     "  --help, --version\n"
     "\n"
@@ -61,6 +74,16 @@ int main(int argc, char **argv)
         return dc_cmd_report(argc - 1, argv + 1);
     if (strcmp(cmd, "keys") == 0)
         return dc_cmd_keys(argc - 1, argv + 1);
+    if (strcmp(cmd, "mttf") == 0)
+        return dc_cmd_mttf(argc - 1, argv + 1);
+    if (strcmp(cmd, "sweep") == 0)
+        return dc_cmd_sweep(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0)
+        return dc_cmd_plot(argc - 1, argv + 1);
+    if (strcmp(cmd, "export") == 0)
+        return dc_cmd_export(argc - 1, argv + 1);
+    if (strcmp(cmd, "compare") == 0)
+        return dc_cmd_compare(argc - 1, argv + 1);
     fprintf(stderr, "dcsim: unknown command '%s'\n\n%s", cmd, usage);
     return DC_EXIT_INPUT;
 }

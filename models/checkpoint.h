@@ -5,11 +5,12 @@
  * under the terms of the GNU General Public License, version 3 or later;
  * see the file COPYING. */
 
-/* Checkpoint policy: how often a job saves its state, and what that costs.
+/* Checkpoint policy: how often a job saves its state, what that costs, how
+ * many checkpoints it keeps, and the interruption rate it plans for.
  *
  * Symbols: C write time of one checkpoint (s), M mean time between job
- * interruptions (s), R restart time (s), tau compute time between
- * checkpoints (s).
+ * interruptions (s), R restart time (s), d detection delay (s: from the
+ * failure until it is noticed), tau compute time between checkpoints (s).
  *
  *   write time      C = size / write bandwidth;  size = size_gb, or
  *                   params x bytes_per_param (14 by default: bf16 weights 2 +
@@ -24,12 +25,39 @@
  *   Daly's expected wall time to finish Ts of work (exponential
  *   interruptions, failures also during checkpoints and restarts):
  *                   E[Tw] = M e^(R/M) (e^((tau+C)/M) - 1) Ts / tau
- *   first-order ETTR (Kokolis et al., HPCA 2025, with dt = tau, w = C,
- *   u0 = R, N r = 1/M):
- *                   ETTR ~= (1 - (R + tau/2)/M) / (1 + C/tau)
+ *   with a detection delay d during which further failures cost nothing
+ *   more (the job is already stalled), each segment of tau + C costs
+ *   (e^((tau+C)/M) - 1)(M + E[Y]) with E[Y] = d e^(R/M) + M (e^(R/M) - 1)
+ *   the expected recovery (detect, then restart, again if a failure cuts the
+ *   restart), so
+ *                   E[Tw] = (M + d) e^(R/M) (e^((tau+C)/M) - 1) Ts / tau
+ *   (d = 0 gives Daly's).  To first order in 1/M the waste per
+ *   interruption is d + R + tau/2, and (Kokolis et al., HPCA 2025, with
+ *   dt = tau, w = C, u0 = d + R, N r = 1/M)
+ *                   ETTR ~= (1 - (d + R + tau/2)/M) / (1 + C/tau)
  *
- * interval_s = "auto" takes the policy's optimum for the M the failure
- * models register on the cluster for a job of this size. */
+ * Policies: "young", "daly", or "fixed" (interval_s a number).  A number for
+ * interval_s always means a fixed interval.  interval_s = "auto" takes the
+ * policy's optimum for an estimate of M:
+ *   estimate = "configured": M from the failure rates the failure model
+ *       registers on the cluster for a job of this size (fixed for the run);
+ *   estimate = "observed" (default): the rate the job actually sees, a
+ *       moving estimate over the last window_h hours of the job's life that
+ *       starts from the configured rate as a prior worth prior_h hours of
+ *       observation (a gamma-Poisson posterior mean):
+ *           rate = (n + prior_h / M0) / (T + prior_h),   M = 1 / rate
+ *       n interruptions in the window, T = min(window_h, time since the
+ *       job's start), M0 the configured M (or prior_mtbi_h when given).
+ *       The interval is recomputed whenever the job schedules its next
+ *       checkpoint (after each checkpoint and each restart).
+ *
+ * Retention: the job keeps its last `retain` completed checkpoints.  A
+ * restart after a visible failure reads the latest; silent data corruption
+ * found d after it happened rolls the job back to the newest kept
+ * checkpoint captured before the corruption (a checkpoint's state is
+ * captured when its write starts), or to the very start if none is that
+ * old.  retain = 0 keeps none for such rollbacks (restarts still read the
+ * latest) and is refused when a failure class corrupts silently. */
 #ifndef DC_CHECKPOINT_H
 #define DC_CHECKPOINT_H
 
@@ -39,8 +67,14 @@ double dc_checkpoint_young_s(double write_s, double mtbi_s);
 double dc_checkpoint_daly_s(double write_s, double mtbi_s);
 double dc_checkpoint_daly_wall_s(double work_s, double interval_s, double write_s,
                                  double restart_s, double mtbi_s);
+/* E[Tw] with a detection delay (above); detect_s = 0 gives Daly's. */
+double dc_checkpoint_expected_wall_s(double work_s, double interval_s, double write_s,
+                                     double restart_s, double detect_s, double mtbi_s);
 double dc_checkpoint_ettr_first_order(double interval_s, double write_s,
                                       double restart_s, double mtbi_s);
+/* First-order ETTR with a detection delay: (1 - (d + R + tau/2)/M) / (1 + C/tau). */
+double dc_checkpoint_ettr_first_order_detect(double interval_s, double write_s, double restart_s,
+                                             double detect_s, double mtbi_s);
 
 typedef enum dc_checkpoint_policy {
     DC_CHECKPOINT_FIXED,
@@ -51,9 +85,15 @@ typedef enum dc_checkpoint_policy {
 typedef struct dc_checkpoint_plan {
     bool enabled;
     dc_checkpoint_policy policy;
-    double interval_s; /* fixed interval, or computed at start for auto */
+    double interval_s; /* fixed interval, or the latest computed for auto */
     double write_s;
     double size_gb;
+    /* auto */
+    bool observed;         /* estimate = "observed" */
+    double window_s, prior_s;
+    double prior_mtbi_s;   /* NAN: the configured rate */
+    /* retention */
+    int retain;
 } dc_checkpoint_plan;
 
 /* The schema rows of the checkpoint group ({0}-terminated). */
@@ -65,8 +105,28 @@ extern const dc_param dc_checkpoint_params[];
 int dc_checkpoint_plan_read(const dc_scenario *sc, double model_params,
                             dc_checkpoint_plan *plan, dc_error *err);
 
+/* The optimum of the plan's policy for mtbi_s (INFINITY when mtbi_s is). */
+double dc_checkpoint_optimum_s(const dc_checkpoint_plan *plan, double mtbi_s);
+
 /* Sets interval_s for an auto policy from the mean time between
  * interruptions (no-op for a fixed interval). */
 void dc_checkpoint_plan_resolve(dc_checkpoint_plan *plan, double mtbi_s);
+
+/* The moving estimate of the time between interruptions (see above). */
+typedef struct dc_mtbi_estimator {
+    double prior_rate_per_s; /* 1 / M0 (0 when nothing is expected to fail) */
+    double prior_s, window_s;
+    double start_s;          /* when observation began */
+    double *times;           /* ring of interruption times within the window */
+    size_t head, n, cap;
+} dc_mtbi_estimator;
+
+void dc_mtbi_estimator_init(dc_mtbi_estimator *e, double prior_mtbi_s, double prior_s,
+                            double window_s, double start_s);
+void dc_mtbi_estimator_free(dc_mtbi_estimator *e);
+/* DC_OK or DC_ENOMEM. */
+int dc_mtbi_estimator_record(dc_mtbi_estimator *e, double t_s);
+/* The estimate of M at now_s (INFINITY when no rate at all). */
+double dc_mtbi_estimator_mtbi_s(dc_mtbi_estimator *e, double now_s);
 
 #endif

@@ -31,6 +31,7 @@ const dc_param dc_cluster_params[] = {
 
 typedef struct job_slot {
     uint32_t nodes;
+    uint32_t held;
     dc_job_phase phase;
     double speed[DC_MAX_SPEED_SOURCES];
 } job_slot;
@@ -39,12 +40,15 @@ struct dc_cluster {
     dc_sim *sim;
     uint32_t n_nodes, gpus_per_node, nodes_per_rack, n_racks;
     uint8_t *state;       /* dc_node_state per node */
+    uint8_t *reason;      /* down reason per DOWN node (0: plain down) */
     int32_t *job_of;      /* job per node, -1 if none */
     /* Idle nodes in a doubly linked FIFO list (O(1) removal when a spare fails). */
     int32_t *idle_next, *idle_prev;
     int32_t idle_head, idle_tail;
     uint32_t idle_count;
-    uint32_t n_busy, n_down;
+    double *idle_since_s;
+    uint32_t n_busy, n_down, n_retired;
+    uint32_t n_down_reason[DC_MAX_DOWN_REASONS];
 
     job_slot *jobs;
     uint32_t n_jobs;
@@ -53,12 +57,20 @@ struct dc_cluster {
 
     /* Node-seconds by state, banked at every change. */
     double last_change_s;
-    double idle_node_s, busy_node_s, down_node_s;
+    double idle_node_s, busy_node_s, down_node_s, retired_node_s;
+    double reason_node_s[DC_MAX_DOWN_REASONS];
+    char reason_names[DC_MAX_DOWN_REASONS][32];
+    size_t n_reasons;
 
     char speed_names[DC_MAX_SPEED_SOURCES][32];
     size_t n_speed_sources;
 
-    int sig_failure, sig_nodes_up, sig_node_idle, sig_job_phase, sig_job_speed;
+    /* failure classes registered by the failure model, with acceleration factors */
+    char (*class_names)[32];
+    double *class_accel;
+    int n_classes;
+
+    int sig_failure, sig_nodes_up, sig_node_idle, sig_job_phase, sig_job_speed, sig_corruption, sig_accel;
     dc_series *series_up, *series_down;
 };
 
@@ -69,10 +81,18 @@ uint32_t dc_cluster_nodes_per_rack(const dc_cluster *c) { return c->nodes_per_ra
 uint32_t dc_cluster_rack_count(const dc_cluster *c) { return c->n_racks; }
 uint32_t dc_cluster_idle_count(const dc_cluster *c) { return c->idle_count; }
 uint32_t dc_cluster_down_count(const dc_cluster *c) { return c->n_down; }
+uint32_t dc_cluster_retired_count(const dc_cluster *c) { return c->n_retired; }
+int dc_cluster_failure_class_count(const dc_cluster *c) { return c->n_classes; }
+const char *dc_cluster_failure_class_name(const dc_cluster *c, int class_id) { return c->class_names[class_id]; }
+double dc_cluster_failure_acceleration(const dc_cluster *c, int class_id) { return c->class_accel[class_id]; }
 dc_node_state dc_cluster_node_state(const dc_cluster *c, uint32_t node) { return (dc_node_state)c->state[node]; }
 int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node) { return c->job_of[node]; }
 uint32_t dc_cluster_job_count(const dc_cluster *c) { return c->n_jobs; }
 uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job) { return c->jobs[job].nodes; }
+uint32_t dc_cluster_job_held_nodes(const dc_cluster *c, int32_t job) { return c->jobs[job].held; }
+int32_t dc_cluster_idle_first(const dc_cluster *c) { return c->idle_head; }
+int32_t dc_cluster_idle_next(const dc_cluster *c, uint32_t node) { return c->idle_next[node]; }
+double dc_cluster_node_idle_since_s(const dc_cluster *c, uint32_t node) { return c->idle_since_s[node]; }
 dc_job_phase dc_cluster_job_phase(const dc_cluster *c, int32_t job) { return c->jobs[job].phase; }
 size_t dc_cluster_speed_source_count(const dc_cluster *c) { return c->n_speed_sources; }
 const char *dc_cluster_speed_source_name(const dc_cluster *c, int source) { return c->speed_names[source]; }
@@ -129,6 +149,9 @@ static void bank(dc_cluster *c)
         c->idle_node_s += dt * c->idle_count;
         c->busy_node_s += dt * c->n_busy;
         c->down_node_s += dt * c->n_down;
+        c->retired_node_s += dt * c->n_retired;
+        for (size_t r = 1; r < c->n_reasons; r++)
+            c->reason_node_s[r] += dt * c->n_down_reason[r];
     }
     c->last_change_s = now;
 }
@@ -150,6 +173,7 @@ static void idle_push(dc_cluster *c, uint32_t node)
         c->idle_head = (int32_t)node;
     c->idle_tail = (int32_t)node;
     c->idle_count++;
+    c->idle_since_s[node] = dc_sim_now(c->sim);
     c->state[node] = DC_NODE_IDLE;
     c->job_of[node] = -1;
 }
@@ -189,6 +213,7 @@ bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node)
     idle_remove(c, n);
     c->state[n] = DC_NODE_BUSY;
     c->job_of[n] = job;
+    c->jobs[job].held++;
     c->n_busy++;
     *node = n;
     return true;
@@ -198,6 +223,7 @@ void dc_cluster_release(dc_cluster *c, uint32_t node)
 {
     bank(c);
     c->n_busy--;
+    c->jobs[c->job_of[node]].held--;
     idle_push(c, node);
     dc_sim_publish(c->sim, c->sig_node_idle, NULL);
 }
@@ -205,44 +231,144 @@ void dc_cluster_release(dc_cluster *c, uint32_t node)
 void dc_cluster_fail(dc_cluster *c, int class_id, const char *class_name,
                      const uint32_t *nodes, size_t n_nodes, int32_t job)
 {
+    dc_cluster_fail_detected(c, class_id, class_name, nodes, n_nodes, job, 0.0);
+}
+
+void dc_cluster_fail_detected(dc_cluster *c, int class_id, const char *class_name,
+                              const uint32_t *nodes, size_t n_nodes, int32_t job,
+                              double detect_s)
+{
     bank(c);
     uint32_t taken[1024];
     size_t n_taken = 0;
     for (size_t i = 0; i < n_nodes; i++) {
         uint32_t n = nodes[i];
-        if (c->state[n] == DC_NODE_DOWN)
+        if (c->state[n] == DC_NODE_DOWN || c->state[n] == DC_NODE_RETIRED)
             continue;
-        if (c->state[n] == DC_NODE_BUSY)
+        if (c->state[n] == DC_NODE_BUSY) {
             c->n_busy--;
-        else
+            c->jobs[c->job_of[n]].held--;
+        } else
             idle_remove(c, n);
         c->state[n] = DC_NODE_DOWN;
+        c->reason[n] = 0;
         c->n_down++;
+        c->n_down_reason[0]++;
         if (n_taken < sizeof taken / sizeof taken[0])
             taken[n_taken++] = n;
     }
     if (n_nodes > 0 && n_taken == 0)
         return;
     record(c);
-    dc_failure_event ev = {class_id, class_name, taken, n_taken, job};
+    dc_failure_event ev = {class_id, class_name, taken, n_taken, job, detect_s > 0.0 ? detect_s : 0.0};
     dc_sim_publish(c->sim, c->sig_failure, &ev);
     for (size_t i = 0; i < n_taken; i++)
         c->job_of[taken[i]] = -1;
 }
 
+void dc_cluster_corrupt(dc_cluster *c, int class_id, const char *class_name,
+                        int32_t node, int32_t job, double detect_s)
+{
+    dc_corruption_event ev = {class_id, class_name, node, job, detect_s > 0.0 ? detect_s : 0.0};
+    dc_sim_publish(c->sim, c->sig_corruption, &ev);
+}
+
 void dc_cluster_repaired(dc_cluster *c, const uint32_t *nodes, size_t n_nodes)
 {
+    dc_nodes_event ev = {.nodes = nodes, .n_nodes = n_nodes, .class_id = -1, .as_new = true};
+    dc_cluster_returned(c, &ev);
+}
+
+void dc_cluster_returned(dc_cluster *c, const dc_nodes_event *ev)
+{
     bank(c);
-    for (size_t i = 0; i < n_nodes; i++) {
-        if (c->state[nodes[i]] != DC_NODE_DOWN)
+    for (size_t i = 0; i < ev->n_nodes; i++) {
+        uint32_t n = ev->nodes[i];
+        if (c->state[n] != DC_NODE_DOWN)
             continue;
         c->n_down--;
-        idle_push(c, nodes[i]);
+        c->n_down_reason[c->reason[n]]--;
+        c->reason[n] = 0;
+        idle_push(c, n);
     }
     record(c);
-    dc_nodes_event ev = {nodes, n_nodes};
+    dc_sim_publish(c->sim, c->sig_nodes_up, ev);
+    dc_sim_publish(c->sim, c->sig_node_idle, NULL);
+}
+
+void dc_cluster_retire(dc_cluster *c, uint32_t node)
+{
+    if (c->state[node] != DC_NODE_DOWN)
+        return;
+    bank(c);
+    c->n_down--;
+    c->n_down_reason[c->reason[node]]--;
+    c->reason[node] = 0;
+    c->n_retired++;
+    c->state[node] = DC_NODE_RETIRED;
+    record(c);
+}
+
+void dc_cluster_replace_retired(dc_cluster *c, uint32_t node)
+{
+    if (c->state[node] != DC_NODE_RETIRED)
+        return;
+    bank(c);
+    c->n_retired--;
+    idle_push(c, node);
+    record(c);
+    dc_nodes_event ev = {.nodes = &node, .n_nodes = 1, .class_id = -1, .as_new = true, .new_node = true};
     dc_sim_publish(c->sim, c->sig_nodes_up, &ev);
     dc_sim_publish(c->sim, c->sig_node_idle, NULL);
+}
+
+int dc_cluster_down_reason(dc_cluster *c, const char *name)
+{
+    for (size_t i = 1; i < c->n_reasons; i++)
+        if (strcmp(c->reason_names[i], name) == 0)
+            return (int)i;
+    if (c->n_reasons == DC_MAX_DOWN_REASONS || strlen(name) >= sizeof c->reason_names[0])
+        return -1;
+    snprintf(c->reason_names[c->n_reasons], sizeof c->reason_names[0], "%s", name);
+    return (int)c->n_reasons++;
+}
+
+void dc_cluster_set_down_reason(dc_cluster *c, uint32_t node, int reason)
+{
+    if (c->state[node] != DC_NODE_DOWN || reason < 0 || (size_t)reason >= c->n_reasons
+        || c->reason[node] == reason)
+        return;
+    bank(c);
+    c->n_down_reason[c->reason[node]]--;
+    c->reason[node] = (uint8_t)reason;
+    c->n_down_reason[reason]++;
+}
+
+int dc_cluster_add_failure_class(dc_cluster *c, const char *name)
+{
+    char (*names)[32] = realloc(c->class_names, (size_t)(c->n_classes + 1) * sizeof *names);
+    if (!names)
+        return -1;
+    c->class_names = names;
+    double *accel = realloc(c->class_accel, (size_t)(c->n_classes + 1) * sizeof *accel);
+    if (!accel)
+        return -1;
+    c->class_accel = accel;
+    snprintf(c->class_names[c->n_classes], sizeof c->class_names[0], "%s", name);
+    c->class_accel[c->n_classes] = 1.0;
+    return c->n_classes++;
+}
+
+void dc_cluster_set_failure_acceleration(dc_cluster *c, int class_id, double factor)
+{
+    if (class_id < 0 || class_id >= c->n_classes)
+        return;
+    factor = factor > 0.0 && isfinite(factor) ? factor : factor > 0.0 ? 1e300 : 0.0;
+    if (c->class_accel[class_id] == factor)
+        return;
+    c->class_accel[class_id] = factor;
+    dc_failure_class_event ev = {class_id};
+    dc_sim_publish(c->sim, c->sig_accel, &ev);
 }
 
 void dc_cluster_add_hazard(dc_cluster *c, double per_node, double per_rack,
@@ -284,12 +410,15 @@ static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     c->nodes_per_rack = (uint32_t)npr;
     c->n_racks = (c->n_nodes + c->nodes_per_rack - 1) / c->nodes_per_rack;
     c->state = malloc(c->n_nodes);
+    c->reason = calloc(c->n_nodes, 1);
     c->job_of = malloc(c->n_nodes * sizeof *c->job_of);
     c->idle_next = malloc(c->n_nodes * sizeof *c->idle_next);
     c->idle_prev = malloc(c->n_nodes * sizeof *c->idle_prev);
-    if (!c->state || !c->job_of || !c->idle_next || !c->idle_prev)
+    c->idle_since_s = malloc(c->n_nodes * sizeof *c->idle_since_s);
+    if (!c->state || !c->reason || !c->job_of || !c->idle_next || !c->idle_prev || !c->idle_since_s)
         return dc_error_set(err, DC_ENOMEM, "out of memory for %u nodes", c->n_nodes);
     c->idle_head = c->idle_tail = -1;
+    c->n_reasons = 1; /* reason 0: plain down */
     for (uint32_t i = 0; i < c->n_nodes; i++)
         idle_push(c, i);
     c->sig_failure = dc_sim_signal(sim, "failure");
@@ -297,10 +426,12 @@ static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     c->sig_node_idle = dc_sim_signal(sim, "node_idle");
     c->sig_job_phase = dc_sim_signal(sim, "job_phase");
     c->sig_job_speed = dc_sim_signal(sim, "job_speed");
+    c->sig_corruption = dc_sim_signal(sim, "corruption");
+    c->sig_accel = dc_sim_signal(sim, "failure_acceleration");
     c->series_up = dc_sim_series(sim, "nodes_up", "nodes", "healthy nodes (busy or spare)");
     c->series_down = dc_sim_series(sim, "nodes_down", "nodes", "nodes failed or in repair");
     if (c->sig_failure < 0 || c->sig_nodes_up < 0 || c->sig_node_idle < 0 || c->sig_job_phase < 0
-        || c->sig_job_speed < 0 || !c->series_up || !c->series_down)
+        || c->sig_job_speed < 0 || c->sig_corruption < 0 || c->sig_accel < 0 || !c->series_up || !c->series_down)
         return dc_error_set(err, DC_ENOMEM, "out of memory setting up the cluster");
     return DC_OK;
 }
@@ -325,19 +456,34 @@ static void cluster_finish(void *state, dc_sim *sim)
                    "fraction of node-time not failed or in repair");
     dc_summary_set(s, DC_BREAKDOWN_TOTAL, capacity_node_s * gpn / 3600.0, "GPU-h",
                    "GPU-hours the whole cluster could have delivered over the simulated time");
-    dc_summary_set(s, "gpu_hours.down", c->down_node_s * gpn / 3600.0, "GPU-h",
-                   "on failed nodes, waiting for or in repair");
+    double reasons_node_s = 0.0;
+    for (size_t r = 1; r < c->n_reasons; r++)
+        reasons_node_s += c->reason_node_s[r];
+    dc_summary_set(s, "gpu_hours.down", (c->down_node_s - reasons_node_s) * gpn / 3600.0, "GPU-h",
+                   "on failed nodes, being noticed, waiting for or in repair (except the lines below)");
+    for (size_t r = 1; r < c->n_reasons; r++) {
+        char key[64];
+        snprintf(key, sizeof key, "gpu_hours.%s", c->reason_names[r]);
+        dc_summary_set(s, key, c->reason_node_s[r] * gpn / 3600.0, "GPU-h", "on failed nodes, down for this reason");
+    }
     dc_summary_set(s, "gpu_hours.idle_spare", c->idle_node_s * gpn / 3600.0, "GPU-h",
                    "on healthy nodes held by no job (spares)");
+    dc_summary_set(s, "gpu_hours.retired", c->retired_node_s * gpn / 3600.0, "GPU-h",
+                   "on nodes retired from service (until a replacement arrives)");
+    dc_summary_set(s, "cluster.retired_nodes", c->n_retired, "nodes", "nodes retired and not replaced at the end");
 }
 
 static void cluster_destroy(void *state)
 {
     dc_cluster *c = state;
     free(c->state);
+    free(c->reason);
+    free(c->class_names);
+    free(c->class_accel);
     free(c->job_of);
     free(c->idle_next);
     free(c->idle_prev);
+    free(c->idle_since_s);
     free(c->jobs);
 }
 

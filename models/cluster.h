@@ -8,19 +8,31 @@
 /* Cluster: nodes with GPUs in racks, spare nodes, and the state every other
  * model shares through this narrow API.
  *
- * A node is IDLE (healthy, held by no job: a spare), BUSY (held by a job) or
- * DOWN (failed: waiting for or in repair).  Node i sits in rack
- * i / nodes_per_rack.  Idle nodes are handed out first-in first-out, so the
- * job takes nodes 0..n-1 at the start and the rest are its spares.
+ * A node is IDLE (healthy, held by no job: a spare), BUSY (held by a job),
+ * DOWN (failed: waiting for or in repair) or RETIRED (taken out of service
+ * for good by a retirement policy, until a replacement node takes its
+ * place).  Node i sits in rack i / nodes_per_rack.  Idle nodes are handed
+ * out first-in first-out, so the job takes nodes 0..n-1 at the start and the
+ * rest are its spares.
  *
  * Signals published here (payloads below):
  *   "failure"   dc_failure_event: nodes taken down by one failure (or a
  *               job-level fault with no node); published after the nodes are
  *               marked DOWN but while they still name the job they served.
- *   "nodes_up"  dc_nodes_event: repaired nodes back as spares (IDLE).
+ *               detect_s is the delay before the failure is noticed (a
+ *               hardware fault is reported at once, a hang waits for a
+ *               watchdog): the job stalls at once but restarts, and the
+ *               repair ticket opens, only after it.
+ *   "corruption" dc_corruption_event: silent data corruption of a job's
+ *               state on one of its nodes; nothing stops, the job finds
+ *               out detect_s later (dc_cluster_corrupt).
+ *   "nodes_up"  dc_nodes_event: repaired nodes back as spares (IDLE), with
+ *               what the repair did (part replaced, still faulty, new node).
  *   "node_idle" NULL: a node became IDLE (repaired or released).
  *   "job_phase" dc_job_event: a job changed phase (dc_cluster_job_phase).
  *   "job_speed" dc_job_event: a speed factor of a job changed.
+ *   "failure_acceleration" dc_failure_class_event: a failure class's
+ *               acceleration factor changed.
  *
  * Job speed: while it computes, a job progresses at its full rate times the
  * product of speed factors in (0, 1] that models set by source (a power cap,
@@ -32,8 +44,18 @@
  *
  * Accounting: the cluster integrates node counts by state over time and
  * writes gpu_hours.capacity (all GPUs x simulated time), gpu_hours.down
- * (failed or in repair) and gpu_hours.idle_spare; BUSY time is the jobs' to
- * break down.  Failure models register the hazard they put on a job
+ * (failed or in repair), gpu_hours.idle_spare and gpu_hours.retired; BUSY
+ * time is the jobs' to break down.  A model may name why a DOWN node is
+ * down (dc_cluster_down_reason, e.g. "parts_wait": waiting for a spare
+ * part); that node-time then goes to gpu_hours.REASON instead of
+ * gpu_hours.down.
+ *
+ * Failure acceleration: the failure model registers its classes
+ * (dc_cluster_add_failure_class, ids = positions in the scenario's
+ * failures list); another model (cooling: Arrhenius or doubling per 10 C)
+ * sets a factor per class with dc_cluster_set_failure_acceleration.  A
+ * factor a makes the class's units age a times faster (accelerated life:
+ * an exponential rate is multiplied by a).  Failure models register the hazard they put on a job
  * (dc_cluster_add_hazard), so a checkpoint policy can compute the expected
  * time between interruptions without knowing the failure model. */
 #ifndef DC_CLUSTER_H
@@ -45,7 +67,7 @@
 
 #include "sim.h"
 
-typedef enum dc_node_state { DC_NODE_IDLE, DC_NODE_BUSY, DC_NODE_DOWN } dc_node_state;
+typedef enum dc_node_state { DC_NODE_IDLE, DC_NODE_BUSY, DC_NODE_DOWN, DC_NODE_RETIRED } dc_node_state;
 
 /* What a job is doing (set by the job model, read by power, failure...). */
 typedef enum dc_job_phase {
@@ -55,8 +77,9 @@ typedef enum dc_job_phase {
     DC_JOB_RUNNING,    /* computing */
     DC_JOB_CHECKPOINTING,
     DC_JOB_DONE,
+    DC_JOB_DETECTING,  /* stalled by a failure not yet noticed (after DONE to keep the values) */
 } dc_job_phase;
-#define DC_JOB_PHASES (DC_JOB_DONE + 1)
+#define DC_JOB_PHASES (DC_JOB_DETECTING + 1)
 
 /* Payload of the "job_phase" and "job_speed" signals. */
 typedef struct dc_job_event {
@@ -69,12 +92,31 @@ typedef struct dc_failure_event {
     const uint32_t *nodes;  /* nodes this failure took down (they were up) */
     size_t n_nodes;
     int32_t job;            /* a job-level fault: the job hit; else -1 */
+    double detect_s;        /* delay before the failure is noticed (0: at once) */
 } dc_failure_event;
+
+typedef struct dc_corruption_event {
+    int class_id;
+    const char *class_name;
+    int32_t node;           /* the node whose fault corrupted the state, -1 if none */
+    int32_t job;
+    double detect_s;        /* when the job will notice, from now */
+} dc_corruption_event;
 
 typedef struct dc_nodes_event {
     const uint32_t *nodes;
     size_t n_nodes;
+    /* Added for the repair pipeline (zero/false/-1 from dc_cluster_repaired): */
+    int class_id;           /* the fault repaired, -1 if not told */
+    bool as_new;            /* the failed part was replaced: its hazard restarts */
+    bool still_faulty;      /* misdiagnosed: the fault is still there */
+    double refail_s;        /* still_faulty: time from now until it shows again */
+    bool new_node;          /* a new node replacing a retired one */
 } dc_nodes_event;
+
+typedef struct dc_failure_class_event {
+    int class_id;
+} dc_failure_class_event;
 
 typedef struct dc_cluster dc_cluster;
 
@@ -90,6 +132,7 @@ uint32_t dc_cluster_nodes_per_rack(const dc_cluster *c);
 uint32_t dc_cluster_rack_count(const dc_cluster *c);
 uint32_t dc_cluster_idle_count(const dc_cluster *c);
 uint32_t dc_cluster_down_count(const dc_cluster *c);
+uint32_t dc_cluster_retired_count(const dc_cluster *c);
 
 dc_node_state dc_cluster_node_state(const dc_cluster *c, uint32_t node);
 /* The job holding node, -1 if none. */
@@ -99,6 +142,15 @@ int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node);
 int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes);
 uint32_t dc_cluster_job_count(const dc_cluster *c);
 uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job);
+/* Nodes the job holds now (BUSY for it): fewer than it needs while it waits. */
+uint32_t dc_cluster_job_held_nodes(const dc_cluster *c, int32_t job);
+
+/* The idle nodes in the order they will be handed out (longest idle first):
+ * dc_cluster_idle_first, then dc_cluster_idle_next until -1. */
+int32_t dc_cluster_idle_first(const dc_cluster *c);
+int32_t dc_cluster_idle_next(const dc_cluster *c, uint32_t node);
+/* When an idle node became idle (s; 0 for nodes idle from the start). */
+double dc_cluster_node_idle_since_s(const dc_cluster *c, uint32_t node);
 /* The job model sets its phase; publishes "job_phase" when it changes. */
 void dc_cluster_set_job_phase(dc_cluster *c, int32_t job, dc_job_phase phase);
 dc_job_phase dc_cluster_job_phase(const dc_cluster *c, int32_t job);
@@ -124,12 +176,41 @@ bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node);
 /* A job gives a healthy node back. */
 void dc_cluster_release(dc_cluster *c, uint32_t node);
 
-/* Marks nodes DOWN and publishes "failure".  Nodes already DOWN are skipped;
- * job-level faults pass n_nodes = 0 and the job. */
+/* Marks nodes DOWN and publishes "failure".  Nodes already DOWN (or
+ * RETIRED) are skipped; job-level faults pass n_nodes = 0 and the job. */
 void dc_cluster_fail(dc_cluster *c, int class_id, const char *class_name,
                      const uint32_t *nodes, size_t n_nodes, int32_t job);
-/* Repaired nodes come back IDLE; publishes "nodes_up". */
+/* The same, for a failure noticed detect_s after now. */
+void dc_cluster_fail_detected(dc_cluster *c, int class_id, const char *class_name,
+                              const uint32_t *nodes, size_t n_nodes, int32_t job,
+                              double detect_s);
+/* Publishes "corruption": node's fault silently corrupted job's state. */
+void dc_cluster_corrupt(dc_cluster *c, int class_id, const char *class_name,
+                        int32_t node, int32_t job, double detect_s);
+/* Repaired nodes come back IDLE; publishes "nodes_up" (as_new, class -1). */
 void dc_cluster_repaired(dc_cluster *c, const uint32_t *nodes, size_t n_nodes);
+/* The same with what the repair did (ev names the nodes and the outcome). */
+void dc_cluster_returned(dc_cluster *c, const dc_nodes_event *ev);
+/* A DOWN node leaves service for good (RETIRED). */
+void dc_cluster_retire(dc_cluster *c, uint32_t node);
+/* A new node takes a RETIRED node's place: it comes back IDLE, and
+ * "nodes_up" says new_node. */
+void dc_cluster_replace_retired(dc_cluster *c, uint32_t node);
+
+/* Why a DOWN node is down: reasons are registered by name at init (the same
+ * name gives the same id, -1 when out of room); reason 0 is plain "down".
+ * The node-time goes to gpu_hours.NAME.  Reset to 0 when the node comes back. */
+#define DC_MAX_DOWN_REASONS 8
+int dc_cluster_down_reason(dc_cluster *c, const char *name);
+void dc_cluster_set_down_reason(dc_cluster *c, uint32_t node, int reason);
+
+/* Failure classes and their acceleration factors (1 unless a model sets
+ * one; >= 0).  Setting publishes "failure_acceleration" when it changes. */
+int dc_cluster_add_failure_class(dc_cluster *c, const char *name);
+int dc_cluster_failure_class_count(const dc_cluster *c);
+const char *dc_cluster_failure_class_name(const dc_cluster *c, int class_id);
+void dc_cluster_set_failure_acceleration(dc_cluster *c, int class_id, double factor);
+double dc_cluster_failure_acceleration(const dc_cluster *c, int class_id);
 
 /* Hazard a failure model adds, in failures per second: per node, per rack,
  * per job, per job GPU.  dc_cluster_job_hazard sums it for a job of n nodes

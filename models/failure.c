@@ -11,11 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_integration.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
 
 #include "cluster.h"
 #include "dist.h"
 #include "law_params.h"
+#include "straggler.h"
 
 const dc_param dc_failure_params[] = {
     {"failures", DC_PARAM_LIST, 0, "", 0, NULL, 0, 0, NULL,
@@ -26,39 +30,263 @@ const dc_param dc_failure_params[] = {
      "count basis: one failure process per GPU, node, rack, job, or GPU of a computing job"},
     {"failures.[].takes", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, "node|rack|job",
      "what a failure takes down (default: node for gpu/node, rack for rack, job for job bases)"},
+    {"failures.[].mode", DC_PARAM_STRING, 0, "", 0, "stop", 0, 0, "stop|slow|corrupt",
+     "stop: fail-stop; slow: the node becomes a straggler; corrupt: silent data corruption of the job"},
     {"failures.[].mtbf_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "h", 0, NULL,
      0, 1e12, NULL, "mean time between failures of one unit"},
     {"failures.[].afr", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "1/yr", 0, NULL,
      0, 1e6, NULL, "annualised failure rate of one unit (instead of mtbf_h; 8766 h per year)"},
     DC_LAW_PARAMS("failures.[]", "exponential", "time between failures of one unit"),
+    {"failures.[].initial_age_h", DC_PARAM_FLOAT, 0, "h", 0, NULL, 0, 1e7, NULL,
+     "age of every unit at the start (non-exponential laws: 0 = all new, infant mortality first)"},
+    {"failures.[].detect_s", DC_PARAM_FLOAT, 0, "s", 0, NULL, 0, 1e8, NULL,
+     "delay before a failure is noticed (0: reported at once; a hang: the watchdog timeout)"},
+    {"failures.[].check_interval_s", DC_PARAM_FLOAT, 0, "s", 0, NULL, 0, 1e8, NULL,
+     "periodic checks: noticed at the first check at or after detect_s (0: no periodic check)"},
+    {"failures.[].bad_factor", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "", 0, NULL, 1, 1e6, NULL,
+     "hazard factor of bad nodes for this class (default: bad_nodes.rate_factor; gpu and node bases)"},
+    {"failures.[].slow_factor", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE
+     | DC_PARAM_MAX_EXCLUSIVE, "", 0, NULL, 0, 1, NULL,
+     "mode slow: speed of a straggler relative to a healthy node (default 0.5)"},
+    {"failures.[].policy", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, "evict|tolerate",
+     "mode slow: at detection evict the straggler (restart without it) or tolerate it (default evict)"},
+    {"failures.[].evict_below", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 1, NULL,
+     "mode slow, policy evict: evict only stragglers slower than this factor (default 1: all)"},
     {"failures.[].repair", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
-     "repair-time law for this class (default: the repair group's law)"},
+     "manual repair-time law for this class (default: the repair group's law)"},
     DC_LAW_PARAMS("failures.[].repair", "lognormal", "repair time"),
+    {"bad_nodes", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
+     "systematically bad nodes with a higher failure rate; absent: none"},
+    {"bad_nodes.fraction", DC_PARAM_FLOAT, DC_PARAM_REQUIRED, "", 0, NULL, 0, 1, NULL,
+     "fraction of the nodes that are bad (drawn at the start)"},
+    {"bad_nodes.rate_factor", DC_PARAM_FLOAT, DC_PARAM_REQUIRED, "", 0, NULL, 1, 1e6, NULL,
+     "hazard of a bad node's units / a good node's, in per-gpu and per-node classes"},
     {0},
 };
 
 enum basis { PER_GPU, PER_NODE, PER_RACK, PER_JOB, PER_JOB_GPU };
 enum takes { TAKES_NODE, TAKES_RACK, TAKES_JOB };
+enum mode { MODE_STOP, MODE_SLOW, MODE_CORRUPT };
+
+typedef struct uentry {
+    double v;
+    uint32_t unit, gen;
+} uentry;
 
 typedef struct fclass {
     char name[DC_EVENTLOG_COMPONENT_LEN];
     enum basis basis;
     enum takes takes;
+    enum mode mode;
     dc_dist law;
-    gsl_rng *rng;
+    gsl_rng *rng, *rng_thin;
     uint64_t units;
-    uint64_t n_failures;
+    uint64_t upn;      /* units per node for bad-node weights (0: not weighted) */
+    double bad_factor; /* k */
+    double weight;     /* W */
+    double detect_s, check_s;
+    double slow_factor, evict_below;
+    bool evict;
+    double initial_age_s;
+    uint64_t n_failures, n_repeats;
+
+    /* The class's clock: V = v_last + accel (t - t_last). */
+    double accel, v_last, t_last;
+    double next_v;          /* exponential: the next arrival */
+    dc_event_handle ev;
+
+    /* Per-unit clocks: a heap of deadlines in V; stale entries (gen) skipped. */
+    uentry *heap;
+    size_t n_heap, cap_heap;
+    uint32_t *gen;
+    uint8_t *awaiting;      /* failed (or due while down): renewed by the repair */
+    double *born_v;
 } fclass;
 
 typedef struct failure_model {
+    dc_sim *sim;
     dc_cluster *cluster;
     fclass *classes;
     size_t n_classes;
     dc_eventlog *log;
+    uint32_t n_nodes;
+
+    uint32_t n_bad0;
+    uint32_t *order;   /* bad nodes first, then good ones (when any is bad) */
+    uint8_t *bad_now;
+    uint32_t *down_epoch;
+    dc_straggler *straggler;
+    uint64_t node_failures;
+    bool started;
 } failure_model;
 
-#define UNIT_BITS 40
-#define UNIT_MASK ((UINT64_C(1) << UNIT_BITS) - 1)
+#define CLASS_BITS 12
+#define EPOCH_BITS 20
+
+static double vnow(const fclass *fc, double now)
+{
+    return fc->v_last + fc->accel * (now - fc->t_last);
+}
+
+static void on_poisson(dc_sim *sim, void *ctx, uint64_t ci);
+static void on_unit(dc_sim *sim, void *ctx, uint64_t ci);
+
+/* (Re)schedules the class's one pending event at the real time of its next
+ * deadline in V. */
+static void arm(failure_model *m, size_t ci)
+{
+    fclass *fc = &m->classes[ci];
+    dc_sim_cancel(m->sim, &fc->ev);
+    double v;
+    if (fc->law.kind == DC_DIST_EXPONENTIAL) {
+        v = fc->next_v;
+    } else {
+        if (fc->n_heap == 0)
+            return;
+        v = fc->heap[0].v;
+    }
+    if (!(fc->accel > 0.0) || !isfinite(v))
+        return;
+    double now = dc_sim_now(m->sim);
+    double t = fc->t_last + (v - fc->v_last) / fc->accel;
+    if (t < now)
+        t = now;
+    fc->ev = dc_sim_at(m->sim, t, fc->law.kind == DC_DIST_EXPONENTIAL ? on_poisson : on_unit, m, ci);
+}
+
+static bool heap_push(fclass *fc, uentry e)
+{
+    if (fc->n_heap == fc->cap_heap) {
+        size_t ncap = fc->cap_heap ? 2 * fc->cap_heap : 64;
+        uentry *g = realloc(fc->heap, ncap * sizeof *g);
+        if (!g)
+            return false;
+        fc->heap = g;
+        fc->cap_heap = ncap;
+    }
+    size_t i = fc->n_heap++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (fc->heap[p].v <= e.v)
+            break;
+        fc->heap[i] = fc->heap[p];
+        i = p;
+    }
+    fc->heap[i] = e;
+    return true;
+}
+
+static uentry heap_pop(fclass *fc)
+{
+    uentry top = fc->heap[0], last = fc->heap[--fc->n_heap];
+    size_t i = 0, n = fc->n_heap;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, s = i;
+        double sv = last.v;
+        if (l < n && fc->heap[l].v < sv)
+            s = l, sv = fc->heap[l].v;
+        if (r < n && fc->heap[r].v < sv)
+            s = r;
+        if (s == i)
+            break;
+        fc->heap[i] = fc->heap[s];
+        i = s;
+    }
+    if (n > 0)
+        fc->heap[i] = last;
+    return top;
+}
+
+static double survival_k(const dc_dist *d, double t, double k);
+
+/* Residual lifetime of a unit of age x_s with hazard factor k (failure.h). */
+static double residual_s(const dc_dist *d, double x_s, double k, gsl_rng *rng)
+{
+    double u = gsl_rng_uniform_pos(rng);
+    double t;
+    switch (d->kind) {
+    case DC_DIST_CONSTANT:
+        t = d->a / k - x_s;
+        break;
+    case DC_DIST_EXPONENTIAL:
+        t = -log(u) * d->a / k;
+        break;
+    case DC_DIST_WEIBULL:
+        t = d->a * pow(pow(x_s / d->a, d->b) - log(u) / k, 1.0 / d->b) - x_s;
+        break;
+    case DC_DIST_LOGNORMAL:
+    case DC_DIST_GAMMA: {
+        double target = survival_k(d, x_s, 1.0) * pow(u, 1.0 / k);
+        if (!(target > 0.0))
+            return 0.0;
+        t = (d->kind == DC_DIST_LOGNORMAL ? gsl_cdf_lognormal_Qinv(target, d->a, d->b)
+                                          : gsl_cdf_gamma_Qinv(target, d->a, d->b))
+            - x_s;
+        break;
+    }
+    default:
+        t = 0.0;
+    }
+    return t > 0.0 && isfinite(t) ? t : 0.0;
+}
+
+static double survival_k(const dc_dist *d, double t, double k)
+{
+    double s;
+    switch (d->kind) {
+    case DC_DIST_CONSTANT:
+        return t < d->a / k ? 1.0 : 0.0;
+    case DC_DIST_EXPONENTIAL:
+        return exp(-k * t / d->a);
+    case DC_DIST_WEIBULL:
+        return exp(-k * pow(t / d->a, d->b));
+    case DC_DIST_LOGNORMAL:
+        s = gsl_cdf_lognormal_Q(t, d->a, d->b);
+        break;
+    case DC_DIST_GAMMA:
+        s = gsl_cdf_gamma_Q(t, d->a, d->b);
+        break;
+    default:
+        return 0.0;
+    }
+    return k == 1.0 ? s : pow(s, k);
+}
+
+typedef struct surv_args {
+    const dc_dist *d;
+    double k;
+} surv_args;
+
+static double surv_fn(double t, void *p)
+{
+    const surv_args *a = p;
+    return survival_k(a->d, t, a->k);
+}
+
+/* E[lifetime] under proportional hazards k: the integral of S(t)^k. */
+static double mean_life_s(const dc_dist *d, double k)
+{
+    if (k == 1.0)
+        return dc_dist_mean(d);
+    switch (d->kind) {
+    case DC_DIST_CONSTANT:
+    case DC_DIST_EXPONENTIAL:
+        return d->a / k;
+    case DC_DIST_WEIBULL:
+        return d->a * pow(k, -1.0 / d->b) * gsl_sf_gamma(1.0 + 1.0 / d->b);
+    default: {
+        gsl_integration_workspace *w = gsl_integration_workspace_alloc(200);
+        if (!w)
+            return dc_dist_mean(d) / k;
+        surv_args a = {d, k};
+        gsl_function f = {surv_fn, &a};
+        double result = 0, abserr = 0;
+        int rc = gsl_integration_qagiu(&f, 0.0, 0.0, 1e-7, 200, w, &result, &abserr);
+        gsl_integration_workspace_free(w);
+        return rc == 0 && result > 0.0 ? result : dc_dist_mean(d) / k;
+    }
+    }
+}
 
 static uint64_t class_units(const failure_model *m, const fclass *fc)
 {
@@ -82,17 +310,76 @@ static uint64_t class_units(const failure_model *m, const fclass *fc)
     return 0;
 }
 
-/* Applies a failure of unit u of class fc if the unit can fail now; returns
- * whether it did. */
-static bool strike(dc_sim *sim, failure_model *m, size_t ci, uint64_t u)
+static uint32_t unit_node(const failure_model *m, const fclass *fc, uint64_t u)
+{
+    if (fc->basis == PER_GPU)
+        return (uint32_t)(u / dc_cluster_gpus_per_node(m->cluster));
+    if (fc->basis == PER_NODE)
+        return (uint32_t)u;
+    return (uint32_t)u * dc_cluster_nodes_per_rack(m->cluster);
+}
+
+static bool node_up(const failure_model *m, uint32_t node)
+{
+    dc_node_state st = dc_cluster_node_state(m->cluster, node);
+    return st == DC_NODE_IDLE || st == DC_NODE_BUSY;
+}
+
+static double node_factor(const failure_model *m, const fclass *fc, uint32_t node)
+{
+    return fc->upn && m->bad_now && m->bad_now[node] ? fc->bad_factor : 1.0;
+}
+
+/* From t, the delay until the failure is noticed. */
+static double detection_delay(const fclass *fc, double t)
+{
+    double at = t + fc->detect_s;
+    if (fc->check_s > 0.0)
+        at = ceil(at / fc->check_s) * fc->check_s;
+    return at > t ? at - t : 0.0;
+}
+
+static void log_failure(failure_model *m, fclass *fc, int32_t node, int32_t job, double n)
+{
+    fc->n_failures++;
+    dc_eventlog_add(m->log, dc_sim_now(m->sim), "failure", fc->name, node, job, n);
+}
+
+/* A fail-stop failure of class ci on node (its rack for rack-wide classes). */
+static bool strike_stop(failure_model *m, size_t ci, uint32_t node)
 {
     fclass *fc = &m->classes[ci];
     dc_cluster *c = m->cluster;
     uint32_t nodes[1024];
     size_t n = 0;
     int32_t job = -1;
+    if (fc->takes == TAKES_RACK) {
+        uint32_t npr = dc_cluster_nodes_per_rack(c);
+        uint32_t first = node / npr * npr;
+        for (uint32_t k = first; k < first + npr && k < dc_cluster_node_count(c) && n < 1024; k++)
+            if (node_up(m, k))
+                nodes[n++] = k;
+    } else if (node_up(m, node)) {
+        nodes[n++] = node;
+    }
+    if (n == 0)
+        return false;
+    for (size_t k = 0; k < n && job < 0; k++)
+        job = dc_cluster_node_job(c, nodes[k]);
+    log_failure(m, fc, (int32_t)nodes[0], job, (double)n);
+    dc_cluster_fail_detected(c, (int)ci, fc->name, nodes, n, -1, detection_delay(fc, dc_sim_now(m->sim)));
+    return true;
+}
+
+/* Applies a failure of unit u of class ci if the unit can fail now. */
+static bool strike(failure_model *m, size_t ci, uint64_t u)
+{
+    fclass *fc = &m->classes[ci];
+    dc_cluster *c = m->cluster;
+    double now = dc_sim_now(m->sim);
 
     if (fc->basis == PER_JOB || fc->basis == PER_JOB_GPU) {
+        int32_t job = -1;
         if (fc->basis == PER_JOB) {
             job = (int32_t)u;
         } else {
@@ -108,33 +395,37 @@ static bool strike(dc_sim *sim, failure_model *m, size_t ci, uint64_t u)
         }
         if (job < 0 || !dc_cluster_job_active(c, job))
             return false;
-    } else {
-        uint32_t node;
-        if (fc->basis == PER_GPU)
-            node = (uint32_t)(u / dc_cluster_gpus_per_node(c));
-        else if (fc->basis == PER_NODE)
-            node = (uint32_t)u;
+        log_failure(m, fc, -1, job, 0.0);
+        if (fc->mode == MODE_CORRUPT)
+            dc_cluster_corrupt(c, (int)ci, fc->name, -1, job, detection_delay(fc, now));
         else
-            node = (uint32_t)u * dc_cluster_nodes_per_rack(c);
-        if (fc->takes == TAKES_RACK) {
-            uint32_t npr = dc_cluster_nodes_per_rack(c);
-            uint32_t first = node / npr * npr;
-            for (uint32_t k = first; k < first + npr && k < dc_cluster_node_count(c); k++)
-                if (dc_cluster_node_state(c, k) != DC_NODE_DOWN)
-                    nodes[n++] = k;
-        } else if (dc_cluster_node_state(c, node) != DC_NODE_DOWN) {
-            nodes[n++] = node;
-        }
-        if (n == 0)
-            return false;
-        for (size_t k = 0; k < n && job < 0; k++)
-            job = dc_cluster_node_job(c, nodes[k]);
+            dc_cluster_fail_detected(c, (int)ci, fc->name, NULL, 0, job, detection_delay(fc, now));
+        return true;
     }
-    fc->n_failures++;
-    dc_eventlog_add(m->log, dc_sim_now(sim), "failure", fc->name, n ? (int32_t)nodes[0] : -1, job,
-                    (double)n);
-    dc_cluster_fail(c, (int)ci, fc->name, nodes, n, n ? -1 : job);
-    return true;
+
+    uint32_t node = unit_node(m, fc, u);
+    switch (fc->mode) {
+    case MODE_SLOW:
+        if (!node_up(m, node) || dc_straggler_is_slow(m->straggler, node))
+            return false;
+        log_failure(m, fc, (int32_t)node, dc_cluster_node_job(c, node), 1.0);
+        dc_straggler_onset(m->straggler, node, fc->slow_factor, (int)ci, fc->name, detection_delay(fc, now),
+                           fc->evict && fc->slow_factor < fc->evict_below);
+        return true;
+    case MODE_CORRUPT: {
+        if (dc_cluster_node_state(c, node) != DC_NODE_BUSY)
+            return false;
+        int32_t job = dc_cluster_node_job(c, node);
+        if (job < 0 || !dc_cluster_job_active(c, job))
+            return false;
+        log_failure(m, fc, (int32_t)node, job, 1.0);
+        dc_cluster_corrupt(c, (int)ci, fc->name, (int32_t)node, job, detection_delay(fc, now));
+        return true;
+    }
+    case MODE_STOP:
+        break;
+    }
+    return strike_stop(m, ci, node);
 }
 
 /* Exponential classes: the next arrival of the superposed process. */
@@ -142,32 +433,159 @@ static void on_poisson(dc_sim *sim, void *ctx, uint64_t ci)
 {
     failure_model *m = ctx;
     fclass *fc = &m->classes[ci];
-    uint64_t u = fc->units > 1 ? (uint64_t)(gsl_rng_uniform(fc->rng) * (double)fc->units) : 0;
+    fc->ev = DC_EVENT_NONE;
+    bool weighted = fc->upn && m->n_bad0 && fc->bad_factor != 1.0;
+    uint64_t u = 0;
+    bool keep = true;
+    if (fc->units > 1 || weighted) {
+        double x = gsl_rng_uniform(fc->rng) * fc->weight;
+        if (!weighted) {
+            u = (uint64_t)x;
+        } else {
+            double k = fc->bad_factor, bad_units = (double)m->n_bad0 * (double)fc->upn;
+            uint64_t idx;
+            if (x < k * bad_units) {
+                idx = (uint64_t)(x / k);
+                /* A bad node since replaced by a good one weighs 1, not k. */
+                uint32_t node = m->order[idx / fc->upn];
+                if (!m->bad_now[node])
+                    keep = gsl_rng_uniform(fc->rng_thin) * k < 1.0;
+            } else {
+                idx = (uint64_t)(x - k * bad_units) + (uint64_t)bad_units;
+            }
+            if (idx >= fc->units)
+                idx = fc->units - 1;
+            u = (uint64_t)m->order[idx / fc->upn] * fc->upn + idx % fc->upn;
+        }
+    }
     if (u >= fc->units)
         u = fc->units - 1;
-    strike(sim, m, ci, u);
-    dc_sim_after(sim, gsl_ran_exponential(fc->rng, fc->law.a / (double)fc->units), on_poisson, m, ci);
+    if (keep)
+        strike(m, ci, u);
+    fc->next_v += gsl_ran_exponential(fc->rng, fc->law.a / fc->weight);
+    arm(m, ci);
 }
 
-/* Other laws: the clock of one unit. */
-static void on_renewal(dc_sim *sim, void *ctx, uint64_t arg)
+static void renew(failure_model *m, fclass *fc, uint32_t u, bool as_new)
+{
+    double v = vnow(fc, dc_sim_now(m->sim));
+    fc->awaiting[u] = 0;
+    fc->gen[u]++;
+    if (as_new)
+        fc->born_v[u] = v;
+    uint32_t node = fc->basis == PER_RACK ? 0 : unit_node(m, fc, u);
+    double life = residual_s(&fc->law, v - fc->born_v[u], node_factor(m, fc, node), fc->rng);
+    if (!heap_push(fc, (uentry){v + life, u, fc->gen[u]}))
+        dc_sim_fail(m->sim, DC_ENOMEM, "out of memory renewing a unit of failure class %s", fc->name);
+}
+
+/* Per-unit clocks: the unit whose deadline came. */
+static void on_unit(dc_sim *sim, void *ctx, uint64_t ci)
 {
     failure_model *m = ctx;
-    size_t ci = (size_t)(arg >> UNIT_BITS);
-    uint64_t u = arg & UNIT_MASK;
     fclass *fc = &m->classes[ci];
-    strike(sim, m, ci, u);
-    dc_sim_after(sim, dc_dist_sample(&fc->law, fc->rng), on_renewal, m, arg);
+    fc->ev = DC_EVENT_NONE;
+    uentry e = heap_pop(fc);
+    if (e.gen == fc->gen[e.unit]) {
+        fc->awaiting[e.unit] = 1;
+        strike(m, ci, e.unit);
+    }
+    arm(m, ci);
+}
+
+/* The repeat failure of a node returned still faulty. */
+static void on_repeat(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    failure_model *m = ctx;
+    uint32_t node = (uint32_t)arg;
+    size_t ci = (size_t)((arg >> 32) & ((1u << CLASS_BITS) - 1));
+    uint32_t epoch = (uint32_t)(arg >> (32 + CLASS_BITS));
+    if (ci >= m->n_classes || (m->down_epoch[node] & ((1u << EPOCH_BITS) - 1)) != epoch)
+        return;
+    if (strike_stop(m, ci, node))
+        m->classes[ci].n_repeats++;
+}
+
+static void on_nodes_up(dc_sim *sim, void *ctx, const void *payload)
+{
+    failure_model *m = ctx;
+    const dc_nodes_event *ev = payload;
+    uint32_t gpn = dc_cluster_gpus_per_node(m->cluster), npr = dc_cluster_nodes_per_rack(m->cluster);
+    for (size_t i = 0; i < ev->n_nodes; i++) {
+        uint32_t node = ev->nodes[i];
+        if (ev->new_node && m->bad_now)
+            m->bad_now[node] = 0;
+        if (ev->still_faulty) {
+            if (ev->class_id >= 0 && (size_t)ev->class_id < m->n_classes && i == 0) {
+                uint64_t arg = node | ((uint64_t)ev->class_id << 32)
+                               | ((uint64_t)(m->down_epoch[node] & ((1u << EPOCH_BITS) - 1)) << (32 + CLASS_BITS));
+                dc_sim_after(sim, ev->refail_s, on_repeat, m, arg);
+            }
+            continue;
+        }
+        for (size_t ci = 0; ci < m->n_classes; ci++) {
+            fclass *fc = &m->classes[ci];
+            if (!fc->gen || fc->units == 0)
+                continue;
+            size_t min0 = fc->n_heap ? 0 : 1;
+            double old_min = fc->n_heap ? fc->heap[0].v : INFINITY;
+            uint64_t first, count;
+            if (fc->basis == PER_GPU)
+                first = (uint64_t)node * gpn, count = gpn;
+            else if (fc->basis == PER_NODE)
+                first = node, count = 1;
+            else
+                first = node / npr, count = 1;
+            for (uint64_t u = first; u < first + count; u++)
+                if (fc->awaiting[u] || (ev->new_node && fc->basis != PER_RACK))
+                    renew(m, fc, (uint32_t)u, ev->as_new || ev->new_node);
+            if (min0 || (fc->n_heap && fc->heap[0].v < old_min))
+                arm(m, ci);
+        }
+    }
+}
+
+static void on_any_failure(dc_sim *sim, void *ctx, const void *payload)
+{
+    failure_model *m = ctx;
+    const dc_failure_event *ev = payload;
+    if (ev->n_nodes == 0)
+        return;
+    m->node_failures++;
+    for (size_t i = 0; i < ev->n_nodes; i++)
+        m->down_epoch[ev->nodes[i]]++;
+}
+
+static void on_accel(dc_sim *sim, void *ctx, const void *payload)
+{
+    failure_model *m = ctx;
+    const dc_failure_class_event *ev = payload;
+    if (ev->class_id < 0 || (size_t)ev->class_id >= m->n_classes)
+        return;
+    fclass *fc = &m->classes[ev->class_id];
+    double now = dc_sim_now(sim);
+    fc->v_last = vnow(fc, now);
+    fc->t_last = now;
+    fc->accel = dc_cluster_failure_acceleration(m->cluster, ev->class_id);
+    if (m->started) /* before the start, the first events are not drawn yet */
+        arm(m, (size_t)ev->class_id);
+}
+
+static bool has_key(config_setting_t *g, const char *key)
+{
+    return config_setting_get_member(g, key) != NULL;
 }
 
 static int parse_class(failure_model *m, dc_sim *sim, const dc_scenario *sc,
-                       config_setting_t *g, size_t ci, dc_error *err)
+                       config_setting_t *g, size_t ci, double bad_default, dc_error *err)
 {
     fclass *fc = &m->classes[ci];
-    const char *name = NULL, *per = "node", *takes = NULL;
+    const char *name = NULL, *per = "node", *takes = NULL, *mode = "stop", *policy = "evict";
     config_setting_lookup_string(g, "name", &name);
     config_setting_lookup_string(g, "per", &per);
     config_setting_lookup_string(g, "takes", &takes);
+    config_setting_lookup_string(g, "mode", &mode);
+    config_setting_lookup_string(g, "policy", &policy);
     config_setting_t *name_s = config_setting_get_member(g, "name");
     if (strlen(name) == 0 || strlen(name) >= sizeof fc->name || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(name))
         return dc_scenario_error_at(sc, name_s, err,
@@ -182,6 +600,7 @@ static int parse_class(failure_model *m, dc_sim *sim, const dc_scenario *sc,
     for (size_t k = 0; k < 5; k++)
         if (strcmp(per, bases[k]) == 0)
             fc->basis = (enum basis)k;
+    fc->mode = strcmp(mode, "slow") == 0 ? MODE_SLOW : strcmp(mode, "corrupt") == 0 ? MODE_CORRUPT : MODE_STOP;
     bool job_basis = fc->basis == PER_JOB || fc->basis == PER_JOB_GPU;
     fc->takes = job_basis ? TAKES_JOB : fc->basis == PER_RACK ? TAKES_RACK : TAKES_NODE;
     if (takes) {
@@ -193,24 +612,71 @@ static int parse_class(failure_model *m, dc_sim *sim, const dc_scenario *sc,
                                         per, takes);
         fc->takes = t;
     }
+    config_setting_t *mode_s = config_setting_get_member(g, "mode");
+    if (fc->mode == MODE_SLOW && (job_basis || fc->basis == PER_RACK || fc->takes != TAKES_NODE))
+        return dc_scenario_error_at(sc, mode_s, err,
+                                    "mode \"slow\" makes one node a straggler: it needs per gpu or node and takes node");
+    if (fc->mode == MODE_CORRUPT && (fc->basis == PER_RACK || fc->takes == TAKES_RACK))
+        return dc_scenario_error_at(sc, mode_s, err,
+                                    "mode \"corrupt\" corrupts the job on one node (per gpu or node) or the job (per job or job_gpu), not a rack");
+    static const char *const slow_keys[] = {"slow_factor", "policy", "evict_below"};
+    for (size_t k = 0; k < 3; k++)
+        if (fc->mode != MODE_SLOW && has_key(g, slow_keys[k]))
+            return dc_scenario_error_at(sc, config_setting_get_member(g, slow_keys[k]), err,
+                                        "%s applies to mode \"slow\" only (this class has mode \"%s\")", slow_keys[k],
+                                        mode);
+    fc->slow_factor = 0.5;
+    fc->evict_below = 1.0;
+    config_setting_lookup_float(g, "slow_factor", &fc->slow_factor);
+    config_setting_lookup_float(g, "evict_below", &fc->evict_below);
+    fc->evict = strcmp(policy, "evict") == 0;
+    if (!fc->evict && has_key(g, "evict_below"))
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "evict_below"), err,
+                                    "evict_below applies to policy \"evict\" only");
+
     int rc = dc_dist_from_setting(sc, g, &fc->law, err);
     if (rc != DC_OK)
         return rc;
     if (job_basis && fc->law.kind != DC_DIST_EXPONENTIAL)
         return dc_scenario_error_at(sc, config_setting_get_member(g, "law"), err,
                                     "a class per %s must have law \"exponential\"", per);
+    if (fc->mode != MODE_STOP && fc->law.kind != DC_DIST_EXPONENTIAL)
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "law"), err,
+                                    "a class of mode \"%s\" must have law \"exponential\"", mode);
+    config_setting_lookup_float(g, "detect_s", &fc->detect_s);
+    config_setting_lookup_float(g, "check_interval_s", &fc->check_s);
+    double age_h = 0;
+    config_setting_lookup_float(g, "initial_age_h", &age_h);
+    fc->initial_age_s = age_h * 3600.0;
+    fc->bad_factor = bad_default;
+    config_setting_lookup_float(g, "bad_factor", &fc->bad_factor);
+    fc->upn = fc->basis == PER_GPU ? dc_cluster_gpus_per_node(m->cluster) : fc->basis == PER_NODE ? 1 : 0;
+    if (!fc->upn)
+        fc->bad_factor = 1.0;
+    fc->accel = 1.0;
+
     char stream[64];
     snprintf(stream, sizeof stream, "failure.%s", fc->name);
     fc->rng = dc_sim_rng(sim, stream);
-    if (!fc->rng)
+    snprintf(stream, sizeof stream, "failure.%s.thin", fc->name);
+    fc->rng_thin = dc_sim_rng(sim, stream);
+    if (!fc->rng || !fc->rng_thin)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
+    if (dc_cluster_add_failure_class(m->cluster, fc->name) != (int)ci)
+        return dc_error_set(err, DC_ENOMEM, "out of memory registering failure class %s", fc->name);
     return DC_OK;
 }
 
 /* The long-run rate a class puts on a job, for checkpoint policies. */
-static void register_hazard(dc_cluster *c, const fclass *fc)
+static void register_hazard(failure_model *m, const fclass *fc)
 {
-    double rate = 1.0 / dc_dist_mean(&fc->law);
+    dc_cluster *c = m->cluster;
+    if (fc->mode == MODE_SLOW && !(fc->evict && fc->slow_factor < fc->evict_below))
+        return; /* tolerated stragglers slow the job but never interrupt it */
+    double f_bad = m->n_nodes ? (double)m->n_bad0 / m->n_nodes : 0.0;
+    double rate = (1.0 - f_bad) / mean_life_s(&fc->law, 1.0);
+    if (f_bad > 0.0)
+        rate += f_bad / mean_life_s(&fc->law, fc->bad_factor);
     switch (fc->basis) {
     case PER_GPU:
         dc_cluster_add_hazard(c, rate * dc_cluster_gpus_per_node(c), 0, 0, 0);
@@ -230,23 +696,94 @@ static void register_hazard(dc_cluster *c, const fclass *fc)
     }
 }
 
+static int choose_bad_nodes(failure_model *m, dc_sim *sim, double fraction, dc_error *err)
+{
+    m->bad_now = calloc(m->n_nodes, 1);
+    m->order = malloc(m->n_nodes * sizeof *m->order);
+    uint32_t *all = malloc(m->n_nodes * sizeof *all);
+    gsl_rng *rng = dc_sim_rng(sim, "failure.bad_nodes");
+    if (!m->bad_now || !m->order || !all || !rng) {
+        free(all);
+        return dc_error_set(err, DC_ENOMEM, "out of memory choosing bad nodes");
+    }
+    for (uint32_t i = 0; i < m->n_nodes; i++)
+        all[i] = i;
+    m->n_bad0 = (uint32_t)floor(fraction * m->n_nodes + 0.5);
+    if (m->n_bad0 > 0)
+        gsl_ran_choose(rng, m->order, m->n_bad0, all, m->n_nodes, sizeof *all);
+    for (uint32_t i = 0; i < m->n_bad0; i++)
+        m->bad_now[m->order[i]] = 1;
+    uint32_t k = m->n_bad0;
+    for (uint32_t i = 0; i < m->n_nodes; i++)
+        if (!m->bad_now[i])
+            m->order[k++] = i;
+    free(all);
+    return DC_OK;
+}
+
 static int failure_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
 {
     failure_model *m = state;
+    m->sim = sim;
     m->cluster = dc_cluster_of(sim);
     m->log = dc_sim_eventlog(sim);
+    m->n_nodes = dc_cluster_node_count(m->cluster);
     config_setting_t *list = dc_scenario_lookup(sc, "failures");
     m->n_classes = list ? (size_t)config_setting_length(list) : 0;
-    if (m->n_classes > 4096)
-        return dc_scenario_error_at(sc, list, err, "at most 4096 failure classes (got %zu)", m->n_classes);
+    if (m->n_classes >= (1u << CLASS_BITS))
+        return dc_scenario_error_at(sc, list, err, "at most %u failure classes (got %zu)", (1u << CLASS_BITS) - 1,
+                                    m->n_classes);
     m->classes = calloc(m->n_classes ? m->n_classes : 1, sizeof *m->classes);
-    if (!m->classes)
+    m->down_epoch = calloc(m->n_nodes, sizeof *m->down_epoch);
+    if (!m->classes || !m->down_epoch)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
-    for (size_t i = 0; i < m->n_classes; i++) {
-        int rc = parse_class(m, sim, sc, config_setting_get_elem(list, (unsigned)i), i, err);
+
+    double bad_factor = 1.0, bad_fraction = 0.0;
+    config_setting_t *bad = dc_scenario_lookup(sc, "bad_nodes");
+    if (bad) {
+        config_setting_lookup_float(bad, "fraction", &bad_fraction);
+        config_setting_lookup_float(bad, "rate_factor", &bad_factor);
+        int rc = choose_bad_nodes(m, sim, bad_fraction, err);
         if (rc != DC_OK)
             return rc;
-        register_hazard(m->cluster, &m->classes[i]);
+    }
+    bool any_slow = false;
+    for (size_t i = 0; i < m->n_classes; i++) {
+        int rc = parse_class(m, sim, sc, config_setting_get_elem(list, (unsigned)i), i, bad_factor, err);
+        if (rc != DC_OK)
+            return rc;
+        any_slow = any_slow || m->classes[i].mode == MODE_SLOW;
+        register_hazard(m, &m->classes[i]);
+    }
+    if (any_slow && !(m->straggler = dc_straggler_create(sim, m->cluster, err)))
+        return err ? err->code : DC_ENOMEM;
+    int sig_up = dc_sim_signal(sim, "nodes_up"), sig_fail = dc_sim_signal(sim, "failure");
+    int sig_accel = dc_sim_signal(sim, "failure_acceleration");
+    if (sig_up < 0 || sig_fail < 0 || sig_accel < 0 || dc_sim_subscribe(sim, sig_up, on_nodes_up, m) != DC_OK
+        || dc_sim_subscribe(sim, sig_fail, on_any_failure, m) != DC_OK
+        || dc_sim_subscribe(sim, sig_accel, on_accel, m) != DC_OK)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    return DC_OK;
+}
+
+static int start_unit_clocks(failure_model *m, fclass *fc, dc_error *err)
+{
+    if (fc->units > UINT32_MAX)
+        return dc_error_set(err, DC_EINPUT, "failure class %s has %llu units, more than per-unit clocks can hold",
+                            fc->name, (unsigned long long)fc->units);
+    /* Every unit once; stale entries (units of replaced nodes) grow it. */
+    fc->cap_heap = fc->units + fc->units / 8 + 1;
+    fc->heap = malloc(fc->cap_heap * sizeof *fc->heap);
+    fc->gen = calloc(fc->units, sizeof *fc->gen);
+    fc->awaiting = calloc(fc->units, 1);
+    fc->born_v = malloc(fc->units * sizeof *fc->born_v);
+    if (!fc->heap || !fc->gen || !fc->awaiting || !fc->born_v)
+        return dc_error_set(err, DC_ENOMEM, "out of memory for the clocks of failure class %s", fc->name);
+    for (uint64_t u = 0; u < fc->units; u++) {
+        fc->born_v[u] = -fc->initial_age_s;
+        uint32_t node = fc->basis == PER_RACK ? 0 : unit_node(m, fc, u);
+        double life = residual_s(&fc->law, fc->initial_age_s, node_factor(m, fc, node), fc->rng);
+        heap_push(fc, (uentry){life, (uint32_t)u, 0}); /* within cap_heap */
     }
     return DC_OK;
 }
@@ -254,20 +791,25 @@ static int failure_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
 static int failure_start(void *state, dc_sim *sim, dc_error *err)
 {
     failure_model *m = state;
+    m->started = true;
+    for (uint32_t i = 0; i < m->n_bad0; i++)
+        dc_eventlog_add(m->log, 0.0, "bad_node", "", (int32_t)m->order[i], -1, 0.0);
     for (size_t i = 0; i < m->n_classes; i++) {
         fclass *fc = &m->classes[i];
         fc->units = class_units(m, fc);
+        fc->weight = (double)fc->units;
+        if (fc->upn && m->n_bad0)
+            fc->weight += (fc->bad_factor - 1.0) * (double)m->n_bad0 * (double)fc->upn;
         if (fc->units == 0)
             continue;
         if (fc->law.kind == DC_DIST_EXPONENTIAL) {
-            dc_sim_after(sim, gsl_ran_exponential(fc->rng, fc->law.a / (double)fc->units), on_poisson, m, i);
+            fc->next_v = gsl_ran_exponential(fc->rng, fc->law.a / fc->weight);
         } else {
-            if (fc->units > UNIT_MASK)
-                return dc_error_set(err, DC_EINPUT, "failure class %s has too many units", fc->name);
-            for (uint64_t u = 0; u < fc->units; u++)
-                dc_sim_after(sim, dc_dist_sample(&fc->law, fc->rng), on_renewal, m,
-                             ((uint64_t)i << UNIT_BITS) | u);
+            int rc = start_unit_clocks(m, fc, err);
+            if (rc != DC_OK)
+                return rc;
         }
+        arm(m, i);
     }
     return DC_OK;
 }
@@ -276,21 +818,41 @@ static void failure_finish(void *state, dc_sim *sim)
 {
     failure_model *m = state;
     dc_summary *s = dc_sim_summary(sim);
-    uint64_t total = 0;
-    for (size_t i = 0; i < m->n_classes; i++)
+    uint64_t total = 0, repeats = 0;
+    for (size_t i = 0; i < m->n_classes; i++) {
         total += m->classes[i].n_failures;
+        repeats += m->classes[i].n_repeats;
+    }
     dc_summary_set(s, "failures.total", (double)total, "", "failures of any class, on busy or spare nodes");
     for (size_t i = 0; i < m->n_classes; i++) {
         char key[80];
         snprintf(key, sizeof key, "failures.%s", m->classes[i].name);
         dc_summary_set(s, key, (double)m->classes[i].n_failures, "", "failures of this class");
     }
+    dc_summary_set(s, "failures.repeats", (double)repeats, "",
+                   "failures of nodes returned still faulty (misdiagnosed), included above");
+    dc_summary_set(s, "failures.bad_nodes", (double)m->n_bad0, "nodes", "systematically bad nodes at the start");
+    double node_days = (double)m->n_nodes * dc_sim_now(sim) / 86400.0;
+    dc_summary_set(s, "failures.per_1000_node_days", node_days > 0 ? 1000.0 * (double)m->node_failures / node_days : NAN,
+                   "", "failures that took nodes down, per 1000 node-days of the whole cluster");
+    if (m->straggler)
+        dc_straggler_finish(m->straggler, s);
 }
 
 static void failure_destroy(void *state)
 {
     failure_model *m = state;
+    for (size_t i = 0; m->classes && i < m->n_classes; i++) {
+        free(m->classes[i].heap);
+        free(m->classes[i].gen);
+        free(m->classes[i].awaiting);
+        free(m->classes[i].born_v);
+    }
     free(m->classes);
+    free(m->order);
+    free(m->bad_now);
+    free(m->down_epoch);
+    dc_straggler_destroy(m->straggler);
 }
 
 const dc_model_type dc_model_failure = {

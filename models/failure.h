@@ -14,27 +14,76 @@
  *   takes  what one failure takes down: "node" (the unit's node leaves its
  *          job and goes to repair), "rack" (every healthy node of the rack,
  *          one repair) or "job" (the job restarts, no node is lost);
+ *   mode   "stop" (fail-stop, the default), "slow" (fail-slow: the node
+ *          becomes a straggler, straggler.h) or "corrupt" (silent data
+ *          corruption of the job computing on the node: the job finds it
+ *          after the detection delay and rolls back, job.h);
  *   a law  (dist.h): mtbf_h / afr per unit, exponential, weibull, lognormal
- *          or gamma.
+ *          or gamma;
+ *   detection: detect_s (a constant delay: 0 for a hardware fault reported
+ *          at once, the watchdog timeout for a hang) and check_interval_s
+ *          (a failure is noticed at the first periodic check, at multiples
+ *          of the interval from time 0, at or after t + detect_s).  The
+ *          delay travels with the failure (dc_failure_event.detect_s): the
+ *          job stalls at once but restarts, and the repair ticket opens,
+ *          only once the failure is noticed.
  *
- * Exponential classes: superposition.  The class is one Poisson process of
- * rate U / MTBF for its U units; each arrival picks a unit uniformly and is
- * kept only if that unit can fail now (its node is up; its job is
- * computing).  This is thinning (Lewis & Shedler 1979): the kept arrivals
- * form a Poisson process of rate (units that can fail) / MTBF, exactly what
- * independent exponential units give, at one pending event per class.  The
- * random numbers drawn do not depend on the cluster's state, so two
- * scenarios with the same seed see the same failure arrivals (common random
- * numbers).
+ * Time: each class runs on its own clock V(t) = integral of a(t) dt, with
+ * a(t) the class's acceleration factor (1 unless a model sets it with
+ * dc_cluster_set_failure_acceleration: temperature by Arrhenius or doubling
+ * per 10 C, radiation...).  Units age in V (accelerated life): an
+ * exponential rate is multiplied by a; Weibull and other lifetimes are
+ * drawn in V and mapped to real time.  A change of a reschedules one event.
  *
- * Other laws: renewal processes with one clock per unit; the unit's next
- * lifetime is drawn at each failure (a failure that comes while its node is
- * already down is dropped and the clock renews).  Job bases must be
- * exponential.
+ * Exponential classes: superposition.  The class is one Poisson process in
+ * V of rate W / MTBF, W the weighted number of units (below); each arrival
+ * picks a unit with probability proportional to its weight and is kept
+ * only if that unit can fail now (its node is up, healthy for its mode;
+ * its job is computing).  This is thinning (Lewis & Shedler 1979): the kept
+ * arrivals form a Poisson process of rate (weight of units that can fail) /
+ * MTBF, exactly what independent exponential units give, at one pending
+ * event per class.  The arrivals (times and units) do not depend on the
+ * cluster's state, so two scenarios with the same seed see the same
+ * failure arrivals (common random numbers); acceptance draws come from a
+ * separate stream.
  *
- * Each kept failure calls dc_cluster_fail, which tells the jobs and the
- * repair model; the class's long-run rate (1 / mean per unit) is registered
- * with dc_cluster_add_hazard for checkpoint policies. */
+ * Systematically bad nodes ("lemons", Kokolis et al., HPCA 2025): a
+ * fraction bad_nodes.fraction of the nodes, drawn at the start from stream
+ * "failure.bad_nodes", fail bad_nodes.rate_factor = k times as often in
+ * every per-gpu and per-node class (proportional hazards: S_bad = S^k;
+ * failures.[].bad_factor overrides k per class).  Their units weigh k in
+ * the superposition, W = U + (k - 1) U_bad.  A bad node retired and
+ * replaced by a new one (repair.h) is good: arrivals that pick it as a bad
+ * unit are kept with probability 1/k, so the arrival process stays the same.
+ *
+ * Other laws: one clock per unit (stop mode only).  A unit's lifetime is
+ * drawn when it is installed: at the start (of age initial_age_h, so a
+ * cluster in service is not new) and whenever it is replaced, i.e. when a
+ * repair that replaced the failed part completes (dc_nodes_event.as_new):
+ * the hazard restarts there, so a Weibull shape below 1 gives infant
+ * mortality after every replacement and a shape above 1 wear-out late in
+ * life.  A repair that replaced nothing (automated remediation: reboot,
+ * reset) is a minimal repair: the unit carries on at its age.  A unit
+ * whose clock runs out while its node is down waits and is renewed with the
+ * node's repair.  Residual lifetime of a unit of age x with hazard factor
+ * k:  S(x + t)^k / S(x)^k = U,  U uniform,  so
+ * t = S^-1(S(x) U^(1/k)) - x (Weibull: t = l ((x/l)^b - ln(U)/k)^(1/b) - x).
+ * Job bases must be exponential; slow and corrupt modes too.
+ *
+ * Misdiagnosis (repair.h): a node returned still faulty fails again, in
+ * the same class, refail_s after its return (unless it went down since).
+ *
+ * Each kept failure calls dc_cluster_fail_detected (stop), the straggler
+ * module (slow) or dc_cluster_corrupt (corrupt).  The class's long-run
+ * rate per unit, 1 / E[lifetime] averaged over good and bad nodes (for a
+ * slow class only if its stragglers are evicted), is registered with
+ * dc_cluster_add_hazard for checkpoint policies.
+ *
+ * Figures: failures.total, failures.CLASS, failures.repeats (of
+ * misdiagnosed nodes), failures.bad_nodes, failures.per_1000_node_days
+ * (failures that took nodes down, from any model, per 1000 node-days of
+ * the whole cluster: Kokolis et al.'s rate, 6.50 on RSC-1), and the
+ * stragglers' figures. */
 #ifndef DC_FAILURE_H
 #define DC_FAILURE_H
 

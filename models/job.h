@@ -16,20 +16,42 @@
  * backward: Kaplan et al. 2020, "Scaling laws for neural language models").
  *
  * States: WAITING (fewer than N healthy nodes), RESTARTING (restart_s:
- * detect, reschedule, read the checkpoint, warm up; also the first start),
- * RUNNING, CHECKPOINTING (blocking write of write_s), DONE.
+ * reschedule, read the checkpoint, warm up; also the first start),
+ * RUNNING, CHECKPOINTING (blocking write of write_s), DETECTING (stalled by
+ * a failure not yet noticed), DONE.
  * A failure of one of its nodes (or a job-level fault) in RESTARTING,
  * RUNNING or CHECKPOINTING is an interruption: the work since the last
- * completed checkpoint is lost (a checkpoint being written is lost too),
- * failed nodes are replaced by spares if any are idle, and the job restarts,
- * or waits for repairs.  Job-level faults strike only while it computes
- * (RUNNING or CHECKPOINTING).
+ * completed checkpoint is lost (a checkpoint being written is lost too).
+ * The job stalls at once; when the failure's detection delay d has passed
+ * (dc_failure_event.detect_s; a second failure noticed sooner ends the
+ * stall sooner) failed nodes are replaced by spares if any are idle, and
+ * the job restarts, or waits for repairs.  Failures during the stall cost
+ * nothing more.  Job-level faults strike only while it computes (RUNNING
+ * or CHECKPOINTING).
+ *
+ * Silent data corruption ("corruption" signal) does not stop the job: it
+ * computes on, and detect_s later it rolls back to the newest kept
+ * checkpoint captured before the corruption (checkpoint.h: retention), or
+ * to the start if none is; the node at fault (if still up) goes to repair.
+ * A rollback for any reason that restores a state captured before a
+ * pending corruption wipes it (it is never detected).
+ *
+ * The checkpoint interval for "auto" follows the moving estimate of
+ * checkpoint.h, recomputed whenever the next checkpoint is scheduled; every
+ * interruption (visible failure, eviction, corruption found) counts.
  *
  * GPU-hour lines: gpu_hours.useful (work done), gpu_hours.rollback (work
- * computed then lost), gpu_hours.checkpoint, gpu_hours.restart,
- * gpu_hours.waiting (healthy nodes held while the job waits for others).
- * Each speed source (cluster.h) that slowed the job adds gpu_hours.SOURCE.
- * With the cluster's lines they sum to gpu_hours.capacity. */
+ * computed then lost to a visible failure), gpu_hours.corruption (work
+ * rolled back because of silent corruption), gpu_hours.detection (the
+ * job's healthy nodes while it is stalled before a failure is noticed),
+ * gpu_hours.checkpoint, gpu_hours.restart, gpu_hours.waiting (healthy nodes
+ * held while the job waits for others).  Each speed source (cluster.h) that
+ * slowed the job adds gpu_hours.SOURCE.  With the cluster's lines they sum
+ * to gpu_hours.capacity.
+ *
+ * Job MTTF (job.mttf_h, as Kokolis et al. measure it): time the job held
+ * its nodes (restarting, running, checkpointing, detecting) divided by its
+ * interruptions. */
 #ifndef DC_JOB_H
 #define DC_JOB_H
 

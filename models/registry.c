@@ -10,9 +10,17 @@
 
 #include "checkpoint.h"
 #include "cluster.h"
+#include "cooling.h"
+#include "cost.h"
+#include "environment.h"
 #include "failure.h"
+#include "inference.h"
 #include "job.h"
+#include "network.h"
+#include "power.h"
 #include "repair.h"
+#include "steptime.h"
+#include "storage.h"
 
 static const dc_param run_params[] = {
     {"name", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
@@ -34,8 +42,16 @@ static const dc_param run_params[] = {
 const dc_model_type *const dc_model_types[] = {
     &dc_model_cluster,
     &dc_model_job,
+    &dc_model_inference,
     &dc_model_failure,
     &dc_model_repair,
+    &dc_model_network,
+    &dc_model_storage,
+    &dc_model_steptime,
+    &dc_model_environment,
+    &dc_model_power,
+    &dc_model_cooling,
+    &dc_model_cost, /* last: it prices what the others wrote to the summary */
     NULL,
 };
 
@@ -44,8 +60,16 @@ static const dc_param *const schemas[] = {
     dc_cluster_params,
     dc_job_params,
     dc_checkpoint_params,
+    dc_inference_params,
     dc_failure_params,
     dc_repair_params,
+    dc_network_params,
+    dc_storage_params,
+    dc_steptime_params,
+    dc_environment_params,
+    dc_power_params,
+    dc_cooling_params,
+    dc_cost_params,
     NULL,
 };
 

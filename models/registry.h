@@ -11,7 +11,14 @@
  * Order matters: the cluster first (everyone finds it), then the job (it
  * registers with the cluster), then failures (they size job-level classes
  * from the registered jobs and register hazards the job's checkpoint policy
- * reads at start), then repair. */
+ * reads at start), then repair, then the network and storage (the
+ * step-time model reads both at init), then the step-time model, whose speed
+ * sources are registered with the cluster at init, before the job starts,
+ * then the site: environment (outdoor temperature, price), power (it reads
+ * the cluster's and the jobs' state, the environment's price and other
+ * models' speed factors), cooling (it reads the power model's IT power and
+ * the environment's temperature), then cost (last: at finish it reads the
+ * figures every other model has written, power.* included). */
 #ifndef DC_REGISTRY_H
 #define DC_REGISTRY_H
 

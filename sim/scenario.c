@@ -60,6 +60,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "uncertain.h"
+
 #define PATH_BUF 512
 #define MAX_COMPONENTS 32
 
@@ -69,6 +71,8 @@ struct dc_scenario {
     const dc_param *const *schemas; /* kept by pointer */
     char **set_paths;               /* settings and groups created by --set */
     size_t n_set, cap_set;
+    dc_uncertain *unc;              /* distribution-valued keys, in file order */
+    size_t n_unc, cap_unc;
 };
 
 /* ---------- small helpers ---------- */
@@ -292,6 +296,28 @@ static void schema_path(const config_setting_t *s, char *buf, size_t size)
     build_path(s, &b, true);
 }
 
+const dc_param *dc_scenario_schema_row(const dc_scenario *sc, const char *path)
+{
+    if (!sc || !sc->schemas || !path)
+        return NULL;
+    char spath[PATH_BUF];
+    sbuf b = {spath, sizeof spath, 0};
+    spath[0] = '\0';
+    for (const char *p = path; *p;) {
+        if (*p == '[') {
+            const char *close = strchr(p, ']');
+            if (!close)
+                return NULL;
+            sb_add(&b, "[]");
+            p = close + 1;
+        } else {
+            sb_add(&b, "%c", *p++);
+        }
+    }
+    const dc_param *row = resolve(sc->schemas, spath);
+    return row == &group_row || row == &list_row ? NULL : row;
+}
+
 static bool was_set(const dc_scenario *sc, const char *path)
 {
     for (size_t i = 0; i < sc->n_set; i++)
@@ -399,6 +425,9 @@ void dc_scenario_destroy(dc_scenario *sc)
     for (size_t i = 0; i < sc->n_set; i++)
         free(sc->set_paths[i]);
     free(sc->set_paths);
+    for (size_t i = 0; i < sc->n_unc; i++)
+        dc_uncertain_free(&sc->unc[i]);
+    free(sc->unc);
     free(sc->name);
     free(sc);
 }
@@ -628,6 +657,32 @@ static int fill_defaults(const dc_scenario *sc, config_setting_t *g, const char 
     return DC_OK;
 }
 
+/* A numeric key given as a group: a distribution (uncertain.h). */
+static bool is_distribution(const config_setting_t *s, const dc_param *row)
+{
+    return (row->type == DC_PARAM_INT || row->type == DC_PARAM_FLOAT) && config_setting_is_group(s);
+}
+
+static int visit_distribution(dc_scenario *sc, config_setting_t *s, const dc_param *row, enum phase phase,
+                              dc_error *err)
+{
+    dc_uncertain u;
+    int rc;
+    switch (phase) {
+    case PH_KNOWN:
+        return dc_uncertain_check_names(sc, s, err);
+    case PH_TYPE:
+        return dc_uncertain_check_types(sc, s, err);
+    case PH_RANGE:
+        rc = dc_uncertain_parse(sc, s, row, &u, err);
+        if (rc == DC_OK)
+            dc_uncertain_free(&u);
+        return rc;
+    default:
+        return DC_OK;
+    }
+}
+
 static int visit(dc_scenario *sc, config_setting_t *s, enum phase phase, dc_error *err)
 {
     char spath[PATH_BUF];
@@ -645,6 +700,8 @@ static int visit(dc_scenario *sc, config_setting_t *s, enum phase phase, dc_erro
     }
     if (!row)
         return phase == PH_KNOWN ? unknown_key(sc, s, err) : DC_OK;
+    if (!root && is_distribution(s, row))
+        return visit_distribution(sc, s, row, phase, err);
     int rc = DC_OK;
     if (!root && phase == PH_TYPE)
         rc = check_type(sc, s, row, err);
@@ -671,6 +728,8 @@ static int visit(dc_scenario *sc, config_setting_t *s, enum phase phase, dc_erro
     return DC_OK;
 }
 
+static int resolve_distributions(dc_scenario *sc, dc_error *err);
+
 int dc_scenario_validate(dc_scenario *sc, dc_error *err)
 {
     if (!sc)
@@ -683,7 +742,158 @@ int dc_scenario_validate(dc_scenario *sc, dc_error *err)
         if (rc)
             return rc;
     }
-    return DC_OK;
+    return resolve_distributions(sc, err);
+}
+
+/* ---------- uncertain inputs ---------- */
+
+typedef struct setting_list {
+    config_setting_t **s;
+    const dc_param **row;
+    size_t n, cap;
+} setting_list;
+
+/* The distribution groups under s, in file order. */
+static bool collect_distributions(const dc_scenario *sc, config_setting_t *s, setting_list *out)
+{
+    int n = config_setting_length(s);
+    for (int i = 0; i < n; i++) {
+        config_setting_t *m = config_setting_get_elem(s, (unsigned)i);
+        if (config_setting_is_list(s)) {
+            if (config_setting_is_group(m) && !collect_distributions(sc, m, out))
+                return false;
+            continue;
+        }
+        char spath[PATH_BUF];
+        schema_path(m, spath, sizeof spath);
+        const dc_param *row = resolve(sc->schemas, spath);
+        if (!row)
+            continue;
+        if (is_distribution(m, row)) {
+            if (out->n == out->cap) {
+                size_t cap = out->cap ? 2 * out->cap : 8;
+                config_setting_t **ns = realloc(out->s, cap * sizeof *ns);
+                if (ns)
+                    out->s = ns;
+                const dc_param **nr = realloc(out->row, cap * sizeof *nr);
+                if (nr)
+                    out->row = nr;
+                if (!ns || !nr)
+                    return false;
+                out->cap = cap;
+            }
+            out->s[out->n] = m;
+            out->row[out->n++] = row;
+        } else if ((config_setting_is_group(m) || config_setting_is_list(m)) &&
+                   !collect_distributions(sc, m, out)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void write_value(const dc_uncertain *u, double x)
+{
+    if (config_setting_type(u->setting) == CONFIG_TYPE_FLOAT)
+        config_setting_set_float(u->setting, x);
+    else
+        config_setting_set_int64(u->setting, (long long)x);
+}
+
+/* Records every distribution group as an uncertain input and puts its median
+ * in its place, so that every model reads a plain number (the sweep writes
+ * each replication's draw there). */
+static int resolve_distributions(dc_scenario *sc, dc_error *err)
+{
+    setting_list found = {0};
+    int rc = DC_OK;
+    if (!collect_distributions(sc, config_root_setting(&sc->cfg), &found)) {
+        rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+        goto done;
+    }
+    if (found.n > 0 && sc->n_unc + found.n > sc->cap_unc) {
+        dc_uncertain *p = realloc(sc->unc, (sc->n_unc + found.n) * sizeof *p);
+        if (!p) {
+            rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+            goto done;
+        }
+        sc->unc = p;
+        sc->cap_unc = sc->n_unc + found.n;
+    }
+    for (size_t i = 0; i < found.n && rc == DC_OK; i++) {
+        config_setting_t *g = found.s[i];
+        dc_uncertain u;
+        rc = dc_uncertain_parse(sc, g, found.row[i], &u, err);
+        if (rc != DC_OK)
+            break;
+        config_setting_t *parent = config_setting_parent(g);
+        char *name = strdup(config_setting_name(g));
+        unsigned line = config_setting_source_line(g);
+        const char *file = config_setting_source_file(g);
+        int type = CONFIG_TYPE_FLOAT;
+        if (u.integer)
+            type = u.lo >= INT_MIN && u.hi <= INT_MAX ? CONFIG_TYPE_INT : CONFIG_TYPE_INT64;
+        config_setting_t *n = NULL;
+        if (name && config_setting_remove(parent, name) == CONFIG_TRUE)
+            n = config_setting_add(parent, name, type);
+        free(name);
+        if (!n) {
+            dc_uncertain_free(&u);
+            rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+            break;
+        }
+        /* Keep the group's place in the file for later messages (libconfig
+         * 1.5 exposes these fields; the file name is owned by the config). */
+        n->line = line;
+        n->file = file;
+        u.setting = n;
+        write_value(&u, dc_uncertain_quantile(&u, 0.5));
+        sc->unc[sc->n_unc++] = u;
+    }
+done:
+    free(found.s);
+    free(found.row);
+    return rc;
+}
+
+size_t dc_scenario_uncertain_count(const dc_scenario *sc)
+{
+    return sc ? sc->n_unc : 0;
+}
+
+const dc_uncertain *dc_scenario_uncertain(const dc_scenario *sc, size_t i)
+{
+    return sc && i < sc->n_unc ? &sc->unc[i] : NULL;
+}
+
+void dc_scenario_uncertain_set(dc_scenario *sc, size_t i, double x)
+{
+    if (sc && i < sc->n_unc)
+        write_value(&sc->unc[i], x);
+}
+
+void dc_scenario_sample(dc_scenario *sc, uint64_t seed, double *values)
+{
+    for (size_t i = 0; sc && i < sc->n_unc; i++) {
+        const dc_uncertain *u = &sc->unc[i];
+        double x = dc_uncertain_quantile(u, dc_uncertain_draw(seed, u->stream));
+        write_value(u, x);
+        if (values)
+            values[i] = x;
+    }
+}
+
+/* --set of an uncertain key after validation fixes its value. */
+static void forget_uncertain(dc_scenario *sc, const char *path)
+{
+    for (size_t i = 0; i < sc->n_unc; i++) {
+        if (strcmp(sc->unc[i].path, path) != 0)
+            continue;
+        dc_uncertain_free(&sc->unc[i]);
+        memmove(&sc->unc[i], &sc->unc[i + 1], (sc->n_unc - i - 1) * sizeof *sc->unc);
+        sc->n_unc--;
+        return;
+    }
 }
 
 /* ---------- --set ---------- */
@@ -918,6 +1128,47 @@ static int set_unknown(const dc_scenario *sc, const char *a, const path_comp *co
     return dc_error_set(err, DC_EINPUT, "--set %s: unknown key", a);
 }
 
+/* --set KEY.PARAM=VALUE of a parameter of a distribution-valued key (before
+ * validation, which checks it like the rest of the group). */
+static int set_distribution_key(dc_scenario *sc, const char *a, const path_comp *comps, int n, const char *value,
+                                dc_error *err)
+{
+    char parent[PATH_BUF], pspath[PATH_BUF];
+    comps_path(comps, n - 1, false, parent, sizeof parent);
+    comps_path(comps, n - 1, true, pspath, sizeof pspath);
+    const dc_param *prow = resolve(sc->schemas, pspath);
+    const char *leaf = comps[n - 1].name;
+    if (!prow || (prow->type != DC_PARAM_INT && prow->type != DC_PARAM_FLOAT))
+        return dc_error_set(err, DC_EINPUT, "--set %s: unknown key", a);
+    config_setting_t *g = config_lookup(&sc->cfg, parent);
+    if (!g || !config_setting_is_group(g))
+        return dc_error_set(err, DC_EINPUT, "--set %s: %s is not a distribution in the scenario", a, parent);
+    bool text = strcmp(leaf, "dist") == 0 || strcmp(leaf, "stream") == 0;
+    if (strcmp(leaf, "values") == 0 || strcmp(leaf, "weights") == 0)
+        return dc_error_set(err, DC_EINPUT, "--set %s: --set cannot give a list; edit the scenario", a);
+    char *end;
+    double x = text ? 0.0 : strtod(value, &end);
+    if (!text && (end == value || *end != '\0' || !isfinite(x)))
+        return dc_error_set(err, DC_EINPUT, "--set %s: expected a number", a);
+    char path[PATH_BUF + 160];
+    snprintf(path, sizeof path, "%s.%s", parent, leaf);
+    if (record_reserve(sc, 1) != DC_OK)
+        return dc_error_set(err, DC_ENOMEM, "--set %s: out of memory", a);
+    if (config_setting_get_member(g, leaf))
+        config_setting_remove(g, leaf);
+    config_setting_t *s = config_setting_add(g, leaf, text ? CONFIG_TYPE_STRING : CONFIG_TYPE_FLOAT);
+    const char *v = value;
+    size_t len = strlen(v);
+    char *unquoted = NULL;
+    if (text && len >= 2 && v[0] == '"' && v[len - 1] == '"')
+        v = unquoted = strndup(v + 1, len - 2);
+    int ok = s && v && (text ? config_setting_set_string(s, v) : config_setting_set_float(s, x));
+    free(unquoted);
+    if (!ok || !record_set(sc, path))
+        return dc_error_set(err, DC_ENOMEM, "--set %s: out of memory", a);
+    return DC_OK;
+}
+
 int dc_scenario_set(dc_scenario *sc, const char *assignment, dc_error *err)
 {
     if (!sc || !assignment)
@@ -968,6 +1219,10 @@ int dc_scenario_set(dc_scenario *sc, const char *assignment, dc_error *err)
     comps_path(comps, n, true, spath, sizeof spath);
     comps_path(comps, n, false, cpath, sizeof cpath);
     const dc_param *row = resolve(sc->schemas, spath);
+    if (!row && n >= 2 && comps[n - 1].index < 0 && dc_uncertain_is_key(comps[n - 1].name)) {
+        rc = set_distribution_key(sc, a, comps, n, value, err);
+        goto done;
+    }
     if (!row || comps[0].index >= 0) {
         rc = set_unknown(sc, a, comps, n, err);
         goto done;
@@ -1038,8 +1293,10 @@ int dc_scenario_set(dc_scenario *sc, const char *assignment, dc_error *err)
         }
     }
     const char *leaf = comps[n - 1].name;
-    if (config_setting_get_member(cur, leaf))
+    if (config_setting_get_member(cur, leaf)) {
+        forget_uncertain(sc, cpath);
         config_setting_remove(cur, leaf);
+    }
     config_setting_t *s = config_setting_add(cur, leaf, v.type);
     int ok = CONFIG_FALSE;
     if (s) {
@@ -1199,6 +1456,27 @@ static void write_row(const dc_param *r, FILE *out)
     fputs(" |\n", out);
 }
 
+static void write_distributions(FILE *out)
+{
+    fputs("\n## Distributions (uncertain inputs)\n\n"
+          "Any key of type integer or number above may hold, instead of a number, a distribution for a\n"
+          "Monte Carlo sweep (`dcsim sweep`) to sample once per replication, for example\n"
+          "`mfu = { dist = \"normal\"; mean = 0.41; sd = 0.03; };`.  `dcsim run` and `dcsim validate`\n"
+          "take its median.  Samples stay within the key's range (the law is truncated to it).\n\n"
+          "| `dist` | Parameters | Law |\n"
+          "|--------|------------|-----|\n"
+          "| `normal` | `mean`, `sd` (≥ 0) [, `min`, `max`] | normal, truncated to the key's range and [min, max] |\n"
+          "| `lognormal` | `median`, `sigma` — or `mean`, `sd` of the value [, `min`, `max`] | ln X normal |\n"
+          "| `uniform` | `min`, `max` | uniform on [min, max] |\n"
+          "| `triangular` | `min`, `mode`, `max` | triangular |\n"
+          "| `weibull` | `scale`, `shape` [, `loc`, `min`, `max`] | F(x) = 1 - exp(-((x - loc)/scale)^shape) |\n"
+          "| `empirical` | `values = [...]` [, `weights = [...]`] | one of the values, equally likely or weighted |\n\n"
+          "Any of them may name a `stream`: inputs that name the same stream are drawn from the same\n"
+          "uniform number and move together (one failure-rate factor shared by several failure classes).\n"
+          "Replication r of every grid point of a sweep draws the same numbers (common random numbers).\n",
+          out);
+}
+
 void dc_scenario_write_reference(const dc_param *const *schemas, FILE *out)
 {
     if (!schemas || !out)
@@ -1223,4 +1501,5 @@ void dc_scenario_write_reference(const dc_param *const *schemas, FILE *out)
                 write_row(q, out);
         }
     }
+    write_distributions(out);
 }

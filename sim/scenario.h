@@ -25,6 +25,15 @@
  * with code DC_EINPUT.  Checks that involve more than one key (a job larger
  * than the cluster) are the models' job, reported with dc_scenario_error_at.
  *
+ * Uncertain inputs: a numeric key may hold a distribution group instead of
+ * a number (uncertain.h).  Validation checks its keys, types and parameters
+ * (steps 1-3), then records it as an uncertain input and puts its median in
+ * its place (step 6), so that models always read plain numbers; a sweep
+ * writes each replication's draw there (dc_scenario_sample).  A --set of
+ * such a key, before or after validation, fixes its value; --set
+ * KEY.PARAM=VALUE before validation changes one parameter of its
+ * distribution (sd, max, dist, stream...; not the values lists).
+ *
  * Overrides (dc_scenario_set, from --set PATH=VALUE) are applied before
  * validation: the value is parsed as an integer, float, boolean (true/false)
  * or string (quoted or bare) by the schema type of PATH; PATH may name a key
@@ -35,6 +44,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include <libconfig.h>
 
@@ -96,6 +107,10 @@ config_setting_t *dc_scenario_lookup(const dc_scenario *sc, const char *path);
  * malloc'd, the caller frees; NULL when out of memory. */
 char *dc_scenario_text(const dc_scenario *sc);
 
+/* The schema row of a dotted path ("failures.[2].mtbf_h" or
+ * "failures.[].mtbf_h"), NULL if the schema has none. */
+const dc_param *dc_scenario_schema_row(const dc_scenario *sc, const char *path);
+
 /* The dotted path of a setting ("failures.[2].mtbf_h") into buf. */
 void dc_scenario_setting_path(const config_setting_t *s, char *buf, size_t size);
 
@@ -105,7 +120,18 @@ int dc_scenario_error_at(const dc_scenario *sc, const config_setting_t *s,
                          dc_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Writes the schema as a Markdown reference table (for docs/scenario.md). */
+/* Uncertain inputs (uncertain.h), in file order, after dc_scenario_validate. */
+typedef struct dc_uncertain dc_uncertain;
+size_t dc_scenario_uncertain_count(const dc_scenario *sc);
+const dc_uncertain *dc_scenario_uncertain(const dc_scenario *sc, size_t i);
+/* Writes value x (a quantile of the input) into the scenario. */
+void dc_scenario_uncertain_set(dc_scenario *sc, size_t i, double x);
+/* Draws every input for a replication's seed (one uniform per stream) and
+ * writes the values; values[i] receives input i's value (values may be NULL). */
+void dc_scenario_sample(dc_scenario *sc, uint64_t seed, double *values);
+
+/* Writes the schema as a Markdown reference table (for docs/scenario.md),
+ * followed by the rules of distribution-valued keys. */
 void dc_scenario_write_reference(const dc_param *const *schemas, FILE *out);
 
 #endif

@@ -1,0 +1,958 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The kinds of figure dcsim plot draws (the table at the end) and their
+ * exporters.  Each exporter writes the data files its script reads (columns
+ * named in the script's header comment) and the gnuplot variables it
+ * needs.  Runs of a set (DC_PLOT_RUNS) with the same x are replications:
+ * their mean is drawn with a 95% confidence interval, Student's t with
+ * n - 1 degrees of freedom (half-width 0 for a single run). */
+#include "plot.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "eventlog.h"
+
+static int nomem(dc_error *err)
+{
+    return dc_error_set(err, DC_ENOMEM, "out of memory");
+}
+
+static double get(const dc_summary *s, const char *key)
+{
+    double v = NAN;
+    if (!s || !dc_summary_get(s, key, &v))
+        return NAN;
+    return v;
+}
+
+/* Writes v for gnuplot: non-finite values as NaN (a missing point). */
+static void put(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.10g", v);
+    else
+        fputs("NaN", f);
+}
+
+/* A label in a comma-separated data file: no commas, no line breaks. */
+static void put_label(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        fputc(*s == ',' ? ';' : (unsigned char)*s < 0x20 ? ' ' : *s, f);
+}
+
+/* ---- generic: series -------------------------------------------------------------- */
+
+static int write_series(dc_trace_file *t, const char *name, double end_s, dc_plot_data *d, dc_error *err)
+{
+    double *ts = NULL, *vs = NULL;
+    size_t n = 0;
+    int rc = dc_trace_read_series(t, name, &ts, &vs, &n, err);
+    if (rc != DC_OK)
+        return rc;
+    char file[128];
+    snprintf(file, sizeof file, "%s.csv", name);
+    FILE *f = dc_plot_data_open(d, file, err);
+    if (!f) {
+        free(ts);
+        free(vs);
+        return err ? err->code : DC_EIO;
+    }
+    fprintf(f, "# time_s,%s (a step function: each value holds until the next row)\n", name);
+    for (size_t i = 0; i < n; i++) {
+        put(f, ts[i]);
+        fputc(',', f);
+        put(f, vs[i]);
+        fputc('\n', f);
+    }
+    if (n > 0 && end_s > ts[n - 1]) {
+        put(f, end_s);
+        fputc(',', f);
+        put(f, vs[n - 1]);
+        fputc('\n', f);
+    }
+    free(ts);
+    free(vs);
+    return dc_plot_data_close(d, f, err);
+}
+
+int dc_plot_export_series(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
+                          dc_error *err)
+{
+    (void)n;
+    for (size_t i = 0; i < DC_PLOT_MAX_NEEDS && k->needs[i]; i++) {
+        if (strncmp(k->needs[i], "/series/", 8) != 0)
+            continue;
+        int rc = write_series(runs[0].trace, k->needs[i] + 8, runs[0].end_s, d, err);
+        if (rc != DC_OK)
+            return rc;
+    }
+    return DC_OK;
+}
+
+/* ---- generic: bars from summary figures under a prefix ---------------------------- */
+
+typedef struct bar {
+    const char *label;
+    double value;
+    size_t order;
+} bar;
+
+static int bar_desc(const void *a, const void *b)
+{
+    const bar *x = a, *y = b;
+    if (x->value != y->value)
+        return x->value < y->value ? 1 : -1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+int dc_plot_export_bars(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
+                        dc_error *err)
+{
+    (void)n;
+    const dc_summary *s = runs[0].summary;
+    const char *prefix = k->arg[0];
+    const char *total_key = k->arg[1];
+    bool keep_order = k->arg[2] && strcmp(k->arg[2], "keep") == 0;
+    size_t plen = strlen(prefix);
+    bar *bars = calloc(dc_summary_count(s) + 1, sizeof *bars);
+    if (!bars)
+        return nomem(err);
+    size_t nb = 0;
+    double sum = 0.0;
+    const char *unit = "";
+    for (size_t i = 0; i < dc_summary_count(s); i++) {
+        const char *key = dc_summary_key(s, i);
+        if (strncmp(key, prefix, plen) != 0 || (total_key && strcmp(key, total_key) == 0))
+            continue;
+        bars[nb] = (bar){key + plen, dc_summary_value(s, i), nb};
+        if (isfinite(bars[nb].value))
+            sum += bars[nb].value;
+        if (nb == 0)
+            unit = dc_summary_unit(s, i);
+        nb++;
+    }
+    if (!keep_order)
+        qsort(bars, nb, sizeof *bars, bar_desc);
+    double total = total_key ? get(s, total_key) : sum;
+    if (!isfinite(total))
+        total = sum;
+    FILE *f = dc_plot_data_open(d, "bars.csv", err);
+    if (!f) {
+        free(bars);
+        return err ? err->code : DC_EIO;
+    }
+    fprintf(f, "# label,value,share_pct (figures %s* of the summary)\n", prefix);
+    for (size_t i = 0; i < nb; i++) {
+        put_label(f, bars[i].label);
+        fputc(',', f);
+        put(f, bars[i].value);
+        fputc(',', f);
+        put(f, total > 0 ? 100.0 * bars[i].value / total : NAN);
+        fputc('\n', f);
+    }
+    free(bars);
+    dc_plot_set_height(d, nb > 6 ? 150 + 30 * (int)nb : 330);
+    dc_plot_var_number(d, "nbars", (double)nb);
+    dc_plot_var_number(d, "total", total);
+    dc_plot_var_number(d, "sum", sum);
+    dc_plot_var_string(d, "unit", unit);
+    dc_plot_var_number(d, "days", runs[0].end_s / 86400.0);
+    return dc_plot_data_close(d, f, err);
+}
+
+/* ---- timeline --------------------------------------------------------------------- */
+
+typedef struct fclass {
+    char name[DC_EVENTLOG_COMPONENT_LEN];
+    size_t failures, interrupts, first;
+} fclass;
+
+static int class_cmp(const void *a, const void *b)
+{
+    const fclass *x = a, *y = b;
+    if (x->failures != y->failures)
+        return x->failures < y->failures ? 1 : -1;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int find_class(const fclass *c, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(c[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The share of each state in each of TIMELINE_BINS bins of [0, end_s]: a
+ * band that stays true when months hold thousands of minute-long phases. */
+#define TIMELINE_BINS 600
+#define N_STATES 6
+
+static int write_state_shares(const double *ts, const double *vs, size_t ns, double end_s, dc_plot_data *d,
+                              dc_error *err)
+{
+    if (!(end_s > 0))
+        end_s = ns ? ts[ns - 1] : 1.0;
+    double w = end_s / TIMELINE_BINS;
+    double(*share)[N_STATES] = calloc(TIMELINE_BINS, sizeof *share);
+    if (!share)
+        return nomem(err);
+    for (size_t i = 0; i < ns; i++) {
+        int s = (int)vs[i];
+        if (s < 0 || s >= N_STATES)
+            continue;
+        double a = ts[i], b = i + 1 < ns ? ts[i + 1] : end_s;
+        if (b > end_s)
+            b = end_s;
+        /* Bin by bin; the bin index only grows, so this ends even when
+         * a / w rounds onto an edge. */
+        size_t bin = (size_t)(a / w);
+        while (a < b && bin < TIMELINE_BINS) {
+            double edge = bin + 1 == TIMELINE_BINS ? end_s : (double)(bin + 1) * w;
+            double e = b < edge ? b : edge;
+            if (e > a)
+                share[bin][s] += (e - a) / w;
+            a = e > a ? e : a;
+            bin++;
+        }
+    }
+    FILE *f = dc_plot_data_open(d, "state_share.csv", err);
+    if (!f) {
+        free(share);
+        return err->code;
+    }
+    fputs("# t_mid_s,width_s,pending,waiting,restarting,running,checkpointing,done (share of the bin)\n", f);
+    for (size_t b = 0; b < TIMELINE_BINS; b++) {
+        put(f, ((double)b + 0.5) * w);
+        fputc(',', f);
+        put(f, w);
+        for (int s = 0; s < N_STATES; s++) {
+            fputc(',', f);
+            put(f, share[b][s]);
+        }
+        fputc('\n', f);
+    }
+    free(share);
+    return dc_plot_data_close(d, f, err);
+}
+
+static int export_timeline(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
+                           dc_error *err)
+{
+    (void)k;
+    (void)n;
+    const dc_plot_run *r = &runs[0];
+    double *ts = NULL, *vs = NULL;
+    size_t ns = 0;
+    dc_eventlog *log = dc_eventlog_create();
+    fclass *cls = NULL;
+    FILE *f = NULL;
+    int rc = DC_OK;
+    if (!log) {
+        rc = nomem(err);
+        goto done;
+    }
+    if ((rc = dc_trace_read_series(r->trace, "job_state", &ts, &vs, &ns, err)) != DC_OK ||
+        (rc = dc_trace_read_events(r->trace, log, err)) != DC_OK)
+        goto done;
+
+    /* The job's states as intervals [t0, t1), equal neighbours merged. */
+    if (!(f = dc_plot_data_open(d, "states.csv", err))) {
+        rc = err->code;
+        goto done;
+    }
+    fputs("# t0_s,t1_s,state (0 pending, 1 waiting, 2 restarting, 3 running, 4 checkpointing, 5 done)\n", f);
+    for (size_t i = 0; i < ns;) {
+        size_t j = i + 1;
+        while (j < ns && vs[j] == vs[i])
+            j++;
+        double t1 = j < ns ? ts[j] : r->end_s;
+        if (t1 > ts[i]) {
+            put(f, ts[i]);
+            fputc(',', f);
+            put(f, t1);
+            fprintf(f, ",%d\n", (int)vs[i]);
+        }
+        i = j;
+    }
+    if ((rc = dc_plot_data_close(d, f, err)) != DC_OK)
+        goto done;
+    if ((rc = write_state_shares(ts, vs, ns, r->end_s, d, err)) != DC_OK)
+        goto done;
+
+    /* Failure classes, most frequent first. */
+    size_t nrows = dc_eventlog_count(log);
+    const dc_eventlog_row *rows = dc_eventlog_rows(log);
+    cls = calloc(nrows + 1, sizeof *cls);
+    if (!cls) {
+        rc = nomem(err);
+        goto done;
+    }
+    size_t nc = 0, n_interrupts = 0, n_checkpoints = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        bool fail = strcmp(rows[i].kind, "failure") == 0;
+        bool intr = strcmp(rows[i].kind, "interrupt") == 0;
+        if (!fail && !intr)
+            continue;
+        const char *name = rows[i].component[0] ? rows[i].component : "other";
+        int c = find_class(cls, nc, name);
+        if (c < 0) {
+            c = (int)nc++;
+            snprintf(cls[c].name, sizeof cls[c].name, "%s", name);
+            cls[c].first = i;
+        }
+        cls[c].failures += fail;
+        cls[c].interrupts += intr;
+    }
+    qsort(cls, nc, sizeof *cls, class_cmp);
+
+    FILE *ff = dc_plot_data_open(d, "failures.csv", err);
+    FILE *fi = ff ? dc_plot_data_open(d, "interrupts.csv", err) : NULL;
+    FILE *fc = fi ? dc_plot_data_open(d, "checkpoints.csv", err) : NULL;
+    if (!fc) {
+        if (ff)
+            fclose(ff);
+        if (fi)
+            fclose(fi);
+        rc = err->code;
+        goto done;
+    }
+    fputs("# time_s,class (index in the array classes, from 1),node\n", ff);
+    fputs("# time_s,class (index in the array classes, from 1),lost_gpu_h\n", fi);
+    fputs("# time_s,write_s\n", fc);
+    for (size_t i = 0; i < nrows; i++) {
+        const dc_eventlog_row *e = &rows[i];
+        bool fail = strcmp(e->kind, "failure") == 0;
+        bool intr = strcmp(e->kind, "interrupt") == 0;
+        if (fail || intr) {
+            int c = find_class(cls, nc, e->component[0] ? e->component : "other");
+            FILE *o = fail ? ff : fi;
+            put(o, e->time_s);
+            fprintf(o, ",%d,", c + 1);
+            if (fail)
+                fprintf(o, "%d\n", (int)e->id);
+            else {
+                put(o, e->value);
+                fputc('\n', o);
+                n_interrupts++;
+            }
+        } else if (strcmp(e->kind, "checkpoint") == 0) {
+            put(fc, e->time_s);
+            fputc(',', fc);
+            put(fc, e->value);
+            fputc('\n', fc);
+            n_checkpoints++;
+        }
+    }
+    int r1 = dc_plot_data_close(d, ff, err);
+    int r2 = dc_plot_data_close(d, fi, err);
+    int r3 = dc_plot_data_close(d, fc, err);
+    if ((rc = r1 != DC_OK ? r1 : r2 != DC_OK ? r2 : r3) != DC_OK)
+        goto done;
+
+    const char **names = calloc(nc + 1, sizeof *names);
+    double *counts = calloc(nc + 1, sizeof *counts);
+    if (!names || !counts) {
+        free(names);
+        free(counts);
+        rc = nomem(err);
+        goto done;
+    }
+    for (size_t i = 0; i < nc; i++) {
+        names[i] = cls[i].name;
+        counts[i] = (double)cls[i].failures;
+    }
+    dc_plot_var_number(d, "nclasses", (double)nc);
+    dc_plot_var_strings(d, "classes", names, nc);
+    dc_plot_var_numbers(d, "class_failures", counts, nc);
+    for (size_t i = 0; i < nc; i++)
+        counts[i] = (double)cls[i].interrupts;
+    dc_plot_var_numbers(d, "class_interrupts", counts, nc);
+    dc_plot_var_number(d, "ninterrupts", (double)n_interrupts);
+    dc_plot_var_number(d, "ncheckpoints", (double)n_checkpoints);
+    dc_plot_var_number(d, "ettr", get(r->summary, "job.ettr"));
+    free(names);
+    free(counts);
+    /* Two rows (job, checkpoints) and one per failure class. */
+    dc_plot_set_height(d, 170 + 34 * (int)(nc + 2));
+done:
+    free(cls);
+    free(ts);
+    free(vs);
+    dc_eventlog_destroy(log);
+    return rc;
+}
+
+/* ---- nodes ------------------------------------------------------------------------ */
+
+static int export_nodes(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
+                        dc_error *err)
+{
+    int rc = dc_plot_export_series(k, runs, n, d, err);
+    if (rc != DC_OK)
+        return rc;
+    const dc_summary *s = runs[0].summary;
+    double nodes = get(s, "cluster.nodes"), gpus = get(s, "cluster.gpus"), job_gpus = get(s, "job.gpus");
+    double job_nodes = nodes > 0 && gpus > 0 ? job_gpus / (gpus / nodes) : NAN;
+    dc_plot_var_number(d, "cluster_nodes", nodes);
+    dc_plot_var_number(d, "job_nodes", job_nodes);
+    dc_plot_var_number(d, "availability", get(s, "cluster.node_availability"));
+    dc_plot_var_number(d, "repairs", get(s, "repair.completed"));
+    dc_plot_var_number(d, "crew_utilization", get(s, "repair.crew_utilization"));
+    return DC_OK;
+}
+
+/* ---- progress --------------------------------------------------------------------- */
+
+/* job_progress is recorded where the work done changes at a change of the
+ * job's state (so not while it restarts or waits), after any rollback.  The
+ * line is rebuilt from three facts: the recorded values; at each interrupt,
+ * the peak reached just before it (the value after the rollback plus the
+ * work lost, the event's value in GPU-h, over the job's total work); and
+ * the job's states: between two known values the work grows in proportion
+ * to the time spent running (state 3) and not otherwise. */
+typedef struct anchor {
+    double t, before, after;
+} anchor;
+
+typedef struct runclock {
+    const double *st, *sv;
+    size_t ns, j;
+    double acc; /* running time up to st[j] */
+} runclock;
+
+/* Running time from 0 to t; t never decreases between calls. */
+static double running_until(runclock *c, double t)
+{
+    while (c->j + 1 < c->ns && c->st[c->j + 1] <= t) {
+        if (c->sv[c->j] == 3.0)
+            c->acc += c->st[c->j + 1] - c->st[c->j];
+        c->j++;
+    }
+    if (c->ns == 0 || t < c->st[0])
+        return 0.0;
+    return c->acc + (c->sv[c->j] == 3.0 ? t - c->st[c->j] : 0.0);
+}
+
+static int export_progress(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
+                           dc_error *err)
+{
+    (void)k;
+    (void)n;
+    const dc_plot_run *r = &runs[0];
+    const dc_summary *s = r->summary;
+    double *pt = NULL, *pv = NULL, *st = NULL, *sv = NULL;
+    size_t np = 0, nst = 0;
+    dc_eventlog *log = dc_eventlog_create();
+    anchor *an = NULL;
+    int rc = DC_OK;
+    FILE *fp = NULL, *fr = NULL;
+    if (!log) {
+        rc = nomem(err);
+        goto done;
+    }
+    if ((rc = dc_trace_read_series(r->trace, "job_progress", &pt, &pv, &np, err)) != DC_OK)
+        goto done;
+    bool has_events = false, has_state = false;
+    dc_trace_has_dataset(r->trace, "/events", &has_events, err);
+    dc_trace_has_dataset(r->trace, "/series/job_state", &has_state, err);
+    if (has_events && (rc = dc_trace_read_events(r->trace, log, err)) != DC_OK)
+        goto done;
+    if (has_state && (rc = dc_trace_read_series(r->trace, "job_state", &st, &sv, &nst, err)) != DC_OK)
+        goto done;
+
+    double frac = get(s, "job.work_done_fraction");
+    double work_gpu_h = frac > 0 ? get(s, "job.useful_gpu_h") / frac : NAN;
+    const dc_eventlog_row *ev = dc_eventlog_rows(log);
+    size_t ne = dc_eventlog_count(log);
+    an = calloc(np + ne + 2, sizeof *an);
+    if (!an) {
+        rc = nomem(err);
+        goto done;
+    }
+    /* Anchors: the recorded values and the interrupts, in time order. */
+    size_t na = 0, i = 0, e = 0, n_roll = 0;
+    double lost_total = 0.0, last = 0.0;
+    while (i < np || e < ne) {
+        bool take_event = e < ne && (i >= np || ev[e].time_s < pt[i]);
+        if (!take_event) {
+            if (na > 0 && an[na - 1].t == pt[i]) {
+                an[na - 1].after = pv[i];
+            } else {
+                an[na++] = (anchor){pt[i], pv[i], pv[i]};
+            }
+            last = pv[i++];
+            continue;
+        }
+        const dc_eventlog_row *x = &ev[e++];
+        if (strcmp(x->kind, "interrupt") != 0 || !isfinite(work_gpu_h))
+            continue;
+        /* A value recorded at this instant is the one after the rollback. */
+        double after = i < np && pt[i] == x->time_s ? pv[i] : last;
+        double peak = after + (x->value > 0 ? x->value / work_gpu_h : 0.0);
+        an[na++] = (anchor){x->time_s, peak, after};
+        lost_total += x->value;
+        n_roll += x->value > 0;
+    }
+    if (isfinite(frac) && r->end_s > (na ? an[na - 1].t : 0.0))
+        an[na++] = (anchor){r->end_s, frac, frac};
+
+    if (!(fp = dc_plot_data_open(d, "progress.csv", err)) || !(fr = dc_plot_data_open(d, "rollbacks.csv", err))) {
+        rc = err->code;
+        goto done;
+    }
+    fputs("# time_s,done_pct (work done, including work not yet saved by a checkpoint)\n", fp);
+    fputs("# time_s,peak_pct,after_pct,lost_gpu_h\n", fr);
+    runclock clk = {st, sv, nst, 0, 0.0};
+    size_t j = 0; /* next state change to emit */
+    for (size_t a = 0; a < na; a++) {
+        const anchor *A = &an[a];
+        if (a > 0) {
+            /* The changes of state strictly between the previous anchor and this one. */
+            const anchor *P = &an[a - 1];
+            double r0 = running_until(&clk, P->t);
+            runclock probe = clk;
+            double r1 = running_until(&probe, A->t);
+            while (j < nst && st[j] <= P->t)
+                j++;
+            for (; j < nst && st[j] < A->t; j++) {
+                double rt = running_until(&clk, st[j]);
+                double v = r1 > r0 ? P->after + (A->before - P->after) * (rt - r0) / (r1 - r0) : P->after;
+                put(fp, st[j]);
+                fputc(',', fp);
+                put(fp, 100.0 * v);
+                fputc('\n', fp);
+            }
+        }
+        put(fp, A->t);
+        fputc(',', fp);
+        put(fp, 100.0 * A->before);
+        fputc('\n', fp);
+        if (A->after != A->before) {
+            put(fp, A->t);
+            fputc(',', fp);
+            put(fp, 100.0 * A->after);
+            fputc('\n', fp);
+            put(fr, A->t);
+            fprintf(fr, ",");
+            put(fr, 100.0 * A->before);
+            fputc(',', fr);
+            put(fr, 100.0 * A->after);
+            fprintf(fr, ",");
+            put(fr, work_gpu_h * (A->before - A->after));
+            fputc('\n', fr);
+        }
+    }
+    int r1 = dc_plot_data_close(d, fp, err);
+    int r2 = dc_plot_data_close(d, fr, err);
+    fp = fr = NULL;
+    if ((rc = r1 != DC_OK ? r1 : r2) != DC_OK)
+        goto done;
+
+    /* The job starts when it leaves "pending" (state 0). */
+    double t0 = 0.0;
+    for (size_t q = 0; q < nst; q++)
+        if (sv[q] != 0.0) {
+            t0 = st[q];
+            break;
+        }
+    double done_days = get(s, "job.completion_days");
+    dc_plot_var_number(d, "t0_s", t0);
+    dc_plot_var_number(d, "ideal_s", get(s, "job.ideal_days") * 86400.0);
+    dc_plot_var_number(d, "done_s", isfinite(done_days) ? t0 + done_days * 86400.0 : NAN);
+    dc_plot_var_number(d, "nrollbacks", (double)n_roll);
+    dc_plot_var_number(d, "lost_gpu_h", lost_total);
+    dc_plot_var_number(d, "ettr", get(s, "job.ettr"));
+    dc_plot_var_number(d, "done_pct", 100.0 * frac);
+done:
+    if (fp)
+        fclose(fp);
+    if (fr)
+        fclose(fr);
+    free(an);
+    free(pt);
+    free(pv);
+    free(st);
+    free(sv);
+    dc_eventlog_destroy(log);
+    return rc;
+}
+
+/* ---- sets of runs: against a parameter ------------------------------------------- */
+
+typedef struct stat95 {
+    double mean, half, lo, hi;
+    size_t n;
+} stat95;
+
+/* Mean and 95% half-width of key over the runs idx[0..m) (NaN values skipped). */
+static stat95 stats(const dc_plot_run *runs, const size_t *idx, size_t m, const char *key, double scale)
+{
+    stat95 st = {NAN, 0.0, NAN, NAN, 0};
+    double sum = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        double v = get(runs[idx[i]].summary, key) * scale;
+        if (!isfinite(v))
+            continue;
+        sum += v;
+        st.lo = st.n == 0 || v < st.lo ? v : st.lo;
+        st.hi = st.n == 0 || v > st.hi ? v : st.hi;
+        st.n++;
+    }
+    if (st.n == 0)
+        return st;
+    st.mean = sum / (double)st.n;
+    if (st.n > 1) {
+        double ss = 0.0;
+        for (size_t i = 0; i < m; i++) {
+            double v = get(runs[idx[i]].summary, key) * scale;
+            if (isfinite(v))
+                ss += (v - st.mean) * (v - st.mean);
+        }
+        double sd = sqrt(ss / (double)(st.n - 1));
+        st.half = gsl_cdf_tdist_Pinv(0.975, (double)(st.n - 1)) * sd / sqrt((double)st.n);
+    }
+    return st;
+}
+
+typedef struct xrun {
+    double x;
+    size_t i;
+} xrun;
+
+static int xrun_cmp(const void *a, const void *b)
+{
+    const xrun *p = a, *q = b;
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* Groups runs by the summary figure xkey: calls fn once per distinct x
+ * (ascending) with the indices of its runs. */
+typedef void (*group_fn)(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m);
+
+static int by_x(const dc_plot_run *runs, size_t n, const char *xkey, group_fn fn, void *ctx,
+                size_t *groups, double *xmin, double *xmax, dc_error *err)
+{
+    xrun *xs = malloc(n * sizeof *xs);
+    size_t *idx = malloc(n * sizeof *idx);
+    if (!xs || !idx) {
+        free(xs);
+        free(idx);
+        return nomem(err);
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        double x = get(runs[i].summary, xkey);
+        if (isfinite(x))
+            xs[m++] = (xrun){x, i};
+    }
+    qsort(xs, m, sizeof *xs, xrun_cmp);
+    *groups = 0;
+    *xmin = m ? xs[0].x : NAN;
+    *xmax = m ? xs[m - 1].x : NAN;
+    for (size_t a = 0; a < m;) {
+        size_t b = a, k = 0;
+        while (b < m && xs[b].x == xs[a].x)
+            idx[k++] = xs[b++].i;
+        fn(ctx, xs[a].x, runs, idx, k);
+        (*groups)++;
+        a = b;
+    }
+    free(xs);
+    free(idx);
+    return DC_OK;
+}
+
+static void put_stat(FILE *f, stat95 st)
+{
+    fputc(',', f);
+    put(f, st.mean);
+    fputc(',', f);
+    put(f, st.n ? st.half : NAN);
+    fprintf(f, ",%zu", st.n);
+}
+
+typedef struct ckpt_ctx {
+    FILE *f;
+    double best_x, best_ettr;
+} ckpt_ctx;
+
+static void ckpt_group(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
+{
+    ckpt_ctx *c = ctx;
+    stat95 e = stats(runs, idx, m, "job.ettr", 1.0);
+    put(c->f, x);
+    put_stat(c->f, e);
+    fputc('\n', c->f);
+    if (isfinite(e.mean) && (!isfinite(c->best_ettr) || e.mean > c->best_ettr)) {
+        c->best_ettr = e.mean;
+        c->best_x = x;
+    }
+}
+
+/* The restart time R of the first-order and Daly curves: job.restart_s of
+ * the scenario, else the mean time per (re)start measured in the run. */
+static double restart_s(const dc_plot_run *r)
+{
+    double v;
+    if (dc_plot_scenario_number(r->scenario_text, "job.restart_s", &v) == DC_OK)
+        return v;
+    double h = get(r->summary, "job.time_restarting_h"), k = get(r->summary, "job.interruptions");
+    return isfinite(h) && isfinite(k) ? h * 3600.0 / (k + 1.0) : NAN;
+}
+
+static int export_checkpoint(const dc_plot_kind *kind, const dc_plot_run *runs, size_t n, dc_plot_data *d,
+                             dc_error *err)
+{
+    (void)kind;
+    FILE *f = dc_plot_data_open(d, "checkpoint.csv", err);
+    if (!f)
+        return err->code;
+    fputs("# interval_s,ettr_mean,ettr_ci95,n (runs with the same interval pooled)\n", f);
+    ckpt_ctx c = {f, NAN, NAN};
+    size_t groups = 0;
+    double xmin, xmax;
+    int rc = by_x(runs, n, "job.checkpoint_interval_s", ckpt_group, &c, &groups, &xmin, &xmax, err);
+    int rc2 = dc_plot_data_close(d, f, err);
+    if (rc != DC_OK || rc2 != DC_OK)
+        return rc != DC_OK ? rc : rc2;
+    /* C, M and R: the model's inputs, the same in every run of a scan of the
+     * interval (their mean otherwise). */
+    size_t *all = calloc(n + 1, sizeof *all);
+    if (!all)
+        return nomem(err);
+    for (size_t i = 0; i < n; i++)
+        all[i] = i;
+    stat95 C = stats(runs, all, n, "job.checkpoint_write_s", 1.0);
+    stat95 M = stats(runs, all, n, "job.expected_mtbi_h", 3600.0);
+    free(all);
+    double R = 0.0;
+    size_t nr = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = restart_s(&runs[i]);
+        if (isfinite(v)) {
+            R += v;
+            nr++;
+        }
+    }
+    dc_plot_var_number(d, "C", C.mean);
+    dc_plot_var_number(d, "M", M.mean);
+    dc_plot_var_number(d, "R", nr ? R / (double)nr : NAN);
+    dc_plot_var_number(d, "npoints", (double)groups);
+    dc_plot_var_number(d, "xmin", xmin);
+    dc_plot_var_number(d, "xmax", xmax);
+    dc_plot_var_number(d, "best_s", c.best_x);
+    dc_plot_var_number(d, "best_ettr", c.best_ettr);
+    dc_plot_var_number(d, "reps", groups ? (double)n / (double)groups : 0.0);
+    return DC_OK;
+}
+
+static void scale_group(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
+{
+    FILE *f = ctx;
+    put(f, x);
+    put_stat(f, stats(runs, idx, m, "job.ettr", 1.0));
+    put_stat(f, stats(runs, idx, m, "job.completion_days", 1.0));
+    put_stat(f, stats(runs, idx, m, "job.ideal_days", 1.0));
+    put_stat(f, stats(runs, idx, m, "job.interruptions", 1.0));
+    fputc('\n', f);
+}
+
+static int export_scale(const dc_plot_kind *kind, const dc_plot_run *runs, size_t n, dc_plot_data *d,
+                        dc_error *err)
+{
+    (void)kind;
+    FILE *f = dc_plot_data_open(d, "scale.csv", err);
+    if (!f)
+        return err->code;
+    fputs("# gpus,ettr_mean,ettr_ci95,ettr_n,days_mean,days_ci95,days_n,ideal_days_mean,ideal_ci95,ideal_n,"
+          "interruptions_mean,interruptions_ci95,interruptions_n (days: runs that finished)\n",
+          f);
+    size_t groups = 0;
+    double xmin, xmax;
+    int rc = by_x(runs, n, "job.gpus", scale_group, f, &groups, &xmin, &xmax, err);
+    int rc2 = dc_plot_data_close(d, f, err);
+    if (rc != DC_OK || rc2 != DC_OK)
+        return rc != DC_OK ? rc : rc2;
+    dc_plot_var_number(d, "npoints", (double)groups);
+    dc_plot_var_number(d, "xmin", xmin);
+    dc_plot_var_number(d, "xmax", xmax);
+    dc_plot_var_number(d, "xlog", xmin > 0 && xmax / xmin >= 8.0 ? 1.0 : 0.0);
+    size_t unfinished = 0;
+    for (size_t i = 0; i < n; i++)
+        unfinished += !(get(runs[i].summary, "job.completed") > 0);
+    dc_plot_var_number(d, "unfinished", (double)unfinished);
+    dc_plot_var_number(d, "reps", groups ? (double)n / (double)groups : 0.0);
+    return DC_OK;
+}
+
+/* ---- sets of runs: side by side --------------------------------------------------- */
+
+/* The headline figures of a comparison (grouped bars, one panel each):
+ * summary key, label, factor, unit.  Figures no run has are left out. */
+static const struct {
+    const char *key, *label;
+    double factor;
+    const char *unit;
+} main_figures[] = {
+    {"job.ettr", "ETTR", 100.0, "%"},
+    {"job.completion_days", "time to train", 1.0, "days"},
+    {"job.interruptions", "job interruptions", 1.0, ""},
+    {"cluster.node_availability", "node availability", 100.0, "%"},
+};
+
+static int export_compare(const dc_plot_kind *kind, const dc_plot_run *runs, size_t n, dc_plot_data *d,
+                          dc_error *err)
+{
+    (void)kind;
+    const size_t plen = strlen(DC_BREAKDOWN_PREFIX);
+    /* The GPU-hour lines of every run, in order of first appearance;
+     * "useful" is ETTR's business, the capacity the denominator. */
+    size_t cap = 0;
+    for (size_t r = 0; r < n; r++)
+        cap += dc_summary_count(runs[r].summary);
+    const char **lines = calloc(cap + 1, sizeof *lines);
+    const char **labels = calloc(n + 1, sizeof *labels);
+    if (!lines || !labels) {
+        free(lines);
+        free(labels);
+        return nomem(err);
+    }
+    size_t nl = 0;
+    for (size_t r = 0; r < n; r++) {
+        const dc_summary *s = runs[r].summary;
+        labels[r] = runs[r].label;
+        for (size_t i = 0; i < dc_summary_count(s); i++) {
+            const char *key = dc_summary_key(s, i);
+            if (strncmp(key, DC_BREAKDOWN_PREFIX, plen) != 0 || strcmp(key, DC_BREAKDOWN_TOTAL) == 0 ||
+                strcmp(key + plen, "useful") == 0)
+                continue;
+            bool seen = false;
+            for (size_t j = 0; j < nl && !seen; j++)
+                seen = strcmp(lines[j], key) == 0;
+            if (!seen)
+                lines[nl++] = key;
+        }
+    }
+    int rc = DC_OK;
+    FILE *f = dc_plot_data_open(d, "compare_lines.csv", err);
+    if (!f) {
+        rc = err->code;
+        goto done;
+    }
+    fputs("# line,share_pct of run 1,share_pct of run 2,... (GPU-hours lost, % of the capacity)\n", f);
+    for (size_t j = 0; j < nl; j++) {
+        put_label(f, lines[j] + plen);
+        for (size_t r = 0; r < n; r++) {
+            double cap_h = get(runs[r].summary, DC_BREAKDOWN_TOTAL);
+            double v = get(runs[r].summary, lines[j]);
+            fputc(',', f);
+            put(f, cap_h > 0 && isfinite(v) ? 100.0 * v / cap_h : 0.0);
+        }
+        fputc('\n', f);
+    }
+    if ((rc = dc_plot_data_close(d, f, err)) != DC_OK)
+        goto done;
+
+    if (!(f = dc_plot_data_open(d, "compare_main.csv", err))) {
+        rc = err->code;
+        goto done;
+    }
+    fputs("# figure,value of run 1,value of run 2,... (in the unit of the array main_units)\n", f);
+    const char *mlabels[sizeof main_figures / sizeof main_figures[0]];
+    const char *munits[sizeof main_figures / sizeof main_figures[0]];
+    size_t nm = 0;
+    for (size_t j = 0; j < sizeof main_figures / sizeof main_figures[0]; j++) {
+        bool any = false;
+        for (size_t r = 0; r < n; r++)
+            any = any || isfinite(get(runs[r].summary, main_figures[j].key));
+        if (!any)
+            continue;
+        mlabels[nm] = main_figures[j].label;
+        munits[nm++] = main_figures[j].unit;
+        put_label(f, main_figures[j].label);
+        for (size_t r = 0; r < n; r++) {
+            fputc(',', f);
+            put(f, get(runs[r].summary, main_figures[j].key) * main_figures[j].factor);
+        }
+        fputc('\n', f);
+    }
+    if ((rc = dc_plot_data_close(d, f, err)) != DC_OK)
+        goto done;
+    /* The same, one row per bar (gnuplot 5.4 fails on a plot of labels
+     * whose points are all missing, so a missing value is a 0 labelled n/a). */
+    if (!(f = dc_plot_data_open(d, "compare_bars.csv", err))) {
+        rc = err->code;
+        goto done;
+    }
+    fputs("# figure (index in main_labels, from 1),run (from 1),value (0 when missing),text\n", f);
+    for (size_t j = 0, m = 0; j < sizeof main_figures / sizeof main_figures[0]; j++) {
+        bool any = false;
+        for (size_t r = 0; r < n; r++)
+            any = any || isfinite(get(runs[r].summary, main_figures[j].key));
+        if (!any)
+            continue;
+        m++;
+        for (size_t r = 0; r < n; r++) {
+            double v = get(runs[r].summary, main_figures[j].key) * main_figures[j].factor;
+            fprintf(f, "%zu,%zu,", m, r + 1);
+            put(f, isfinite(v) ? v : 0.0);
+            if (isfinite(v))
+                fprintf(f, fabs(v) >= 1000 ? ",%.0f\n" : ",%.3g\n", v);
+            else
+                fputs(",n/a\n", f);
+        }
+    }
+    if ((rc = dc_plot_data_close(d, f, err)) != DC_OK)
+        goto done;
+    dc_plot_var_strings(d, "runs", labels, n);
+    dc_plot_var_number(d, "nlines", (double)nl);
+    dc_plot_var_number(d, "nmain", (double)nm);
+    dc_plot_var_strings(d, "main_labels", mlabels, nm);
+    dc_plot_var_strings(d, "main_units", munits, nm);
+done:
+    free(lines);
+    free(labels);
+    return rc;
+}
+
+/* ---- the table -------------------------------------------------------------------- */
+
+const dc_plot_kind dc_plot_kinds[] = {
+    {"timeline", "timeline.gp", DC_PLOT_ONE, {"/series/job_state", "/events"}, export_timeline, {NULL},
+     1000, 0, "the job's state over time, checkpoints, and failures by class (filled: the job was interrupted)"},
+    {"nodes", "nodes.gp", DC_PLOT_ONE, {"/series/nodes_up", "/series/nodes_down", "/series/repair_queue"},
+     export_nodes, {NULL}, 1000, 560, "healthy nodes, nodes down and the repair queue over time"},
+    {"interruptions", "interruptions.gp", DC_PLOT_ONE, {"/summary/interruptions.*"}, dc_plot_export_bars,
+     {"interruptions.", "job.interruptions", NULL}, 900, 0, "the job's interruptions by cause (bars)"},
+    {"gpu_hours", "gpu_hours.gp", DC_PLOT_ONE, {"/summary/gpu_hours.*", "/summary/gpu_hours.capacity"},
+     dc_plot_export_bars, {"gpu_hours.", "gpu_hours.capacity", NULL}, 900, 0,
+     "where the GPU-hours went: useful work and each loss, share of the capacity (bars)"},
+    {"progress", "progress.gp", DC_PLOT_ONE,
+     {"/series/job_progress", "/summary/job.ideal_days", "/summary/job.work_done_fraction",
+      "/summary/job.useful_gpu_h"},
+     export_progress, {NULL}, 1000, 520, "the job's progress over time with its rollbacks, against no failures"},
+    {"checkpoint", "checkpoint.gp", DC_PLOT_RUNS,
+     {"/summary/job.checkpoint_interval_s", "/summary/job.ettr", "/summary/job.checkpoint_write_s",
+      "/summary/job.expected_mtbi_h"},
+     export_checkpoint, {NULL}, 1000, 560,
+     "ETTR against the checkpoint interval, Young/Daly optimum and Daly's expected ETTR (several runs)"},
+    {"scale", "scale.gp", DC_PLOT_RUNS, {"/summary/job.gpus", "/summary/job.ettr", "/summary/job.ideal_days"},
+     export_scale, {NULL}, 1100, 500, "ETTR and time-to-train against the job's size in GPUs (several runs)"},
+    {"compare", "compare.gp", DC_PLOT_RUNS, {"/summary/gpu_hours.capacity"}, export_compare, {NULL}, 1100, 600,
+     "runs side by side: GPU-hours lost by cause and the headline figures (grouped bars)"},
+};
+
+const size_t dc_plot_kind_count = sizeof dc_plot_kinds / sizeof dc_plot_kinds[0];

@@ -1,0 +1,213 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* dcsim compare: the summaries of several traces side by side, with the
+ * relative difference of each to the first (analysis/compare.h); --csv for
+ * the same table with every digit, --plot for the grouped bars of the
+ * figure kind "compare". */
+#include "cli.h"
+#include "plotcli.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+static const char compare_usage[] =
+    "usage: dcsim compare A.h5 B.h5 ... [--csv] [--plot [-o FILE.png|.svg|.pdf]]\n"
+    "Prints the summaries of the traces side by side, with the relative difference of each\n"
+    "to the first: (x - x_first) / |x_first|.  --csv writes the table with every digit;\n"
+    "--plot also draws grouped bars of the main figures (default: FIRST_compare.png beside\n"
+    "the first trace).\n";
+
+/* As the summary's text table: integers and large values whole, else 4 digits. */
+static void format_value(char *buf, size_t size, double v)
+{
+    if (isnan(v))
+        snprintf(buf, size, "-");
+    else if (isinf(v))
+        snprintf(buf, size, v > 0 ? "inf" : "-inf");
+    else if (v == 0.0)
+        snprintf(buf, size, "0");
+    else if (fabs(v) < 1e15 && (v == floor(v) || fabs(v) >= 1000.0))
+        snprintf(buf, size, "%.0f", v);
+    else
+        snprintf(buf, size, "%.4g", v);
+}
+
+static void format_rel(char *buf, size_t size, double rel)
+{
+    if (isnan(rel))
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%+.2f%%", 100.0 * rel);
+}
+
+static void print_table(const dc_table *t, size_t n, const dc_cli_run *runs, const char *const *paths)
+{
+    printf("differences relative to %s\n", runs[0].label);
+    int lw = 0;
+    for (size_t j = 0; j < n; j++)
+        if ((int)strlen(runs[j].label) > lw)
+            lw = (int)strlen(runs[j].label);
+    for (size_t j = 0; j < n; j++)
+        printf("  %-*s  %s: scenario %s, seed %llu, %.1f days simulated\n", lw, runs[j].label, paths[j],
+               runs[j].scenario, (unsigned long long)runs[j].run.seed, runs[j].run.end_s / 86400.0);
+    putchar('\n');
+
+    size_t rows = dc_table_rows(t);
+    int kw = 6, uw = 4;
+    int *vw = calloc(n, sizeof *vw);
+    if (!vw)
+        return;
+    char num[64];
+    for (size_t j = 0; j < n; j++)
+        vw[j] = (int)strlen(runs[j].label);
+    for (size_t r = 0; r < rows; r++) {
+        int l = (int)strlen(dc_table_text(t, r, 0));
+        kw = l > kw ? l : kw;
+        l = (int)strlen(dc_table_text(t, r, 1));
+        uw = l > uw ? l : uw;
+        for (size_t j = 0; j < n; j++) {
+            format_value(num, sizeof num, dc_table_real(t, r, 2 + j));
+            l = (int)strlen(num);
+            vw[j] = l > vw[j] ? l : vw[j];
+        }
+    }
+    printf("%-*s  %-*s", kw, "figure", uw, "unit");
+    for (size_t j = 0; j < n; j++) {
+        printf("  %*s", vw[j], runs[j].label);
+        if (j > 0)
+            printf("  %9s", "diff");
+    }
+    putchar('\n');
+    for (size_t r = 0; r < rows; r++) {
+        printf("%-*s  %-*s", kw, dc_table_text(t, r, 0), uw, dc_table_text(t, r, 1));
+        for (size_t j = 0; j < n; j++) {
+            format_value(num, sizeof num, dc_table_real(t, r, 2 + j));
+            printf("  %*s", vw[j], num);
+            if (j > 0) {
+                format_rel(num, sizeof num, dc_table_real(t, r, 2 + n + j - 1));
+                printf("  %9s", num);
+            }
+        }
+        putchar('\n');
+    }
+    free(vw);
+}
+
+int dc_cmd_compare(int argc, char **argv)
+{
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    size_t n = 0;
+    const char *output = NULL;
+    bool csv = false, plot = false;
+    if (!paths) {
+        fputs("dcsim: out of memory\n", stderr);
+        return DC_EXIT_FAILURE;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "dcsim compare: option %s needs a value\n", argv[i]);
+                free(paths);
+                return DC_EXIT_INPUT;
+            }
+            output = argv[++i];
+        } else if (strcmp(argv[i], "--csv") == 0) {
+            csv = true;
+        } else if (strcmp(argv[i], "--plot") == 0) {
+            plot = true;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(compare_usage, stdout);
+            free(paths);
+            return DC_EXIT_OK;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "dcsim compare: unknown option '%s'\n%s", argv[i], compare_usage);
+            free(paths);
+            return DC_EXIT_INPUT;
+        } else {
+            paths[n++] = argv[i];
+        }
+    }
+    if (n < 2 || (output && !plot)) {
+        fprintf(stderr, "dcsim compare: %s\n%s",
+                n < 2 ? "give two traces or more" : "-o names the figure of --plot", compare_usage);
+        free(paths);
+        return DC_EXIT_INPUT;
+    }
+
+    dc_error err = {0};
+    dc_cli_run *runs = calloc(n, sizeof *runs);
+    const dc_summary **sums = calloc(n, sizeof *sums);
+    const char **names = calloc(n, sizeof *names);
+    dc_plot_run *pruns = calloc(n, sizeof *pruns);
+    dc_table *t = dc_table_create();
+    char *plot_dir = NULL, *fig = NULL;
+    size_t open = 0;
+    int status = DC_EXIT_OK;
+    if (!runs || !sums || !names || !pruns || !t) {
+        dc_error_set(&err, DC_ENOMEM, "out of memory");
+        goto fail;
+    }
+    for (; open < n; open++)
+        if (dc_cli_run_open(paths[open], &runs[open], &err) != DC_OK)
+            goto fail;
+    dc_cli_run_label(runs, n, paths);
+    for (size_t j = 0; j < n; j++) {
+        sums[j] = runs[j].summary;
+        names[j] = runs[j].label;
+        pruns[j] = runs[j].run;
+    }
+    if (dc_compare_table(sums, names, n, t, &err) != DC_OK)
+        goto fail;
+    /* Draw first: a figure that cannot be drawn must not follow a table. */
+    if (plot) {
+        const dc_plot_kind *k = dc_plot_kind_find("compare");
+        plot_dir = dc_cli_plot_dir();
+        if (!output) {
+            const char *slash = strrchr(paths[0], '/');
+            int dlen = slash ? (int)(slash - paths[0]) + 1 : 0;
+            const char *label = strrchr(runs[0].label, '/') ? strrchr(runs[0].label, '/') + 1 : runs[0].label;
+            size_t len = (size_t)dlen + strlen(label) + 16;
+            if ((fig = malloc(len)))
+                snprintf(fig, len, "%.*s%s_compare.png", dlen, paths[0], label);
+        }
+        if (!k || !plot_dir || (!output && !fig)) {
+            dc_error_set(&err, DC_ENOMEM, "out of memory");
+            goto fail;
+        }
+        dc_plot_opts o = {.output = output ? output : fig, .gnuplot = dc_cli_gnuplot(), .script_dir = plot_dir};
+        if (dc_plot_render(k, pruns, n, &o, &err) != DC_OK)
+            goto fail;
+    }
+    if (csv) {
+        if (dc_table_write_csv(t, stdout, &err) != DC_OK)
+            goto fail;
+    } else {
+        print_table(t, n, runs, paths);
+    }
+    if (plot)
+        fprintf(csv ? stderr : stdout, "%swrote %s\n", csv ? "dcsim compare: " : "\n", output ? output : fig);
+    goto done;
+fail:
+    status = dc_cli_fail(&err);
+done:
+    for (size_t j = 0; j < open; j++)
+        dc_cli_run_close(&runs[j]);
+    free(runs);
+    free(sums);
+    free(names);
+    free(pruns);
+    free(paths);
+    free(plot_dir);
+    free(fig);
+    dc_table_destroy(t);
+    return status;
+}

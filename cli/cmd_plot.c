@@ -1,0 +1,723 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* dcsim plot: figures from traces with gnuplot (analysis/plot.h).
+ *
+ * One trace and a kind draws that figure; one trace and no kind draws every
+ * figure of one trace that the trace supports into a folder; several traces
+ * (or --scan, which runs the scenario for each value of --vary and each
+ * replication, in this process and without traces) draw a figure of runs:
+ * checkpoint, scale, compare.  Replication r of a scan runs with seed
+ * base + r (base: --seed, else the scenario's seed), so every point of the
+ * scan sees the same random streams (common random numbers). */
+#include "cli.h"
+#include "plotcli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "registry.h"
+#include "sim.h"
+#include "trace_read.h"
+
+static const char plot_usage[] =
+    "usage: dcsim plot TRACE.h5 --kind KIND [-o FILE.png|.svg|.pdf] [--data DIR]\n"
+    "       dcsim plot TRACE.h5 [-o DIR] [--format png|svg|pdf]\n"
+    "       dcsim plot --kind KIND TRACE.h5 TRACE.h5... [-o FILE]\n"
+    "       dcsim plot --kind KIND --scan FILE.cfg --vary KEY=V1,V2,... [--vary ...] [--reps N]\n"
+    "                  [--seed N] [--set KEY=VALUE]... [-o FILE]\n"
+    "       dcsim plot --list\n"
+    "Draws figures from traces with gnuplot.  With a kind: that figure (default file: the\n"
+    "trace's name and the kind, beside the trace, PNG).  Without: every figure the trace\n"
+    "supports, into DIR (default: TRACE_figures beside the trace).  The figures of several runs\n"
+    "(checkpoint, scale, compare) take several traces, or --scan: dcsim runs the scenario for\n"
+    "each value of --vary (several --vary change together), --reps times with seeds N, N+1...\n"
+    "--data DIR keeps the data files, setup.gp and plot.sh that redraws the figure.\n"
+    "--list shows the kinds.  Environment: DCSIM_GNUPLOT (the gnuplot program), DCSIM_PLOTS\n"
+    "(the directory of the scripts).\n";
+
+#define MAX_SETS 256
+#define MAX_VARY 8
+
+/* ---- shared with export and compare ------------------------------------------------ */
+
+/* The base name of path without the extension ext. */
+static char *strip_ext(const char *path, const char *ext)
+{
+    const char *slash = strrchr(path, '/');
+    const char *b = slash ? slash + 1 : path;
+    size_t len = strlen(b), elen = strlen(ext);
+    if (len > elen && strcmp(b + len - elen, ext) == 0)
+        len -= elen;
+    char *s = malloc(len + 1);
+    if (s) {
+        memcpy(s, b, len);
+        s[len] = '\0';
+    }
+    return s;
+}
+
+int dc_cli_run_open(const char *path, dc_cli_run *r, dc_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->trace = dc_trace_open(path, err);
+    if (!r->trace)
+        return err->code;
+    char *file = NULL;
+    uint64_t seed = 0;
+    double end_s = 0;
+    int rc = DC_OK;
+    if (!(r->summary = dc_summary_create()) || !(r->label = strip_ext(path, ".h5")))
+        rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+    if (rc == DC_OK)
+        rc = dc_trace_read_summary(r->trace, r->summary, err);
+    if (rc == DC_OK)
+        rc = dc_trace_attr_uint64(r->trace, "seed", &seed, err);
+    if (rc == DC_OK)
+        rc = dc_trace_attr_double(r->trace, "end_s", &end_s, err);
+    if (rc == DC_OK) {
+        /* The scenario is only for titles and model inputs: optional. */
+        dc_error ignored = {0};
+        dc_trace_attr_string(r->trace, "scenario", &r->text, &ignored);
+        dc_trace_attr_string(r->trace, "scenario_file", &file, &ignored);
+        r->scenario = dc_plot_scenario_name(r->text, file);
+        free(file);
+        if (!r->scenario)
+            rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
+    if (rc != DC_OK) {
+        dc_cli_run_close(r);
+        return rc;
+    }
+    r->run = (dc_plot_run){
+        .label = r->label,
+        .trace = r->trace,
+        .summary = r->summary,
+        .scenario = r->scenario,
+        .scenario_text = r->text,
+        .seed = seed,
+        .end_s = end_s,
+    };
+    return DC_OK;
+}
+
+void dc_cli_run_close(dc_cli_run *r)
+{
+    dc_trace_close(r->trace);
+    dc_summary_destroy(r->summary);
+    free(r->label);
+    free(r->scenario);
+    free(r->text);
+    memset(r, 0, sizeof *r);
+}
+
+void dc_cli_run_label(dc_cli_run *runs, size_t n, const char *const *paths)
+{
+    bool clash = false;
+    for (size_t i = 0; i < n && !clash; i++)
+        for (size_t j = i + 1; j < n && !clash; j++)
+            clash = strcmp(runs[i].label, runs[j].label) == 0;
+    if (!clash)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        char *l = strdup(paths[i]);
+        if (!l)
+            continue;
+        size_t len = strlen(l);
+        if (len > 3 && strcmp(l + len - 3, ".h5") == 0)
+            l[len - 3] = '\0';
+        free(runs[i].label);
+        runs[i].label = l;
+        runs[i].run.label = l;
+    }
+}
+
+const char *dc_cli_gnuplot(void)
+{
+    const char *g = getenv("DCSIM_GNUPLOT");
+    return g && g[0] ? g : DC_GNUPLOT;
+}
+
+static bool has_style(const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/style.gp", dir);
+    return access(path, R_OK) == 0;
+}
+
+char *dc_cli_plot_dir(void)
+{
+    const char *env = getenv("DCSIM_PLOTS");
+    if (env && env[0])
+        return strdup(env);
+#if defined(DC_SRCDIR) && defined(DC_BUILDDIR)
+    /* The dcsim of the build tree draws with the scripts of its sources. */
+    char *self = realpath("/proc/self/exe", NULL);
+    char *built = realpath(DC_BUILDDIR "/dcsim", NULL);
+    bool in_tree = self && built && strcmp(self, built) == 0;
+    free(self);
+    free(built);
+    if (in_tree && has_style(DC_SRCDIR "/plots"))
+        return strdup(DC_SRCDIR "/plots");
+#endif
+    if (has_style(DC_DATADIR "/plots"))
+        return strdup(DC_DATADIR "/plots");
+#ifdef DC_SRCDIR
+    if (has_style(DC_SRCDIR "/plots"))
+        return strdup(DC_SRCDIR "/plots");
+#endif
+    return strdup(DC_DATADIR "/plots");
+}
+
+/* ---- options ----------------------------------------------------------------------- */
+
+typedef struct vary {
+    char *key;
+    char **values;
+    size_t n;
+} vary;
+
+typedef struct plot_args {
+    const char *kind, *output, *format, *data, *scan;
+    const char *sets[MAX_SETS];
+    size_t n_sets;
+    vary vary[MAX_VARY];
+    size_t n_vary;
+    long reps;
+    int64_t seed;
+    bool list, help;
+    char **traces;
+    size_t n_traces;
+} plot_args;
+
+static void vary_free(vary *v)
+{
+    free(v->key);
+    for (size_t i = 0; i < v->n; i++)
+        free(v->values[i]);
+    free(v->values);
+}
+
+static int parse_vary(const char *text, vary *v, dc_error *err)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text || !eq[1])
+        return dc_error_set(err, DC_EINPUT, "--vary '%s': expected KEY=V1,V2,...", text);
+    memset(v, 0, sizeof *v);
+    v->key = strndup(text, (size_t)(eq - text));
+    size_t commas = 0;
+    for (const char *p = eq + 1; *p; p++)
+        commas += *p == ',';
+    v->values = calloc(commas + 1, sizeof *v->values);
+    if (!v->key || !v->values) {
+        vary_free(v);
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
+    const char *p = eq + 1;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0) {
+            vary_free(v);
+            return dc_error_set(err, DC_EINPUT, "--vary '%s': an empty value", text);
+        }
+        v->values[v->n++] = strndup(p, len);
+        if (!v->values[v->n - 1]) {
+            vary_free(v);
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+        }
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    return DC_OK;
+}
+
+static int parse_long(const char *opt, const char *text, long min, long max, long *out, dc_error *err)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < min || v > max)
+        return dc_error_set(err, DC_EINPUT, "%s: expected an integer from %ld to %ld (got '%s')", opt, min, max,
+                            text);
+    *out = v;
+    return DC_OK;
+}
+
+static int parse_args(int argc, char **argv, plot_args *a, dc_error *err)
+{
+    static const struct option opts[] = {
+        {"kind", required_argument, NULL, 'k'}, {"output", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'}, {"data", required_argument, NULL, 'd'},
+        {"scan", required_argument, NULL, 'S'}, {"vary", required_argument, NULL, 'V'},
+        {"reps", required_argument, NULL, 'r'}, {"seed", required_argument, NULL, 's'},
+        {"set", required_argument, NULL, 'e'}, {"list", no_argument, NULL, 'l'},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+    };
+    a->reps = 1;
+    a->seed = -1;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":k:o:", opts, NULL)) != -1) {
+        long v;
+        switch (c) {
+        case 'k':
+            a->kind = optarg;
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
+        case 'f':
+            if (strcmp(optarg, "png") && strcmp(optarg, "svg") && strcmp(optarg, "pdf"))
+                return dc_error_set(err, DC_EINPUT, "--format: png, svg or pdf (got '%s')", optarg);
+            a->format = optarg;
+            break;
+        case 'd':
+            a->data = optarg;
+            break;
+        case 'S':
+            a->scan = optarg;
+            break;
+        case 'V':
+            if (a->n_vary == MAX_VARY)
+                return dc_error_set(err, DC_EINPUT, "--vary: at most %d keys", MAX_VARY);
+            if (parse_vary(optarg, &a->vary[a->n_vary], err) != DC_OK)
+                return err->code;
+            a->n_vary++;
+            break;
+        case 'r':
+            if (parse_long("--reps", optarg, 1, 100000, &a->reps, err) != DC_OK)
+                return err->code;
+            break;
+        case 's':
+            if (parse_long("--seed", optarg, 0, LONG_MAX, &v, err) != DC_OK)
+                return err->code;
+            a->seed = v;
+            break;
+        case 'e':
+            if (a->n_sets == MAX_SETS)
+                return dc_error_set(err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
+            a->sets[a->n_sets++] = optarg;
+            break;
+        case 'l':
+            a->list = true;
+            break;
+        case 'h':
+            a->help = true;
+            return DC_OK;
+        case ':':
+            return dc_error_set(err, DC_EINPUT, "plot: option %s needs a value", argv[optind - 1]);
+        default:
+            return dc_error_set(err, DC_EINPUT, "plot: unknown option '%s' (dcsim plot --help)", argv[optind - 1]);
+        }
+    }
+    a->traces = argv + optind;
+    a->n_traces = (size_t)(argc - optind);
+    return DC_OK;
+}
+
+/* ---- output names ---------------------------------------------------------------------- */
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    size_t len = strlen(path);
+    return (len > 0 && path[len - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+/* DIR/BASE_KIND.EXT, DIR the directory of near (or "." for none). */
+static char *name_beside(const char *near, const char *base, const char *kind, const char *ext)
+{
+    const char *slash = near ? strrchr(near, '/') : NULL;
+    int dlen = slash ? (int)(slash - near) + 1 : 0;
+    size_t len = (size_t)dlen + strlen(base) + strlen(kind) + strlen(ext) + 4;
+    char *s = malloc(len);
+    if (s)
+        snprintf(s, len, "%.*s%s%s%s.%s", dlen, near ? near : "", base, kind[0] ? "_" : "", kind, ext);
+    return s;
+}
+
+static char *name_in(const char *dir, const char *file, const char *ext)
+{
+    size_t len = strlen(dir) + strlen(file) + strlen(ext) + 3;
+    char *s = malloc(len);
+    if (s)
+        snprintf(s, len, "%s%s%s.%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", file, ext);
+    return s;
+}
+
+/* DC_EIO unless the directory of path exists and is writable. */
+static int check_dir_of(const char *path, dc_error *err)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return dc_error_set(err, DC_EIO, "cannot write figure '%s': directory '%s' does not exist", path, dir);
+    if (access(dir, W_OK) != 0)
+        return dc_error_set(err, DC_EIO, "cannot write figure '%s': %s", path, strerror(errno));
+    return DC_OK;
+}
+
+/* ---- listing ---------------------------------------------------------------------------- */
+
+static void list_kinds(void)
+{
+    printf("%-14s %-10s %s\n", "kind", "input", "what it shows / datasets it needs");
+    for (size_t i = 0; i < dc_plot_kind_count; i++) {
+        const dc_plot_kind *k = &dc_plot_kinds[i];
+        printf("%-14s %-10s %s\n", k->name, k->input == DC_PLOT_ONE ? "one trace" : "runs", k->what);
+        printf("%-14s %-10s needs", "", "");
+        for (size_t j = 0; j < DC_PLOT_MAX_NEEDS && k->needs[j]; j++)
+            printf(" %s", k->needs[j]);
+        printf("; script plots/%s\n", k->script);
+    }
+}
+
+/* ---- scans ------------------------------------------------------------------------------- */
+
+typedef struct scan_run {
+    dc_summary *summary;
+    char *text, *label, *scenario;
+} scan_run;
+
+static int copy_summary(const dc_summary *from, dc_summary **to)
+{
+    dc_summary *s = dc_summary_create();
+    if (!s)
+        return DC_ENOMEM;
+    for (size_t i = 0; i < dc_summary_count(from); i++)
+        if (dc_summary_set(s, dc_summary_key(from, i), dc_summary_value(from, i), dc_summary_unit(from, i),
+                           dc_summary_doc(from, i)) != DC_OK) {
+            dc_summary_destroy(s);
+            return DC_ENOMEM;
+        }
+    *to = s;
+    return DC_OK;
+}
+
+/* Runs the scan: points x replications, in this order. */
+static int run_scan(const plot_args *a, scan_run **out, dc_plot_run **out_runs, size_t *out_n, dc_error *err)
+{
+    if (a->n_vary == 0)
+        return dc_error_set(err, DC_EINPUT, "--scan needs --vary KEY=V1,V2,...");
+    size_t points = a->vary[0].n;
+    for (size_t v = 1; v < a->n_vary; v++)
+        if (a->vary[v].n != points)
+            return dc_error_set(err, DC_EINPUT,
+                                "--vary %s has %zu values but --vary %s has %zu; keys that vary together need "
+                                "as many values",
+                                a->vary[0].key, points, a->vary[v].key, a->vary[v].n);
+    size_t total = points * (size_t)a->reps;
+    scan_run *sr = calloc(total, sizeof *sr);
+    dc_plot_run *runs = calloc(total, sizeof *runs);
+    if (!sr || !runs) {
+        free(sr);
+        free(runs);
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
+    *out = sr;
+    *out_runs = runs;
+    *out_n = 0;
+    const char *sets[MAX_SETS + MAX_VARY + 1];
+    char assign[MAX_VARY][512];
+    int64_t base = a->seed;
+    for (size_t p = 0; p < points; p++) {
+        size_t ns = 0;
+        sets[ns++] = "trace.events=false"; /* nothing reads them: faster */
+        for (size_t i = 0; i < a->n_sets; i++)
+            sets[ns++] = a->sets[i];
+        char label[1024] = "";
+        for (size_t v = 0; v < a->n_vary; v++) {
+            snprintf(assign[v], sizeof assign[v], "%s=%s", a->vary[v].key, a->vary[v].values[p]);
+            sets[ns++] = assign[v];
+            size_t l = strlen(label);
+            snprintf(label + l, sizeof label - l, "%s%s", v ? " " : "", assign[v]);
+        }
+        for (long r = 0; r < a->reps; r++) {
+            dc_scenario *sc = NULL;
+            char *name = NULL;
+            dc_sim *sim = NULL;
+            int rc = dc_cli_load(a->scan, sets, ns, &sc, &name, err);
+            if (rc == DC_OK)
+                rc = dc_build(sc, base < 0 ? -1 : base + r, &sim, err);
+            if (rc == DC_OK && base < 0)
+                base = (int64_t)dc_sim_seed(sim); /* the scenario's seed, for the next replications */
+            if (rc == DC_OK)
+                rc = dc_sim_run(sim, err);
+            scan_run *s = &sr[*out_n];
+            if (rc == DC_OK) {
+                char full[1100];
+                if (a->reps > 1)
+                    snprintf(full, sizeof full, "%s seed %" PRIu64, label, dc_sim_seed(sim));
+                else
+                    snprintf(full, sizeof full, "%s", label);
+                if (copy_summary(dc_sim_summary(sim), &s->summary) != DC_OK || !(s->text = dc_scenario_text(sc)) ||
+                    !(s->label = strdup(full)))
+                    rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+                s->scenario = name;
+                name = NULL;
+            }
+            if (rc == DC_OK)
+                runs[*out_n] = (dc_plot_run){
+                    .label = s->label,
+                    .summary = s->summary,
+                    .scenario = s->scenario,
+                    .scenario_text = s->text,
+                    .seed = dc_sim_seed(sim),
+                    .end_s = dc_sim_now(sim),
+                };
+            (*out_n)++;
+            free(name);
+            dc_sim_destroy(sim);
+            dc_scenario_destroy(sc);
+            if (rc != DC_OK)
+                return rc;
+        }
+    }
+    return DC_OK;
+}
+
+static void free_scan(scan_run *sr, size_t n)
+{
+    for (size_t i = 0; sr && i < n; i++) {
+        dc_summary_destroy(sr[i].summary);
+        free(sr[i].text);
+        free(sr[i].label);
+        free(sr[i].scenario);
+    }
+    free(sr);
+}
+
+/* ---- the command ------------------------------------------------------------------------- */
+
+/* Every figure of one trace that it supports, into a folder. */
+static int plot_all(const plot_args *a, dc_cli_run *run, dc_plot_opts *o, dc_error *err)
+{
+    const char *ext = a->format ? a->format : "png";
+    char *dir = NULL;
+    if (a->output) {
+        dir = strdup(a->output);
+    } else {
+        /* TRACE_figures beside the trace. */
+        const char *slash = strrchr(a->traces[0], '/');
+        int dlen = slash ? (int)(slash - a->traces[0]) + 1 : 0;
+        size_t len = (size_t)dlen + strlen(run->label) + 10;
+        if ((dir = malloc(len)))
+            snprintf(dir, len, "%.*s%s_figures", dlen, a->traces[0], run->label);
+    }
+    if (!dir)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    bool made = mkdir(dir, 0755) == 0;
+    if (!made && errno != EEXIST) {
+        int rc = dc_error_set(err, DC_EIO, "cannot create the folder of figures '%s': %s", dir, strerror(errno));
+        free(dir);
+        return rc;
+    }
+    if (!is_dir(dir)) {
+        int rc = dc_error_set(err, DC_EIO, "cannot write figures into '%s': it is not a directory", dir);
+        free(dir);
+        return rc;
+    }
+    size_t drawn = 0;
+    int rc = DC_OK;
+    for (size_t i = 0; i < dc_plot_kind_count && rc == DC_OK; i++) {
+        const dc_plot_kind *k = &dc_plot_kinds[i];
+        if (k->input != DC_PLOT_ONE)
+            continue;
+        dc_error why = {0};
+        if (dc_plot_check(k, &run->run, 1, &why) != DC_OK) {
+            fprintf(stderr, "dcsim plot: skipped %s: %s\n", k->name, why.msg);
+            continue;
+        }
+        char *out = name_in(dir, k->name, ext);
+        if (!out) {
+            rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+            break;
+        }
+        o->output = out;
+        rc = dc_plot_render(k, &run->run, 1, o, err);
+        if (rc == DC_OK) {
+            printf("wrote %s\n", out);
+            drawn++;
+        }
+        free(out);
+    }
+    if (rc == DC_OK && drawn == 0)
+        rc = dc_error_set(err, DC_EINPUT, "trace '%s' has the datasets of no figure (see the messages above)",
+                          a->traces[0]);
+    if (drawn == 0 && made)
+        rmdir(dir);
+    free(dir);
+    return rc;
+}
+
+int dc_cmd_plot(int argc, char **argv)
+{
+    plot_args a = {0};
+    dc_error err = {0};
+    dc_cli_run *traces = NULL;
+    dc_plot_run *runs = NULL;
+    scan_run *scan = NULL;
+    size_t n_runs = 0, n_open = 0;
+    char *plot_dir = NULL, *output = NULL;
+    int status = DC_EXIT_OK;
+
+    if (parse_args(argc, argv, &a, &err) != DC_OK)
+        goto fail;
+    if (a.help) {
+        fputs(plot_usage, stdout);
+        goto done;
+    }
+    if (a.list) {
+        list_kinds();
+        if ((plot_dir = dc_cli_plot_dir()))
+            printf("\nscripts: %s (DCSIM_PLOTS overrides); gnuplot: %s (DCSIM_GNUPLOT overrides)\n", plot_dir,
+                   dc_cli_gnuplot());
+        goto done;
+    }
+    const dc_plot_kind *k = NULL;
+    if (a.kind && !(k = dc_plot_kind_find(a.kind))) {
+        char names[512] = "";
+        for (size_t i = 0; i < dc_plot_kind_count; i++) {
+            size_t l = strlen(names);
+            snprintf(names + l, sizeof names - l, "%s%s", i ? ", " : "", dc_plot_kinds[i].name);
+        }
+        dc_error_set(&err, DC_EINPUT, "plot: unknown kind '%s' (kinds: %s)", a.kind, names);
+        goto fail;
+    }
+    if (a.scan && a.n_traces > 0) {
+        dc_error_set(&err, DC_EINPUT, "plot: --scan runs the scenario itself; give no trace (got '%s')",
+                     a.traces[0]);
+        goto fail;
+    }
+    if (!a.scan && (a.n_vary > 0 || a.n_sets > 0 || a.reps != 1 || a.seed >= 0)) {
+        dc_error_set(&err, DC_EINPUT, "plot: --vary, --set, --reps and --seed go with --scan FILE.cfg");
+        goto fail;
+    }
+    if (!a.scan && a.n_traces == 0) {
+        dc_error_set(&err, DC_EINPUT, "plot: which trace? usage: dcsim plot TRACE.h5 [--kind KIND] [-o FILE]");
+        goto fail;
+    }
+    if (a.scan && (!k || k->input != DC_PLOT_RUNS)) {
+        dc_error_set(&err, DC_EINPUT, "plot: --scan draws a figure of several runs: --kind checkpoint, scale or compare");
+        goto fail;
+    }
+    if (!k && a.n_traces > 1) {
+        dc_error_set(&err, DC_EINPUT, "plot: several traces make one figure of runs: choose --kind checkpoint, "
+                                      "scale or compare");
+        goto fail;
+    }
+    if (a.data && !k) {
+        dc_error_set(&err, DC_EINPUT, "plot: --data keeps the data of one figure: give --kind");
+        goto fail;
+    }
+
+    dc_plot_opts opts = {.gnuplot = dc_cli_gnuplot(), .keep_dir = a.data};
+    if (!(plot_dir = dc_cli_plot_dir())) {
+        dc_error_set(&err, DC_ENOMEM, "out of memory");
+        goto fail;
+    }
+    opts.script_dir = plot_dir;
+
+    if (k) {
+        /* One figure: where it goes. */
+        const char *ext = a.format ? a.format : "png";
+        char *base = a.scan ? strip_ext(a.scan, ".cfg") : strip_ext(a.traces[0], ".h5");
+        if (!base) {
+            dc_error_set(&err, DC_ENOMEM, "out of memory");
+            goto fail;
+        }
+        if (a.output && !is_dir(a.output)) {
+            const char *fmt = NULL;
+            if (a.format && dc_plot_terminal(a.output, &fmt) && strcmp(fmt, a.format) != 0) {
+                dc_error_set(&err, DC_EINPUT, "plot: -o %s is not a %s file", a.output, a.format);
+                free(base);
+                goto fail;
+            }
+            output = strdup(a.output);
+        } else if (a.output) {
+            size_t len = strlen(base) + strlen(k->name) + 2;
+            char *file = malloc(len);
+            if (file) {
+                snprintf(file, len, "%s_%s", base, k->name);
+                output = name_in(a.output, file, ext);
+                free(file);
+            }
+        } else {
+            output = name_beside(a.scan ? NULL : a.traces[0], base, k->name, ext);
+        }
+        free(base);
+        if (!output) {
+            dc_error_set(&err, DC_ENOMEM, "out of memory");
+            goto fail;
+        }
+        /* Before any run of a scan: a figure that cannot be written must not
+         * cost one. */
+        if (!dc_plot_terminal(output, NULL)) {
+            dc_error_set(&err, DC_EINPUT, "cannot tell the format of '%s': name the figure .png, .svg or .pdf", output);
+            goto fail;
+        }
+        if (check_dir_of(output, &err) != DC_OK)
+            goto fail;
+    }
+
+    if (a.scan) {
+        if (run_scan(&a, &scan, &runs, &n_runs, &err) != DC_OK)
+            goto fail;
+    } else {
+        traces = calloc(a.n_traces, sizeof *traces);
+        runs = calloc(a.n_traces, sizeof *runs);
+        if (!traces || !runs) {
+            dc_error_set(&err, DC_ENOMEM, "out of memory");
+            goto fail;
+        }
+        for (; n_open < a.n_traces; n_open++)
+            if (dc_cli_run_open(a.traces[n_open], &traces[n_open], &err) != DC_OK)
+                goto fail;
+        dc_cli_run_label(traces, n_open, (const char *const *)a.traces);
+        for (size_t i = 0; i < n_open; i++)
+            runs[i] = traces[i].run;
+        n_runs = n_open;
+    }
+
+    if (!k) {
+        if (plot_all(&a, &traces[0], &opts, &err) != DC_OK)
+            goto fail;
+        goto done;
+    }
+
+    opts.output = output;
+    if (dc_plot_render(k, runs, n_runs, &opts, &err) != DC_OK)
+        goto fail;
+    printf("wrote %s\n", output);
+    goto done;
+fail:
+    status = dc_cli_fail(&err);
+done:
+    for (size_t i = 0; i < n_open; i++)
+        dc_cli_run_close(&traces[i]);
+    free(traces);
+    if (a.scan)
+        free_scan(scan, n_runs);
+    free(runs);
+    for (size_t v = 0; v < a.n_vary; v++)
+        vary_free(&a.vary[v]);
+    free(plot_dir);
+    free(output);
+    return status;
+}

@@ -1,0 +1,43 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The commands over traces (plot, export, compare) and what they share:
+ * opening a trace as a run to plot, finding gnuplot and the scripts. */
+#ifndef DC_PLOTCLI_H
+#define DC_PLOTCLI_H
+
+#include "error.h"
+#include "plot.h"
+#include "summary.h"
+
+int dc_cmd_plot(int argc, char **argv);
+int dc_cmd_export(int argc, char **argv);
+int dc_cmd_compare(int argc, char **argv);
+
+/* A trace opened as a run to plot, owning what the run points to. */
+typedef struct dc_cli_run {
+    dc_plot_run run;
+    dc_trace_file *trace;
+    dc_summary *summary;
+    char *label, *scenario, *text;
+} dc_cli_run;
+
+/* Opens path and reads its summary and attributes; label is the file's
+ * base name without ".h5". */
+int dc_cli_run_open(const char *path, dc_cli_run *r, dc_error *err);
+void dc_cli_run_close(dc_cli_run *r);
+/* Labels runs by base name, or by path where two base names are equal. */
+void dc_cli_run_label(dc_cli_run *runs, size_t n, const char *const *paths);
+
+/* gnuplot: $DCSIM_GNUPLOT, else the program configure found. */
+const char *dc_cli_gnuplot(void);
+/* The directory of the gnuplot scripts: $DCSIM_PLOTS; else the source
+ * tree's plots/ for the dcsim of the build tree; else the installed
+ * DATADIR/plots.  Malloc'd. */
+char *dc_cli_plot_dir(void);
+
+#endif

@@ -1,0 +1,233 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+#include "sweep_par.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+#ifdef HAVE_MPI
+#include <mpi.h>
+#endif
+
+/* The world size an MPI launcher announced, 0 when there is none. */
+static int launcher_size(int *rank)
+{
+    static const char *const size_vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", NULL};
+    static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL};
+    *rank = 0;
+    for (size_t i = 0; rank_vars[i]; i++)
+        if (getenv(rank_vars[i])) {
+            *rank = atoi(getenv(rank_vars[i]));
+            break;
+        }
+    for (size_t i = 0; size_vars[i]; i++)
+        if (getenv(size_vars[i]))
+            return atoi(getenv(size_vars[i]));
+    /* PMIx launchers may set only the rank */
+    return getenv("PMIX_RANK") ? 1 : 0;
+}
+
+int dc_par_init(int *argc, char ***argv, dc_par *p, dc_error *err)
+{
+    p->mpi = false;
+    p->rank = 0;
+    p->size = 1;
+    int rank, size = launcher_size(&rank);
+#ifdef HAVE_MPI
+    if (size > 0) {
+        if (MPI_Init(argc, argv) != MPI_SUCCESS)
+            return dc_error_set(err, DC_EINTERNAL, "MPI_Init failed");
+        p->mpi = true;
+        MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &p->size);
+    }
+    return DC_OK;
+#else
+    (void)argc;
+    (void)argv;
+    if (size > 1) {
+        p->rank = rank;
+        return dc_error_set(err, DC_EINPUT,
+                            "this dcsim was built without MPI, so each of the %d ranks would run the whole sweep: "
+                            "run it without mpirun (it uses every core), or rebuild with ./configure --with-mpi",
+                            size);
+    }
+    return DC_OK;
+#endif
+}
+
+void dc_par_finish(dc_par *p)
+{
+#ifdef HAVE_MPI
+    if (p->mpi)
+        MPI_Finalize();
+#endif
+    p->mpi = false;
+}
+
+int dc_par_agree(const dc_par *p, int status)
+{
+#ifdef HAVE_MPI
+    if (p->mpi && p->size > 1) {
+        int all = status;
+        MPI_Allreduce(&status, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        return all;
+    }
+#else
+    (void)p;
+#endif
+    return status;
+}
+
+#ifdef HAVE_MPI
+/* This rank's rows, or its error, as one text: "#ROW LEN\n" + packed row per
+ * row, or "!CODE\n" + message. */
+static int pack_all(dc_sweep *sw, const size_t *rows, size_t n, int rc, const dc_error *run_err, char **out,
+                    size_t *len)
+{
+    char *buf = NULL;
+    size_t used = 0, cap = 0;
+    *out = NULL;
+    *len = 0;
+    if (rc != DC_OK) {
+        const char *msg = run_err ? run_err->msg : "";
+        size_t m = strlen(msg) + 32;
+        if (!(buf = malloc(m)))
+            return DC_ENOMEM;
+        used = (size_t)snprintf(buf, m, "!%d\n%s", rc, msg);
+        *out = buf;
+        *len = used;
+        return DC_OK;
+    }
+    char *row = NULL;
+    size_t row_cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t row_len = 0;
+        if (row)
+            row[0] = '\0';
+        if (dc_sweep_row_pack(sw, rows[i], &row, &row_len, &row_cap) != DC_OK) {
+            free(row);
+            free(buf);
+            return DC_ENOMEM;
+        }
+        char head[64];
+        int h = snprintf(head, sizeof head, "#%zu %zu\n", rows[i], row_len);
+        if (used + (size_t)h + row_len + 1 > cap) {
+            size_t c = cap ? cap : 65536;
+            while (c < used + (size_t)h + row_len + 1)
+                c *= 2;
+            char *nb = realloc(buf, c);
+            if (!nb) {
+                free(row);
+                free(buf);
+                return DC_ENOMEM;
+            }
+            buf = nb;
+            cap = c;
+        }
+        memcpy(buf + used, head, (size_t)h);
+        used += (size_t)h;
+        memcpy(buf + used, row, row_len);
+        used += row_len;
+    }
+    free(row);
+    *out = buf;
+    *len = used;
+    return DC_OK;
+}
+
+static int unpack_all(dc_sweep *sw, const char *text, size_t len, int from, dc_error *err)
+{
+    const char *p = text, *end = text + len;
+    if (len > 0 && *p == '!') {
+        int code = atoi(p + 1);
+        const char *nl = memchr(p, '\n', len);
+        const char *msg = nl ? nl + 1 : "";
+        dc_error_set(err, code ? code : DC_EINTERNAL, "%.*s", (int)(end - msg), msg);
+        return err ? err->code : DC_EINTERNAL;
+    }
+    while (p < end) {
+        size_t row = 0, n = 0;
+        char *after;
+        if (*p != '#')
+            return dc_error_set(err, DC_EINTERNAL, "malformed rows from rank %d", from);
+        row = strtoull(p + 1, &after, 10);
+        n = strtoull(after, &after, 10);
+        if (*after != '\n' || after + 1 + n > end)
+            return dc_error_set(err, DC_EINTERNAL, "malformed rows from rank %d", from);
+        int rc = dc_sweep_row_unpack(sw, row, after + 1, n, err);
+        if (rc != DC_OK)
+            return rc;
+        p = after + 1 + n;
+    }
+    return DC_OK;
+}
+#endif
+
+int dc_par_gather(const dc_par *p, dc_sweep *sw, const size_t *rows, size_t n, int rc, const dc_error *run_err,
+                  dc_error *err)
+{
+#ifdef HAVE_MPI
+    if (p->mpi && p->size > 1) {
+        char *buf = NULL;
+        size_t len = 0;
+        int prc = pack_all(sw, rows, n, rc, run_err, &buf, &len);
+        int mine = prc == DC_OK && len <= INT_MAX ? (int)len : -1;
+        int *lens = NULL, *displs = NULL;
+        char *all = NULL;
+        int status = DC_OK;
+        if (p->rank == 0) {
+            lens = calloc((size_t)p->size, sizeof *lens);
+            displs = calloc((size_t)p->size, sizeof *displs);
+        }
+        int send = mine < 0 ? 0 : mine;
+        MPI_Gather(&send, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        int bad = mine < 0;
+        MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        long long total = 0;
+        if (p->rank == 0) {
+            for (int r = 0; lens && displs && r < p->size; r++) {
+                displs[r] = (int)total;
+                total += lens[r];
+            }
+            if (!lens || !displs || total > INT_MAX || !(all = malloc((size_t)total + 1)))
+                bad = 1;
+        }
+        MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (bad) {
+            status = dc_error_set(err, DC_ENOMEM, "the rows are too large to gather (%lld bytes) or out of memory",
+                                  total);
+        } else {
+            MPI_Gatherv(buf, send, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
+            for (int r = 0; p->rank == 0 && r < p->size && status == DC_OK; r++)
+                status = unpack_all(sw, all + displs[r], (size_t)lens[r], r, err);
+            if (p->rank != 0 && rc != DC_OK) {
+                status = rc;
+                if (err && run_err)
+                    *err = *run_err;
+            }
+        }
+        free(buf);
+        free(all);
+        free(lens);
+        free(displs);
+        return status;
+    }
+#else
+    (void)p;
+    (void)sw;
+    (void)rows;
+    (void)n;
+#endif
+    if (rc != DC_OK && err && run_err)
+        *err = *run_err;
+    return rc;
+}

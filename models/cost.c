@@ -1,0 +1,468 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+#include "cost.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+
+#define USD_MAX 1e15
+#define PRICE(path, unit, doc) {path, DC_PARAM_FLOAT, 0, unit, 0, NULL, 0, USD_MAX, NULL, doc}
+#define FRACTION(path, def, doc) {path, DC_PARAM_FLOAT, 0, "", def, NULL, 0, 1, NULL, doc}
+
+const dc_param dc_cost_params[] = {
+    {"cost", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
+     "total cost of ownership of the run (models/cost.h); absent: no cost figures"},
+    FRACTION("cost.owned", 1, "share of the cluster's GPUs bought (the rest is rented)"),
+    FRACTION("cost.rented_reserved", 0, "share of the rented GPUs on reserved contracts (the rest on demand)"),
+    {"cost.discount_rate", DC_PARAM_FLOAT, 0, "1/yr", 0, NULL, 0, 10, NULL,
+     "annual discount rate of the net present value"},
+    {"cost.models_per_job", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "", 1, NULL, 0, 1e9, NULL,
+     "models the job trains (for the cost per trained model)"},
+    {"cost.lost_gpu_h_usd", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "USD/GPU-h", 0, NULL, 0, USD_MAX, NULL,
+     "value of a lost GPU-hour (default: the run's average cost of a GPU-hour of capacity)"},
+
+    {"cost.capex", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, "capital of the owned share"},
+    PRICE("cost.capex.gpu_usd", "USD", "price of one GPU (accelerator)"),
+    PRICE("cost.capex.server_usd", "USD", "price of one node without its GPUs (host, CPU, memory, chassis, NICs)"),
+    PRICE("cost.capex.network_port_usd", "USD", "price of one network port (switch port, optics, cable)"),
+    {"cost.capex.network_ports_per_gpu", DC_PARAM_FLOAT, 0, "", 1, NULL, 0, 1000, NULL,
+     "network ports bought per GPU (all tiers of the fabric)"},
+    PRICE("cost.capex.switch_usd", "USD", "price of one switch (besides ports priced per port)"),
+    {"cost.capex.switches", DC_PARAM_INT, 0, "", 0, NULL, 0, 1e9, NULL, "switches of the whole cluster"},
+    {"cost.capex.storage", DC_PARAM_LIST, 0, "", 0, NULL, 0, 0, NULL, "storage tiers of the whole cluster"},
+    {"cost.capex.storage.[].tier", DC_PARAM_STRING, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL,
+     "tier name (for reports)"},
+    {"cost.capex.storage.[].tb", DC_PARAM_FLOAT, DC_PARAM_REQUIRED, "TB", 0, NULL, 0, 1e12, NULL, "capacity"},
+    PRICE("cost.capex.storage.[].usd_per_tb", "USD/TB", "price per TB"),
+    PRICE("cost.capex.facility_usd_per_mw", "USD/MW", "facility build cost per MW of IT capacity"),
+    {"cost.capex.it_kw_per_gpu", DC_PARAM_FLOAT, 0, "kW", 0, NULL, 0, 1000, NULL,
+     "IT capacity the facility provides per GPU (GPU, host, network and storage share)"},
+    FRACTION("cost.capex.spares_fraction", 0, "spare parts bought, as a share of the hardware"),
+    {"cost.capex.life_years", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "yr", 5, NULL, 0, 100, NULL,
+     "straight-line amortisation life of the hardware"},
+    {"cost.capex.facility_life_years", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "yr", 15, NULL, 0, 200, NULL,
+     "straight-line amortisation life of the facility"},
+    FRACTION("cost.capex.residual_fraction", 0, "hardware value left at the end of its life (resale)"),
+    {"cost.capex.interest_rate", DC_PARAM_FLOAT, 0, "1/yr", 0, NULL, 0, 10, NULL,
+     "annual interest on the capital (financed, repaid as it depreciates)"},
+
+    {"cost.opex", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, "operating costs"},
+    PRICE("cost.opex.electricity_usd_per_kwh", "USD/kWh", "electricity price (when the power model does not price energy)"),
+    {"cost.opex.facility_mw", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "MW", 0, NULL, 0, 1e6, NULL,
+     "average facility power of the whole cluster, IT and cooling (used when no power model simulates energy)"},
+    {"cost.opex.maintenance_fraction", DC_PARAM_FLOAT, 0, "1/yr", 0, NULL, 0, 10, NULL,
+     "maintenance per year as a share of the owned capital"},
+    {"cost.opex.staff_per_nodes", DC_PARAM_FLOAT, 0, "nodes", 0, NULL, 0, 1e9, NULL,
+     "owned nodes per staff member (0: no staff cost)"},
+    PRICE("cost.opex.staff_usd_per_year", "USD/yr", "cost of one staff member per year"),
+    PRICE("cost.opex.licence_usd_per_gpu_year", "USD/yr", "software licences per GPU and year"),
+    {"cost.opex.data_transfer_tb_per_month", DC_PARAM_FLOAT, 0, "TB", 0, NULL, 0, 1e12, NULL,
+     "data moved in and out per month"},
+    PRICE("cost.opex.data_transfer_usd_per_tb", "USD/TB", "price of data transfer"),
+    PRICE("cost.opex.repair_parts_usd", "USD", "parts per repair (classes not listed in repairs)"),
+    {"cost.opex.repair_labour_h", DC_PARAM_FLOAT, 0, "h", 0, NULL, 0, 1e6, NULL,
+     "labour per repair (classes not listed in repairs)"},
+    PRICE("cost.opex.labour_usd_per_h", "USD/h", "cost of an hour of repair labour"),
+    {"cost.opex.repairs", DC_PARAM_LIST, 0, "", 0, NULL, 0, 0, NULL, "repair cost by failure class"},
+    {"cost.opex.repairs.[].class", DC_PARAM_STRING, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL,
+     "a failure class (failures.[].name)"},
+    PRICE("cost.opex.repairs.[].parts_usd", "USD", "parts per failure of this class"),
+    {"cost.opex.repairs.[].labour_h", DC_PARAM_FLOAT, 0, "h", 0, NULL, 0, 1e6, NULL,
+     "labour per failure of this class"},
+
+    {"cost.rent", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, "rented GPUs"},
+    PRICE("cost.rent.on_demand_usd_per_gpu_h", "USD/GPU-h", "on-demand price of a GPU-hour"),
+    FRACTION("cost.rent.reserved_discount", 0, "discount of reserved GPU-hours on the on-demand price"),
+    {"cost.rent.reserved_term_years", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "yr", 1, NULL, 0, 100, NULL,
+     "length of one reserved commitment"},
+    {"cost.rent.reserved_terms", DC_PARAM_INT, 0, "", 1, NULL, 0, 1000, NULL,
+     "reserved commitments bought back to back (paid in full; past them, on demand)"},
+    PRICE("cost.rent.spot_usd_per_gpu_h", "USD/GPU-h", "spot price of a GPU-hour"),
+    {"cost.rent.spot_gpu_h", DC_PARAM_FLOAT, 0, "GPU-h", 0, NULL, 0, 1e15, NULL,
+     "non-critical work run on spot capacity during the run"},
+    {"cost.rent.spot_rework", DC_PARAM_FLOAT, 0, "", 0, NULL, 0, 100, NULL,
+     "spot work redone after preemptions, as a share of the work"},
+
+    {"deadline", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, "when the job must be done (models/cost.h)"},
+    {"deadline.days", DC_PARAM_FLOAT, DC_PARAM_REQUIRED | DC_PARAM_MIN_EXCLUSIVE, "days", 0, NULL, 0, 1e6, NULL,
+     "the job must finish within this many days of its submission"},
+    PRICE("deadline.penalty_usd", "USD", "paid once if the deadline is missed"),
+    PRICE("deadline.penalty_usd_per_day", "USD/day", "paid per day late"),
+    {0},
+};
+
+typedef struct repair_price {
+    char name[64];
+    double usd; /* parts + labour per failure */
+} repair_price;
+
+typedef struct cost_model {
+    bool has_cost, has_deadline;
+    double owned, reserved_share, discount_rate, models_per_job, lost_gpu_h_usd;
+    bool has_lost_value;
+    double gpu_usd, server_usd, port_usd, ports_per_gpu, switch_usd, storage_usd;
+    long long switches;
+    double facility_usd_per_mw, it_kw_per_gpu, spares_fraction, life_y, facility_life_y, residual_fraction,
+        interest_rate;
+    double electricity_usd_per_kwh, facility_mw;
+    bool has_facility_mw;
+    double maintenance_fraction, staff_per_nodes, staff_usd_per_year, licence_usd_per_gpu_year;
+    double transfer_tb_per_month, transfer_usd_per_tb;
+    double repair_default_usd;
+    repair_price *repairs;
+    size_t n_repairs;
+    double on_demand_usd, reserved_discount, reserved_term_y, spot_usd, spot_gpu_h, spot_rework;
+    long long reserved_terms;
+    double deadline_days, penalty_usd, penalty_usd_per_day;
+    double job_tokens; /* 0: unknown */
+    double gpus, nodes;
+} cost_model;
+
+dc_cost_capital dc_cost_capital_over(double cost_usd, double residual_usd, double life_y, double interest_rate,
+                                     double t_y)
+{
+    dc_cost_capital c = {0};
+    if (!(cost_usd > 0.0) || !(life_y > 0.0) || !(t_y > 0.0)) {
+        c.book_value_usd = cost_usd;
+        return c;
+    }
+    double d = (cost_usd - residual_usd) / life_y;
+    double m = t_y < life_y ? t_y : life_y;
+    c.depreciation_usd = d * m;
+    c.interest_usd = interest_rate * (cost_usd * m - 0.5 * d * m * m + residual_usd * (t_y > life_y ? t_y - life_y : 0.0));
+    c.book_value_usd = cost_usd - d * m;
+    return c;
+}
+
+double dc_cost_pv_const(double delta, double a, double b)
+{
+    if (!(b > a))
+        return 0.0;
+    if (delta == 0.0)
+        return b - a;
+    return (exp(-delta * a) - exp(-delta * b)) / delta;
+}
+
+double dc_cost_pv_linear(double delta, double a, double b)
+{
+    if (!(b > a))
+        return 0.0;
+    if (delta == 0.0)
+        return 0.5 * (b * b - a * a);
+    return ((1.0 + delta * a) * exp(-delta * a) - (1.0 + delta * b) * exp(-delta * b)) / (delta * delta);
+}
+
+/* Present value of the capital flow D + i B(t) of one asset over [0, T]. */
+static double capital_pv(double delta, double cost_usd, double residual_usd, double life_y, double i, double t_y)
+{
+    if (!(cost_usd > 0.0))
+        return 0.0;
+    double d = (cost_usd - residual_usd) / life_y;
+    double m = t_y < life_y ? t_y : life_y;
+    double pv = (d + i * cost_usd) * dc_cost_pv_const(delta, 0.0, m) - i * d * dc_cost_pv_linear(delta, 0.0, m);
+    if (t_y > life_y)
+        pv += i * residual_usd * dc_cost_pv_const(delta, life_y, t_y);
+    return pv;
+}
+
+static double num(const config_setting_t *g, const char *key, double def)
+{
+    double v = def;
+    if (g)
+        config_setting_lookup_float(g, key, &v);
+    return v;
+}
+
+static int read_repairs(cost_model *m, const dc_scenario *sc, const config_setting_t *opex, dc_error *err)
+{
+    double labour = num(opex, "labour_usd_per_h", 0);
+    m->repair_default_usd = num(opex, "repair_parts_usd", 0) + num(opex, "repair_labour_h", 0) * labour;
+    const config_setting_t *list = opex ? config_setting_get_member(opex, "repairs") : NULL;
+    if (!list)
+        return DC_OK;
+    size_t n = (size_t)config_setting_length(list);
+    m->repairs = calloc(n ? n : 1, sizeof *m->repairs);
+    if (!m->repairs)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    const config_setting_t *failures = dc_scenario_lookup(sc, "failures");
+    for (size_t i = 0; i < n; i++) {
+        const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+        const char *cls = "";
+        config_setting_lookup_string(e, "class", &cls);
+        bool found = false;
+        for (int k = 0; failures && k < config_setting_length(failures) && !found; k++) {
+            const char *fn = NULL;
+            config_setting_lookup_string(config_setting_get_elem(failures, (unsigned)k), "name", &fn);
+            found = fn && strcmp(fn, cls) == 0;
+        }
+        if (!found)
+            return dc_scenario_error_at(sc, config_setting_get_member(e, "class"), err,
+                                        "no failure class is named \"%s\" (failures.[].name)", cls);
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(m->repairs[k].name, cls) == 0)
+                return dc_scenario_error_at(sc, config_setting_get_member(e, "class"), err,
+                                            "class \"%s\" is priced twice", cls);
+        snprintf(m->repairs[i].name, sizeof m->repairs[i].name, "%s", cls);
+        m->repairs[i].usd = num(e, "parts_usd", 0) + num(e, "labour_h", 0) * labour;
+    }
+    m->n_repairs = n;
+    return DC_OK;
+}
+
+static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
+{
+    cost_model *m = state;
+    const config_setting_t *g = dc_scenario_lookup(sc, "cost");
+    const config_setting_t *dl = dc_scenario_lookup(sc, "deadline");
+    m->has_cost = g != NULL;
+    m->has_deadline = dl != NULL;
+    if (!g && !dl)
+        return DC_OK;
+    dc_cluster *c = dc_cluster_of(sim);
+    m->nodes = c ? dc_cluster_node_count(c) : 0;
+    m->gpus = c ? m->nodes * dc_cluster_gpus_per_node(c) : 0;
+    m->deadline_days = num(dl, "days", INFINITY);
+    m->penalty_usd = num(dl, "penalty_usd", 0);
+    m->penalty_usd_per_day = num(dl, "penalty_usd_per_day", 0);
+    if (!g)
+        return DC_OK;
+
+    m->owned = num(g, "owned", 1);
+    m->reserved_share = num(g, "rented_reserved", 0);
+    m->discount_rate = num(g, "discount_rate", 0);
+    m->models_per_job = num(g, "models_per_job", 1);
+    m->has_lost_value = config_setting_lookup_float(g, "lost_gpu_h_usd", &m->lost_gpu_h_usd);
+
+    const config_setting_t *cap = config_setting_get_member(g, "capex");
+    m->gpu_usd = num(cap, "gpu_usd", 0);
+    m->server_usd = num(cap, "server_usd", 0);
+    m->port_usd = num(cap, "network_port_usd", 0);
+    m->ports_per_gpu = num(cap, "network_ports_per_gpu", 1);
+    m->switch_usd = num(cap, "switch_usd", 0);
+    if (cap)
+        config_setting_lookup_int64(cap, "switches", &m->switches);
+    const config_setting_t *st = cap ? config_setting_get_member(cap, "storage") : NULL;
+    for (int i = 0; st && i < config_setting_length(st); i++) {
+        const config_setting_t *e = config_setting_get_elem(st, (unsigned)i);
+        m->storage_usd += num(e, "tb", 0) * num(e, "usd_per_tb", 0);
+    }
+    m->facility_usd_per_mw = num(cap, "facility_usd_per_mw", 0);
+    m->it_kw_per_gpu = num(cap, "it_kw_per_gpu", 0);
+    m->spares_fraction = num(cap, "spares_fraction", 0);
+    m->life_y = num(cap, "life_years", 5);
+    m->facility_life_y = num(cap, "facility_life_years", 15);
+    m->residual_fraction = num(cap, "residual_fraction", 0);
+    m->interest_rate = num(cap, "interest_rate", 0);
+    if (m->facility_usd_per_mw > 0.0 && !(m->it_kw_per_gpu > 0.0))
+        return dc_scenario_error_at(sc, config_setting_get_member(cap, "facility_usd_per_mw"), err,
+                                    "a facility price per MW needs cost.capex.it_kw_per_gpu (the IT capacity "
+                                    "per GPU) to size the facility");
+
+    const config_setting_t *op = config_setting_get_member(g, "opex");
+    m->electricity_usd_per_kwh = num(op, "electricity_usd_per_kwh", 0);
+    m->has_facility_mw = op && config_setting_lookup_float(op, "facility_mw", &m->facility_mw);
+    if (m->electricity_usd_per_kwh > 0.0 && !m->has_facility_mw && !dc_scenario_lookup(sc, "power"))
+        return dc_scenario_error_at(sc, config_setting_get_member(op, "electricity_usd_per_kwh"), err,
+                                    "an electricity price needs the energy: give cost.opex.facility_mw (the "
+                                    "average facility power) or a power section that simulates it");
+    m->maintenance_fraction = num(op, "maintenance_fraction", 0);
+    m->staff_per_nodes = num(op, "staff_per_nodes", 0);
+    m->staff_usd_per_year = num(op, "staff_usd_per_year", 0);
+    if (m->staff_usd_per_year > 0.0 && !(m->staff_per_nodes > 0.0))
+        return dc_scenario_error_at(sc, config_setting_get_member(op, "staff_usd_per_year"), err,
+                                    "a staff cost needs cost.opex.staff_per_nodes (nodes per staff member)");
+    m->licence_usd_per_gpu_year = num(op, "licence_usd_per_gpu_year", 0);
+    m->transfer_tb_per_month = num(op, "data_transfer_tb_per_month", 0);
+    m->transfer_usd_per_tb = num(op, "data_transfer_usd_per_tb", 0);
+    int rc = read_repairs(m, sc, op, err);
+    if (rc != DC_OK)
+        return rc;
+
+    const config_setting_t *rent = config_setting_get_member(g, "rent");
+    m->on_demand_usd = num(rent, "on_demand_usd_per_gpu_h", 0);
+    m->reserved_discount = num(rent, "reserved_discount", 0);
+    m->reserved_term_y = num(rent, "reserved_term_years", 1);
+    m->reserved_terms = 1;
+    if (rent)
+        config_setting_lookup_int64(rent, "reserved_terms", &m->reserved_terms);
+    m->spot_usd = num(rent, "spot_usd_per_gpu_h", 0);
+    m->spot_gpu_h = num(rent, "spot_gpu_h", 0);
+    m->spot_rework = num(rent, "spot_rework", 0);
+
+    const config_setting_t *job = dc_scenario_lookup(sc, "job");
+    if (job)
+        config_setting_lookup_float(job, "tokens", &m->job_tokens);
+    return DC_OK;
+}
+
+static double get(const dc_summary *s, const char *key, double def)
+{
+    double v;
+    return dc_summary_get(s, key, &v) ? v : def;
+}
+
+static void put(dc_summary *s, const char *key, double v, const char *unit, const char *doc)
+{
+    dc_summary_set(s, key, v, unit, doc);
+}
+
+static double ratio(double a, double b)
+{
+    return b > 0.0 && isfinite(a) ? a / b : NAN;
+}
+
+static void cost_finish(void *state, dc_sim *sim)
+{
+    cost_model *m = state;
+    if (!m->has_cost && !m->has_deadline)
+        return;
+    dc_summary *s = dc_sim_summary(sim);
+    double t_s = dc_sim_now(sim), t_days = t_s / 86400.0, t_h = t_s / 3600.0;
+    double t_y = t_h / DC_HOURS_PER_COST_YEAR;
+
+    double completed = get(s, "job.completed", 0.0);
+    double completion_days = get(s, "job.completion_days", NAN);
+    double penalty = 0.0;
+    if (m->has_deadline) {
+        bool done = completed > 0.0 && isfinite(completion_days);
+        double late = done ? completion_days - m->deadline_days : t_days - m->deadline_days;
+        bool missed = !done || completion_days > m->deadline_days;
+        if (late < 0.0)
+            late = 0.0;
+        if (missed)
+            penalty = m->penalty_usd + m->penalty_usd_per_day * late;
+        put(s, "deadline.days", m->deadline_days, "days", "the deadline, days after the job's submission");
+        put(s, "deadline.missed", missed ? 1.0 : 0.0, "",
+            "1 if the job did not finish within the deadline (or not at all)");
+        put(s, "deadline.days_late", missed ? late : 0.0, "days",
+            "days past the deadline (unfinished job: simulated time minus deadline, a lower bound)");
+        put(s, "deadline.penalty_usd", penalty, "USD", "penalty for missing the deadline");
+    }
+    if (!m->has_cost)
+        return;
+
+    double f_o = m->owned, f_r = (1.0 - f_o) * m->reserved_share, f_d = (1.0 - f_o) * (1.0 - m->reserved_share);
+    double hw = f_o * (1.0 + m->spares_fraction) *
+                (m->gpus * m->gpu_usd + m->nodes * m->server_usd + m->gpus * m->ports_per_gpu * m->port_usd +
+                 (double)m->switches * m->switch_usd + m->storage_usd);
+    double fac = f_o * m->facility_usd_per_mw * m->gpus * m->it_kw_per_gpu / 1000.0;
+    double i = m->interest_rate;
+    dc_cost_capital ch = dc_cost_capital_over(hw, m->residual_fraction * hw, m->life_y, i, t_y);
+    dc_cost_capital cf = dc_cost_capital_over(fac, 0.0, m->facility_life_y, i, t_y);
+
+    /* energy: the power model's when it ran, else the stated average */
+    double sim_kwh, sim_usd;
+    bool from_power = dc_summary_get(s, "power.facility_energy_kwh", &sim_kwh);
+    double kwh = from_power ? sim_kwh : m->has_facility_mw ? m->facility_mw * 1000.0 * t_h : 0.0;
+    double energy = dc_summary_get(s, "power.energy_cost_usd", &sim_usd) ? f_o * sim_usd
+                                                                         : f_o * kwh * m->electricity_usd_per_kwh;
+    double maintenance = m->maintenance_fraction * (hw + fac) * t_y;
+    double staff = m->staff_per_nodes > 0.0 ? f_o * m->nodes / m->staff_per_nodes * m->staff_usd_per_year * t_y : 0.0;
+    double licences = m->licence_usd_per_gpu_year * m->gpus * t_y;
+    double transfer = m->transfer_tb_per_month * 12.0 * t_y * m->transfer_usd_per_tb;
+    double listed = 0.0, listed_usd = 0.0;
+    for (size_t k = 0; k < m->n_repairs; k++) {
+        char key[96];
+        snprintf(key, sizeof key, "failures.%s", m->repairs[k].name);
+        double n = get(s, key, 0.0);
+        listed += n;
+        listed_usd += n * m->repairs[k].usd;
+    }
+    double other = get(s, "repair.tickets", 0.0) - listed;
+    double repairs = f_o * (listed_usd + (other > 0.0 ? other : 0.0) * m->repair_default_usd);
+    double opex = energy + maintenance + staff + licences + transfer + repairs;
+
+    double p = m->on_demand_usd;
+    double on_demand = f_d * m->gpus * t_h * p;
+    double commit_h = (double)m->reserved_terms * m->reserved_term_y * DC_HOURS_PER_COST_YEAR;
+    double over_h = t_h > commit_h ? t_h - commit_h : 0.0;
+    double reserved_commit = f_r * m->gpus * commit_h * p * (1.0 - m->reserved_discount);
+    double reserved_over = f_r * m->gpus * over_h * p;
+    double spot = m->spot_gpu_h * (1.0 + m->spot_rework) * m->spot_usd;
+    double rent = on_demand + reserved_commit + reserved_over + spot;
+
+    double capital = ch.depreciation_usd + ch.interest_usd + cf.depreciation_usd + cf.interest_usd;
+    double tco = capital + opex + rent;
+
+    double delta = log1p(m->discount_rate);
+    double commit_y = commit_h / DC_HOURS_PER_COST_YEAR;
+    double pv = capital_pv(delta, hw, m->residual_fraction * hw, m->life_y, i, t_y) +
+                capital_pv(delta, fac, 0.0, m->facility_life_y, i, t_y);
+    if (t_y > 0.0)
+        pv += (opex + on_demand + spot) / t_y * dc_cost_pv_const(delta, 0.0, t_y);
+    if (commit_y > 0.0)
+        pv += reserved_commit / commit_y * dc_cost_pv_const(delta, 0.0, commit_y);
+    if (t_y > commit_y)
+        pv += reserved_over / (t_y - commit_y) * dc_cost_pv_const(delta, commit_y, t_y);
+    pv += penalty * exp(-delta * t_y);
+
+    double capacity = get(s, DC_BREAKDOWN_TOTAL, 0.0), useful = get(s, "gpu_hours.useful", 0.0);
+    double lost = capacity - useful - get(s, "gpu_hours.idle_spare", 0.0);
+    if (lost < 0.0)
+        lost = 0.0;
+    double lost_value = m->has_lost_value ? m->lost_gpu_h_usd : ratio(tco, capacity);
+    double models = completed > 0.0 ? m->models_per_job : 0.0;
+    double inference_tokens = get(s, "inference.tokens", 0.0);
+
+    put(s, "cost.window_days", t_days, "days", "time charged: the simulated time");
+    put(s, "cost.capex_usd", hw + fac, "USD", "purchase price of the owned hardware (with spares) and facility");
+    put(s, "cost.depreciation_usd", ch.depreciation_usd + cf.depreciation_usd, "USD",
+        "straight-line amortisation of the owned capital over the window");
+    put(s, "cost.interest_usd", ch.interest_usd + cf.interest_usd, "USD", "financing of the owned capital");
+    put(s, "cost.residual_value_usd", ch.book_value_usd + cf.book_value_usd, "USD",
+        "book value of the owned capital at the end of the window");
+    put(s, "cost.energy_kwh", kwh, "kWh", "facility energy of the whole cluster over the window");
+    put(s, "cost.energy_from_power_model", from_power ? 1.0 : 0.0, "",
+        "1: energy simulated by the power model; 0: cost.opex.facility_mw x time");
+    put(s, "cost.energy_usd", energy, "USD", "electricity of the owned share");
+    put(s, "cost.maintenance_usd", maintenance, "USD", "maintenance of the owned capital");
+    put(s, "cost.staff_usd", staff, "USD", "staff for the owned nodes");
+    put(s, "cost.licences_usd", licences, "USD", "software licences");
+    put(s, "cost.data_transfer_usd", transfer, "USD", "data transfer");
+    put(s, "cost.repairs_usd", repairs, "USD", "repairs (parts and labour) of the owned share");
+    put(s, "cost.rent_on_demand_usd", on_demand, "USD", "on-demand GPU-hours");
+    put(s, "cost.rent_reserved_usd", reserved_commit + reserved_over, "USD",
+        "reserved commitments (and on-demand hours past them)");
+    put(s, "cost.spot_usd", spot, "USD", "spot GPU-hours for non-critical work");
+    put(s, "cost.tco_usd", tco, "USD", "total cost of ownership: capital charges, operating costs and renting");
+    put(s, "cost.total_usd", tco + penalty, "USD", "TCO plus the deadline penalty");
+    put(s, "cost.npv_usd", pv, "USD", "present value of the costs at cost.discount_rate (with the penalty)");
+    put(s, "cost.usd_per_useful_gpu_h", ratio(tco, useful), "USD/GPU-h", "TCO per useful GPU-hour");
+    put(s, "cost.usd_per_model", ratio(tco, models), "USD", "TCO per trained model (null if none finished)");
+    if (m->job_tokens > 0.0)
+        put(s, "cost.usd_per_m_train_tokens", ratio(tco, completed > 0.0 ? m->job_tokens / 1e6 : 0.0), "USD",
+            "TCO per million training tokens (null if the job did not finish)");
+    if (inference_tokens > 0.0)
+        put(s, "cost.usd_per_m_tokens", ratio(tco, inference_tokens / 1e6), "USD",
+            "TCO per million inference tokens served");
+    put(s, "cost.lost_gpu_h", lost, "GPU-h",
+        "GPU-hours neither useful nor idle spares: downtime, rollbacks, restarts, checkpoints, waiting");
+    put(s, "cost.lost_value_usd", lost * lost_value, "USD", "value of the lost GPU-hours (not added to the TCO)");
+    put(s, "output.useful_gpu_h_per_mwh", ratio(useful, kwh / 1000.0), "GPU-h/MWh",
+        "useful work per unit of facility energy");
+    put(s, "output.useful_gpu_h_per_gpu_day", ratio(useful, m->gpus * t_days), "GPU-h/day",
+        "useful work per GPU and day");
+}
+
+static void cost_destroy(void *state)
+{
+    cost_model *m = state;
+    free(m->repairs);
+}
+
+const dc_model_type dc_model_cost = {
+    .name = "cost",
+    .state_size = sizeof(cost_model),
+    .params = dc_cost_params,
+    .init = cost_init,
+    .finish = cost_finish,
+    .destroy = cost_destroy,
+};

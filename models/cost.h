@@ -1,0 +1,111 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* Cost: the total cost of ownership (TCO) of the simulated run, renting,
+ * losses and a deadline.  Registered last: at finish it reads the figures
+ * the other models wrote to the summary.
+ *
+ * The window.  Costs are charged for the simulated time T (from 0 to the end
+ * of the run: the job's completion when stop_when_done, else the horizon),
+ * T_y in years (365.25 days), T_h in hours.  A run that trains a model (or a
+ * programme of models) thus costs what that took, and a slower run costs
+ * more; owned assets are credited with their book value at T.
+ *
+ * Deployment.  Of the cluster's G GPUs (N nodes, spares included) a share
+ * f_o = cost.owned is bought; the rest is rented, a share
+ * f_r = (1 - f_o) rented_reserved on reserved contracts and
+ * f_d = (1 - f_o)(1 - rented_reserved) on demand.  Spot capacity serves
+ * non-critical work beside the job (spot_gpu_h).  Failures and repairs hit
+ * owned and rented GPUs alike (the simulated cluster is one); the owner
+ * pays energy, maintenance, staff and repairs for the owned share only
+ * (a rental price includes them).
+ *
+ * Capital (owned share), per asset class (hardware; facility):
+ *   hardware  C_h = f_o (1 + spares_fraction) (G gpu_usd + N server_usd
+ *             + G network_ports_per_gpu network_port_usd + switches switch_usd
+ *             + sum of storage tiers tb x usd_per_tb),  residual R_h = residual_fraction C_h,
+ *             life L_h = life_years
+ *   facility  C_f = f_o facility_usd_per_mw x G it_kw_per_gpu / 1000,  R_f = 0,
+ *             life L_f = facility_life_years
+ *   straight-line amortisation  D = (C - R) / L per year;
+ *   book value                  B(t) = C - D min(t, L);
+ *   depreciation over T         D min(T_y, L);
+ *   financing (all capital borrowed at interest_rate i, the loan repaid as
+ *   the asset depreciates)      i integral_0^T B(t) dt
+ *                             = i [C m - D m^2 / 2 + R max(T_y - L, 0)],  m = min(T_y, L);
+ *   residual value at T         B(T).
+ * Operating:
+ *   energy       E kWh: power.facility_energy_kwh from the power model when
+ *                it ran, else facility_mw x 1000 x T_h (a stated average);
+ *                cost f_o x power.energy_cost_usd when the power model priced
+ *                it, else f_o E electricity_usd_per_kwh
+ *   maintenance  maintenance_fraction (C_h + C_f) T_y
+ *   staff        f_o N / staff_per_nodes x staff_usd_per_year x T_y
+ *   licences     licence_usd_per_gpu_year G T_y (every GPU run, owned or rented)
+ *   data         data_transfer_tb_per_month x 12 T_y x data_transfer_usd_per_tb
+ *   repairs      f_o [sum over listed classes failures.CLASS (parts_usd + labour_h
+ *                labour_usd_per_h) + max(0, repair.tickets - listed failures)
+ *                (repair_parts_usd + repair_labour_h labour_usd_per_h)]
+ * Renting (price p = on_demand_usd_per_gpu_h):
+ *   on demand    f_d G T_h p
+ *   reserved     f_r G [T_c p (1 - reserved_discount) + max(0, T_h - T_c) p],
+ *                T_c = reserved_terms x reserved_term_years in hours: the
+ *                commitment is paid in full even if the run ends sooner; past
+ *                it the reserved GPUs are kept on demand
+ *   spot         spot_gpu_h (1 + spot_rework) spot_usd_per_gpu_h
+ * TCO = depreciation + financing + operating + renting.
+ * Deadline (deadline.days = D): missed when the job did not finish or
+ *   job.completion_days > D; days late = completion_days - D (for an
+ *   unfinished job, T in days - D: a lower bound); penalty = penalty_usd +
+ *   penalty_usd_per_day x days late when missed.  total = TCO + penalty.
+ * Net present value of the costs at discount_rate d (continuous discounting,
+ *   delta = ln(1 + d)): every flow above is spread evenly over the time it
+ *   covers (operating, on-demand and spot over [0, T]; the reserved
+ *   commitment over [0, T_c], the on-demand overrun over [T_c, T]); the
+ *   capital flow is D + i B(t); the penalty falls at T:
+ *   NPV = sum of integral e^(-delta t) flow(t) dt + penalty e^(-delta T).
+ * Unit figures: cost per useful GPU-hour = TCO / gpu_hours.useful; per
+ *   trained model = TCO / (job.completed x models_per_job); per million
+ *   training tokens = TCO / (job.tokens / 1e6) for a finished job; per
+ *   million inference tokens = TCO / (inference.tokens / 1e6) when an
+ *   inference model reports inference.tokens; useful GPU-hours per MWh and
+ *   per GPU-day (the seeds' unit-output figures).
+ * Losses: lost GPU-hours = gpu_hours.capacity - useful - idle_spare (downtime,
+ *   rollbacks, restarts, checkpoints, waiting, slow-downs), valued at
+ *   lost_gpu_h_usd, or by default at the run's average cost of a GPU-hour of
+ *   capacity, TCO / gpu_hours.capacity.  Shown beside the TCO, not added to it
+ *   (those hours are already paid for).
+ *
+ * The "average investment" method of capital cost (straight-line
+ * depreciation plus interest on the average book value) is the textbook
+ * form, e.g. Kay, Edwards & Duffy, "Farm Management", ch. 16; its continuous
+ * version above is exact for a linear book value.  The seeds' total-cost
+ * breakdown (000, sec. 6): devices, power, cooling, network, storage,
+ * facility, operations, failure and downtime losses. */
+#ifndef DC_COST_H
+#define DC_COST_H
+
+#include "sim.h"
+
+extern const dc_model_type dc_model_cost;
+extern const dc_param dc_cost_params[];
+
+#define DC_HOURS_PER_COST_YEAR (365.25 * 24.0)
+
+/* The capital charges of one asset over t_y years (exposed for tests). */
+typedef struct dc_cost_capital {
+    double depreciation_usd, interest_usd, book_value_usd;
+} dc_cost_capital;
+dc_cost_capital dc_cost_capital_over(double cost_usd, double residual_usd, double life_y, double interest_rate,
+                                     double t_y);
+
+/* Present value at continuous rate delta of a flow of 1 per year on [a, b]
+ * years, and of a flow of t per year (exposed for tests). */
+double dc_cost_pv_const(double delta, double a, double b);
+double dc_cost_pv_linear(double delta, double a, double b);
+
+#endif

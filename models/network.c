@@ -1,0 +1,366 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+#include "network.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "cluster.h"
+#include "dist.h"
+#include "law_params.h"
+
+#define GBPS 1.25e8 /* bytes per second in one Gbit/s */
+
+const dc_param dc_network_params[] = {
+    {"network", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
+     "the fabric: topology, scale-up domains, NICs, link and switch failures; absent: no network model"},
+    {"network.topology", DC_PARAM_STRING, 0, "", 0, "fat_tree", 0, 0, "fat_tree|rail_optimized|torus3d",
+     "fat_tree (one ToR per leaf), rail_optimized (NIC i of each node on rail switch i) or torus3d"},
+    {"network.tiers", DC_PARAM_INT, 0, "", 3, NULL, 2, 3, NULL, "switch tiers of a fat_tree or rail_optimized fabric"},
+    {"network.nodes_per_leaf", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "nodes", 0, NULL, 1, 1e6, NULL,
+     "nodes under one leaf (ToR) switch, or in one rail group (default: cluster.nodes_per_rack)"},
+    {"network.leaves_per_pod", DC_PARAM_INT, 0, "", 32, NULL, 1, 1e6, NULL,
+     "leaves (or rail groups) in a pod at full bisection (3 tiers)"},
+    {"network.switch_radix", DC_PARAM_INT, 0, "ports", 64, NULL, 2, 1e6, NULL,
+     "ports of a top-tier switch: at most this many leaves (2 tiers) or pods (3 tiers)"},
+    {"network.leaf_oversubscription", DC_PARAM_FLOAT, 0, "", 1, NULL, 1, 1e3, NULL,
+     "downlink : uplink bandwidth at the leaves (1 = non-blocking)"},
+    {"network.pod_oversubscription", DC_PARAM_FLOAT, 0, "", 1, NULL, 1, 1e3, NULL,
+     "downlink : uplink bandwidth between pods and the core (3 tiers; 1 = non-blocking)"},
+    {"network.nics_per_node", DC_PARAM_INT, 0, "", 8, NULL, 1, 1024, NULL, "scale-out NICs per node"},
+    {"network.nic_gbps", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "Gbit/s", 400, NULL, 0, 1e7, NULL,
+     "bandwidth of one NIC in each direction"},
+    {"network.scaleup_gpus", DC_PARAM_INT, 0, "GPUs", 8, NULL, 1, 1e6, NULL,
+     "GPUs in one scale-up (NVLink) domain: 8 for an HGX node, 72 for an NVL72 rack"},
+    {"network.scaleup_gbps", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "Gbit/s", 3600, NULL, 0, 1e8, NULL,
+     "scale-up bandwidth per GPU and direction (NVLink 4: 450 GB/s = 3600 Gbit/s)"},
+    {"network.scaleup_latency_us", DC_PARAM_FLOAT, 0, "us", 3, NULL, 0, 1e6, NULL,
+     "latency of one collective step inside a scale-up domain"},
+    {"network.latency_us", DC_PARAM_FLOAT, 0, "us", 6, NULL, 0, 1e6, NULL,
+     "latency of one collective step between nodes, besides switch hops"},
+    {"network.hop_latency_us", DC_PARAM_FLOAT, 0, "us", 1, NULL, 0, 1e6, NULL,
+     "latency added by each switch (torus: each router) on the way"},
+    {"network.torus_x", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "nodes", 0, NULL, 1, 1e6, NULL, "torus3d: nodes along x"},
+    {"network.torus_y", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "nodes", 0, NULL, 1, 1e6, NULL, "torus3d: nodes along y"},
+    {"network.torus_z", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "nodes", 0, NULL, 1, 1e6, NULL, "torus3d: nodes along z"},
+    {"network.torus_link_gbps", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "Gbit/s", 400, NULL, 0, 1e7, NULL,
+     "torus3d: bandwidth of one of a node's six links in each direction"},
+    {"network.placement", DC_PARAM_STRING, 0, "", 0, "packed", 0, 0, "packed|scattered",
+     "packed: the job's nodes fill leaves and pods in order; scattered: spread at random"},
+    {"network.collective", DC_PARAM_STRING, 0, "", 0, "auto", 0, 0, "auto|ring|tree|hierarchical",
+     "collective algorithm (auto: the fastest for each collective)"},
+    {"network.failures", DC_PARAM_LIST, 0, "", 0, NULL, 0, 0, NULL, "link and switch failures; absent: none"},
+    {"network.failures.[].part", DC_PARAM_STRING, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0,
+     "nic_link|leaf_link|pod_link|leaf_switch|spine_switch|core_switch",
+     "what fails: a node-leaf link (torus: a link), leaf-spine link, pod-core link, or a switch"},
+    {"network.failures.[].mtbf_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "h", 0, NULL, 0,
+     1e12, NULL, "mean time between failures of one unit (exponential)"},
+    {"network.failures.[].afr", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "1/yr", 0, NULL, 0, 1e6,
+     NULL, "annualised failure rate of one unit (instead of mtbf_h)"},
+    {"network.failures.[].repair", DC_PARAM_GROUP, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL,
+     "repair-time law of a failed unit"},
+    DC_LAW_PARAMS("network.failures.[].repair", "exponential", "repair time"),
+    {0},
+};
+
+static const char *const part_names[DC_PART_COUNT] = {"nic_link",    "leaf_link",    "pod_link",
+                                                      "leaf_switch", "spine_switch", "core_switch"};
+
+typedef struct net_class {
+    dc_net_part part;
+    double mean_s;  /* per unit */
+    dc_dist repair;
+    gsl_rng *rng;
+    uint64_t units;
+    uint64_t n_failures;
+} net_class;
+
+struct dc_network {
+    dc_sim *sim;
+    dc_cluster *cluster;
+    dc_topology *topo;
+    dc_coll_algo algo;
+    net_class *classes;
+    size_t n_classes;
+    int sig_changed;
+    dc_eventlog *log;
+    dc_series *series_health;
+    uint64_t n_interruptions;
+    double health, min_health, degraded_s, since_s;
+};
+
+#define UNIT_BITS 48
+#define UNIT_MASK ((UINT64_C(1) << UNIT_BITS) - 1)
+
+dc_network *dc_network_of(dc_sim *sim)
+{
+    dc_network *n = dc_sim_model(sim, "network");
+    return n && n->topo ? n : NULL;
+}
+
+const dc_topology *dc_network_topology(const dc_network *net)
+{
+    return net->topo;
+}
+
+dc_coll_algo dc_network_algorithm(const dc_network *net)
+{
+    return net->algo;
+}
+
+dc_coll_cost dc_network_collective(const dc_network *net, dc_coll_op op, uint32_t n, uint32_t stride, double bytes)
+{
+    return dc_topology_collective(net->topo, op, net->algo, n, stride, bytes);
+}
+
+static double worst_health(const dc_network *net)
+{
+    double h[3];
+    dc_topology_health(net->topo, h);
+    double w = h[0] < h[1] ? h[0] : h[1];
+    return w < h[2] ? w : h[2];
+}
+
+/* Banks degraded time and records the health after a change. */
+static void note_health(dc_network *net)
+{
+    double now = dc_sim_now(net->sim);
+    if (net->health < 1.0)
+        net->degraded_s += now - net->since_s;
+    net->since_s = now;
+    net->health = worst_health(net);
+    if (net->health < net->min_health)
+        net->min_health = net->health;
+    dc_series_record(net->series_health, now, net->health);
+}
+
+static void on_repaired(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    dc_network *net = ctx;
+    net_class *nc = &net->classes[arg >> UNIT_BITS];
+    uint64_t unit = arg & UNIT_MASK;
+    dc_net_change ch = dc_topology_set_failed(net->topo, nc->part, unit, false);
+    dc_eventlog_add(net->log, dc_sim_now(sim), "net_repair", part_names[nc->part],
+                    unit > INT32_MAX ? -1 : (int32_t)unit, -1, 0.0);
+    if (ch.changed) {
+        note_health(net);
+        dc_sim_publish(sim, net->sig_changed, NULL);
+    }
+}
+
+static void on_net_failure(dc_sim *sim, void *ctx, uint64_t ci)
+{
+    dc_network *net = ctx;
+    net_class *nc = &net->classes[ci];
+    uint64_t unit = (uint64_t)(gsl_rng_uniform(nc->rng) * (double)nc->units);
+    if (unit >= nc->units)
+        unit = nc->units - 1;
+    dc_sim_after(sim, gsl_ran_exponential(nc->rng, nc->mean_s / (double)nc->units), on_net_failure, net, ci);
+    if (dc_topology_part_failed(net->topo, nc->part, unit))
+        return; /* thinning: a failed unit cannot fail again */
+    nc->n_failures++;
+    dc_net_change ch = dc_topology_set_failed(net->topo, nc->part, unit, true);
+    dc_eventlog_add(net->log, dc_sim_now(sim), "net_failure", part_names[nc->part],
+                    unit > INT32_MAX ? -1 : (int32_t)unit, -1, 0.0);
+    dc_sim_after(sim, dc_dist_sample(&nc->repair, nc->rng), on_repaired, net, (ci << UNIT_BITS) | unit);
+    if (ch.changed) {
+        note_health(net);
+        dc_sim_publish(sim, net->sig_changed, NULL);
+    }
+    if (ch.cut && dc_cluster_job_count(net->cluster) > 0) {
+        dc_job_phase ph = dc_cluster_job_phase(net->cluster, 0);
+        if (ph == DC_JOB_RUNNING || ph == DC_JOB_CHECKPOINTING || ph == DC_JOB_RESTARTING)
+            net->n_interruptions++;
+        dc_cluster_fail(net->cluster, -1, "network", NULL, 0, 0);
+    }
+}
+
+static int read_int(const config_setting_t *g, const char *key, int def)
+{
+    int v = def;
+    config_setting_lookup_int(g, key, &v);
+    return v;
+}
+
+static double read_float(const config_setting_t *g, const char *key, double def)
+{
+    double v = def;
+    config_setting_lookup_float(g, key, &v);
+    return v;
+}
+
+static int parse_failures(dc_network *net, dc_sim *sim, const dc_scenario *sc, config_setting_t *list,
+                          dc_error *err)
+{
+    net->n_classes = list ? (size_t)config_setting_length(list) : 0;
+    net->classes = calloc(net->n_classes + 1, sizeof *net->classes);
+    if (!net->classes)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    for (size_t i = 0; i < net->n_classes; i++) {
+        config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
+        net_class *nc = &net->classes[i];
+        const char *part = "";
+        config_setting_lookup_string(g, "part", &part);
+        for (int p = 0; p < DC_PART_COUNT; p++)
+            if (strcmp(part, part_names[p]) == 0)
+                nc->part = (dc_net_part)p;
+        for (size_t k = 0; k < i; k++)
+            if (net->classes[k].part == nc->part)
+                return dc_scenario_error_at(sc, config_setting_get_member(g, "part"), err,
+                                            "part \"%s\" is listed twice", part);
+        double mtbf_h = 0, afr = 0;
+        bool has_mtbf = config_setting_lookup_float(g, "mtbf_h", &mtbf_h);
+        bool has_afr = config_setting_lookup_float(g, "afr", &afr);
+        if (has_mtbf == has_afr)
+            return dc_scenario_error_at(sc, g, err, "give exactly one of mtbf_h and afr");
+        nc->mean_s = (has_mtbf ? mtbf_h : DC_HOURS_PER_YEAR / afr) * 3600.0;
+        nc->units = dc_topology_part_count(net->topo, nc->part);
+        if (nc->units == 0)
+            return dc_scenario_error_at(sc, config_setting_get_member(g, "part"), err,
+                                        "this fabric has no %s (a torus has only links; 2 tiers have no pods or cores)",
+                                        part);
+        if (nc->units > UNIT_MASK)
+            return dc_scenario_error_at(sc, g, err, "too many units of %s", part);
+        int rc = dc_dist_from_setting(sc, config_setting_get_member(g, "repair"), &nc->repair, err);
+        if (rc != DC_OK)
+            return rc;
+        char stream[64];
+        snprintf(stream, sizeof stream, "network.%s", part_names[nc->part]);
+        nc->rng = dc_sim_rng(sim, stream);
+        if (!nc->rng || dc_topology_track(net->topo, nc->part) != DC_OK)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
+    return DC_OK;
+}
+
+static int network_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
+{
+    dc_network *net = state;
+    config_setting_t *g = dc_scenario_lookup(sc, "network");
+    if (!g)
+        return DC_OK;
+    net->sim = sim;
+    net->cluster = dc_cluster_of(sim);
+    net->log = dc_sim_eventlog(sim);
+    dc_cluster *c = net->cluster;
+    const char *topo = "fat_tree", *placement = "packed", *algo = "auto";
+    config_setting_lookup_string(g, "topology", &topo);
+    config_setting_lookup_string(g, "placement", &placement);
+    config_setting_lookup_string(g, "collective", &algo);
+    dc_topology_spec s = {
+        .kind = strcmp(topo, "torus3d") == 0          ? DC_TOPO_TORUS
+                : strcmp(topo, "rail_optimized") == 0 ? DC_TOPO_RAIL
+                                                      : DC_TOPO_FAT_TREE,
+        .tiers = read_int(g, "tiers", 3),
+        .gpus_per_node = dc_cluster_gpus_per_node(c),
+        .nodes_per_leaf = (uint32_t)read_int(g, "nodes_per_leaf", (int)dc_cluster_nodes_per_rack(c)),
+        .leaves_per_pod = (uint32_t)read_int(g, "leaves_per_pod", 32),
+        .switch_radix = (uint32_t)read_int(g, "switch_radix", 64),
+        .leaf_oversub = read_float(g, "leaf_oversubscription", 1.0),
+        .pod_oversub = read_float(g, "pod_oversubscription", 1.0),
+        .nics_per_node = (uint32_t)read_int(g, "nics_per_node", 8),
+        .nic_Bps = read_float(g, "nic_gbps", 400.0) * GBPS,
+        .scaleup_gpus = (uint32_t)read_int(g, "scaleup_gpus", 8),
+        .scaleup_Bps = read_float(g, "scaleup_gbps", 3600.0) * GBPS,
+        .scaleup_latency_s = read_float(g, "scaleup_latency_us", 3.0) * 1e-6,
+        .latency_s = read_float(g, "latency_us", 6.0) * 1e-6,
+        .hop_latency_s = read_float(g, "hop_latency_us", 1.0) * 1e-6,
+        .torus_link_Bps = read_float(g, "torus_link_gbps", 400.0) * GBPS,
+        .placement = strcmp(placement, "scattered") == 0 ? DC_PLACE_SCATTERED : DC_PLACE_PACKED,
+    };
+    net->algo = strcmp(algo, "ring") == 0           ? DC_ALGO_RING
+                : strcmp(algo, "tree") == 0         ? DC_ALGO_TREE
+                : strcmp(algo, "hierarchical") == 0 ? DC_ALGO_HIER
+                                                    : DC_ALGO_AUTO;
+    if (s.kind == DC_TOPO_TORUS) {
+        static const char *const dims[3] = {"torus_x", "torus_y", "torus_z"};
+        for (int d = 0; d < 3; d++) {
+            int v = 0;
+            if (!config_setting_lookup_int(g, dims[d], &v))
+                return dc_scenario_error_at(sc, g, err, "a torus3d needs torus_x, torus_y and torus_z");
+            s.torus[d] = (uint32_t)v;
+        }
+    }
+    uint32_t job_nodes = dc_cluster_job_count(c) > 0 ? dc_cluster_job_nodes(c, 0) : 0;
+    const char *bad_key = NULL;
+    int rc = dc_topology_create(&s, dc_cluster_node_count(c), job_nodes, &net->topo, &bad_key, err);
+    if (rc != DC_OK) {
+        if (rc == DC_EINPUT) {
+            config_setting_t *at = config_setting_get_member(g, bad_key);
+            char msg[DC_ERROR_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            return dc_scenario_error_at(sc, at ? at : g, err, "%s", msg);
+        }
+        return rc;
+    }
+    rc = parse_failures(net, sim, sc, dc_scenario_lookup(sc, "network.failures"), err);
+    if (rc != DC_OK)
+        return rc;
+    net->sig_changed = dc_sim_signal(sim, "network_changed");
+    net->series_health = dc_sim_series(sim, "network_health", "",
+                                       "worst health factor of the job's nodes, leaves and pods (1 = all links up)");
+    if (net->sig_changed < 0 || !net->series_health)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    net->health = net->min_health = 1.0;
+    return DC_OK;
+}
+
+static int network_start(void *state, dc_sim *sim, dc_error *err)
+{
+    dc_network *net = state;
+    if (!net->topo)
+        return DC_OK;
+    dc_series_record(net->series_health, 0.0, 1.0);
+    for (size_t i = 0; i < net->n_classes; i++) {
+        net_class *nc = &net->classes[i];
+        dc_sim_after(sim, gsl_ran_exponential(nc->rng, nc->mean_s / (double)nc->units), on_net_failure, net, i);
+    }
+    return DC_OK;
+}
+
+static void network_finish(void *state, dc_sim *sim)
+{
+    dc_network *net = state;
+    if (!net->topo)
+        return;
+    note_health(net);
+    dc_summary *s = dc_sim_summary(sim);
+    dc_summary_set(s, "network.max_nodes", dc_topology_max_nodes(dc_topology_get_spec(net->topo)), "nodes",
+                   "the most nodes the fabric can connect");
+    for (size_t i = 0; i < net->n_classes; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "network.failures.%s", part_names[net->classes[i].part]);
+        dc_summary_set(s, key, (double)net->classes[i].n_failures, "", "failures of this part");
+    }
+    dc_summary_set(s, "network.interruptions", (double)net->n_interruptions, "",
+                   "job interruptions from a unit of the job left without a path");
+    dc_summary_set(s, "network.degraded_h", net->degraded_s / 3600.0, "h",
+                   "time the job's fabric ran with less than full bandwidth");
+    dc_summary_set(s, "network.min_health", net->min_health, "",
+                   "lowest health factor of the job's fabric (1 = all links up)");
+}
+
+static void network_destroy(void *state)
+{
+    dc_network *net = state;
+    dc_topology_destroy(net->topo);
+    free(net->classes);
+}
+
+const dc_model_type dc_model_network = {
+    .name = "network",
+    .state_size = sizeof(dc_network),
+    .params = dc_network_params,
+    .init = network_init,
+    .start = network_start,
+    .finish = network_finish,
+    .destroy = network_destroy,
+};

@@ -1,0 +1,60 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* Network: the cluster's fabric (topology.h) with its link and switch
+ * failures, and the cost of collectives on it (collective.h).
+ *
+ * The "network" group describes the fabric: fat_tree (2 or 3 tiers, leaf
+ * and pod oversubscription), rail_optimized (each node's NIC i on rail
+ * switch i of its rail group) or torus3d; the scale-up (NVLink) domain;
+ * NICs per node and their bandwidth; latencies; where the job's nodes sit
+ * (packed or scattered); the collective algorithm (auto = the fastest).
+ * A fabric that cannot connect the cluster's nodes is an error.
+ *
+ * Failures ("network.failures" list): each entry names a part (nic_link,
+ * leaf_link, pod_link, leaf_switch, spine_switch, core_switch), its mean
+ * time between failures per unit (exponential: mtbf_h or afr) and a
+ * repair-time law.  Each part is one superposed Poisson process of rate
+ * units / MTBF thinned to the working units (as in failure.h), with its own
+ * random stream "network.PART"; a failed unit comes back after its repair
+ * time (the network's own crew: no repair ticket).  A failure lowers the
+ * bandwidth of the job's collectives (topology.h) and publishes
+ * "network_changed"; the step-time model re-rates the job.  A failure that
+ * leaves a unit of the job without any path interrupts the job as a
+ * job-level fault (no node is taken down; the job rolls back and restarts,
+ * assumed placed around the dead part, which then no longer limits it).
+ * Don't also list the same failures in the "failures" section: Llama 3's
+ * "network switch/cable" interruptions are there already in the flagship,
+ * which therefore lists here only parts whose loss costs bandwidth.
+ *
+ * Figures: network.max_nodes, network.failures.PART, network.interruptions,
+ * network.degraded_h (job time with less than full bandwidth),
+ * network.min_health; series network_health (worst of the node, leaf and
+ * pod health factors). */
+#ifndef DC_NETWORK_H
+#define DC_NETWORK_H
+
+#include "collective.h"
+#include "sim.h"
+#include "topology.h"
+
+typedef struct dc_network dc_network;
+
+extern const dc_model_type dc_model_network;
+extern const dc_param dc_network_params[];
+
+/* The network model of sim, or NULL when the scenario has no network. */
+dc_network *dc_network_of(dc_sim *sim);
+const dc_topology *dc_network_topology(const dc_network *net);
+/* The collective algorithm the scenario asks for. */
+dc_coll_algo dc_network_algorithm(const dc_network *net);
+/* op over n ranks at stride GPUs on bytes, with the scenario's algorithm and
+ * the fabric's current health. */
+dc_coll_cost dc_network_collective(const dc_network *net, dc_coll_op op, uint32_t n, uint32_t stride,
+                                   double bytes);
+
+#endif

@@ -1,0 +1,1002 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The power model (see power.h).
+ *
+ * Implementation notes:
+ *  - refresh() recomputes everything from the cluster's state; it banks the
+ *    integrals first, so every figure is a step function integrated exactly.
+ *    It publishes "it_power" from inside and guards against re-entry (the
+ *    cooling model answers with its cooling power and perhaps a new heat
+ *    limit, which only marks the state dirty for another round).
+ *  - Speed matters: a training job changes phase twice per checkpoint, so
+ *    the flagship refreshes some 30,000 times.  With one job, compute()
+ *    remembers its outputs for the last few input states (phase, nodes
+ *    held, spares on, heat limit...), which recur.
+ *  - Speed factors are applied in a zero-delay event, never from inside a
+ *    signal handler: a job that publishes "job_phase" on entering RUNNING
+ *    schedules its next milestone after publishing, so a speed change made
+ *    synchronously there would make it schedule two.  The factors change
+ *    within the same instant, so no work is mis-accounted.
+ *  - The per-GPU limit C that meets a cap solves
+ *    base + sum_j n_j clamp(C, lo_j, hi_j) = cap, a piecewise-linear
+ *    equation solved exactly between its breakpoints (C = (cap - base) / n
+ *    for one computing job). */
+#include "power.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "environment.h"
+
+const dc_param dc_power_params[] = {
+    {"power", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
+     "electrical power of GPUs, hosts, network and storage, caps, losses, energy and cost; absent: not computed"},
+    {"power.gpu", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, "one GPU: power against utilisation and clock"},
+    {"power.gpu.idle_w", DC_PARAM_FLOAT, 0, "W", 70, NULL, 0, 1e4, NULL,
+     "power of an idle GPU (clocks up, nothing running; includes leakage)"},
+    {"power.gpu.peak_w", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "W", 700, NULL, 0, 1e4, NULL,
+     "power at full utilisation and full clock (H100 SXM: 700 W TDP)"},
+    {"power.gpu.min_cap_w", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "W", 200, NULL, 0, 1e4, NULL,
+     "lowest power limit the GPU accepts (H100 SXM: 200 W); sets its lowest clock"},
+    {"power.gpu.cap_w", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "W", 0, NULL, 0, 1e4, NULL,
+     "a power limit on every GPU (nvidia-smi -pl), between min_cap_w and peak_w; absent: none"},
+    {"power.gpu.compute_bound_fraction", DC_PARAM_FLOAT, 0, "", 0.8, NULL, 0, 1, NULL,
+     "share of a step's time at full clock that scales with the clock (1: throughput linear in clock; 0: flat)"},
+    {"power.gpu.util_running", DC_PARAM_FLOAT, 0, "", 1.0, NULL, 0, 1, NULL,
+     "utilisation (share of peak minus idle power) while the job computes"},
+    {"power.gpu.util_checkpointing", DC_PARAM_FLOAT, 0, "", 0.1, NULL, 0, 1, NULL,
+     "utilisation while the job writes a checkpoint (GPUs mostly wait for I/O)"},
+    {"power.gpu.util_restarting", DC_PARAM_FLOAT, 0, "", 0.1, NULL, 0, 1, NULL,
+     "utilisation while the job restarts (reading the checkpoint, warming up)"},
+    {"power.node", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, "one node besides its GPUs"},
+    {"power.node.host_w", DC_PARAM_FLOAT, 0, "W", 2800, NULL, 0, 1e6, NULL,
+     "host overhead (CPUs, memory, NICs, fans, PSU losses) while its job restarts, runs or checkpoints"},
+    {"power.node.host_idle_w", DC_PARAM_FLOAT, 0, "W", 1000, NULL, 0, 1e6, NULL,
+     "host overhead of an idle spare or of a node whose job waits"},
+    {"power.network", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, "switches (always on)"},
+    {"power.network.switches", DC_PARAM_INT, 0, "", 0, NULL, 0, 1e7, NULL, "number of switches"},
+    {"power.network.switch_w", DC_PARAM_FLOAT, 0, "W", 750, NULL, 0, 1e6, NULL, "power of one switch"},
+    {"power.storage", DC_PARAM_LIST, 0, "", 0, NULL, 0, 0, NULL, "storage tiers"},
+    {"power.storage.[].name", DC_PARAM_STRING, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL, "tier name"},
+    {"power.storage.[].idle_kw", DC_PARAM_FLOAT, DC_PARAM_REQUIRED, "kW", 0, NULL, 0, 1e6, NULL,
+     "power of the tier when no job checkpoints or restarts"},
+    {"power.storage.[].active_kw", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "kW", 0, NULL, 0, 1e6, NULL,
+     "power while a job checkpoints or restarts (default: idle_kw)"},
+    {"power.site_cap_mw", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "MW", 0, NULL, 0, 1e5,
+     NULL, "cap on the site's IT power; absent: none"},
+    {"power.rack_cap_kw", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "kW", 0, NULL, 0, 1e5,
+     NULL, "cap on each rack's IT power, met by a per-GPU limit; absent: none"},
+    {"power.cap_policy", DC_PARAM_STRING, 0, "", 0, "throttle", 0, 0, "throttle|hold",
+     "when demand exceeds the site cap: throttle all computing GPUs evenly, or hold jobs that do not fit"},
+    {"power.ups_efficiency", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "", 0.96, NULL, 0, 1, NULL,
+     "UPS efficiency on the IT path (double conversion: 0.94-0.97)"},
+    {"power.pdu_efficiency", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "", 0.99, NULL, 0, 1, NULL,
+     "power distribution (PDUs, transformers) efficiency on the IT path"},
+    {"power.idle_shutdown", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
+     "power idle nodes off; absent: idle nodes stay on"},
+    {"power.idle_shutdown.after_s", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "s", 3600, NULL, 0, 1e9, NULL,
+     "idle time before a node powers off"},
+    {"power.idle_shutdown.power_up_s", DC_PARAM_FLOAT, 0, "s", 300, NULL, 0, 1e6, NULL,
+     "boot time of a powered-off node once a job takes it"},
+    {0},
+};
+
+#define MEMO_SIZE 4
+
+typedef struct memo_key {
+    int phase;
+    uint32_t held, idle_on;
+    bool stalled;
+    double other, heat_limit_w;
+} memo_key;
+
+typedef struct job_pw {
+    double ready_at_s;       /* powered-off nodes it took are up from then */
+    dc_event_handle ready_ev;
+    /* this instant's computation */
+    double n_gpu;            /* computing GPUs (0: not computing) */
+    double util, lo_w, hi_w, cap_w, heat_w;
+    bool held;               /* hold policy: does not fit under the site cap */
+    bool stalled;            /* waiting for a boot */
+    /* the last clock computation: (util, cap, heat) -> speeds */
+    double m_util, m_cap, m_heat, m_scap, m_sheat;
+    /* factors wanted, applied by the deferred event */
+    double want_cap, want_heat, want_up;
+    bool want_set;
+} job_pw;
+
+typedef struct memo_entry {
+    bool valid;
+    memo_key key;
+    double it_w, demand_w, floor_w, throttle_cap, throttle_heat;
+    bool cap_on, heat_on, any_computing;
+    job_pw job;
+} memo_entry;
+
+struct dc_power {
+    dc_sim *sim;
+    dc_cluster *c;
+    bool enabled, started;
+    dc_gpu_power gpu;
+    double f_min;
+    double u_run, u_ckpt, u_restart;
+    double gpu_cap_w, rack_gpu_cap_w, site_cap_w;
+    bool hold;
+    double host_w, host_idle_w, network_w, storage_idle_w, storage_active_w;
+    double eta;
+
+    bool idle_shutdown;
+    double off_after_s, power_up_s;
+    uint8_t *off;
+    uint32_t *off_list;
+    size_t n_off;
+    dc_event_handle off_timer;
+    double off_timer_at;
+    uint64_t n_boots;
+
+    double heat_limit_w, cooling_w;
+    int src_cap, src_heat, src_up;
+    int32_t n_jobs;
+    job_pw *jobs;
+    double *bp; /* breakpoints scratch, 2 per job */
+    bool apply_pending, applying;
+    bool other_sources; /* speed sources registered by other models */
+    memo_entry memo[MEMO_SIZE];
+    int memo_next;
+    /* constants of the scenario, for compute() */
+    double gpn, static_cap_w, node_idle_w, node_ckpt_w, node_restart_w;
+
+    /* the state in force */
+    double it_w, demand_w, floor_w, loss_w, facility_w;
+    double throttle_cap, throttle_heat;
+    bool cap_on, heat_on, any_computing;
+    double price, carbon;
+
+    bool busy, dirty;
+
+    /* integrals since 0, banked at every change */
+    double last_s;
+    double e_it_j, e_loss_j, e_cool_j, e_fac_j, cost_usd, carbon_kg, priced_j;
+    double cap_throttled_s, heat_throttled_s, off_node_s;
+
+    int sig_it;
+    double last_rec[8];
+    dc_series *s_it, *s_cool, *s_fac, *s_pue, *s_thr, *s_thr_cap, *s_thr_heat, *s_off;
+};
+
+dc_power *dc_power_of(dc_sim *sim)
+{
+    dc_power *p = dc_sim_model(sim, "power");
+    return p && p->enabled ? p : NULL;
+}
+
+double dc_power_it_w(const dc_power *p) { return p->it_w; }
+double dc_power_demand_w(const dc_power *p) { return p->demand_w; }
+double dc_power_floor_w(const dc_power *p) { return p->floor_w; }
+
+/* ---------- closed forms ---------- */
+
+double dc_gpu_power_w(const dc_gpu_power *g, double util, double freq)
+{
+    return g->idle_w + util * (g->peak_w - g->idle_w) * freq * freq * freq;
+}
+
+double dc_gpu_min_freq(const dc_gpu_power *g)
+{
+    double x = (g->min_cap_w - g->idle_w) / (g->peak_w - g->idle_w);
+    return x <= 0.0 ? 0.0 : x >= 1.0 ? 1.0 : cbrt(x);
+}
+
+double dc_gpu_freq_for_cap(const dc_gpu_power *g, double util, double cap_w)
+{
+    double fmin = dc_gpu_min_freq(g);
+    double dyn = util * (g->peak_w - g->idle_w);
+    if (dyn <= 0.0)
+        return 1.0;
+    double x = (cap_w - g->idle_w) / dyn;
+    double f = x >= 1.0 ? 1.0 : x <= 0.0 ? 0.0 : cbrt(x);
+    return f < fmin ? fmin : f;
+}
+
+double dc_gpu_speed(const dc_gpu_power *g, double freq)
+{
+    double b = g->compute_bound;
+    if (freq >= 1.0)
+        return 1.0;
+    if (freq <= 0.0)
+        return b > 0.0 ? 0.0 : 1.0;
+    return 1.0 / (b / freq + (1.0 - b));
+}
+
+/* Sliding-window range of a step function: for each segment j, the segments
+ * i <= j that can share a window with it are those that end (t[i+1]) no
+ * earlier than t[j] - width; monotone deques keep their max and min. */
+double dc_power_swing(const double *t, const double *v, size_t n, double end_s, double width_s)
+{
+    if (n == 0)
+        return 0.0;
+    size_t *qmax = malloc(n * sizeof *qmax), *qmin = malloc(n * sizeof *qmin);
+    if (!qmax || !qmin) {
+        free(qmax);
+        free(qmin);
+        return NAN;
+    }
+    size_t hmax = 0, tmax = 0, hmin = 0, tmin = 0, first = 0;
+    double best = 0.0;
+    for (size_t j = 0; j < n; j++) {
+        if (t[j] > end_s)
+            break;
+        while (tmax > hmax && v[qmax[tmax - 1]] <= v[j])
+            tmax--;
+        qmax[tmax++] = j;
+        while (tmin > hmin && v[qmin[tmin - 1]] >= v[j])
+            tmin--;
+        qmin[tmin++] = j;
+        /* segment i ends at t[i + 1] */
+        while (first < j && t[first + 1] < t[j] - width_s)
+            first++;
+        while (qmax[hmax] < first)
+            hmax++;
+        while (qmin[hmin] < first)
+            hmin++;
+        double r = v[qmax[hmax]] - v[qmin[hmin]];
+        if (r > best)
+            best = r;
+    }
+    free(qmax);
+    free(qmin);
+    return best;
+}
+
+/* ---------- the state ---------- */
+
+static void bank(dc_power *p)
+{
+    double now = dc_sim_now(p->sim);
+    double dt = now - p->last_s;
+    if (dt > 0.0) {
+        p->e_it_j += p->it_w * dt;
+        p->e_loss_j += p->loss_w * dt;
+        p->e_cool_j += p->cooling_w * dt;
+        p->e_fac_j += p->facility_w * dt;
+        if (isfinite(p->price)) {
+            p->cost_usd += p->facility_w * dt / 3.6e6 * p->price;
+            p->priced_j += p->facility_w * dt;
+        }
+        if (isfinite(p->carbon))
+            p->carbon_kg += p->facility_w * dt / 3.6e6 * p->carbon;
+        if (p->cap_on)
+            p->cap_throttled_s += dt;
+        if (p->heat_on)
+            p->heat_throttled_s += dt;
+        p->off_node_s += dt * (double)p->n_off;
+    }
+    p->last_s = now;
+}
+
+/* Records a value unless it equals the last one recorded (the series would
+ * drop it anyway; this spares the call and its cache misses). */
+static void rec(dc_series *s, double *last, double now, double v)
+{
+    if (!(v == *last)) {
+        *last = v;
+        dc_series_record(s, now, v);
+    }
+}
+
+static void record(dc_power *p)
+{
+    double now = dc_sim_now(p->sim);
+    p->loss_w = p->it_w * (1.0 / p->eta - 1.0);
+    p->facility_w = p->it_w + p->loss_w + p->cooling_w;
+    rec(p->s_it, &p->last_rec[0], now, p->it_w);
+    rec(p->s_cool, &p->last_rec[1], now, p->cooling_w);
+    rec(p->s_fac, &p->last_rec[2], now, p->facility_w);
+    rec(p->s_pue, &p->last_rec[3], now, p->it_w > 0.0 ? p->facility_w / p->it_w : NAN);
+    if (p->any_computing) {
+        rec(p->s_thr_cap, &p->last_rec[4], now, p->throttle_cap);
+        rec(p->s_thr_heat, &p->last_rec[5], now, p->throttle_heat);
+        rec(p->s_thr, &p->last_rec[6], now, p->throttle_cap * p->throttle_heat);
+    }
+    if (p->s_off)
+        rec(p->s_off, &p->last_rec[7], now, (double)p->n_off);
+}
+
+static void on_apply(dc_sim *sim, void *ctx, uint64_t arg);
+static void on_ready(dc_sim *sim, void *ctx, uint64_t job);
+
+/* Powered-off nodes that left the idle list: taken by a job (it must wait
+ * for the boot) or failed. */
+static void scan_off(dc_power *p)
+{
+    double now = dc_sim_now(p->sim);
+    for (size_t i = 0; i < p->n_off;) {
+        uint32_t node = p->off_list[i];
+        dc_node_state st = dc_cluster_node_state(p->c, node);
+        if (st == DC_NODE_IDLE) {
+            i++;
+            continue;
+        }
+        p->off[node] = 0;
+        p->off_list[i] = p->off_list[--p->n_off];
+        if (st == DC_NODE_BUSY) {
+            int32_t j = dc_cluster_node_job(p->c, node);
+            job_pw *jp = &p->jobs[j];
+            p->n_boots++;
+            if (now + p->power_up_s > jp->ready_at_s) {
+                jp->ready_at_s = now + p->power_up_s;
+                dc_sim_cancel(p->sim, &jp->ready_ev);
+                jp->ready_ev = dc_sim_at(p->sim, jp->ready_at_s, on_ready, p, (uint64_t)j);
+            }
+        }
+    }
+}
+
+static double job_hi(const job_pw *jp, bool use_cap) { return use_cap ? jp->cap_w : jp->hi_w; }
+
+static double fill(const dc_power *p, double c_w, bool use_cap)
+{
+    double g = 0.0;
+    for (int32_t j = 0; j < p->n_jobs; j++) {
+        const job_pw *jp = &p->jobs[j];
+        if (jp->n_gpu <= 0.0)
+            continue;
+        double hi = job_hi(jp, use_cap);
+        g += jp->n_gpu * (c_w < jp->lo_w ? jp->lo_w : c_w > hi ? hi : c_w);
+    }
+    return g;
+}
+
+/* The largest C with sum n_j clamp(C, lo_j, hi_j) <= target; uses hi_w (or
+ * cap_w when use_cap) as each job's upper end. */
+static double solve_limit(dc_power *p, double target, bool use_cap)
+{
+    /* one computing job (the usual case): C = target / n, clamped by the caller */
+    int32_t only = -1, n_comp = 0;
+    for (int32_t j = 0; j < p->n_jobs; j++)
+        if (p->jobs[j].n_gpu > 0.0) {
+            only = j;
+            n_comp++;
+        }
+    if (n_comp == 1)
+        return target / p->jobs[only].n_gpu;
+    size_t nb = 0;
+    for (int32_t j = 0; j < p->n_jobs; j++)
+        if (p->jobs[j].n_gpu > 0.0) {
+            p->bp[nb++] = p->jobs[j].lo_w;
+            p->bp[nb++] = job_hi(&p->jobs[j], use_cap);
+        }
+    if (nb == 0)
+        return INFINITY;
+    for (size_t i = 1; i < nb; i++) /* few jobs: insertion sort */
+        for (size_t k = i; k > 0 && p->bp[k] < p->bp[k - 1]; k--) {
+            double t = p->bp[k];
+            p->bp[k] = p->bp[k - 1];
+            p->bp[k - 1] = t;
+        }
+    if (fill(p, p->bp[0], use_cap) >= target)
+        return p->bp[0];
+    for (size_t k = 0; k + 1 < nb; k++) {
+        double a = p->bp[k], b = p->bp[k + 1];
+        double ga = fill(p, a, use_cap), gb = fill(p, b, use_cap);
+        if (gb <= target)
+            continue;
+        /* linear on [a, b]: slope = GPUs whose range spans it */
+        return b > a ? a + (target - ga) * (b - a) / (gb - ga) : a;
+    }
+    return p->bp[nb - 1];
+}
+
+static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+/* (fmin is a library call at -O2 without -ffast-math; this runs per change) */
+static double mind(double a, double b) { return a < b ? a : b; }
+
+static void compute_full(dc_power *p)
+{
+    dc_cluster *c = p->c;
+    double gpn = p->gpn, node_idle_w = p->node_idle_w;
+    double now = dc_sim_now(p->sim);
+    double base = p->network_w;
+    bool storage_active = false;
+    base += (double)(dc_cluster_idle_count(c) - p->n_off) * node_idle_w;
+
+    for (int32_t j = 0; j < p->n_jobs; j++) {
+        job_pw *jp = &p->jobs[j];
+        double held = dc_cluster_job_held_nodes(c, j);
+        jp->n_gpu = 0.0;
+        jp->held = false;
+        jp->stalled = false;
+        switch (dc_cluster_job_phase(c, j)) {
+        case DC_JOB_RUNNING: {
+            double other = 1.0;
+            if (p->other_sources) /* other models' factors: a stalled GPU idles */
+                for (size_t s = 0; s < dc_cluster_speed_source_count(c); s++)
+                    if ((int)s != p->src_cap && (int)s != p->src_heat && (int)s != p->src_up)
+                        other *= dc_cluster_job_speed_factor(c, j, (int)s);
+            jp->stalled = now < jp->ready_at_s;
+            base += held * p->host_w;
+            if (jp->stalled || other <= 0.0 || held == 0) {
+                base += held * gpn * p->gpu.idle_w;
+                break;
+            }
+            jp->n_gpu = held * gpn;
+            jp->util = p->u_run * other;
+            jp->hi_w = mind(dc_gpu_power_w(&p->gpu, jp->util, 1.0), p->static_cap_w);
+            jp->lo_w = mind(dc_gpu_power_w(&p->gpu, jp->util, p->f_min), jp->hi_w);
+            break;
+        }
+        case DC_JOB_CHECKPOINTING:
+            storage_active = true;
+            base += held * p->node_ckpt_w;
+            break;
+        case DC_JOB_RESTARTING:
+            storage_active = true;
+            base += held * p->node_restart_w;
+            break;
+        case DC_JOB_DETECTING: /* hung until a watchdog notices: hosts up, GPUs idle */
+            base += held * (p->host_w + gpn * p->gpu.idle_w);
+            break;
+        case DC_JOB_PENDING:
+        case DC_JOB_WAITING:
+        case DC_JOB_DONE:
+            base += held * node_idle_w;
+            break;
+        }
+    }
+    base += storage_active ? p->storage_active_w : p->storage_idle_w;
+
+    /* The site cap. */
+    if (isfinite(p->site_cap_w) && p->hold) {
+        double total = base;
+        for (int32_t j = 0; j < p->n_jobs; j++)
+            total += p->jobs[j].n_gpu * p->gpu.idle_w;
+        for (int32_t j = 0; j < p->n_jobs; j++) {
+            job_pw *jp = &p->jobs[j];
+            if (jp->n_gpu <= 0.0)
+                continue;
+            double add = jp->n_gpu * (jp->hi_w - p->gpu.idle_w);
+            if (total + add <= p->site_cap_w) {
+                total += add;
+                jp->cap_w = jp->hi_w;
+            } else {
+                jp->held = true;
+                base += jp->n_gpu * p->gpu.idle_w;
+                jp->n_gpu = 0.0;
+            }
+        }
+    } else {
+        double full = base;
+        for (int32_t j = 0; j < p->n_jobs; j++)
+            full += p->jobs[j].n_gpu > 0.0 ? p->jobs[j].n_gpu * p->jobs[j].hi_w : 0.0;
+        double lim = full > p->site_cap_w ? solve_limit(p, p->site_cap_w - base, false) : INFINITY;
+        for (int32_t j = 0; j < p->n_jobs; j++) {
+            job_pw *jp = &p->jobs[j];
+            if (jp->n_gpu > 0.0)
+                jp->cap_w = clampd(lim, jp->lo_w, jp->hi_w);
+        }
+    }
+    double demand = base, floor_w = base;
+    for (int32_t j = 0; j < p->n_jobs; j++) {
+        demand += p->jobs[j].n_gpu * (p->jobs[j].n_gpu > 0.0 ? p->jobs[j].cap_w : 0.0);
+        floor_w += p->jobs[j].n_gpu * (p->jobs[j].n_gpu > 0.0 ? p->jobs[j].lo_w : 0.0);
+    }
+
+    /* The heat limit. */
+    double hl = p->heat_limit_w < demand ? solve_limit(p, p->heat_limit_w - base, true) : INFINITY;
+    double it = base;
+    p->cap_on = p->heat_on = p->any_computing = false;
+    p->throttle_cap = p->throttle_heat = 1.0;
+    for (int32_t j = 0; j < p->n_jobs; j++) {
+        job_pw *jp = &p->jobs[j];
+        bool running = dc_cluster_job_phase(c, j) == DC_JOB_RUNNING;
+        jp->want_set = running;
+        jp->want_up = jp->stalled ? 0.0 : 1.0;
+        if (jp->held) {
+            jp->want_cap = 0.0;
+            jp->want_heat = 1.0;
+            p->cap_on = true;
+            continue;
+        }
+        if (jp->n_gpu <= 0.0) {
+            /* not computing: its factors stay as they were */
+            jp->want_set = running && jp->stalled;
+            jp->want_cap = dc_cluster_job_speed_factor(c, j, p->src_cap);
+            jp->want_heat = dc_cluster_job_speed_factor(c, j, p->src_heat);
+            continue;
+        }
+        jp->heat_w = clampd(hl, jp->lo_w, jp->cap_w);
+        it += jp->n_gpu * jp->heat_w;
+        if (jp->util != jp->m_util || jp->cap_w != jp->m_cap || jp->heat_w != jp->m_heat) {
+            jp->m_util = jp->util;
+            jp->m_cap = jp->cap_w;
+            jp->m_heat = jp->heat_w;
+            jp->m_scap = dc_gpu_speed(&p->gpu, dc_gpu_freq_for_cap(&p->gpu, jp->util, jp->cap_w));
+            jp->m_sheat = dc_gpu_speed(&p->gpu, dc_gpu_freq_for_cap(&p->gpu, jp->util, jp->heat_w));
+        }
+        double s_cap = jp->m_scap, s_heat = jp->m_sheat;
+        jp->want_cap = s_cap;
+        jp->want_heat = s_cap > 0.0 ? s_heat / s_cap : 1.0;
+        if (!p->any_computing || s_cap < p->throttle_cap)
+            p->throttle_cap = s_cap;
+        if (!p->any_computing || jp->want_heat < p->throttle_heat)
+            p->throttle_heat = jp->want_heat;
+        p->any_computing = true;
+        p->cap_on = p->cap_on || s_cap < 1.0;
+        p->heat_on = p->heat_on || jp->want_heat < 1.0;
+    }
+    p->it_w = it;
+    p->demand_w = demand;
+    p->floor_w = floor_w;
+}
+
+static bool same_key(const memo_key *a, const memo_key *b)
+{
+    return a->phase == b->phase && a->held == b->held && a->idle_on == b->idle_on && a->stalled == b->stalled
+           && a->other == b->other && a->heat_limit_w == b->heat_limit_w;
+}
+
+/* The inputs of compute_full for one job (all else is fixed for the run). */
+static void memo_key_now(const dc_power *p, memo_key *k)
+{
+    const dc_cluster *c = p->c;
+    k->phase = (int)dc_cluster_job_phase(c, 0);
+    k->held = dc_cluster_job_held_nodes(c, 0);
+    k->idle_on = dc_cluster_idle_count(c) - (uint32_t)p->n_off;
+    k->stalled = k->phase == DC_JOB_RUNNING && dc_sim_now(p->sim) < p->jobs[0].ready_at_s;
+    k->other = 1.0;
+    if (p->other_sources)
+        for (size_t s = 0; s < dc_cluster_speed_source_count(c); s++)
+            if ((int)s != p->src_cap && (int)s != p->src_heat && (int)s != p->src_up)
+                k->other *= dc_cluster_job_speed_factor(c, 0, (int)s);
+    k->heat_limit_w = p->heat_limit_w;
+}
+
+/* compute_full, or its remembered outputs when a single job is back in a
+ * state seen before (a job alternates between computing and checkpointing
+ * thousands of times); then the speed changes to apply. */
+static void compute(dc_power *p)
+{
+    dc_cluster *c = p->c;
+    if (p->n_jobs == 1) {
+        memo_key k;
+        memo_key_now(p, &k);
+        int hit = -1;
+        for (int i = 0; i < MEMO_SIZE && hit < 0; i++)
+            if (p->memo[i].valid && same_key(&p->memo[i].key, &k))
+                hit = i;
+        if (hit >= 0) {
+            const memo_entry *e = &p->memo[hit];
+            p->it_w = e->it_w;
+            p->demand_w = e->demand_w;
+            p->floor_w = e->floor_w;
+            p->throttle_cap = e->throttle_cap;
+            p->throttle_heat = e->throttle_heat;
+            p->cap_on = e->cap_on;
+            p->heat_on = e->heat_on;
+            p->any_computing = e->any_computing;
+            job_pw *jp = &p->jobs[0];
+            double ready = jp->ready_at_s;
+            dc_event_handle ev = jp->ready_ev;
+            *jp = e->job;
+            jp->ready_at_s = ready;
+            jp->ready_ev = ev;
+            if (jp->n_gpu <= 0.0 && !jp->held) { /* not computing: factors as they are */
+                jp->want_cap = dc_cluster_job_speed_factor(c, 0, p->src_cap);
+                jp->want_heat = dc_cluster_job_speed_factor(c, 0, p->src_heat);
+            }
+        } else {
+            compute_full(p);
+            memo_entry *e = &p->memo[p->memo_next];
+            p->memo_next = (p->memo_next + 1) % MEMO_SIZE;
+            *e = (memo_entry){.valid = true, .key = k, .it_w = p->it_w, .demand_w = p->demand_w,
+                              .floor_w = p->floor_w, .throttle_cap = p->throttle_cap,
+                              .throttle_heat = p->throttle_heat, .cap_on = p->cap_on, .heat_on = p->heat_on,
+                              .any_computing = p->any_computing, .job = p->jobs[0]};
+        }
+    } else {
+        compute_full(p);
+    }
+
+    /* Schedule the speed changes (see the notes at the top). */
+    bool change = false;
+    for (int32_t j = 0; j < p->n_jobs && !change; j++) {
+        const job_pw *jp = &p->jobs[j];
+        if (!jp->want_set)
+            continue;
+        change = dc_cluster_job_speed_factor(c, j, p->src_cap) != jp->want_cap
+                 || dc_cluster_job_speed_factor(c, j, p->src_heat) != jp->want_heat
+                 || (p->src_up >= 0 && dc_cluster_job_speed_factor(c, j, p->src_up) != jp->want_up);
+    }
+    if (change && !p->apply_pending && !p->applying) {
+        p->apply_pending = true;
+        dc_sim_after(p->sim, 0.0, on_apply, p, 0);
+    }
+}
+
+static void on_off_timer(dc_sim *sim, void *ctx, uint64_t arg);
+
+/* The first idle node still on, and when it powers off. */
+static int32_t off_candidate(const dc_power *p)
+{
+    int32_t n = dc_cluster_idle_first(p->c);
+    while (n >= 0 && p->off[n])
+        n = dc_cluster_idle_next(p->c, (uint32_t)n);
+    return n;
+}
+
+static void schedule_off_timer(dc_power *p)
+{
+    int32_t n = off_candidate(p);
+    double at = n >= 0 ? dc_cluster_node_idle_since_s(p->c, (uint32_t)n) + p->off_after_s : INFINITY;
+    if (p->off_timer != DC_EVENT_NONE && at == p->off_timer_at)
+        return;
+    dc_sim_cancel(p->sim, &p->off_timer);
+    p->off_timer_at = at;
+    if (isfinite(at))
+        p->off_timer = dc_sim_at(p->sim, at, on_off_timer, p, 0);
+}
+
+/* Recomputes the state of this instant.  "it_power" is published from
+ * inside, while busy: the cooling model answers with its cooling power
+ * (stored, recorded once below) and perhaps a new heat limit (a nested
+ * refresh that only marks the state dirty, so the loop computes again). */
+static void refresh(dc_power *p)
+{
+    if (!p->enabled || !p->started)
+        return;
+    if (p->busy) {
+        p->dirty = true;
+        return;
+    }
+    p->busy = true;
+    bank(p);
+    int rounds = 0;
+    do {
+        p->dirty = false;
+        double old_it = p->it_w, old_d = p->demand_w, old_f = p->floor_w;
+        if (p->idle_shutdown)
+            scan_off(p);
+        compute(p);
+        if (p->it_w != old_it || p->demand_w != old_d || p->floor_w != old_f)
+            dc_sim_publish(p->sim, p->sig_it, NULL);
+    } while (p->dirty && ++rounds < 8);
+    record(p);
+    if (p->idle_shutdown)
+        schedule_off_timer(p);
+    p->busy = false;
+}
+
+static void on_apply(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    dc_power *p = ctx;
+    p->apply_pending = false;
+    /* The wants are those of the last refresh, which saw the state of this
+     * instant (every change refreshes).  Each factor set publishes
+     * "job_speed"; those refreshes are skipped: our own factors do not
+     * change the power, only other models' would. */
+    p->applying = true;
+    for (int32_t j = 0; j < p->n_jobs; j++) {
+        const job_pw *jp = &p->jobs[j];
+        if (!jp->want_set)
+            continue;
+        double cap = jp->want_cap, heat = jp->want_heat, up = jp->want_up;
+        dc_cluster_set_job_speed(p->c, j, p->src_cap, cap);
+        dc_cluster_set_job_speed(p->c, j, p->src_heat, heat);
+        if (p->src_up >= 0)
+            dc_cluster_set_job_speed(p->c, j, p->src_up, up);
+    }
+    p->applying = false;
+    if (p->other_sources)
+        refresh(p);
+}
+
+static void on_ready(dc_sim *sim, void *ctx, uint64_t job)
+{
+    dc_power *p = ctx;
+    p->jobs[job].ready_ev = DC_EVENT_NONE;
+    refresh(p);
+}
+
+static void on_off_timer(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    dc_power *p = ctx;
+    p->off_timer = DC_EVENT_NONE;
+    int32_t n = off_candidate(p);
+    if (n >= 0 && dc_cluster_node_idle_since_s(p->c, (uint32_t)n) + p->off_after_s <= dc_sim_now(sim)) {
+        bank(p);
+        p->off[n] = 1;
+        p->off_list[p->n_off++] = (uint32_t)n;
+    }
+    refresh(p);
+}
+
+static void on_signal(dc_sim *sim, void *ctx, const void *payload)
+{
+    dc_power *p = ctx;
+    if (p->applying)
+        return; /* on_apply refreshes once when it is done */
+    refresh(p);
+}
+
+static void on_tariff(dc_sim *sim, void *ctx, const void *payload)
+{
+    dc_power *p = ctx;
+    if (!p->started)
+        return;
+    bank(p);
+    dc_environment *env = dc_environment_of(sim);
+    p->price = env ? dc_environment_price(env) : NAN;
+    p->carbon = env ? dc_environment_carbon(env) : NAN;
+}
+
+void dc_power_set_heat_limit(dc_power *p, double limit_w)
+{
+    if (limit_w == p->heat_limit_w)
+        return;
+    p->heat_limit_w = limit_w;
+    refresh(p);
+}
+
+void dc_power_set_cooling_w(dc_power *p, double cooling_w)
+{
+    if (cooling_w == p->cooling_w)
+        return;
+    bank(p);
+    p->cooling_w = cooling_w;
+    if (!p->busy) /* else refresh records it */
+        record(p);
+}
+
+/* ---------- setup ---------- */
+
+static double get_float(const config_setting_t *g, const char *key, double def)
+{
+    double v = def;
+    if (g)
+        config_setting_lookup_float(g, key, &v);
+    return v;
+}
+
+static int check_gpu(dc_power *p, const dc_scenario *sc, config_setting_t *g, dc_error *err)
+{
+    if (!(p->gpu.idle_w < p->gpu.peak_w))
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "idle_w"), err,
+                                    "idle_w (%g W) must be below peak_w (%g W)", p->gpu.idle_w, p->gpu.peak_w);
+    if (!(p->gpu.min_cap_w > p->gpu.idle_w && p->gpu.min_cap_w <= p->gpu.peak_w))
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "min_cap_w"), err,
+                                    "min_cap_w must lie above idle_w (%g W) and at most peak_w (%g W) (got %g W)",
+                                    p->gpu.idle_w, p->gpu.peak_w, p->gpu.min_cap_w);
+    config_setting_t *cap = g ? config_setting_get_member(g, "cap_w") : NULL;
+    if (cap && (p->gpu_cap_w < p->gpu.min_cap_w || p->gpu_cap_w > p->gpu.peak_w))
+        return dc_scenario_error_at(sc, cap, err, "a GPU power cap must lie in [min_cap_w, peak_w] = [%g, %g] W (got %g W)",
+                                    p->gpu.min_cap_w, p->gpu.peak_w, p->gpu_cap_w);
+    return DC_OK;
+}
+
+static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
+{
+    dc_power *p = state;
+    p->sim = sim;
+    p->src_cap = p->src_heat = p->src_up = -1;
+    config_setting_t *g = dc_scenario_lookup(sc, "power");
+    if (!g)
+        return DC_OK;
+    p->enabled = true;
+    p->c = dc_cluster_of(sim);
+    config_setting_t *gg = config_setting_get_member(g, "gpu");
+    config_setting_t *ng = config_setting_get_member(g, "node");
+    config_setting_t *wg = config_setting_get_member(g, "network");
+    p->gpu.idle_w = get_float(gg, "idle_w", 70);
+    p->gpu.peak_w = get_float(gg, "peak_w", 700);
+    p->gpu.min_cap_w = get_float(gg, "min_cap_w", 200);
+    p->gpu.compute_bound = get_float(gg, "compute_bound_fraction", 0.8);
+    p->gpu_cap_w = get_float(gg, "cap_w", INFINITY);
+    p->u_run = get_float(gg, "util_running", 1.0);
+    p->u_ckpt = get_float(gg, "util_checkpointing", 0.1);
+    p->u_restart = get_float(gg, "util_restarting", 0.1);
+    int rc = check_gpu(p, sc, gg, err);
+    if (rc != DC_OK)
+        return rc;
+    p->f_min = dc_gpu_min_freq(&p->gpu);
+    p->host_w = get_float(ng, "host_w", 2800);
+    p->host_idle_w = get_float(ng, "host_idle_w", 1000);
+    int switches = 0;
+    if (wg)
+        config_setting_lookup_int(wg, "switches", &switches);
+    p->network_w = switches * get_float(wg, "switch_w", 750);
+    config_setting_t *st = config_setting_get_member(g, "storage");
+    for (int i = 0; st && i < config_setting_length(st); i++) {
+        config_setting_t *t = config_setting_get_elem(st, (unsigned)i);
+        double idle = get_float(t, "idle_kw", 0);
+        p->storage_idle_w += idle * 1e3;
+        p->storage_active_w += get_float(t, "active_kw", idle) * 1e3;
+    }
+    p->eta = get_float(g, "ups_efficiency", 0.96) * get_float(g, "pdu_efficiency", 0.99);
+    const char *policy = "throttle";
+    config_setting_lookup_string(g, "cap_policy", &policy);
+    p->hold = strcmp(policy, "hold") == 0;
+
+    /* Caps the lowest limits cannot meet are refused now, not mid-run. */
+    double gpn = dc_cluster_gpus_per_node(p->c), npr = dc_cluster_nodes_per_rack(p->c);
+    double static_cap = p->gpu_cap_w;
+    p->rack_gpu_cap_w = INFINITY;
+    config_setting_t *rack = config_setting_get_member(g, "rack_cap_kw");
+    if (rack) {
+        double per_node = config_setting_get_float(rack) * 1e3 / npr;
+        p->rack_gpu_cap_w = (per_node - p->host_w) / gpn;
+        if (p->rack_gpu_cap_w < p->gpu.min_cap_w)
+            return dc_scenario_error_at(sc, rack, err,
+                                        "%g kW per rack of %g nodes leaves %.0f W per GPU after host_w, below min_cap_w (%g W): no power limit can meet it",
+                                        config_setting_get_float(rack), npr, p->rack_gpu_cap_w, p->gpu.min_cap_w);
+        static_cap = fmin(static_cap, p->rack_gpu_cap_w);
+    }
+    p->site_cap_w = INFINITY;
+    config_setting_t *site = config_setting_get_member(g, "site_cap_mw");
+    if (site) {
+        p->site_cap_w = config_setting_get_float(site) * 1e6;
+        double lo_run = fmin(dc_gpu_power_w(&p->gpu, p->u_run, p->f_min), static_cap);
+        double ck = fmin(dc_gpu_power_w(&p->gpu, p->u_ckpt, 1.0), static_cap);
+        double rs = fmin(dc_gpu_power_w(&p->gpu, p->u_restart, 1.0), static_cap);
+        double busy = p->host_w + gpn * fmax(fmax(lo_run, ck), fmax(rs, p->gpu.idle_w));
+        double node = fmax(busy, p->host_idle_w + gpn * p->gpu.idle_w);
+        double worst = dc_cluster_node_count(p->c) * node + p->network_w + fmax(p->storage_active_w, p->storage_idle_w);
+        if (worst > p->site_cap_w)
+            return dc_scenario_error_at(sc, site, err,
+                                        "%g MW is below the %.3f MW the cluster draws with every GPU at its lowest power limit (min_cap_w); no throttle can meet it",
+                                        p->site_cap_w / 1e6, worst / 1e6);
+    }
+
+    config_setting_t *is = config_setting_get_member(g, "idle_shutdown");
+    if (is) {
+        p->idle_shutdown = true;
+        p->off_after_s = get_float(is, "after_s", 3600);
+        p->power_up_s = get_float(is, "power_up_s", 300);
+        uint32_t n = dc_cluster_node_count(p->c);
+        p->off = calloc(n, 1);
+        p->off_list = malloc(n * sizeof *p->off_list);
+        if (!p->off || !p->off_list)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+        p->src_up = dc_cluster_speed_source(p->c, "power_up");
+        p->s_off = dc_sim_series(sim, "nodes_off", "nodes", "idle nodes powered off");
+        if (p->src_up < 0 || !p->s_off)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
+    p->heat_limit_w = INFINITY;
+    p->price = p->carbon = NAN;
+    p->src_cap = dc_cluster_speed_source(p->c, "power_cap");
+    p->src_heat = dc_cluster_speed_source(p->c, "thermal");
+    p->sig_it = dc_sim_signal(sim, "it_power");
+    p->s_it = dc_sim_series(sim, "power_it_w", "W", "IT power: GPUs, hosts, network, storage");
+    p->s_cool = dc_sim_series(sim, "power_cooling_w", "W", "electrical power of the cooling plant");
+    p->s_fac = dc_sim_series(sim, "power_facility_w", "W", "facility power: IT, conversion losses, cooling");
+    p->s_pue = dc_sim_series(sim, "pue", "", "facility power / IT power");
+    p->s_thr = dc_sim_series(sim, "throttle", "", "speed factor of computing jobs from power caps and heat (1: full)");
+    p->s_thr_cap = dc_sim_series(sim, "throttle_power", "", "speed factor of computing jobs from power caps");
+    p->s_thr_heat = dc_sim_series(sim, "throttle_thermal", "", "speed factor of computing jobs from the heat limit");
+    if (p->src_cap < 0 || p->src_heat < 0 || p->sig_it < 0 || !p->s_it || !p->s_cool || !p->s_fac || !p->s_pue
+        || !p->s_thr || !p->s_thr_cap || !p->s_thr_heat)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    static const char *const sigs[] = {"failure", "nodes_up", "node_idle", "job_phase", "job_speed"};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        int sig = dc_sim_signal(sim, sigs[i]);
+        if (sig < 0 || dc_sim_subscribe(sim, sig, on_signal, p) != DC_OK)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
+    int sig_tariff = dc_sim_signal(sim, "tariff");
+    if (sig_tariff < 0 || dc_sim_subscribe(sim, sig_tariff, on_tariff, p) != DC_OK)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    return DC_OK;
+}
+
+static int power_start(void *state, dc_sim *sim, dc_error *err)
+{
+    dc_power *p = state;
+    if (!p->enabled)
+        return DC_OK;
+    p->n_jobs = (int32_t)dc_cluster_job_count(p->c);
+    p->jobs = calloc(p->n_jobs ? (size_t)p->n_jobs : 1, sizeof *p->jobs);
+    p->bp = malloc(2 * (p->n_jobs ? (size_t)p->n_jobs : 1) * sizeof *p->bp);
+    if (!p->jobs || !p->bp)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    for (int32_t j = 0; j < p->n_jobs; j++)
+        p->jobs[j].m_util = NAN; /* nothing memoised yet */
+    p->other_sources = dc_cluster_speed_source_count(p->c) > (size_t)(2 + (p->src_up >= 0));
+    p->gpn = dc_cluster_gpus_per_node(p->c);
+    p->static_cap_w = mind(p->gpu_cap_w, p->rack_gpu_cap_w);
+    p->node_idle_w = p->host_idle_w + p->gpn * p->gpu.idle_w;
+    p->node_ckpt_w = p->host_w + p->gpn * mind(dc_gpu_power_w(&p->gpu, p->u_ckpt, 1.0), p->static_cap_w);
+    p->node_restart_w = p->host_w + p->gpn * mind(dc_gpu_power_w(&p->gpu, p->u_restart, 1.0), p->static_cap_w);
+    for (size_t i = 0; i < sizeof p->last_rec / sizeof p->last_rec[0]; i++)
+        p->last_rec[i] = NAN;
+    dc_environment *env = dc_environment_of(sim);
+    p->price = env ? dc_environment_price(env) : NAN;
+    p->carbon = env ? dc_environment_carbon(env) : NAN;
+    p->started = true;
+    refresh(p);
+    return DC_OK;
+}
+
+static void power_finish(void *state, dc_sim *sim)
+{
+    dc_power *p = state;
+    if (!p->enabled)
+        return;
+    bank(p);
+    dc_summary *s = dc_sim_summary(sim);
+    double now = dc_sim_now(sim);
+    const double j_per_kwh = 3.6e6;
+    dc_summary_set(s, "power.it_energy_kwh", p->e_it_j / j_per_kwh, "kWh", "energy of the IT equipment");
+    dc_summary_set(s, "power.loss_energy_kwh", p->e_loss_j / j_per_kwh, "kWh", "conversion losses (UPS, PDUs)");
+    dc_summary_set(s, "power.cooling_energy_kwh", p->e_cool_j / j_per_kwh, "kWh", "energy of the cooling plant");
+    dc_summary_set(s, "power.facility_energy_kwh", p->e_fac_j / j_per_kwh, "kWh",
+                   "energy drawn by the facility: IT, losses, cooling");
+    dc_summary_set(s, "power.pue", p->e_it_j > 0 ? p->e_fac_j / p->e_it_j : NAN, "",
+                   "power usage effectiveness: facility energy / IT energy");
+    double it_peak = 0, fac_peak = 0;
+    const double *v = dc_series_values(p->s_it);
+    for (size_t i = 0; i < dc_series_length(p->s_it); i++)
+        it_peak = fmax(it_peak, v[i]);
+    v = dc_series_values(p->s_fac);
+    size_t n = dc_series_length(p->s_fac);
+    for (size_t i = 0; i < n; i++)
+        fac_peak = fmax(fac_peak, v[i]);
+    dc_summary_set(s, "power.it_mean_mw", now > 0 ? p->e_it_j / now / 1e6 : NAN, "MW", "mean IT power");
+    dc_summary_set(s, "power.it_peak_mw", it_peak / 1e6, "MW", "highest IT power");
+    dc_summary_set(s, "power.facility_mean_mw", now > 0 ? p->e_fac_j / now / 1e6 : NAN, "MW", "mean facility power");
+    dc_summary_set(s, "power.facility_peak_mw", fac_peak / 1e6, "MW", "highest facility power");
+    const double *t = dc_series_times(p->s_fac);
+    dc_summary_set(s, "power.swing_1min_mw", dc_power_swing(t, v, n, now, 60.0) / 1e6, "MW",
+                   "largest change of facility power within one minute");
+    dc_summary_set(s, "power.swing_1h_mw", dc_power_swing(t, v, n, now, 3600.0) / 1e6, "MW",
+                   "largest change of facility power within one hour");
+    dc_summary_set(s, "power.energy_cost_usd", p->priced_j > 0 || isfinite(p->price) ? p->cost_usd : NAN, "USD",
+                   "facility energy x price (null: no price given)");
+    dc_summary_set(s, "power.mean_price_usd_per_kwh", p->priced_j > 0 ? p->cost_usd / (p->priced_j / 3.6e6) : NAN,
+                   "USD/kWh", "energy cost / facility energy");
+    dc_summary_set(s, "power.carbon_kg", isfinite(p->carbon) ? p->carbon_kg : NAN, "kg",
+                   "CO2 of the facility energy (null: no carbon intensity given)");
+    dc_summary_set(s, "power.cap_throttled_h", p->cap_throttled_s / 3600.0, "h",
+                   "time a computing job ran slowed (or held) by power caps");
+    dc_summary_set(s, "power.heat_throttled_h", p->heat_throttled_s / 3600.0, "h",
+                   "time a computing job ran slowed by the heat limit");
+    double lost_cap = 0, lost_heat = 0, useful = NAN;
+    dc_summary_get(s, "gpu_hours.power_cap", &lost_cap);
+    dc_summary_get(s, "gpu_hours.thermal", &lost_heat);
+    dc_summary_get(s, "gpu_hours.useful", &useful);
+    dc_summary_set(s, "power.cap_lost_gpu_h", lost_cap, "GPU-h", "useful work lost to power caps (gpu_hours.power_cap)");
+    dc_summary_set(s, "power.heat_lost_gpu_h", lost_heat, "GPU-h",
+                   "useful work lost to thermal throttling (gpu_hours.thermal)");
+    dc_summary_set(s, "power.kwh_per_useful_gpu_h", useful > 0 ? p->e_fac_j / 3.6e6 / useful : NAN, "kWh/GPU-h",
+                   "facility energy per useful GPU-hour");
+    if (p->idle_shutdown) {
+        dc_summary_set(s, "power.off_node_h", p->off_node_s / 3600.0, "node-h", "node-hours powered off while idle");
+        dc_summary_set(s, "power.boots", (double)p->n_boots, "", "powered-off nodes booted for a job");
+    }
+}
+
+static void power_destroy(void *state)
+{
+    dc_power *p = state;
+    free(p->jobs);
+    free(p->bp);
+    free(p->off);
+    free(p->off_list);
+}
+
+const dc_model_type dc_model_power = {
+    .name = "power",
+    .state_size = sizeof(dc_power),
+    .params = dc_power_params,
+    .init = power_init,
+    .start = power_start,
+    .finish = power_finish,
+    .destroy = power_destroy,
+};

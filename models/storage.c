@@ -1,0 +1,652 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+#include "storage.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "cluster.h"
+#include "dist.h"
+#include "law_params.h"
+
+#define GB 1e9
+#define TB 1e12
+#define SECONDS_PER_MONTH (30.44 * 86400.0)
+#define MAX_TIERS 16
+
+const dc_param dc_storage_params[] = {
+    {"storage", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
+     "storage tiers and the dataset stream; absent: no storage model"},
+    {"storage.node_link_gbps", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "Gbit/s", 400, NULL, 0, 1e7, NULL,
+     "bandwidth of one node's link to the shared tiers (pfs, object), each direction"},
+    {"storage.tiers", DC_PARAM_LIST, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL, "the storage tiers"},
+    {"storage.tiers.[].name", DC_PARAM_STRING, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL,
+     "tier name (summary keys storage.NAME.*; [a-z0-9_], unique)"},
+    {"storage.tiers.[].kind", DC_PARAM_STRING, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, "hbm|ddr|nvme|pfs|object",
+     "hbm, ddr, nvme: on every node (figures per node); pfs, object: shared (figures in all)"},
+    {"storage.tiers.[].capacity_tb", DC_PARAM_FLOAT, DC_PARAM_REQUIRED | DC_PARAM_MIN_EXCLUSIVE, "TB", 0, NULL, 0,
+     1e9, NULL, "capacity (per node for node tiers)"},
+    {"storage.tiers.[].read_gb_per_s", DC_PARAM_FLOAT, DC_PARAM_REQUIRED | DC_PARAM_MIN_EXCLUSIVE, "GB/s", 0, NULL,
+     0, 1e9, NULL, "read bandwidth (per node for node tiers)"},
+    {"storage.tiers.[].write_gb_per_s", DC_PARAM_FLOAT, DC_PARAM_REQUIRED | DC_PARAM_MIN_EXCLUSIVE, "GB/s", 0, NULL,
+     0, 1e9, NULL, "write bandwidth (per node for node tiers)"},
+    {"storage.tiers.[].latency_us", DC_PARAM_FLOAT, 0, "us", 0, NULL, 0, 1e9, NULL,
+     "latency of one access (added once to a transfer)"},
+    {"storage.tiers.[].cost_usd_per_tb_month", DC_PARAM_FLOAT, 0, "USD/TB/month", 0, NULL, 0, 1e9, NULL,
+     "cost of a TB of capacity for a month"},
+    {"storage.tiers.[].failure", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
+     "time-to-failure law of one unit (a node's device, or the shared tier); absent: never fails"},
+    {"storage.tiers.[].failure.mtbf_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "h", 0, NULL, 0,
+     1e12, NULL, "mean time between failures of one unit"},
+    {"storage.tiers.[].failure.afr", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "1/yr", 0, NULL, 0,
+     1e6, NULL, "annualised failure rate of one unit (instead of mtbf_h)"},
+    DC_LAW_PARAMS("storage.tiers.[].failure", "exponential", "time to failure of one unit"),
+    {"storage.tiers.[].repair", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
+     "repair-time law of a failed unit (required with failure)"},
+    DC_LAW_PARAMS("storage.tiers.[].repair", "exponential", "repair time"),
+    {"storage.dataset", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
+     "the training data streamed to the job; absent: no data stall"},
+    {"storage.dataset.tier", DC_PARAM_STRING, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL,
+     "name of the tier the dataset is read from"},
+    {"storage.dataset.cache_tier", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "name of a tier caching it (absent: no cache)"},
+    {"storage.dataset.size_tb", DC_PARAM_FLOAT, DC_PARAM_REQUIRED | DC_PARAM_MIN_EXCLUSIVE, "TB", 0, NULL, 0, 1e9,
+     NULL, "size of the dataset"},
+    {"storage.dataset.bytes_per_token", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "B", 4, NULL, 0, 1e12, NULL,
+     "bytes read per training token (token ids: 2-4; images or video: far more)"},
+    {"storage.dataset.cache_hit", DC_PARAM_FLOAT, DC_PARAM_AUTO, "", 0, "auto", 0, 1, NULL,
+     "fraction of reads served by the cache, or \"auto\": min(1, cache capacity / dataset size)"},
+    {"storage.dataset.prefetch", DC_PARAM_BOOL, 0, "", 1, NULL, 0, 0, NULL,
+     "loads overlap the step (stall = read time beyond the step), else they add to it"},
+    {0},
+};
+
+typedef struct tier {
+    char name[32];
+    dc_tier_kind kind;
+    double capacity_B, bw_Bps[2], latency_s, cost_per_tb_month;
+    bool fails, superposed; /* superposed: exponential node devices, one process */
+    dc_dist life, repair;
+    gsl_rng *rng;
+    bool down;             /* shared tier */
+    uint8_t *node_down;    /* node tiers, per cluster node */
+    uint32_t job_down;     /* devices down among the job's nodes */
+    uint64_t n_failures;
+    double down_units, down_unit_s, down_since_s; /* banked unit-seconds down */
+    int res[2];
+    double ckpt_write_s;
+} tier;
+
+typedef struct xfer {
+    dc_flow_id id;
+    dc_flow_done_fn done;
+    void *ctx;
+} xfer;
+
+struct dc_storage {
+    dc_sim *sim;
+    dc_cluster *cluster;
+    tier tiers[MAX_TIERS];
+    size_t n_tiers;
+    uint32_t nodes, job_nodes;
+    double link_Bps;
+    int link_res[2];
+    dc_flows *flows;
+    int sig_changed, sig_loss;
+    dc_eventlog *log;
+    double ckpt_bytes;
+    /* dataset */
+    bool has_dataset, prefetch;
+    int src, cache;
+    double size_B, bytes_per_token, hit;
+    dc_flow_id stream[3]; /* misses from the source, hits from the cache, cache fill */
+    double share[3];      /* fraction of a step's bytes each stream moves */
+    xfer *xfers;          /* transfers in progress */
+    size_t n_xfers, xfer_cap;
+};
+
+dc_storage *dc_storage_of(dc_sim *sim)
+{
+    dc_storage *st = dc_sim_model(sim, "storage");
+    return st && st->flows ? st : NULL;
+}
+
+bool dc_storage_kind_per_node(dc_tier_kind kind)
+{
+    return kind == DC_TIER_HBM || kind == DC_TIER_DDR || kind == DC_TIER_NVME;
+}
+
+bool dc_storage_kind_volatile(dc_tier_kind kind)
+{
+    return kind == DC_TIER_HBM || kind == DC_TIER_DDR;
+}
+
+size_t dc_storage_tier_count(const dc_storage *st) { return st->n_tiers; }
+const char *dc_storage_tier_name(const dc_storage *st, int t) { return st->tiers[t].name; }
+dc_tier_kind dc_storage_tier_kind(const dc_storage *st, int t) { return st->tiers[t].kind; }
+double dc_storage_capacity_bytes(const dc_storage *st, int t) { return st->tiers[t].capacity_B; }
+double dc_storage_bandwidth_Bps(const dc_storage *st, int t, dc_io_dir dir) { return st->tiers[t].bw_Bps[dir]; }
+double dc_storage_latency_s(const dc_storage *st, int t) { return st->tiers[t].latency_s; }
+bool dc_storage_has_dataset(const dc_storage *st) { return st->has_dataset; }
+double dc_storage_dataset_bytes_per_token(const dc_storage *st) { return st->bytes_per_token; }
+bool dc_storage_dataset_prefetch(const dc_storage *st) { return st->prefetch; }
+
+int dc_storage_tier(const dc_storage *st, const char *name)
+{
+    for (size_t i = 0; i < st->n_tiers; i++)
+        if (strcmp(st->tiers[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int dc_storage_tier_of_kind(const dc_storage *st, dc_tier_kind kind)
+{
+    for (size_t i = 0; i < st->n_tiers; i++)
+        if (st->tiers[i].kind == kind)
+            return (int)i;
+    return -1;
+}
+
+double dc_storage_up_fraction(const dc_storage *st, int t)
+{
+    const tier *tr = &st->tiers[t];
+    if (!dc_storage_kind_per_node(tr->kind))
+        return tr->down ? 0.0 : 1.0;
+    return st->job_nodes ? 1.0 - (double)tr->job_down / st->job_nodes : 1.0;
+}
+
+bool dc_storage_node_up(const dc_storage *st, int t, uint32_t node)
+{
+    const tier *tr = &st->tiers[t];
+    if (!dc_storage_kind_per_node(tr->kind))
+        return !tr->down;
+    return !tr->node_down || node >= st->nodes || !tr->node_down[node];
+}
+
+/* The resources and cap of a transfer of nodes nodes. */
+static size_t flow_path(const dc_storage *st, int t, dc_io_dir dir, uint32_t nodes, int res[2], double *cap)
+{
+    const tier *tr = &st->tiers[t];
+    res[0] = tr->res[dir];
+    if (dc_storage_kind_per_node(tr->kind)) {
+        *cap = nodes * tr->bw_Bps[dir] * dc_storage_up_fraction(st, t);
+        return 1;
+    }
+    res[1] = st->link_res[dir];
+    *cap = nodes * st->link_Bps;
+    return 2;
+}
+
+double dc_storage_rate_Bps(const dc_storage *st, int t, dc_io_dir dir, uint32_t nodes)
+{
+    int res[2];
+    double cap;
+    size_t n = flow_path(st, t, dir, nodes, res, &cap);
+    return dc_flows_probe(st->flows, res, n, nodes > 0 ? nodes : 1, cap);
+}
+
+double dc_storage_transfer_s(const dc_storage *st, int t, dc_io_dir dir, double bytes, uint32_t nodes)
+{
+    double r = dc_storage_rate_Bps(st, t, dir, nodes);
+    return r > 0.0 ? st->tiers[t].latency_s + bytes / r : INFINITY;
+}
+
+/* Removes a transfer from the table; its callback and context into *x. */
+static bool take_xfer(dc_storage *st, dc_flow_id id, xfer *x)
+{
+    for (size_t i = 0; i < st->n_xfers; i++)
+        if (st->xfers[i].id == id) {
+            *x = st->xfers[i];
+            st->xfers[i] = st->xfers[--st->n_xfers];
+            return true;
+        }
+    return false;
+}
+
+/* A transfer ended: the others' rates changed, so the storage did. */
+static void on_xfer_done(dc_sim *sim, void *ctx, dc_flow_id id)
+{
+    dc_storage *st = ctx;
+    xfer x;
+    if (!take_xfer(st, id, &x))
+        return;
+    dc_sim_publish(sim, st->sig_changed, NULL);
+    if (x.done)
+        x.done(sim, x.ctx, id);
+}
+
+dc_flow_id dc_storage_transfer(dc_storage *st, int t, dc_io_dir dir, double bytes, uint32_t nodes,
+                               dc_flow_done_fn done, void *ctx)
+{
+    if (st->n_xfers == st->xfer_cap) {
+        size_t ncap = st->xfer_cap ? 2 * st->xfer_cap : 8;
+        xfer *g = realloc(st->xfers, ncap * sizeof *g);
+        if (!g) {
+            dc_sim_fail(st->sim, DC_ENOMEM, "out of memory starting a storage transfer");
+            return DC_FLOW_NONE;
+        }
+        st->xfers = g;
+        st->xfer_cap = ncap;
+    }
+    int res[2];
+    double cap;
+    size_t n = flow_path(st, t, dir, nodes, res, &cap);
+    dc_flow_id id = dc_flows_start(st->flows, res, n, nodes > 0 ? nodes : 1, cap, bytes, on_xfer_done, st);
+    if (id == DC_FLOW_NONE)
+        return id;
+    st->xfers[st->n_xfers++] = (xfer){id, done, ctx};
+    dc_sim_publish(st->sim, st->sig_changed, NULL);
+    return id;
+}
+
+void dc_storage_cancel(dc_storage *st, dc_flow_id id)
+{
+    xfer x;
+    if (!take_xfer(st, id, &x))
+        return;
+    dc_flows_stop(st->flows, id);
+    dc_sim_publish(st->sim, st->sig_changed, NULL);
+}
+
+double dc_storage_transfer_rate_Bps(const dc_storage *st, dc_flow_id id)
+{
+    return dc_flows_rate(st->flows, id);
+}
+
+double dc_storage_dataset_read_s(dc_storage *st, double bytes_per_step, double step_s)
+{
+    if (!st->has_dataset || !(bytes_per_step > 0.0))
+        return 0.0;
+    dc_flows_hold(st->flows);
+    for (int k = 0; k < 3; k++)
+        if (st->stream[k] != DC_FLOW_NONE)
+            dc_flows_set_cap(st->flows, st->stream[k], st->share[k] * bytes_per_step / step_s);
+    dc_flows_release(st->flows);
+    double read_s = 0.0;
+    for (int k = 0; k < 3; k++) {
+        if (st->stream[k] == DC_FLOW_NONE || st->share[k] <= 0.0)
+            continue;
+        double r = dc_flows_rate(st->flows, st->stream[k]);
+        double t = r > 0.0 ? st->share[k] * bytes_per_step / r : INFINITY;
+        if (t > read_s)
+            read_s = t;
+    }
+    return read_s;
+}
+
+/* Capacity of a tier's resources from its devices' state. */
+static void set_capacity(dc_storage *st, int t)
+{
+    tier *tr = &st->tiers[t];
+    double up = dc_storage_up_fraction(st, t);
+    double scale = dc_storage_kind_per_node(tr->kind) ? st->job_nodes * up : up;
+    dc_flows_hold(st->flows);
+    for (int d = 0; d < 2; d++)
+        dc_flows_set_capacity(st->flows, tr->res[d], tr->bw_Bps[d] * scale);
+    dc_flows_release(st->flows);
+}
+
+static void bank_down(dc_storage *st, tier *tr)
+{
+    double now = dc_sim_now(st->sim);
+    tr->down_unit_s += tr->down_units * (now - tr->down_since_s);
+    tr->down_since_s = now;
+}
+
+static void changed(dc_storage *st, int t, int32_t node, bool lost)
+{
+    set_capacity(st, t);
+    if (lost) {
+        dc_storage_loss loss = {t, node};
+        dc_sim_publish(st->sim, st->sig_loss, &loss);
+    }
+    dc_sim_publish(st->sim, st->sig_changed, NULL);
+}
+
+#define NODE_BITS 40
+#define NODE_MASK ((UINT64_C(1) << NODE_BITS) - 1)
+
+static void on_unit_clock(dc_sim *sim, void *ctx, uint64_t arg);
+
+static void on_tier_repaired(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    dc_storage *st = ctx;
+    int t = (int)(arg >> NODE_BITS);
+    uint64_t node = arg & NODE_MASK;
+    tier *tr = &st->tiers[t];
+    bank_down(st, tr);
+    tr->down_units -= 1.0;
+    if (dc_storage_kind_per_node(tr->kind)) {
+        tr->node_down[node] = 0;
+        if (node < st->job_nodes)
+            tr->job_down--;
+    } else {
+        tr->down = false;
+    }
+    /* Alternating renewal: the unit's next life starts now. */
+    if (!tr->superposed)
+        dc_sim_after(sim, dc_dist_sample(&tr->life, tr->rng), on_unit_clock, st, arg);
+    dc_eventlog_add(st->log, dc_sim_now(sim), "storage_repair", tr->name,
+                    dc_storage_kind_per_node(tr->kind) ? (int32_t)node : -1, -1, 0.0);
+    changed(st, t, -1, false);
+}
+
+/* Unit node of tier t fails now (it is up). */
+static void fail_unit(dc_sim *sim, dc_storage *st, int t, uint64_t node)
+{
+    tier *tr = &st->tiers[t];
+    bool per_node = dc_storage_kind_per_node(tr->kind);
+    if (per_node) {
+        tr->node_down[node] = 1;
+        if (node < st->job_nodes)
+            tr->job_down++;
+    } else {
+        tr->down = true;
+    }
+    bank_down(st, tr);
+    tr->down_units += 1.0;
+    tr->n_failures++;
+    dc_eventlog_add(st->log, dc_sim_now(sim), "storage_failure", tr->name, per_node ? (int32_t)node : -1, -1, 0.0);
+    dc_sim_after(sim, dc_dist_sample(&tr->repair, tr->rng), on_tier_repaired, st,
+                 ((uint64_t)t << NODE_BITS) | node);
+    changed(st, t, per_node ? (int32_t)node : -1, true);
+}
+
+/* Exponential node devices: one Poisson process over every node, thinned
+ * to the working devices (as failure.h). */
+static void on_superposed(dc_sim *sim, void *ctx, uint64_t t)
+{
+    dc_storage *st = ctx;
+    tier *tr = &st->tiers[t];
+    dc_sim_after(sim, gsl_ran_exponential(tr->rng, tr->life.a / st->nodes), on_superposed, st, t);
+    uint64_t node = (uint64_t)(gsl_rng_uniform(tr->rng) * st->nodes);
+    if (node >= st->nodes)
+        node = st->nodes - 1;
+    if (!tr->node_down[node])
+        fail_unit(sim, st, (int)t, node);
+}
+
+/* Any other law, and shared tiers: each unit's own clock. */
+static void on_unit_clock(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    fail_unit(sim, ctx, (int)(arg >> NODE_BITS), arg & NODE_MASK);
+}
+
+static int parse_tier(dc_storage *st, dc_sim *sim, const dc_scenario *sc, config_setting_t *g, size_t i,
+                      dc_error *err)
+{
+    tier *tr = &st->tiers[i];
+    const char *name = "", *kind = "hbm";
+    config_setting_lookup_string(g, "name", &name);
+    config_setting_lookup_string(g, "kind", &kind);
+    config_setting_t *name_s = config_setting_get_member(g, "name");
+    if (strlen(name) == 0 || strlen(name) >= sizeof tr->name
+        || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(name))
+        return dc_scenario_error_at(sc, name_s, err, "tier names are 1 to %zu characters of a-z, 0-9 and _ (got \"%s\")",
+                                    sizeof tr->name - 1, name);
+    for (size_t k = 0; k < i; k++)
+        if (strcmp(st->tiers[k].name, name) == 0)
+            return dc_scenario_error_at(sc, name_s, err, "tier \"%s\" is named twice", name);
+    snprintf(tr->name, sizeof tr->name, "%s", name);
+    static const char *const kinds[] = {"hbm", "ddr", "nvme", "pfs", "object"};
+    for (int k = 0; k < 5; k++)
+        if (strcmp(kind, kinds[k]) == 0)
+            tr->kind = (dc_tier_kind)k;
+    double cap = 0, rd = 0, wr = 0, lat = 0, cost = 0;
+    config_setting_lookup_float(g, "capacity_tb", &cap);
+    config_setting_lookup_float(g, "read_gb_per_s", &rd);
+    config_setting_lookup_float(g, "write_gb_per_s", &wr);
+    config_setting_lookup_float(g, "latency_us", &lat);
+    config_setting_lookup_float(g, "cost_usd_per_tb_month", &cost);
+    tr->capacity_B = cap * TB;
+    tr->bw_Bps[DC_IO_READ] = rd * GB;
+    tr->bw_Bps[DC_IO_WRITE] = wr * GB;
+    tr->latency_s = lat * 1e-6;
+    tr->cost_per_tb_month = cost;
+    config_setting_t *failure = config_setting_get_member(g, "failure");
+    config_setting_t *repair = config_setting_get_member(g, "repair");
+    if (failure) {
+        if (!repair)
+            return dc_scenario_error_at(sc, failure, err,
+                                        "a tier that fails needs a repair law (repair = { mean_h = ...; })");
+        tr->fails = true;
+        int rc = dc_dist_from_setting(sc, failure, &tr->life, err);
+        if (rc == DC_OK)
+            rc = dc_dist_from_setting(sc, repair, &tr->repair, err);
+        if (rc != DC_OK)
+            return rc;
+        tr->superposed = dc_storage_kind_per_node(tr->kind) && tr->life.kind == DC_DIST_EXPONENTIAL;
+        char stream[64];
+        snprintf(stream, sizeof stream, "storage.%s", tr->name);
+        tr->rng = dc_sim_rng(sim, stream);
+        if (!tr->rng)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+        if (dc_storage_kind_per_node(tr->kind) && !(tr->node_down = calloc(st->nodes, 1)))
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
+    double scale = dc_storage_kind_per_node(tr->kind) ? st->job_nodes : 1.0;
+    for (int d = 0; d < 2; d++) {
+        tr->res[d] = dc_flows_add_resource(st->flows, tr->bw_Bps[d] * scale);
+        if (tr->res[d] < 0)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
+    return DC_OK;
+}
+
+static int find_tier(const dc_storage *st, const dc_scenario *sc, config_setting_t *g, const char *key, int *out,
+                     dc_error *err)
+{
+    const char *name = NULL;
+    *out = -1;
+    if (!config_setting_lookup_string(g, key, &name))
+        return DC_OK;
+    *out = dc_storage_tier(st, name);
+    if (*out < 0)
+        return dc_scenario_error_at(sc, config_setting_get_member(g, key), err, "no tier is named \"%s\"", name);
+    return DC_OK;
+}
+
+static int parse_dataset(dc_storage *st, const dc_scenario *sc, config_setting_t *g, dc_error *err)
+{
+    int rc = find_tier(st, sc, g, "tier", &st->src, err);
+    if (rc == DC_OK)
+        rc = find_tier(st, sc, g, "cache_tier", &st->cache, err);
+    if (rc != DC_OK)
+        return rc;
+    if (st->cache == st->src)
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "cache_tier"), err,
+                                    "the cache tier is the dataset's own tier");
+    double size_tb = 0;
+    config_setting_lookup_float(g, "size_tb", &size_tb);
+    config_setting_lookup_float(g, "bytes_per_token", &st->bytes_per_token);
+    int prefetch = 1;
+    config_setting_lookup_bool(g, "prefetch", &prefetch);
+    st->prefetch = prefetch;
+    st->size_B = size_tb * TB;
+    const tier *src = &st->tiers[st->src];
+    double src_cap = src->capacity_B * (dc_storage_kind_per_node(src->kind) ? st->job_nodes : 1.0);
+    if (st->size_B > src_cap)
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "size_tb"), err,
+                                    "a dataset of %.4g TB does not fit tier \"%s\" (%.4g TB for the job)", size_tb,
+                                    src->name, src_cap / TB);
+    config_setting_t *hit = config_setting_get_member(g, "cache_hit");
+    if (st->cache < 0) {
+        st->hit = 0.0;
+    } else if (hit && config_setting_type(hit) != CONFIG_TYPE_STRING) {
+        st->hit = config_setting_get_float(hit);
+    } else {
+        const tier *c = &st->tiers[st->cache];
+        double cache_B = c->capacity_B * (dc_storage_kind_per_node(c->kind) ? st->job_nodes : 1.0);
+        st->hit = cache_B >= st->size_B ? 1.0 : cache_B / st->size_B;
+    }
+    st->share[0] = 1.0 - st->hit;
+    st->share[1] = st->cache >= 0 ? st->hit : 0.0;
+    st->share[2] = st->cache >= 0 ? 1.0 - st->hit : 0.0;
+    st->has_dataset = true;
+    return DC_OK;
+}
+
+/* The job's checkpoint size, if the scenario gives one (see checkpoint.h). */
+static double checkpoint_bytes(const dc_scenario *sc)
+{
+    config_setting_t *g = dc_scenario_lookup(sc, "checkpoint");
+    if (!g)
+        return 0.0;
+    double size_gb = 0, bpp = 14, params = 0;
+    if (config_setting_lookup_float(g, "size_gb", &size_gb))
+        return size_gb * GB;
+    config_setting_lookup_float(g, "bytes_per_param", &bpp);
+    config_lookup_float(dc_scenario_config(sc), "job.params", &params);
+    return params * bpp;
+}
+
+static int storage_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
+{
+    dc_storage *st = state;
+    config_setting_t *g = dc_scenario_lookup(sc, "storage");
+    if (!g)
+        return DC_OK;
+    st->sim = sim;
+    st->cluster = dc_cluster_of(sim);
+    st->log = dc_sim_eventlog(sim);
+    st->nodes = dc_cluster_node_count(st->cluster);
+    st->job_nodes = dc_cluster_job_count(st->cluster) > 0 ? dc_cluster_job_nodes(st->cluster, 0) : 0;
+    st->flows = dc_flows_create(sim);
+    if (!st->flows)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    double link_gbps = 400;
+    config_setting_lookup_float(g, "node_link_gbps", &link_gbps);
+    st->link_Bps = link_gbps * 1.25e8;
+    for (int d = 0; d < 2; d++)
+        if ((st->link_res[d] = dc_flows_add_resource(st->flows, st->link_Bps * st->job_nodes)) < 0)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+    config_setting_t *list = config_setting_get_member(g, "tiers");
+    st->n_tiers = (size_t)config_setting_length(list);
+    if (st->n_tiers == 0 || st->n_tiers > MAX_TIERS)
+        return dc_scenario_error_at(sc, list, err, "give 1 to %d tiers (got %zu)", MAX_TIERS, st->n_tiers);
+    for (size_t i = 0; i < st->n_tiers; i++) {
+        int rc = parse_tier(st, sim, sc, config_setting_get_elem(list, (unsigned)i), i, err);
+        if (rc != DC_OK)
+            return rc;
+    }
+    st->src = st->cache = -1;
+    config_setting_t *ds = config_setting_get_member(g, "dataset");
+    if (ds) {
+        int rc = parse_dataset(st, sc, ds, err);
+        if (rc != DC_OK)
+            return rc;
+    }
+    st->ckpt_bytes = checkpoint_bytes(sc);
+    st->sig_changed = dc_sim_signal(sim, "storage_changed");
+    st->sig_loss = dc_sim_signal(sim, "storage_loss");
+    if (st->sig_changed < 0 || st->sig_loss < 0)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    return DC_OK;
+}
+
+static int storage_start(void *state, dc_sim *sim, dc_error *err)
+{
+    dc_storage *st = state;
+    if (!st->flows)
+        return DC_OK;
+    /* What a blocking checkpoint from all the job's nodes would take on each
+     * tier that can hold it, before any other transfer. */
+    for (size_t i = 0; i < st->n_tiers; i++) {
+        tier *tr = &st->tiers[i];
+        double per_node = st->job_nodes ? st->ckpt_bytes / st->job_nodes : 0.0;
+        bool fits = dc_storage_kind_per_node(tr->kind) ? per_node <= tr->capacity_B : st->ckpt_bytes <= tr->capacity_B;
+        tr->ckpt_write_s = st->ckpt_bytes > 0.0 && fits && st->job_nodes > 0
+                               ? dc_storage_transfer_s(st, (int)i, DC_IO_WRITE, st->ckpt_bytes, st->job_nodes)
+                               : NAN;
+        if (!tr->fails)
+            continue;
+        if (tr->superposed) {
+            dc_sim_after(sim, gsl_ran_exponential(tr->rng, tr->life.a / st->nodes), on_superposed, st, (uint64_t)i);
+        } else {
+            uint64_t units = dc_storage_kind_per_node(tr->kind) ? st->nodes : 1;
+            for (uint64_t u = 0; u < units; u++)
+                dc_sim_after(sim, dc_dist_sample(&tr->life, tr->rng), on_unit_clock, st, ((uint64_t)i << NODE_BITS) | u);
+        }
+    }
+    if (st->has_dataset) {
+        /* The streams start with no demand; the step-time model sets it. */
+        dc_flows_hold(st->flows);
+        int streams[3][2] = {{st->src, DC_IO_READ}, {st->cache, DC_IO_READ}, {st->cache, DC_IO_WRITE}};
+        for (int k = 0; k < 3; k++) {
+            if (st->share[k] <= 0.0)
+                continue;
+            int res[2];
+            double cap;
+            size_t n = flow_path(st, streams[k][0], (dc_io_dir)streams[k][1], st->job_nodes, res, &cap);
+            st->stream[k] = dc_flows_start(st->flows, res, n, st->job_nodes ? st->job_nodes : 1, 0.0, INFINITY, NULL,
+                                           NULL);
+            if (st->stream[k] == DC_FLOW_NONE) {
+                dc_flows_release(st->flows);
+                return dc_error_set(err, DC_ENOMEM, "out of memory");
+            }
+        }
+        dc_flows_release(st->flows);
+    }
+    return DC_OK;
+}
+
+static void storage_finish(void *state, dc_sim *sim)
+{
+    dc_storage *st = state;
+    if (!st->flows)
+        return;
+    dc_summary *s = dc_sim_summary(sim);
+    double months = dc_sim_now(sim) / SECONDS_PER_MONTH, total = 0.0, per_month = 0.0;
+    char key[96];
+    for (size_t i = 0; i < st->n_tiers; i++) {
+        tier *tr = &st->tiers[i];
+        bank_down(st, tr);
+        double tb = tr->capacity_B / TB * (dc_storage_kind_per_node(tr->kind) ? st->nodes : 1.0);
+        snprintf(key, sizeof key, "storage.%s.capacity_tb", tr->name);
+        dc_summary_set(s, key, tb, "TB", "capacity in all (node tiers: every node's)");
+        snprintf(key, sizeof key, "storage.%s.cost_usd", tr->name);
+        dc_summary_set(s, key, tb * tr->cost_per_tb_month * months, "USD", "cost of the capacity over the simulated time");
+        total += tb * tr->cost_per_tb_month * months;
+        per_month += tb * tr->cost_per_tb_month;
+        snprintf(key, sizeof key, "storage.%s.failures", tr->name);
+        dc_summary_set(s, key, (double)tr->n_failures, "", "failures (of a node's device, or of the shared tier)");
+        snprintf(key, sizeof key, "storage.%s.down_h", tr->name);
+        dc_summary_set(s, key, tr->down_unit_s / 3600.0, "h", "unit-hours down (node devices, or the shared tier)");
+        snprintf(key, sizeof key, "storage.%s.checkpoint_write_s", tr->name);
+        dc_summary_set(s, key, tr->ckpt_write_s, "s",
+                       "a blocking checkpoint of the job's size from all its nodes, alone (null: none, or does not fit)");
+    }
+    dc_summary_set(s, "storage.checkpoint_gb", st->ckpt_bytes > 0 ? st->ckpt_bytes / GB : NAN, "GB",
+                   "size of the job's checkpoint used by storage.TIER.checkpoint_write_s");
+    dc_summary_set(s, "storage.cost_usd", total, "USD", "cost of all tiers' capacity over the simulated time");
+    dc_summary_set(s, "storage.cost_usd_per_month", per_month, "USD", "cost of all tiers' capacity per month");
+    if (st->has_dataset)
+        dc_summary_set(s, "storage.dataset.cache_hit", st->hit, "", "fraction of dataset reads served by the cache");
+}
+
+static void storage_destroy(void *state)
+{
+    dc_storage *st = state;
+    for (size_t i = 0; i < st->n_tiers; i++)
+        free(st->tiers[i].node_down);
+    free(st->xfers);
+    dc_flows_destroy(st->flows);
+}
+
+const dc_model_type dc_model_storage = {
+    .name = "storage",
+    .state_size = sizeof(dc_storage),
+    .params = dc_storage_params,
+    .init = storage_init,
+    .start = storage_start,
+    .finish = storage_finish,
+    .destroy = storage_destroy,
+};

@@ -1,0 +1,26 @@
+#!/bin/sh
+# dcsim - discrete-event simulator of AI datacenters.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Lesson 1: the flagship's 405B-parameter job on 1k to 64k GPUs.
+# Usage: scaling.sh [GPUS...]      (default: 1024 2048 ... 65536)
+. "$(dirname "$0")/lib.sh"
+
+sizes=${*:-1024 2048 4096 8192 16384 32768 65536}
+printf '%6s %5s %6s %7s | %7s %7s %7s %7s | %5s %5s | %8s %6s %6s %7s\n' \
+    GPUs data ubatch step_s compute bubble comm stall eff MFU intr/day ETTR goodput days
+for g in $sizes; do
+    # shellcheck disable=SC2046
+    if ! run "$flagship" $(size_sets "$g"); then
+        printf '%6s  %s\n' "$g" "$run_error"
+        continue
+    fi
+    step=$(val step.time_s)
+    days=$(val job.completion_days)
+    printf '%6d %5d %6.1f %7.2f | %6.1f%% %6.1f%% %6.1f%% %6.1f%% | %5.3f %5.3f | %8.1f %6.3f %6.3f %7.1f\n' \
+        "$g" "$(val step.data)" "$(val step.microbatches)" "$step" \
+        "$(calc "100 * $(val step.compute_s) / $step")" "$(calc "100 * $(val step.bubble_s) / $step")" \
+        "$(calc "100 * $(val step.comm_exposed_s) / $step")" "$(calc "100 * $(val step.data_stall_s) / $step")" \
+        "$(val step.scaling_efficiency)" "$(val step.mfu)" \
+        "$(calc "$(val job.interruptions) / $days")" "$(val step.ettr_time)" "$(val job.ettr)" "$days"
+done

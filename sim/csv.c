@@ -1,0 +1,369 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The CSV reader (see csv.h).  The whole input is read into memory and
+ * parsed line by line; field texts are stored unquoted, NUL-terminated, one
+ * after the other in one buffer, addressed by offsets (rows x columns).
+ * Messages quote at most 40 characters of a field and show anything that
+ * is not printable ASCII as '?', so that fuzzed input gives readable
+ * errors. */
+#include "csv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct dc_csv {
+    char *name;
+    char *text;          /* field texts */
+    size_t text_len, text_cap;
+    size_t *off;         /* header fields, then rows x columns */
+    size_t n_off, off_cap;
+    size_t *lines;       /* line of each data row */
+    size_t n_rows, lines_cap;
+    size_t n_cols;
+    size_t header_line;
+};
+
+static bool grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t cap2 = *cap ? *cap : 64;
+    while (cap2 < need) {
+        if (cap2 > SIZE_MAX / 2 / elem)
+            return false;
+        cap2 *= 2;
+    }
+    void *g = realloc(*p, cap2 * elem);
+    if (!g)
+        return false;
+    *p = g;
+    *cap = cap2;
+    return true;
+}
+
+void dc_csv_destroy(dc_csv *csv)
+{
+    if (!csv)
+        return;
+    free(csv->name);
+    free(csv->text);
+    free(csv->off);
+    free(csv->lines);
+    free(csv);
+}
+
+const char *dc_csv_name(const dc_csv *csv) { return csv->name; }
+size_t dc_csv_column_count(const dc_csv *csv) { return csv->n_cols; }
+size_t dc_csv_row_count(const dc_csv *csv) { return csv->n_rows; }
+size_t dc_csv_header_line(const dc_csv *csv) { return csv->header_line; }
+size_t dc_csv_line(const dc_csv *csv, size_t row) { return csv->lines[row]; }
+const char *dc_csv_header(const dc_csv *csv, size_t col) { return csv->text + csv->off[col]; }
+
+const char *dc_csv_cell(const dc_csv *csv, size_t row, size_t col)
+{
+    return csv->text + csv->off[(row + 1) * csv->n_cols + col];
+}
+
+/* A short printable rendering of s for messages. */
+static void show(const char *s, size_t len, char *buf, size_t size)
+{
+    size_t n = 0, max = size - 4;
+    for (size_t i = 0; i < len && n < max; i++)
+        buf[n++] = (s[i] >= 32 && s[i] < 127) ? s[i] : '?';
+    if (len > max && size >= 4) {
+        buf[n++] = '.';
+        buf[n++] = '.';
+        buf[n++] = '.';
+    }
+    buf[n] = '\0';
+}
+
+/* Appends len bytes and a NUL to the text buffer; returns the offset. */
+static bool add_text(dc_csv *csv, const char *s, size_t len, size_t *off)
+{
+    if (len > SIZE_MAX - csv->text_len - 1
+        || !grow((void **)&csv->text, &csv->text_cap, csv->text_len + len + 1, 1))
+        return false;
+    memcpy(csv->text + csv->text_len, s, len);
+    *off = csv->text_len;
+    csv->text_len += len;
+    csv->text[csv->text_len++] = '\0';
+    return true;
+}
+
+static bool add_off(dc_csv *csv, size_t off)
+{
+    if (!grow((void **)&csv->off, &csv->off_cap, csv->n_off + 1, sizeof *csv->off))
+        return false;
+    csv->off[csv->n_off++] = off;
+    return true;
+}
+
+static bool blank(char c) { return c == ' ' || c == '\t'; }
+
+/* Parses one line [p, end) into fields appended to csv; returns the field
+ * count, or -1 with err set. */
+static long parse_line(dc_csv *csv, const char *p, const char *end, size_t line, dc_error *err)
+{
+    long n = 0;
+    char *scratch = NULL; /* unquoted text of a quoted field */
+    for (;;) {
+        while (p < end && blank(*p))
+            p++;
+        size_t off;
+        if (p < end && *p == '"') {
+            const char *q = ++p;
+            size_t len = 0;
+            free(scratch);
+            scratch = malloc((size_t)(end - q) + 1);
+            if (!scratch)
+                goto oom;
+            for (;;) {
+                if (q == end) {
+                    dc_error_set(err, DC_EINPUT, "%s:%zu: unterminated quote in field %ld", csv->name, line, n + 1);
+                    goto bad;
+                }
+                if (*q == '"') {
+                    if (q + 1 < end && q[1] == '"') {
+                        scratch[len++] = '"';
+                        q += 2;
+                        continue;
+                    }
+                    q++;
+                    break;
+                }
+                scratch[len++] = *q++;
+            }
+            p = q;
+            while (p < end && blank(*p))
+                p++;
+            if (p < end && *p != ',') {
+                char shown[48];
+                show(p, (size_t)(end - p), shown, sizeof shown);
+                dc_error_set(err, DC_EINPUT, "%s:%zu: text after the closing quote of field %ld (\"%s\")", csv->name,
+                             line, n + 1, shown);
+                goto bad;
+            }
+            if (!add_text(csv, scratch, len, &off))
+                goto oom;
+        } else {
+            const char *s = p;
+            while (p < end && *p != ',') {
+                if (*p == '"') {
+                    dc_error_set(err, DC_EINPUT, "%s:%zu: a quote inside unquoted field %ld", csv->name, line, n + 1);
+                    goto bad;
+                }
+                p++;
+            }
+            const char *e = p;
+            while (e > s && blank(e[-1]))
+                e--;
+            if (!add_text(csv, s, (size_t)(e - s), &off))
+                goto oom;
+        }
+        if (!add_off(csv, off))
+            goto oom;
+        n++;
+        if (p < end && *p == ',') {
+            p++;
+            continue;
+        }
+        break;
+    }
+    free(scratch);
+    return n;
+oom:
+    dc_error_set(err, DC_ENOMEM, "%s: out of memory reading line %zu", csv->name, line);
+bad:
+    free(scratch);
+    return -1;
+}
+
+int dc_csv_read_string(const char *text, size_t len, const char *display_name,
+                       dc_csv **out, dc_error *err)
+{
+    *out = NULL;
+    dc_csv *csv = calloc(1, sizeof *csv);
+    if (!csv || !(csv->name = strdup(display_name ? display_name : "(csv)"))) {
+        free(csv);
+        return dc_error_set(err, DC_ENOMEM, "out of memory reading %s", display_name ? display_name : "(csv)");
+    }
+    const char *p = text, *end = text + len;
+    size_t line = 0;
+    int rc = DC_OK;
+    while (p < end) {
+        line++;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        const char *next = nl ? nl + 1 : end;
+        if (memchr(p, '\0', (size_t)(le - p))) {
+            rc = dc_error_set(err, DC_EINPUT, "%s:%zu: a NUL byte (is this a text file?)", csv->name, line);
+            goto fail;
+        }
+        if (le > p && le[-1] == '\r')
+            le--;
+        const char *q = p;
+        while (q < le && blank(*q))
+            q++;
+        if (q == le || *q == '#') {
+            p = next;
+            continue;
+        }
+        size_t before = csv->n_off;
+        long n = parse_line(csv, p, le, line, err);
+        if (n < 0) {
+            rc = err ? err->code : DC_EINPUT;
+            goto fail;
+        }
+        if (csv->header_line == 0) {
+            csv->header_line = line;
+            csv->n_cols = (size_t)n;
+            for (size_t i = 0; i < csv->n_cols; i++) {
+                const char *h = csv->text + csv->off[i];
+                if (!h[0]) {
+                    rc = dc_error_set(err, DC_EINPUT, "%s:%zu: column %zu of the header has no name", csv->name, line,
+                                      i + 1);
+                    goto fail;
+                }
+                for (size_t k = 0; k < i; k++)
+                    if (strcmp(h, csv->text + csv->off[k]) == 0) {
+                        char shown[48];
+                        show(h, strlen(h), shown, sizeof shown);
+                        rc = dc_error_set(err, DC_EINPUT, "%s:%zu: column \"%s\" is named twice in the header",
+                                          csv->name, line, shown);
+                        goto fail;
+                    }
+            }
+        } else {
+            if ((size_t)n != csv->n_cols) {
+                rc = dc_error_set(err, DC_EINPUT, "%s:%zu: expected %zu field%s as in the header (line %zu), got %ld",
+                                  csv->name, line, csv->n_cols, csv->n_cols == 1 ? "" : "s", csv->header_line, n);
+                goto fail;
+            }
+            if (!grow((void **)&csv->lines, &csv->lines_cap, csv->n_rows + 1, sizeof *csv->lines)) {
+                csv->n_off = before;
+                rc = dc_error_set(err, DC_ENOMEM, "%s: out of memory at line %zu", csv->name, line);
+                goto fail;
+            }
+            csv->lines[csv->n_rows++] = line;
+        }
+        p = next;
+    }
+    if (csv->header_line == 0) {
+        rc = dc_error_set(err, DC_EINPUT, "%s: no header line (the file is empty or all comments)", csv->name);
+        goto fail;
+    }
+    *out = csv;
+    return DC_OK;
+fail:
+    dc_csv_destroy(csv);
+    return rc;
+}
+
+int dc_csv_read_file(const char *path, dc_csv **out, dc_error *err)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return dc_error_set(err, DC_EIO, "cannot read %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return dc_error_set(err, DC_EIO, "cannot read %s: %s", path, strerror(EISDIR));
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (!grow((void **)&buf, &cap, len + 65536, 1)) {
+            free(buf);
+            fclose(f);
+            return dc_error_set(err, DC_ENOMEM, "out of memory reading %s", path);
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(buf);
+        return dc_error_set(err, DC_EIO, "cannot read %s: read error", path);
+    }
+    int rc = dc_csv_read_string(buf ? buf : "", len, path, out, err);
+    free(buf);
+    return rc;
+}
+
+int dc_csv_find_column(const dc_csv *csv, const char *name, size_t *col, dc_error *err)
+{
+    for (size_t i = 0; i < csv->n_cols; i++)
+        if (strcmp(dc_csv_header(csv, i), name) == 0) {
+            *col = i;
+            return DC_OK;
+        }
+    char list[256] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < csv->n_cols && used < sizeof list - 8; i++) {
+        char shown[48];
+        const char *h = dc_csv_header(csv, i);
+        show(h, strlen(h), shown, sizeof shown);
+        int w = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", shown);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return dc_error_set(err, DC_EINPUT, "%s:%zu: no column \"%s\" (columns: %s)", csv->name, csv->header_line, name,
+                        list);
+}
+
+int dc_csv_number(const dc_csv *csv, size_t row, size_t col, double *out, dc_error *err)
+{
+    const char *s = dc_csv_cell(csv, row, col);
+    char *end = NULL;
+    errno = 0;
+    double v = s[0] ? strtod(s, &end) : NAN;
+    if (!s[0] || *end != '\0' || !isfinite(v)) {
+        char shown[48];
+        show(s, strlen(s), shown, sizeof shown);
+        return dc_csv_error_at(csv, row, col, err, "expected a number (got \"%s\")", shown);
+    }
+    *out = v;
+    return DC_OK;
+}
+
+int dc_csv_error_at(const dc_csv *csv, size_t row, size_t col, dc_error *err, const char *fmt, ...)
+{
+    char msg[DC_ERROR_MSG_MAX / 2];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    char shown[48];
+    const char *h = dc_csv_header(csv, col);
+    show(h, strlen(h), shown, sizeof shown);
+    return dc_error_set(err, DC_EINPUT, "%s:%zu: column %s: %s", csv->name, dc_csv_line(csv, row), shown, msg);
+}
+
+bool dc_csv_resolve_path(const char *base_file, const char *name, char *buf, size_t size)
+{
+    const char *slash = base_file ? strrchr(base_file, '/') : NULL;
+    int w;
+    if (name[0] == '/' || !slash)
+        w = snprintf(buf, size, "%s", name);
+    else
+        w = snprintf(buf, size, "%.*s/%s", (int)(slash - base_file), base_file, name);
+    return w >= 0 && (size_t)w < size;
+}

@@ -1,0 +1,112 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+#include "maxmin.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "error.h"
+
+/* Relative slack under which a resource counts as full: the subtraction
+ * rem - W (rem / W) leaves a few ulps of rem, far below this. */
+#define FULL_EPS 1e-12
+
+int dc_maxmin_solve(size_t n_res, const double *capacity, size_t n_flows,
+                    const dc_maxmin_flow *flows, double *rate)
+{
+    for (size_t r = 0; r < n_res; r++)
+        if (!(capacity[r] >= 0.0))
+            return DC_EINPUT;
+    for (size_t f = 0; f < n_flows; f++) {
+        if (!(flows[f].weight > 0.0) || !isfinite(flows[f].weight) || !(flows[f].cap >= 0.0))
+            return DC_EINPUT;
+        for (size_t k = 0; k < flows[f].n_res; k++)
+            if (flows[f].res[k] < 0 || (size_t)flows[f].res[k] >= n_res)
+                return DC_EINPUT;
+    }
+    double *rem = malloc((n_res + 1) * sizeof *rem);
+    double *wsum = malloc((n_res + 1) * sizeof *wsum);
+    size_t *users = malloc((n_res + 1) * sizeof *users);
+    bool *frozen = malloc((n_flows + 1) * sizeof *frozen);
+    bool *full = malloc((n_res + 1) * sizeof *full);
+    if (!rem || !wsum || !users || !frozen || !full) {
+        free(rem), free(wsum), free(users), free(frozen), free(full);
+        return DC_ENOMEM;
+    }
+    for (size_t r = 0; r < n_res; r++) {
+        rem[r] = capacity[r];
+        wsum[r] = 0.0;
+        users[r] = 0;
+    }
+    for (size_t f = 0; f < n_flows; f++) {
+        rate[f] = 0.0;
+        frozen[f] = false;
+        for (size_t k = 0; k < flows[f].n_res; k++) {
+            wsum[flows[f].res[k]] += flows[f].weight;
+            users[flows[f].res[k]]++;
+        }
+    }
+    size_t active = n_flows;
+    while (active > 0) {
+        /* The rise of the level until the next resource fills or flow caps. */
+        double dl = INFINITY;
+        size_t argmin_res = n_res, argmin_flow = n_flows;
+        for (size_t r = 0; r < n_res; r++)
+            if (users[r] > 0) {
+                double d = rem[r] > 0.0 ? rem[r] / wsum[r] : 0.0;
+                if (d < dl)
+                    dl = d, argmin_res = r;
+            }
+        for (size_t f = 0; f < n_flows; f++)
+            if (!frozen[f] && isfinite(flows[f].cap)) {
+                double d = (flows[f].cap - rate[f]) / flows[f].weight;
+                if (d < 0.0)
+                    d = 0.0;
+                if (d < dl)
+                    dl = d, argmin_flow = f, argmin_res = n_res;
+            }
+        if (!isfinite(dl)) {
+            /* Neither a resource nor a cap binds what is left. */
+            for (size_t f = 0; f < n_flows; f++)
+                if (!frozen[f])
+                    rate[f] = INFINITY;
+            break;
+        }
+        for (size_t f = 0; f < n_flows; f++)
+            if (!frozen[f])
+                rate[f] += flows[f].weight * dl;
+        for (size_t r = 0; r < n_res; r++) {
+            if (users[r] > 0)
+                rem[r] -= wsum[r] * dl;
+            full[r] = users[r] > 0 && (rem[r] <= FULL_EPS * capacity[r] || r == argmin_res);
+        }
+        for (size_t f = 0; f < n_flows; f++) {
+            if (frozen[f])
+                continue;
+            bool stop = f == argmin_flow || (isfinite(flows[f].cap) && rate[f] >= flows[f].cap * (1.0 - FULL_EPS));
+            for (size_t k = 0; k < flows[f].n_res && !stop; k++)
+                stop = full[flows[f].res[k]];
+            if (!stop)
+                continue;
+            if (rate[f] > flows[f].cap)
+                rate[f] = flows[f].cap;
+            frozen[f] = true;
+            active--;
+            for (size_t k = 0; k < flows[f].n_res; k++) {
+                int r = flows[f].res[k];
+                /* Recount rather than subtract to the last user: no residue. */
+                if (--users[r] == 0)
+                    wsum[r] = 0.0;
+                else
+                    wsum[r] -= flows[f].weight;
+            }
+        }
+    }
+    free(rem), free(wsum), free(users), free(frozen), free(full);
+    return DC_OK;
+}

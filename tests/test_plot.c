@@ -1,0 +1,905 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* dcsim plot, export and compare end to end (the binary named by $DCSIM, the
+ * sources in $DCSIM_SRCDIR):
+ *   - every kind of figure, so every script in plots/, draws a non-empty
+ *     PNG and SVG (and a PDF) from traces of the small scenario or a scan;
+ *   - the data a scan draws are the means and 95% intervals of the runs
+ *     dcsim run makes with the same settings and seeds;
+ *   - the CSV of a dataset holds the trace's values exactly;
+ *   - compare prints the relative differences computed from the traces;
+ *   - bad input (a trace without the datasets of a figure, gnuplot missing
+ *     or failing, a broken script...) gets a message, exit status 2, no
+ *     figure and no temporary file left behind. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "compare.h"
+#include "eventlog.h"
+#include "plot.h"
+#include "series.h"
+#include "summary.h"
+#include "testutil.h"
+#include "trace.h"
+#include "trace_read.h"
+
+static const char *dcsim_path;
+static const char *srcdir;
+static char workdir[256]; /* traces and captured output */
+static char tmpdir[300];  /* TMPDIR of every dcsim run: must end empty */
+static char outdir[300];  /* figures and CSV files */
+static char small_cfg[400];
+static char trace_small[400], trace_a[400], trace_b[400], trace_lean[400];
+
+typedef struct result {
+    int status;
+    char *out;
+    char *err;
+} result;
+
+static char *slurp_n(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (len)
+            *len = 0;
+        return strdup("");
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    buf[got] = '\0';
+    fclose(f);
+    if (len)
+        *len = got;
+    return buf;
+}
+
+static char *slurp(const char *path)
+{
+    return slurp_n(path, NULL);
+}
+
+/* Runs dcsim with args, with the environment assignments env ("K=V", NULL
+ * ends; may be NULL) added and TMPDIR set to tmpdir. */
+static result run_env(const char *const *env, const char *const *args)
+{
+    char out_path[400], err_path[400];
+    snprintf(out_path, sizeof out_path, "%s/stdout", workdir);
+    snprintf(err_path, sizeof err_path, "%s/stderr", workdir);
+    const char *argv[64];
+    size_t n = 0;
+    argv[n++] = dcsim_path;
+    for (size_t i = 0; args[i] && n < 63; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    result r = {-1, NULL, NULL};
+    pid_t pid = fork();
+    if (pid == 0) {
+        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(o, 1);
+        dup2(e, 2);
+        setenv("TMPDIR", tmpdir, 1);
+        unsetenv("DCSIM_GNUPLOT");
+        unsetenv("DCSIM_PLOTS");
+        for (size_t i = 0; env && env[i]; i++)
+            putenv((char *)env[i]);
+        alarm(120); /* never hang */
+        execv(dcsim_path, (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r.out = slurp(out_path);
+    r.err = slurp(err_path);
+    return r;
+}
+
+static result run(const char *const *args)
+{
+    return run_env(NULL, args);
+}
+
+static void result_free(result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+/* Removes what dir holds (recursively), not dir itself. */
+static void empty_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char p[700];
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            empty_dir(p);
+            rmdir(p);
+        } else {
+            unlink(p);
+        }
+    }
+    closedir(d);
+}
+
+/* Whether a directory holds a leftover temporary (".tmp." in a name). */
+static bool has_tmp(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool found = false;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        found = found || strstr(e->d_name, ".tmp.") != NULL;
+    closedir(d);
+    return found;
+}
+
+static void path_in(char *buf, size_t size, const char *dir, const char *name)
+{
+    snprintf(buf, size, "%s/%s", dir, name);
+}
+
+/* ---- figure files ----------------------------------------------------------------- */
+
+static const unsigned char png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+/* A PNG of at least min_bytes with the PNG signature and an IHDR chunk whose
+ * width and height are the figure's (both > 100 pixels). */
+static bool is_png(const char *path, size_t min_bytes)
+{
+    size_t len = 0;
+    char *b = slurp_n(path, &len);
+    bool ok = len >= min_bytes && len > 24 && memcmp(b, png_magic, 8) == 0 && memcmp(b + 12, "IHDR", 4) == 0;
+    if (ok) {
+        const unsigned char *u = (const unsigned char *)b;
+        unsigned w = (unsigned)u[16] << 24 | (unsigned)u[17] << 16 | (unsigned)u[18] << 8 | u[19];
+        unsigned h = (unsigned)u[20] << 24 | (unsigned)u[21] << 16 | (unsigned)u[22] << 8 | u[23];
+        ok = w > 100 && h > 100;
+    }
+    free(b);
+    return ok;
+}
+
+static bool is_svg(const char *path, size_t min_bytes)
+{
+    size_t len = 0;
+    char *b = slurp_n(path, &len);
+    bool ok = len >= min_bytes && strstr(b, "<svg") != NULL && strstr(b, "</svg>") != NULL;
+    free(b);
+    return ok;
+}
+
+static bool is_pdf(const char *path, size_t min_bytes)
+{
+    size_t len = 0;
+    char *b = slurp_n(path, &len);
+    bool eof = false; /* "%%EOF" near the end (the file holds NULs) */
+    for (size_t i = len > 64 ? len - 64 : 0; i + 5 <= len && !eof; i++)
+        eof = memcmp(b + i, "%%EOF", 5) == 0;
+    bool ok = len >= min_bytes && strncmp(b, "%PDF-", 5) == 0 && eof;
+    free(b);
+    return ok;
+}
+
+/* ---- fixtures ------------------------------------------------------------------------ */
+
+/* The traces every test uses: the small scenario (seed 7), two more with
+ * other seeds and checkpoint intervals, and a lean trace holding only two
+ * summary figures (no series, no interruptions, no GPU-hour breakdown). */
+static int make_traces(void)
+{
+    snprintf(small_cfg, sizeof small_cfg, "%s/scenarios/small.cfg", srcdir);
+    path_in(trace_small, sizeof trace_small, workdir, "small.h5");
+    path_in(trace_a, sizeof trace_a, workdir, "small_a.h5");
+    path_in(trace_b, sizeof trace_b, workdir, "small_b.h5");
+    path_in(trace_lean, sizeof trace_lean, workdir, "lean.h5");
+    result r1 = run((const char *[]){"run", small_cfg, "-o", trace_small, "--quiet", NULL});
+    result r2 = run((const char *[]){"run", small_cfg, "-o", trace_a, "--seed", "3", "--set",
+                                     "checkpoint.interval_s=900.0", "--quiet", NULL});
+    result r3 = run((const char *[]){"run", small_cfg, "-o", trace_b, "--seed", "4", "--set",
+                                     "checkpoint.interval_s=2400.0", "--set", "job.nodes=12", "--quiet", NULL});
+    int bad = r1.status || r2.status || r3.status;
+    if (bad)
+        fprintf(stderr, "cannot make the traces: %s%s%s", r1.err, r2.err, r3.err);
+    result_free(&r1);
+    result_free(&r2);
+    result_free(&r3);
+    if (bad)
+        return -1;
+
+    dc_summary *s = dc_summary_create();
+    dc_series_set *set = dc_series_set_create();
+    dc_eventlog *log = dc_eventlog_create();
+    dc_eventlog_enable(log, false);
+    dc_summary_set(s, "job.ettr", 0.5, "", NULL);
+    dc_summary_set(s, "cluster.nodes", 4, "nodes", NULL);
+    dc_trace_meta meta = {.dcsim_version = "test", .scenario_text = "name = \"lean\";\n",
+                          .scenario_file = "lean.cfg", .seed = 1, .horizon_s = 86400, .end_s = 86400,
+                          .started_at = "2026-01-01T00:00:00Z"};
+    dc_error err = {0};
+    int rc = dc_trace_write(trace_lean, &meta, s, set, log, &err);
+    if (rc != DC_OK)
+        fprintf(stderr, "cannot write the lean trace: %s\n", err.msg);
+    dc_summary_destroy(s);
+    dc_series_set_destroy(set);
+    dc_eventlog_destroy(log);
+    return rc == DC_OK ? 0 : -1;
+}
+
+/* ---- every kind, every script ------------------------------------------------------ */
+
+static void test_every_script_draws(void)
+{
+    /* Every script in plots/ but the shared style is the script of a kind. */
+    char plots[400];
+    snprintf(plots, sizeof plots, "%s/plots", srcdir);
+    DIR *d = opendir(plots);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    size_t scripts = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 3, ".gp") != 0 || strcmp(e->d_name, "style.gp") == 0)
+            continue;
+        scripts++;
+        bool used = false;
+        for (size_t k = 0; k < dc_plot_kind_count; k++)
+            used = used || strcmp(dc_plot_kinds[k].script, e->d_name) == 0;
+        if (!used)
+            fprintf(stderr, "\n  plots/%s is the script of no kind", e->d_name);
+        CU_ASSERT(used);
+    }
+    closedir(d);
+    CU_ASSERT_EQUAL(scripts, dc_plot_kind_count);
+    CU_ASSERT(dc_plot_kind_count >= 8);
+
+    /* Every kind draws a PNG and an SVG. */
+    for (size_t k = 0; k < dc_plot_kind_count; k++) {
+        const dc_plot_kind *kind = &dc_plot_kinds[k];
+        for (int fmt = 0; fmt < 2; fmt++) {
+            char out[600];
+            snprintf(out, sizeof out, "%s/%s.%s", outdir, kind->name, fmt ? "svg" : "png");
+            result r = kind->input == DC_PLOT_ONE
+                           ? run((const char *[]){"plot", trace_small, "--kind", kind->name, "-o", out, NULL})
+                           : run((const char *[]){"plot", "--kind", kind->name, trace_small, trace_a, trace_b, "-o",
+                                                  out, NULL});
+            bool ok = r.status == 0 && (fmt ? is_svg(out, 2000) : is_png(out, 5000));
+            if (!ok)
+                fprintf(stderr, "\n  kind %s (%s): status %d, stderr: %s", kind->name, fmt ? "svg" : "png",
+                        r.status, r.err);
+            CU_ASSERT(ok);
+            CU_ASSERT_PTR_NOT_NULL(strstr(r.out, out));
+            result_free(&r);
+        }
+    }
+    /* A PDF, by the extension. */
+    char pdf[600];
+    path_in(pdf, sizeof pdf, outdir, "timeline.pdf");
+    result r = run((const char *[]){"plot", trace_small, "--kind", "timeline", "-o", pdf, NULL});
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT(is_pdf(pdf, 2000));
+    result_free(&r);
+
+    /* The figures of runs from a scan, run by dcsim itself. */
+    char out[600];
+    path_in(out, sizeof out, outdir, "scan_checkpoint.png");
+    r = run((const char *[]){"plot", "--kind", "checkpoint", "--scan", small_cfg, "--vary",
+                             "checkpoint.interval_s=600.0,1200.0,2400.0", "--reps", "2", "-o", out, NULL});
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT(is_png(out, 5000));
+    result_free(&r);
+    path_in(out, sizeof out, outdir, "scan_scale.svg");
+    r = run((const char *[]){"plot", "--kind", "scale", "--scan", small_cfg, "--vary", "job.nodes=4,8,16", "--vary",
+                             "cluster.nodes=4,8,16", "-o", out, NULL});
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT(is_svg(out, 2000));
+    result_free(&r);
+
+    CU_ASSERT_EQUAL(count_entries(tmpdir), 0); /* temporaries removed */
+    CU_ASSERT(!has_tmp(outdir));
+    empty_dir(outdir);
+}
+
+/* Without a kind: every figure of one trace, into a folder. */
+static void test_folder_of_figures(void)
+{
+    char dir[600];
+    path_in(dir, sizeof dir, outdir, "figures");
+    result r = run((const char *[]){"plot", trace_small, "-o", dir, "--format", "svg", NULL});
+    CU_ASSERT_EQUAL(r.status, 0);
+    size_t one = 0;
+    for (size_t k = 0; k < dc_plot_kind_count; k++) {
+        if (dc_plot_kinds[k].input != DC_PLOT_ONE)
+            continue;
+        one++;
+        char f[700];
+        snprintf(f, sizeof f, "%s/%s.svg", dir, dc_plot_kinds[k].name);
+        CU_ASSERT(is_svg(f, 2000));
+    }
+    CU_ASSERT_EQUAL(count_entries(dir), (int)one);
+    result_free(&r);
+
+    /* The default folder is TRACE_figures beside the trace, PNG. */
+    r = run((const char *[]){"plot", trace_small, NULL});
+    CU_ASSERT_EQUAL(r.status, 0);
+    char def[600];
+    path_in(def, sizeof def, workdir, "small_figures/timeline.png");
+    CU_ASSERT(is_png(def, 5000));
+    path_in(def, sizeof def, workdir, "small_figures");
+    CU_ASSERT_EQUAL(count_entries(def), (int)one);
+    empty_dir(def);
+    rmdir(def);
+    result_free(&r);
+
+    /* A trace that supports only some: those, and a note for the rest. */
+    r = run((const char *[]){"plot", trace_lean, NULL});
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "/series/job_state"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "no figure"));
+    path_in(def, sizeof def, workdir, "lean_figures");
+    CU_ASSERT_EQUAL(count_entries(def), -1); /* not left behind */
+    result_free(&r);
+    CU_ASSERT_EQUAL(count_entries(tmpdir), 0);
+    empty_dir(outdir);
+}
+
+/* ---- scan data against dcsim run ------------------------------------------------------ */
+
+static bool json_number(const char *json, const char *key, double *v)
+{
+    char pat[256];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(json, pat);
+    if (!p)
+        return false;
+    char *end;
+    *v = strtod(p + strlen(pat), &end);
+    return end != p + strlen(pat);
+}
+
+/* The points of a checkpoint scan are the mean and 95% interval (Student
+ * t) of dcsim run with the same interval and seeds base, base + 1, ... */
+static void test_scan_data(void)
+{
+    char data[600];
+    path_in(data, sizeof data, outdir, "scan_data");
+    char out[600];
+    path_in(out, sizeof out, outdir, "scan.png");
+    const char *intervals[] = {"700.0", "2000.0"};
+    const int reps = 3, seed0 = 11;
+    result r = run((const char *[]){"plot", "--kind", "checkpoint", "--scan", small_cfg, "--vary",
+                                    "checkpoint.interval_s=700.0,2000.0", "--reps", "3", "--seed", "11", "-o", out,
+                                    "--data", data, NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    result_free(&r);
+    char csv[700];
+    path_in(csv, sizeof csv, data, "checkpoint.csv");
+    FILE *f = fopen(csv, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char line[512];
+    size_t row = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        double x, mean, half, n;
+        CU_ASSERT_EQUAL_FATAL(sscanf(line, "%lf,%lf,%lf,%lf", &x, &mean, &half, &n), 4);
+        CU_ASSERT_FATAL(row < 2);
+        CU_ASSERT_DOUBLE_EQUAL(x, atof(intervals[row]), 0.0);
+        CU_ASSERT_EQUAL(n, reps);
+        double v[3], sum = 0.0;
+        for (int k = 0; k < reps; k++) {
+            char set[64], seed[16];
+            snprintf(set, sizeof set, "checkpoint.interval_s=%s", intervals[row]);
+            snprintf(seed, sizeof seed, "%d", seed0 + k);
+            result j = run((const char *[]){"run", small_cfg, "--no-trace", "--json", "--seed", seed, "--set", set,
+                                            NULL});
+            CU_ASSERT_EQUAL(j.status, 0);
+            CU_ASSERT(json_number(j.out, "job.ettr", &v[k]));
+            sum += v[k];
+            result_free(&j);
+        }
+        double m = sum / reps, ss = 0.0;
+        for (int k = 0; k < reps; k++)
+            ss += (v[k] - m) * (v[k] - m);
+        double expect_half = gsl_cdf_tdist_Pinv(0.975, reps - 1) * sqrt(ss / (reps - 1)) / sqrt((double)reps);
+        /* The data file carries 10 significant digits. */
+        CU_ASSERT_DOUBLE_EQUAL(mean, m, 1e-9 * fabs(m));
+        CU_ASSERT_DOUBLE_EQUAL(half, expect_half, 1e-9 * fabs(m) + 1e-12);
+        CU_ASSERT(v[0] != v[1] || v[1] != v[2]); /* the seeds differ */
+        row++;
+    }
+    fclose(f);
+    CU_ASSERT_EQUAL(row, 2);
+    /* What --data keeps: the data, setup.gp and plot.sh, which redraws. */
+    char p[700];
+    path_in(p, sizeof p, data, "setup.gp");
+    char *setup = slurp(p);
+    CU_ASSERT_PTR_NOT_NULL(strstr(setup, "set terminal pngcairo"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(setup, "scenario = 'small'"));
+    free(setup);
+    path_in(p, sizeof p, data, "plot.sh");
+    CU_ASSERT_EQUAL(access(p, X_OK), 0);
+    unlink(out);
+    int st = system(p);
+    CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CU_ASSERT(is_png(out, 5000));
+    empty_dir(data);
+    rmdir(data);
+    empty_dir(outdir);
+}
+
+/* ---- export ------------------------------------------------------------------------ */
+
+/* Splits a CSV line (no quoted fields expected here) into at most max fields. */
+static size_t split(char *line, char **fields, size_t max)
+{
+    size_t n = 0;
+    line[strcspn(line, "\r\n")] = '\0';
+    char *p = line;
+    while (n < max) {
+        fields[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = '\0';
+        p = c + 1;
+    }
+    return n;
+}
+
+static void test_export_series(void)
+{
+    dc_error err = {0};
+    dc_trace_file *t = dc_trace_open(trace_small, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    const char *names[] = {"nodes_up", "nodes_down", "repair_queue", "job_state", "job_progress"};
+    for (size_t s = 0; s < 5; s++) {
+        double *ts = NULL, *vs = NULL;
+        size_t n = 0;
+        CU_ASSERT_EQUAL_FATAL(dc_trace_read_series(t, names[s], &ts, &vs, &n, &err), DC_OK);
+        CU_ASSERT(n > 3);
+        char path[64], csv[600];
+        snprintf(path, sizeof path, "/series/%s", names[s]);
+        path_in(csv, sizeof csv, outdir, "series.csv");
+        result r = run((const char *[]){"export", trace_small, path, "-o", csv, NULL});
+        CU_ASSERT_EQUAL(r.status, 0);
+        CU_ASSERT_STRING_EQUAL(r.out, "");
+        result_free(&r);
+        FILE *f = fopen(csv, "r");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        char line[256];
+        CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
+        CU_ASSERT_STRING_EQUAL(line, "time_s,value\n");
+        size_t rows = 0, same = 0;
+        while (fgets(line, sizeof line, f)) {
+            char *fld[3];
+            CU_ASSERT_EQUAL(split(line, fld, 3), 2);
+            if (rows < n && strtod(fld[0], NULL) == ts[rows] && strtod(fld[1], NULL) == vs[rows])
+                same++;
+            rows++;
+        }
+        fclose(f);
+        CU_ASSERT_EQUAL(rows, n);
+        CU_ASSERT_EQUAL(same, n); /* every value, to the last bit */
+        free(ts);
+        free(vs);
+    }
+    dc_trace_close(t);
+    empty_dir(outdir);
+}
+
+static void test_export_events_and_summary(void)
+{
+    dc_error err = {0};
+    dc_trace_file *t = dc_trace_open(trace_small, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    dc_eventlog *log = dc_eventlog_create();
+    CU_ASSERT_EQUAL_FATAL(dc_trace_read_events(t, log, &err), DC_OK);
+    dc_summary *s = dc_summary_create();
+    CU_ASSERT_EQUAL_FATAL(dc_trace_read_summary(t, s, &err), DC_OK);
+    dc_trace_close(t);
+
+    /* /events on standard output (the path may leave out its '/'). */
+    result r = run((const char *[]){"export", trace_small, "events", NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    char *save = NULL;
+    char *line = strtok_r(r.out, "\n", &save);
+    CU_ASSERT_STRING_EQUAL(line, "time_s,kind,component,id,job,value");
+    size_t rows = 0, same = 0, n = dc_eventlog_count(log);
+    const dc_eventlog_row *ev = dc_eventlog_rows(log);
+    while ((line = strtok_r(NULL, "\n", &save))) {
+        char *fld[7];
+        CU_ASSERT_EQUAL(split(line, fld, 7), 6);
+        if (rows < n && strtod(fld[0], NULL) == ev[rows].time_s && strcmp(fld[1], ev[rows].kind) == 0 &&
+            strcmp(fld[2], ev[rows].component) == 0 && atoi(fld[3]) == ev[rows].id && atoi(fld[4]) == ev[rows].job &&
+            strtod(fld[5], NULL) == ev[rows].value)
+            same++;
+        rows++;
+    }
+    CU_ASSERT(n > 50);
+    CU_ASSERT_EQUAL(rows, n);
+    CU_ASSERT_EQUAL(same, n);
+    result_free(&r);
+
+    /* /summary: key,value,unit in summary order. */
+    r = run((const char *[]){"export", trace_small, "/summary", NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    save = NULL;
+    line = strtok_r(r.out, "\n", &save);
+    CU_ASSERT_STRING_EQUAL(line, "key,value,unit");
+    rows = same = 0;
+    while ((line = strtok_r(NULL, "\n", &save))) {
+        char *fld[4];
+        size_t nf = split(line, fld, 4);
+        CU_ASSERT(nf == 3);
+        size_t i = rows++;
+        if (nf == 3 && i < dc_summary_count(s) && strcmp(fld[0], dc_summary_key(s, i)) == 0 &&
+            strcmp(fld[2], dc_summary_unit(s, i)) == 0) {
+            double v = strtod(fld[1], NULL), want = dc_summary_value(s, i);
+            same += v == want || (isnan(v) && isnan(want));
+        }
+    }
+    CU_ASSERT(rows > 30);
+    CU_ASSERT_EQUAL(rows, dc_summary_count(s));
+    CU_ASSERT_EQUAL(same, rows);
+    result_free(&r);
+
+    /* One figure. */
+    double ettr = 0;
+    CU_ASSERT(dc_summary_get(s, "job.ettr", &ettr));
+    r = run((const char *[]){"export", trace_small, "/summary/job.ettr", NULL});
+    CU_ASSERT_EQUAL(r.status, 0);
+    char *comma = strchr(r.out, '\n');
+    CU_ASSERT_PTR_NOT_NULL_FATAL(comma);
+    CU_ASSERT_EQUAL(strncmp(comma + 1, "job.ettr,", 9), 0);
+    CU_ASSERT_EQUAL(strtod(comma + 10, NULL), ettr);
+    result_free(&r);
+
+    /* --list names what there is. */
+    r = run((const char *[]){"export", trace_small, "--list", NULL});
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "/events\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "/series/nodes_up\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "/summary\n"));
+    result_free(&r);
+    dc_eventlog_destroy(log);
+    dc_summary_destroy(s);
+}
+
+/* ---- compare ------------------------------------------------------------------------ */
+
+static dc_summary *summary_of(const char *path)
+{
+    dc_error err = {0};
+    dc_trace_file *t = dc_trace_open(path, &err);
+    dc_summary *s = dc_summary_create();
+    if (!t || dc_trace_read_summary(t, s, &err) != DC_OK) {
+        dc_summary_destroy(s);
+        s = NULL;
+    }
+    dc_trace_close(t);
+    return s;
+}
+
+/* The relative difference computed here from the two traces. */
+static double rel(double a, double b, bool *defined)
+{
+    *defined = isfinite(a) && isfinite(b) && (a != 0.0 || b == 0.0);
+    return !*defined ? NAN : a == 0.0 ? 0.0 : (b - a) / fabs(a);
+}
+
+static void test_compare(void)
+{
+    dc_summary *a = summary_of(trace_a), *b = summary_of(trace_b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+
+    /* --csv: every digit. */
+    result r = run((const char *[]){"compare", trace_a, trace_b, "--csv", NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    char *save = NULL;
+    char *line = strtok_r(r.out, "\n", &save);
+    CU_ASSERT_STRING_EQUAL(line, "key,unit,small_a,small_b,rel_small_b");
+    size_t rows = 0, checked = 0, differ = 0;
+    while ((line = strtok_r(NULL, "\n", &save))) {
+        char *fld[6];
+        CU_ASSERT_EQUAL_FATAL(split(line, fld, 6), 5);
+        double va = NAN, vb = NAN;
+        bool in_a = dc_summary_get(a, fld[0], &va), in_b = dc_summary_get(b, fld[0], &vb);
+        CU_ASSERT(in_a || in_b);
+        bool defined;
+        double want = rel(va, vb, &defined);
+        double got = strtod(fld[4], NULL);
+        bool ok = defined ? got == want : isnan(got);
+        if (!ok)
+            fprintf(stderr, "\n  %s: printed %s, computed %.17g", fld[0], fld[4], want);
+        CU_ASSERT(ok);
+        if (in_a && isfinite(va))
+            CU_ASSERT_EQUAL(strtod(fld[2], NULL), va);
+        checked += defined;
+        differ += defined && want != 0.0;
+        rows++;
+    }
+    CU_ASSERT_EQUAL(rows, dc_summary_count(a)); /* same models, same keys */
+    CU_ASSERT(checked > 20);
+    CU_ASSERT(differ > 5);
+    result_free(&r);
+
+    /* The table a person reads: the same differences in percent, 2 decimals. */
+    r = run((const char *[]){"compare", trace_a, trace_b, NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "differences relative to small_a"));
+    save = NULL;
+    checked = 0;
+    for (line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char key[128], last[64] = "";
+        if (sscanf(line, "%127s", key) != 1)
+            continue;
+        double va, vb;
+        if (!dc_summary_get(a, key, &va) || !dc_summary_get(b, key, &vb))
+            continue;
+        const char *sp = strrchr(line, ' ');
+        snprintf(last, sizeof last, "%s", sp ? sp + 1 : line);
+        bool defined;
+        double want = rel(va, vb, &defined);
+        if (!defined) {
+            CU_ASSERT_STRING_EQUAL(last, "-");
+        } else {
+            CU_ASSERT(last[strlen(last) - 1] == '%');
+            double got = strtod(last, NULL);
+            CU_ASSERT_DOUBLE_EQUAL(got, 100.0 * want, 0.005 + 1e-9);
+        }
+        checked++;
+    }
+    CU_ASSERT_EQUAL(checked, dc_summary_count(a));
+    result_free(&r);
+
+    /* --plot: grouped bars. */
+    char fig[600];
+    path_in(fig, sizeof fig, outdir, "cmp.svg");
+    r = run((const char *[]){"compare", trace_a, trace_b, trace_small, "--plot", "-o", fig, NULL});
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT(is_svg(fig, 2000));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "wrote"));
+    result_free(&r);
+
+    /* The library's rule, on the cases the traces may not show. */
+    CU_ASSERT_DOUBLE_EQUAL(dc_compare_reldiff(2.0, 3.0), 0.5, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(dc_compare_reldiff(-2.0, -3.0), -0.5, 1e-15);
+    CU_ASSERT_EQUAL(dc_compare_reldiff(0.0, 0.0), 0.0);
+    CU_ASSERT(isnan(dc_compare_reldiff(0.0, 1.0)));
+    CU_ASSERT(isnan(dc_compare_reldiff(NAN, 1.0)));
+    dc_summary_destroy(a);
+    dc_summary_destroy(b);
+    empty_dir(outdir);
+}
+
+/* ---- bad input -------------------------------------------------------------------------- */
+
+typedef struct bad_case {
+    const char *what;
+    const char *env[3];
+    const char *args[14]; /* "@SMALL", "@LEAN", "@CFG", "@OUT" (outdir/fig.png), "@BAD" (a bad script dir) */
+    const char *fragments[3];
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {"figure needs a series", {NULL}, {"plot", "@LEAN", "--kind", "nodes", "-o", "@OUT"},
+     {"/series/nodes_up", "lean.h5", "nodes"}},
+    {"figure needs the job's series", {NULL}, {"plot", "@LEAN", "--kind", "timeline", "-o", "@OUT"},
+     {"/series/job_state", "timeline"}},
+    {"figure needs summary figures", {NULL}, {"plot", "@LEAN", "--kind", "interruptions", "-o", "@OUT"},
+     {"/summary/interruptions.*"}},
+    {"runs figure needs summary figures", {NULL}, {"plot", "--kind", "checkpoint", "@LEAN", "@SMALL", "-o", "@OUT"},
+     {"/summary/job.checkpoint_interval_s", "lean.h5"}},
+    {"gnuplot missing", {"DCSIM_GNUPLOT=/nonexistent/gnuplot"}, {"plot", "@SMALL", "--kind", "nodes", "-o", "@OUT"},
+     {"gnuplot", "/nonexistent/gnuplot", "gnuplot-nox"}},
+    {"gnuplot missing, all figures", {"DCSIM_GNUPLOT=/nonexistent/gnuplot"}, {"plot", "@SMALL", "-o", "@OUTDIR"},
+     {"/nonexistent/gnuplot"}},
+    {"gnuplot missing, compare --plot", {"DCSIM_GNUPLOT=/nonexistent/gnuplot"},
+     {"compare", "@SMALL", "@SMALL", "--plot", "-o", "@OUT"}, {"/nonexistent/gnuplot"}},
+    {"gnuplot fails", {"DCSIM_GNUPLOT=/bin/false"}, {"plot", "@SMALL", "--kind", "nodes", "-o", "@OUT"},
+     {"gnuplot", "/bin/false", "failed"}},
+    {"broken script", {"DCSIM_PLOTS=@BAD"}, {"plot", "@SMALL", "--kind", "nodes", "-o", "@OUT"},
+     {"nodes.gp", "line 2"}},
+    {"script missing", {"DCSIM_PLOTS=/nonexistent/plots"}, {"plot", "@SMALL", "--kind", "nodes", "-o", "@OUT"},
+     {"/nonexistent/plots/style.gp", "DCSIM_PLOTS"}},
+    {"unknown kind", {NULL}, {"plot", "@SMALL", "--kind", "pie", "-o", "@OUT"}, {"pie", "timeline", "compare"}},
+    {"unknown format", {NULL}, {"plot", "@SMALL", "--kind", "nodes", "-o", "fig.jpg"}, {"fig.jpg", ".png"}},
+    {"unwritable figure", {NULL}, {"plot", "@SMALL", "--kind", "nodes", "-o", "/nonexistent/dir/f.png"},
+     {"/nonexistent/dir/f.png"}},
+    {"one-trace figure of two traces", {NULL}, {"plot", "--kind", "nodes", "@SMALL", "@SMALL", "-o", "@OUT"},
+     {"one trace"}},
+    {"not a trace", {NULL}, {"plot", "@CFG", "--kind", "nodes", "-o", "@OUT"}, {"small.cfg", "not a dcsim trace"}},
+    {"missing trace", {NULL}, {"plot", "/nonexistent/t.h5", "--kind", "nodes", "-o", "@OUT"}, {"/nonexistent/t.h5"}},
+    {"scan without --vary", {NULL}, {"plot", "--kind", "checkpoint", "--scan", "@CFG", "-o", "@OUT"}, {"--vary"}},
+    {"scan with a bad key", {NULL},
+     {"plot", "--kind", "checkpoint", "--scan", "@CFG", "--vary", "checkpoint.intervall_s=60.0,120.0", "-o", "@OUT"},
+     {"checkpoint.intervall_s", "unknown key"}},
+    {"scan with uneven --vary", {NULL},
+     {"plot", "--kind", "scale", "--scan", "@CFG", "--vary", "job.nodes=4,8", "--vary", "cluster.nodes=4", "-o", "@OUT"},
+     {"job.nodes", "cluster.nodes"}},
+    {"scan of a one-trace figure", {NULL},
+     {"plot", "--kind", "nodes", "--scan", "@CFG", "--vary", "job.nodes=4,8", "-o", "@OUT"}, {"--scan", "checkpoint"}},
+    {"bad --reps", {NULL}, {"plot", "--kind", "checkpoint", "--scan", "@CFG", "--vary", "job.nodes=4", "--reps", "0"},
+     {"--reps", "0"}},
+    {"export of a missing dataset", {NULL}, {"export", "@SMALL", "/series/power"},
+     {"/series/power", "/series/nodes_up", "/events"}},
+    {"export of a missing figure", {NULL}, {"export", "@SMALL", "/summary/power.pue"}, {"power.pue"}},
+    {"export without a dataset", {NULL}, {"export", "@SMALL"}, {"which dataset", "/summary"}},
+    {"export into a missing directory", {NULL}, {"export", "@SMALL", "/events", "-o", "/nonexistent/e.csv"},
+     {"/nonexistent/e.csv"}},
+    {"compare of one trace", {NULL}, {"compare", "@SMALL"}, {"two traces"}},
+    {"compare of a missing trace", {NULL}, {"compare", "@SMALL", "/nonexistent/t.h5"}, {"/nonexistent/t.h5"}},
+};
+
+static void test_bad_inputs(void)
+{
+    char out[600], cfg[600], bad[600], badfile[700], fig_dir[600];
+    path_in(out, sizeof out, outdir, "fig.png");
+    path_in(fig_dir, sizeof fig_dir, outdir, "figs");
+    snprintf(cfg, sizeof cfg, "%s", small_cfg);
+    /* A script directory whose nodes.gp has an error on line 2. */
+    path_in(bad, sizeof bad, workdir, "badplots");
+    mkdir(bad, 0755);
+    path_in(badfile, sizeof badfile, bad, "style.gp");
+    write_file(badfile, "set datafile separator comma\n");
+    path_in(badfile, sizeof badfile, bad, "nodes.gp");
+    write_file(badfile, "# broken\nplot datadir.'nodes_up.csv' using 1:2 with frobnicate\n");
+    char bad_env[700];
+    snprintf(bad_env, sizeof bad_env, "DCSIM_PLOTS=%s", bad);
+    /* A figure from before: a failed drawing must leave it alone. */
+    char keep[600];
+    path_in(keep, sizeof keep, outdir, "keep.png");
+
+    size_t n = sizeof bad_cases / sizeof bad_cases[0];
+    for (size_t i = 0; i < n; i++) {
+        const bad_case *bc = &bad_cases[i];
+        const char *args[16], *env[4];
+        size_t k = 0;
+        for (; bc->args[k]; k++) {
+            const char *a = bc->args[k];
+            args[k] = !strcmp(a, "@SMALL")    ? trace_small
+                      : !strcmp(a, "@LEAN")   ? trace_lean
+                      : !strcmp(a, "@CFG")    ? cfg
+                      : !strcmp(a, "@OUT")    ? out
+                      : !strcmp(a, "@OUTDIR") ? fig_dir
+                                              : a;
+        }
+        args[k] = NULL;
+        for (k = 0; bc->env[k]; k++)
+            env[k] = strcmp(bc->env[k], "DCSIM_PLOTS=@BAD") == 0 ? bad_env : bc->env[k];
+        env[k] = NULL;
+        write_file(keep, "an older figure");
+        result r = run_env(env, args);
+        bool ok = r.status == 2 && strncmp(r.err, "dcsim", 5) == 0;
+        for (size_t f = 0; f < 3 && bc->fragments[f]; f++)
+            ok = ok && strstr(r.err, bc->fragments[f]) != NULL;
+        char *old = slurp(keep);
+        bool kept = strcmp(old, "an older figure") == 0;
+        free(old);
+        unlink(keep);
+        int left = count_entries(outdir), temps = count_entries(tmpdir);
+        if (!ok || left != 0 || temps != 0 || !kept)
+            fprintf(stderr, "\n  bad input '%s': status %d, %d files left, %d temporaries, stderr: %s", bc->what,
+                    r.status, left, temps, r.err);
+        CU_ASSERT(ok);
+        CU_ASSERT(kept);
+        CU_ASSERT_EQUAL(left, 0);
+        CU_ASSERT_EQUAL(temps, 0);
+        result_free(&r);
+        empty_dir(outdir);
+        empty_dir(tmpdir);
+    }
+    empty_dir(bad);
+    rmdir(bad);
+}
+
+/* ---- setup ----------------------------------------------------------------------------- */
+
+static int setup(void)
+{
+    dcsim_path = getenv("DCSIM");
+    srcdir = getenv("DCSIM_SRCDIR");
+    if (!dcsim_path || !srcdir) {
+        fprintf(stderr, "set DCSIM (the dcsim binary) and DCSIM_SRCDIR (the source tree); make check does\n");
+        return -1;
+    }
+    snprintf(workdir, sizeof workdir, "%s", "/tmp/dcsim-test-plot-XXXXXX");
+    if (!mkdtemp(workdir))
+        return -1;
+    path_in(tmpdir, sizeof tmpdir, workdir, "tmp");
+    path_in(outdir, sizeof outdir, workdir, "out");
+    if (mkdir(tmpdir, 0755) != 0 || mkdir(outdir, 0755) != 0)
+        return -1;
+    return make_traces();
+}
+
+static void teardown(void)
+{
+    empty_dir(outdir);
+    empty_dir(tmpdir);
+    rmdir(outdir);
+    rmdir(tmpdir);
+    empty_dir(workdir);
+    rmdir(workdir);
+}
+
+static int suites(void)
+{
+    DC_TEST_SUITE("plot", {"every kind (every script) draws PNG, SVG and PDF", test_every_script_draws},
+                  {"all the figures of a trace into a folder", test_folder_of_figures},
+                  {"a scan draws the mean and 95% interval of dcsim run", test_scan_data});
+    DC_TEST_SUITE("export", {"CSV of each series equals the trace", test_export_series},
+                  {"CSV of the events and the summary equal the trace", test_export_events_and_summary});
+    DC_TEST_SUITE("compare", {"relative differences equal those of the traces", test_compare});
+    DC_TEST_SUITE("bad input", {"message, status 2, no figure, no temporary", test_bad_inputs});
+    return 0;
+}
+
+int main(void)
+{
+    if (setup() != 0) {
+        teardown();
+        return 1;
+    }
+    if (CU_initialize_registry() != CUE_SUCCESS || suites() != 0) {
+        CU_cleanup_registry();
+        teardown();
+        return 1;
+    }
+    int rc = dc_test_run_all();
+    teardown();
+    return rc;
+}
