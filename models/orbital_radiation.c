@@ -137,7 +137,7 @@ static void on_effect(dc_sim *sim, void *ctx, uint64_t k)
     }
     r->hits[k]++;
     double now = dc_sim_now(sim);
-    dc_eventlog_add(dc_sim_eventlog(sim), now, effect_names[k], "radiation", (int64_t)node, dc_cluster_node_job(r->c, node), 0.0);
+    dc_eventlog_add(dc_sim_eventlog(sim), now, effect_names[k], "radiation", (int32_t)node, dc_cluster_node_job(r->c, node), 0.0);
     if (k == SDC) {
         int32_t job = dc_cluster_node_job(r->c, node);
         /* a spare's or an idle job's state is not the job's: harmless */
