@@ -262,7 +262,7 @@ static double time_to_limit(const orbital *m, double heat_w, double horizon_s)
         double next = dc_radiator_advance_k(&m->rad, temp, heat_w, m->sunlit, step);
         if (next >= m->max_k) {
             double lo = 0.0, hi = step;
-            for (int i = 0; i < 40; i++) {
+            for (int i = 0; i < 24; i++) { /* a step of at most tau/10 to well under a millisecond */
                 double mid = 0.5 * (lo + hi);
                 if (dc_radiator_advance_k(&m->rad, temp, heat_w, m->sunlit, mid) >= m->max_k)
                     hi = mid;
