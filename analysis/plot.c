@@ -36,6 +36,7 @@ struct dc_plot_data {
     char *vars_text;
     size_t vars_len;
     int height_px;
+    const char *metric;
 };
 
 static int nomem(dc_error *err)
@@ -75,7 +76,7 @@ int dc_plot_check(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_e
 {
     if (!k || !runs || n == 0)
         return dc_error_set(err, DC_EINPUT, "no trace to plot");
-    if (k->input == DC_PLOT_ONE && n != 1)
+    if ((k->input == DC_PLOT_ONE || k->input == DC_PLOT_SWEEP) && n != 1)
         return dc_error_set(err, DC_EINPUT, "the figure '%s' draws one trace (got %zu)", k->name, n);
     for (size_t i = 0; i < n; i++) {
         const dc_plot_run *r = &runs[i];
@@ -96,8 +97,9 @@ int dc_plot_check(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_e
             if (rc != DC_OK)
                 return rc;
             if (!has)
-                return dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s, which the figure '%s' needs",
-                                    dc_trace_filename(r->trace), need, k->name);
+                return dc_error_set(err, DC_EINPUT, "%s '%s' has no dataset %s, which the figure '%s' needs",
+                                    k->input == DC_PLOT_SWEEP ? "file" : "trace", dc_trace_filename(r->trace), need,
+                                    k->name);
         }
     }
     return DC_OK;
@@ -220,6 +222,11 @@ void dc_plot_var_numbers(dc_plot_data *d, const char *name, const double *values
     if (n == 0)
         fputs("NaN", d->vars);
     fputs("]\n", d->vars);
+}
+
+const char *dc_plot_metric(const dc_plot_data *d)
+{
+    return d->metric;
 }
 
 void dc_plot_set_height(dc_plot_data *d, int height_px)
@@ -430,7 +437,7 @@ int dc_plot_render(const dc_plot_kind *k, const dc_plot_run *runs, size_t n,
 
     char *style = NULL, *script = NULL, *setup = NULL, *log = NULL, *tmp_out = NULL, *setout = NULL;
     char *sh = NULL;
-    dc_plot_data d = {.height_px = k->height_px > 0 ? k->height_px : 600};
+    dc_plot_data d = {.height_px = k->height_px > 0 ? k->height_px : 600, .metric = o->metric};
     bool keep = o->keep_dir != NULL;
     style = join(o->script_dir, "/style.gp");
     script = join(o->script_dir, k->script[0] == '/' ? "" : "/");

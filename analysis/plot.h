@@ -54,11 +54,16 @@ typedef struct dc_plot_run {
     const char *scenario_text; /* the effective scenario (libconfig), or NULL */
     uint64_t seed;
     double end_s;              /* simulated time */
+    /* Runs with the same group are replications of one point of a scan
+     * (figures that draw one bar per point pool them); NULL: its own. */
+    const char *group;
 } dc_plot_run;
 
 typedef enum dc_plot_input {
     DC_PLOT_ONE,  /* one trace: series and events over time */
     DC_PLOT_RUNS, /* several runs: their summaries side by side or against a parameter */
+    DC_PLOT_SOME, /* one trace, or several runs side by side (summaries only) */
+    DC_PLOT_SWEEP, /* one sweep file (dcsim sweep): its /runs, /stats... tables */
 } dc_plot_input;
 
 typedef struct dc_plot_data dc_plot_data;
@@ -102,6 +107,7 @@ typedef struct dc_plot_opts {
     const char *script_dir; /* holding style.gp and the kinds' scripts */
     const char *keep_dir;   /* write the data and setup.gp here and keep them (NULL: a temporary directory) */
     const char *tmp_dir;    /* where temporary directories go (NULL: $TMPDIR or /tmp) */
+    const char *metric;     /* the figure a sweep's kinds draw (--metric; NULL: their default) */
 } dc_plot_opts;
 
 /* Checks, exports, runs gnuplot, renames the figure into place, cleans up.
@@ -122,6 +128,8 @@ void dc_plot_var_number(dc_plot_data *d, const char *name, double value);
 /* array NAME[n] of strings or numbers. */
 void dc_plot_var_strings(dc_plot_data *d, const char *name, const char *const *values, size_t n);
 void dc_plot_var_numbers(dc_plot_data *d, const char *name, const double *values, size_t n);
+/* The --metric of the figure (NULL if none was given). */
+const char *dc_plot_metric(const dc_plot_data *d);
 /* Overrides the kind's size (for figures that grow with their content). */
 void dc_plot_set_height(dc_plot_data *d, int height_px);
 

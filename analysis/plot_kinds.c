@@ -12,6 +12,7 @@
  * their mean is drawn with a 95% confidence interval, Student's t with
  * n - 1 degrees of freedom (half-width 0 for a single run). */
 #include "plot.h"
+#include "plot_export.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ static int nomem(dc_error *err)
     return dc_error_set(err, DC_ENOMEM, "out of memory");
 }
 
-static double get(const dc_summary *s, const char *key)
+double dc_plot_get(const dc_summary *s, const char *key)
 {
     double v = NAN;
     if (!s || !dc_summary_get(s, key, &v))
@@ -35,7 +36,7 @@ static double get(const dc_summary *s, const char *key)
 }
 
 /* Writes v for gnuplot: non-finite values as NaN (a missing point). */
-static void put(FILE *f, double v)
+void dc_plot_put(FILE *f, double v)
 {
     if (isfinite(v))
         fprintf(f, "%.10g", v);
@@ -44,7 +45,7 @@ static void put(FILE *f, double v)
 }
 
 /* A label in a comma-separated data file: no commas, no line breaks. */
-static void put_label(FILE *f, const char *s)
+void dc_plot_put_label(FILE *f, const char *s)
 {
     for (; *s; s++)
         fputc(*s == ',' ? ';' : (unsigned char)*s < 0x20 ? ' ' : *s, f);
@@ -69,15 +70,15 @@ static int write_series(dc_trace_file *t, const char *name, double end_s, dc_plo
     }
     fprintf(f, "# time_s,%s (a step function: each value holds until the next row)\n", name);
     for (size_t i = 0; i < n; i++) {
-        put(f, ts[i]);
+        dc_plot_put(f, ts[i]);
         fputc(',', f);
-        put(f, vs[i]);
+        dc_plot_put(f, vs[i]);
         fputc('\n', f);
     }
     if (n > 0 && end_s > ts[n - 1]) {
-        put(f, end_s);
+        dc_plot_put(f, end_s);
         fputc(',', f);
-        put(f, vs[n - 1]);
+        dc_plot_put(f, vs[n - 1]);
         fputc('\n', f);
     }
     free(ts);
@@ -143,7 +144,7 @@ int dc_plot_export_bars(const dc_plot_kind *k, const dc_plot_run *runs, size_t n
     }
     if (!keep_order)
         qsort(bars, nb, sizeof *bars, bar_desc);
-    double total = total_key ? get(s, total_key) : sum;
+    double total = total_key ? dc_plot_get(s, total_key) : sum;
     if (!isfinite(total))
         total = sum;
     FILE *f = dc_plot_data_open(d, "bars.csv", err);
@@ -153,11 +154,11 @@ int dc_plot_export_bars(const dc_plot_kind *k, const dc_plot_run *runs, size_t n
     }
     fprintf(f, "# label,value,share_pct (figures %s* of the summary)\n", prefix);
     for (size_t i = 0; i < nb; i++) {
-        put_label(f, bars[i].label);
+        dc_plot_put_label(f, bars[i].label);
         fputc(',', f);
-        put(f, bars[i].value);
+        dc_plot_put(f, bars[i].value);
         fputc(',', f);
-        put(f, total > 0 ? 100.0 * bars[i].value / total : NAN);
+        dc_plot_put(f, total > 0 ? 100.0 * bars[i].value / total : NAN);
         fputc('\n', f);
     }
     free(bars);
@@ -196,7 +197,7 @@ static int find_class(const fclass *c, size_t n, const char *name)
 /* The share of each state in each of TIMELINE_BINS bins of [0, end_s]: a
  * band that stays true when months hold thousands of minute-long phases. */
 #define TIMELINE_BINS 600
-#define N_STATES 6
+#define N_STATES 7 /* job_state 0..6: pending ... done, detecting */
 
 static int write_state_shares(const double *ts, const double *vs, size_t ns, double end_s, dc_plot_data *d,
                               dc_error *err)
@@ -231,14 +232,14 @@ static int write_state_shares(const double *ts, const double *vs, size_t ns, dou
         free(share);
         return err->code;
     }
-    fputs("# t_mid_s,width_s,pending,waiting,restarting,running,checkpointing,done (share of the bin)\n", f);
+    fputs("# t_mid_s,width_s,pending,waiting,restarting,running,checkpointing,done,detecting (share of the bin)\n", f);
     for (size_t b = 0; b < TIMELINE_BINS; b++) {
-        put(f, ((double)b + 0.5) * w);
+        dc_plot_put(f, ((double)b + 0.5) * w);
         fputc(',', f);
-        put(f, w);
+        dc_plot_put(f, w);
         for (int s = 0; s < N_STATES; s++) {
             fputc(',', f);
-            put(f, share[b][s]);
+            dc_plot_put(f, share[b][s]);
         }
         fputc('\n', f);
     }
@@ -278,9 +279,9 @@ static int export_timeline(const dc_plot_kind *k, const dc_plot_run *runs, size_
             j++;
         double t1 = j < ns ? ts[j] : r->end_s;
         if (t1 > ts[i]) {
-            put(f, ts[i]);
+            dc_plot_put(f, ts[i]);
             fputc(',', f);
-            put(f, t1);
+            dc_plot_put(f, t1);
             fprintf(f, ",%d\n", (int)vs[i]);
         }
         i = j;
@@ -337,19 +338,19 @@ static int export_timeline(const dc_plot_kind *k, const dc_plot_run *runs, size_
         if (fail || intr) {
             int c = find_class(cls, nc, e->component[0] ? e->component : "other");
             FILE *o = fail ? ff : fi;
-            put(o, e->time_s);
+            dc_plot_put(o, e->time_s);
             fprintf(o, ",%d,", c + 1);
             if (fail)
                 fprintf(o, "%d\n", (int)e->id);
             else {
-                put(o, e->value);
+                dc_plot_put(o, e->value);
                 fputc('\n', o);
                 n_interrupts++;
             }
         } else if (strcmp(e->kind, "checkpoint") == 0) {
-            put(fc, e->time_s);
+            dc_plot_put(fc, e->time_s);
             fputc(',', fc);
-            put(fc, e->value);
+            dc_plot_put(fc, e->value);
             fputc('\n', fc);
             n_checkpoints++;
         }
@@ -380,7 +381,7 @@ static int export_timeline(const dc_plot_kind *k, const dc_plot_run *runs, size_
     dc_plot_var_numbers(d, "class_interrupts", counts, nc);
     dc_plot_var_number(d, "ninterrupts", (double)n_interrupts);
     dc_plot_var_number(d, "ncheckpoints", (double)n_checkpoints);
-    dc_plot_var_number(d, "ettr", get(r->summary, "job.ettr"));
+    dc_plot_var_number(d, "ettr", dc_plot_get(r->summary, "job.ettr"));
     free(names);
     free(counts);
     /* Two rows (job, checkpoints) and one per failure class. */
@@ -402,13 +403,13 @@ static int export_nodes(const dc_plot_kind *k, const dc_plot_run *runs, size_t n
     if (rc != DC_OK)
         return rc;
     const dc_summary *s = runs[0].summary;
-    double nodes = get(s, "cluster.nodes"), gpus = get(s, "cluster.gpus"), job_gpus = get(s, "job.gpus");
+    double nodes = dc_plot_get(s, "cluster.nodes"), gpus = dc_plot_get(s, "cluster.gpus"), job_gpus = dc_plot_get(s, "job.gpus");
     double job_nodes = nodes > 0 && gpus > 0 ? job_gpus / (gpus / nodes) : NAN;
     dc_plot_var_number(d, "cluster_nodes", nodes);
     dc_plot_var_number(d, "job_nodes", job_nodes);
-    dc_plot_var_number(d, "availability", get(s, "cluster.node_availability"));
-    dc_plot_var_number(d, "repairs", get(s, "repair.completed"));
-    dc_plot_var_number(d, "crew_utilization", get(s, "repair.crew_utilization"));
+    dc_plot_var_number(d, "availability", dc_plot_get(s, "cluster.node_availability"));
+    dc_plot_var_number(d, "repairs", dc_plot_get(s, "repair.completed"));
+    dc_plot_var_number(d, "crew_utilization", dc_plot_get(s, "repair.crew_utilization"));
     return DC_OK;
 }
 
@@ -471,8 +472,8 @@ static int export_progress(const dc_plot_kind *k, const dc_plot_run *runs, size_
     if (has_state && (rc = dc_trace_read_series(r->trace, "job_state", &st, &sv, &nst, err)) != DC_OK)
         goto done;
 
-    double frac = get(s, "job.work_done_fraction");
-    double work_gpu_h = frac > 0 ? get(s, "job.useful_gpu_h") / frac : NAN;
+    double frac = dc_plot_get(s, "job.work_done_fraction");
+    double work_gpu_h = frac > 0 ? dc_plot_get(s, "job.useful_gpu_h") / frac : NAN;
     const dc_eventlog_row *ev = dc_eventlog_rows(log);
     size_t ne = dc_eventlog_count(log);
     an = calloc(np + ne + 2, sizeof *an);
@@ -528,28 +529,28 @@ static int export_progress(const dc_plot_kind *k, const dc_plot_run *runs, size_
             for (; j < nst && st[j] < A->t; j++) {
                 double rt = running_until(&clk, st[j]);
                 double v = r1 > r0 ? P->after + (A->before - P->after) * (rt - r0) / (r1 - r0) : P->after;
-                put(fp, st[j]);
+                dc_plot_put(fp, st[j]);
                 fputc(',', fp);
-                put(fp, 100.0 * v);
+                dc_plot_put(fp, 100.0 * v);
                 fputc('\n', fp);
             }
         }
-        put(fp, A->t);
+        dc_plot_put(fp, A->t);
         fputc(',', fp);
-        put(fp, 100.0 * A->before);
+        dc_plot_put(fp, 100.0 * A->before);
         fputc('\n', fp);
         if (A->after != A->before) {
-            put(fp, A->t);
+            dc_plot_put(fp, A->t);
             fputc(',', fp);
-            put(fp, 100.0 * A->after);
+            dc_plot_put(fp, 100.0 * A->after);
             fputc('\n', fp);
-            put(fr, A->t);
+            dc_plot_put(fr, A->t);
             fprintf(fr, ",");
-            put(fr, 100.0 * A->before);
+            dc_plot_put(fr, 100.0 * A->before);
             fputc(',', fr);
-            put(fr, 100.0 * A->after);
+            dc_plot_put(fr, 100.0 * A->after);
             fprintf(fr, ",");
-            put(fr, work_gpu_h * (A->before - A->after));
+            dc_plot_put(fr, work_gpu_h * (A->before - A->after));
             fputc('\n', fr);
         }
     }
@@ -566,13 +567,13 @@ static int export_progress(const dc_plot_kind *k, const dc_plot_run *runs, size_
             t0 = st[q];
             break;
         }
-    double done_days = get(s, "job.completion_days");
+    double done_days = dc_plot_get(s, "job.completion_days");
     dc_plot_var_number(d, "t0_s", t0);
-    dc_plot_var_number(d, "ideal_s", get(s, "job.ideal_days") * 86400.0);
+    dc_plot_var_number(d, "ideal_s", dc_plot_get(s, "job.ideal_days") * 86400.0);
     dc_plot_var_number(d, "done_s", isfinite(done_days) ? t0 + done_days * 86400.0 : NAN);
     dc_plot_var_number(d, "nrollbacks", (double)n_roll);
     dc_plot_var_number(d, "lost_gpu_h", lost_total);
-    dc_plot_var_number(d, "ettr", get(s, "job.ettr"));
+    dc_plot_var_number(d, "ettr", dc_plot_get(s, "job.ettr"));
     dc_plot_var_number(d, "done_pct", 100.0 * frac);
 done:
     if (fp)
@@ -590,18 +591,13 @@ done:
 
 /* ---- sets of runs: against a parameter ------------------------------------------- */
 
-typedef struct stat95 {
-    double mean, half, lo, hi;
-    size_t n;
-} stat95;
-
 /* Mean and 95% half-width of key over the runs idx[0..m) (NaN values skipped). */
-static stat95 stats(const dc_plot_run *runs, const size_t *idx, size_t m, const char *key, double scale)
+stat95 dc_plot_stats(const dc_plot_run *runs, const size_t *idx, size_t m, const char *key, double scale)
 {
     stat95 st = {NAN, 0.0, NAN, NAN, 0};
     double sum = 0.0;
     for (size_t i = 0; i < m; i++) {
-        double v = get(runs[idx[i]].summary, key) * scale;
+        double v = dc_plot_get(runs[idx[i]].summary, key) * scale;
         if (!isfinite(v))
             continue;
         sum += v;
@@ -615,7 +611,7 @@ static stat95 stats(const dc_plot_run *runs, const size_t *idx, size_t m, const 
     if (st.n > 1) {
         double ss = 0.0;
         for (size_t i = 0; i < m; i++) {
-            double v = get(runs[idx[i]].summary, key) * scale;
+            double v = dc_plot_get(runs[idx[i]].summary, key) * scale;
             if (isfinite(v))
                 ss += (v - st.mean) * (v - st.mean);
         }
@@ -640,9 +636,7 @@ static int xrun_cmp(const void *a, const void *b)
 
 /* Groups runs by the summary figure xkey: calls fn once per distinct x
  * (ascending) with the indices of its runs. */
-typedef void (*group_fn)(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m);
-
-static int by_x(const dc_plot_run *runs, size_t n, const char *xkey, group_fn fn, void *ctx,
+int dc_plot_by_x(const dc_plot_run *runs, size_t n, const char *xkey, dc_plot_group_fn fn, void *ctx,
                 size_t *groups, double *xmin, double *xmax, dc_error *err)
 {
     xrun *xs = malloc(n * sizeof *xs);
@@ -654,7 +648,7 @@ static int by_x(const dc_plot_run *runs, size_t n, const char *xkey, group_fn fn
     }
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-        double x = get(runs[i].summary, xkey);
+        double x = dc_plot_get(runs[i].summary, xkey);
         if (isfinite(x))
             xs[m++] = (xrun){x, i};
     }
@@ -678,9 +672,9 @@ static int by_x(const dc_plot_run *runs, size_t n, const char *xkey, group_fn fn
 static void put_stat(FILE *f, stat95 st)
 {
     fputc(',', f);
-    put(f, st.mean);
+    dc_plot_put(f, st.mean);
     fputc(',', f);
-    put(f, st.n ? st.half : NAN);
+    dc_plot_put(f, st.n ? st.half : NAN);
     fprintf(f, ",%zu", st.n);
 }
 
@@ -692,8 +686,11 @@ typedef struct ckpt_ctx {
 static void ckpt_group(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
 {
     ckpt_ctx *c = ctx;
-    stat95 e = stats(runs, idx, m, "job.ettr", 1.0);
-    put(c->f, x);
+    /* Daly's model is of time: with the step-time model, job.ettr also
+     * carries the scaling efficiency, step.ettr_time is the time ratio. */
+    bool timed = isfinite(dc_plot_get(runs[idx[0]].summary, "step.ettr_time"));
+    stat95 e = dc_plot_stats(runs, idx, m, timed ? "step.ettr_time" : "job.ettr", 1.0);
+    dc_plot_put(c->f, x);
     put_stat(c->f, e);
     fputc('\n', c->f);
     if (isfinite(e.mean) && (!isfinite(c->best_ettr) || e.mean > c->best_ettr)) {
@@ -709,7 +706,7 @@ static double restart_s(const dc_plot_run *r)
     double v;
     if (dc_plot_scenario_number(r->scenario_text, "job.restart_s", &v) == DC_OK)
         return v;
-    double h = get(r->summary, "job.time_restarting_h"), k = get(r->summary, "job.interruptions");
+    double h = dc_plot_get(r->summary, "job.time_restarting_h"), k = dc_plot_get(r->summary, "job.interruptions");
     return isfinite(h) && isfinite(k) ? h * 3600.0 / (k + 1.0) : NAN;
 }
 
@@ -724,7 +721,7 @@ static int export_checkpoint(const dc_plot_kind *kind, const dc_plot_run *runs, 
     ckpt_ctx c = {f, NAN, NAN};
     size_t groups = 0;
     double xmin, xmax;
-    int rc = by_x(runs, n, "job.checkpoint_interval_s", ckpt_group, &c, &groups, &xmin, &xmax, err);
+    int rc = dc_plot_by_x(runs, n, "job.checkpoint_interval_s", ckpt_group, &c, &groups, &xmin, &xmax, err);
     int rc2 = dc_plot_data_close(d, f, err);
     if (rc != DC_OK || rc2 != DC_OK)
         return rc != DC_OK ? rc : rc2;
@@ -735,8 +732,8 @@ static int export_checkpoint(const dc_plot_kind *kind, const dc_plot_run *runs, 
         return nomem(err);
     for (size_t i = 0; i < n; i++)
         all[i] = i;
-    stat95 C = stats(runs, all, n, "job.checkpoint_write_s", 1.0);
-    stat95 M = stats(runs, all, n, "job.expected_mtbi_h", 3600.0);
+    stat95 C = dc_plot_stats(runs, all, n, "job.checkpoint_write_s", 1.0);
+    stat95 M = dc_plot_stats(runs, all, n, "job.expected_mtbi_h", 3600.0);
     free(all);
     double R = 0.0;
     size_t nr = 0;
@@ -762,11 +759,11 @@ static int export_checkpoint(const dc_plot_kind *kind, const dc_plot_run *runs, 
 static void scale_group(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
 {
     FILE *f = ctx;
-    put(f, x);
-    put_stat(f, stats(runs, idx, m, "job.ettr", 1.0));
-    put_stat(f, stats(runs, idx, m, "job.completion_days", 1.0));
-    put_stat(f, stats(runs, idx, m, "job.ideal_days", 1.0));
-    put_stat(f, stats(runs, idx, m, "job.interruptions", 1.0));
+    dc_plot_put(f, x);
+    put_stat(f, dc_plot_stats(runs, idx, m, "job.ettr", 1.0));
+    put_stat(f, dc_plot_stats(runs, idx, m, "job.completion_days", 1.0));
+    put_stat(f, dc_plot_stats(runs, idx, m, "job.ideal_days", 1.0));
+    put_stat(f, dc_plot_stats(runs, idx, m, "job.interruptions", 1.0));
     fputc('\n', f);
 }
 
@@ -782,7 +779,7 @@ static int export_scale(const dc_plot_kind *kind, const dc_plot_run *runs, size_
           f);
     size_t groups = 0;
     double xmin, xmax;
-    int rc = by_x(runs, n, "job.gpus", scale_group, f, &groups, &xmin, &xmax, err);
+    int rc = dc_plot_by_x(runs, n, "job.gpus", scale_group, f, &groups, &xmin, &xmax, err);
     int rc2 = dc_plot_data_close(d, f, err);
     if (rc != DC_OK || rc2 != DC_OK)
         return rc != DC_OK ? rc : rc2;
@@ -792,7 +789,7 @@ static int export_scale(const dc_plot_kind *kind, const dc_plot_run *runs, size_
     dc_plot_var_number(d, "xlog", xmin > 0 && xmax / xmin >= 8.0 ? 1.0 : 0.0);
     size_t unfinished = 0;
     for (size_t i = 0; i < n; i++)
-        unfinished += !(get(runs[i].summary, "job.completed") > 0);
+        unfinished += !(dc_plot_get(runs[i].summary, "job.completed") > 0);
     dc_plot_var_number(d, "unfinished", (double)unfinished);
     dc_plot_var_number(d, "reps", groups ? (double)n / (double)groups : 0.0);
     return DC_OK;
@@ -854,12 +851,12 @@ static int export_compare(const dc_plot_kind *kind, const dc_plot_run *runs, siz
     }
     fputs("# line,share_pct of run 1,share_pct of run 2,... (GPU-hours lost, % of the capacity)\n", f);
     for (size_t j = 0; j < nl; j++) {
-        put_label(f, lines[j] + plen);
+        dc_plot_put_label(f, lines[j] + plen);
         for (size_t r = 0; r < n; r++) {
-            double cap_h = get(runs[r].summary, DC_BREAKDOWN_TOTAL);
-            double v = get(runs[r].summary, lines[j]);
+            double cap_h = dc_plot_get(runs[r].summary, DC_BREAKDOWN_TOTAL);
+            double v = dc_plot_get(runs[r].summary, lines[j]);
             fputc(',', f);
-            put(f, cap_h > 0 && isfinite(v) ? 100.0 * v / cap_h : 0.0);
+            dc_plot_put(f, cap_h > 0 && isfinite(v) ? 100.0 * v / cap_h : 0.0);
         }
         fputc('\n', f);
     }
@@ -877,15 +874,15 @@ static int export_compare(const dc_plot_kind *kind, const dc_plot_run *runs, siz
     for (size_t j = 0; j < sizeof main_figures / sizeof main_figures[0]; j++) {
         bool any = false;
         for (size_t r = 0; r < n; r++)
-            any = any || isfinite(get(runs[r].summary, main_figures[j].key));
+            any = any || isfinite(dc_plot_get(runs[r].summary, main_figures[j].key));
         if (!any)
             continue;
         mlabels[nm] = main_figures[j].label;
         munits[nm++] = main_figures[j].unit;
-        put_label(f, main_figures[j].label);
+        dc_plot_put_label(f, main_figures[j].label);
         for (size_t r = 0; r < n; r++) {
             fputc(',', f);
-            put(f, get(runs[r].summary, main_figures[j].key) * main_figures[j].factor);
+            dc_plot_put(f, dc_plot_get(runs[r].summary, main_figures[j].key) * main_figures[j].factor);
         }
         fputc('\n', f);
     }
@@ -901,14 +898,14 @@ static int export_compare(const dc_plot_kind *kind, const dc_plot_run *runs, siz
     for (size_t j = 0, m = 0; j < sizeof main_figures / sizeof main_figures[0]; j++) {
         bool any = false;
         for (size_t r = 0; r < n; r++)
-            any = any || isfinite(get(runs[r].summary, main_figures[j].key));
+            any = any || isfinite(dc_plot_get(runs[r].summary, main_figures[j].key));
         if (!any)
             continue;
         m++;
         for (size_t r = 0; r < n; r++) {
-            double v = get(runs[r].summary, main_figures[j].key) * main_figures[j].factor;
+            double v = dc_plot_get(runs[r].summary, main_figures[j].key) * main_figures[j].factor;
             fprintf(f, "%zu,%zu,", m, r + 1);
-            put(f, isfinite(v) ? v : 0.0);
+            dc_plot_put(f, isfinite(v) ? v : 0.0);
             if (isfinite(v))
                 fprintf(f, fabs(v) >= 1000 ? ",%.0f\n" : ",%.3g\n", v);
             else
@@ -953,6 +950,34 @@ const dc_plot_kind dc_plot_kinds[] = {
      export_scale, {NULL}, 1100, 500, "ETTR and time-to-train against the job's size in GPUs (several runs)"},
     {"compare", "compare.gp", DC_PLOT_RUNS, {"/summary/gpu_hours.capacity"}, export_compare, {NULL}, 1100, 600,
      "runs side by side: GPU-hours lost by cause and the headline figures (grouped bars)"},
+    {"step", "step.gp", DC_PLOT_SOME, {"/summary/step.time_s", "/summary/step.compute_s"}, dc_plot_export_step,
+     {NULL}, 1150, 520, "the training step's time by part: compute, pipeline bubble, exposed communication, data "
+     "stall... (stacked bars; one per trace or scan point)"},
+    {"scaling", "scaling.gp", DC_PLOT_RUNS,
+     {"/summary/job.gpus", "/summary/job.ettr", "/summary/step.scaling_efficiency", "/summary/job.completion_days"},
+     dc_plot_export_scaling, {NULL}, 1150, 520,
+     "useful work per GPU and time-to-train against GPUs with the step-time model (several runs)"},
+    {"mttf", "mttf.gp", DC_PLOT_RUNS, {"/summary/job.gpus", "/summary/job.mttf_h", "/summary/job.expected_mtbi_h"},
+     dc_plot_export_mttf, {NULL}, 900, 560, "the job's mean time to failure against its size in GPUs (several runs)"},
+    {"inference", "inference.gp", DC_PLOT_ONE,
+     {"/series/inference_qps", "/series/inference_replicas", "/series/inference_utilization",
+      "/series/inference_queue"},
+     dc_plot_export_inference, {NULL}, 1000, 760, "an inference service over time: load, replicas, utilisation, queue"},
+    {"latency", "latency.gp", DC_PLOT_SOME, {"/summary/inference.ttft_p50_s", "/summary/inference.e2e_p99_s"},
+     dc_plot_export_latency, {NULL}, 1100, 450,
+     "inference latency percentiles (P50, P90, P99, mean) of TTFT, TPOT and end-to-end, side by side"},
+    {"cost", "cost.gp", DC_PLOT_SOME, {"/summary/cost.tco_usd", "/summary/cost.depreciation_usd"},
+     dc_plot_export_cost, {NULL}, 1000, 560,
+     "the total cost of ownership by line (stacked bars; one per trace or scan point)"},
+    {"power", "power.gp", DC_PLOT_ONE,
+     {"/series/power_it_w", "/series/power_cooling_w", "/series/power_facility_w", "/series/temp_inlet_c",
+      "/series/temp_ambient_c", "/series/throttle"},
+     dc_plot_export_power, {NULL}, 1000, 800,
+     "IT, cooling and facility power, inlet and outdoor temperature, and throttling over time"},
+    {"histogram", "histogram.gp", DC_PLOT_SWEEP, {"/runs", "/stats"}, dc_plot_export_histogram, {NULL}, 1150, 500,
+     "a sweep's Monte Carlo histogram and CDF of one figure (--metric) with P50 and P90 marked"},
+    {"tornado", "tornado.gp", DC_PLOT_SWEEP, {"/sensitivity"}, dc_plot_export_tornado, {NULL}, 1000, 0,
+     "a sweep's tornado chart of one figure (--metric), or its rank correlations without /tornado"},
 };
 
 const size_t dc_plot_kind_count = sizeof dc_plot_kinds / sizeof dc_plot_kinds[0];

@@ -216,6 +216,10 @@ int dc_cmd_mttf(int argc, char **argv)
     config_lookup_int(cfg, "cluster.spare_nodes", &spares);
     config_lookup_int(cfg, "cluster.gpus_per_node", &gpn_i);
     config_lookup_int64(cfg, "seed", &seed_cfg);
+    /* Failures do not depend on how the job splits its model, but the
+     * step-time model refuses sizes its tensor x pipeline groups do not
+     * divide: measure every size as pure data parallelism. */
+    bool has_parallelism = dc_scenario_lookup(sc, "parallelism") != NULL;
     dc_scenario_destroy(sc);
     uint32_t gpn = (uint32_t)gpn_i, total_nodes = (uint32_t)(in_service + spares);
     uint64_t run_seed = seed >= 0 ? (uint64_t)seed : (uint64_t)seed_cfg;
@@ -252,9 +256,15 @@ int dc_cmd_mttf(int argc, char **argv)
         r->nodes = (uint32_t)(sizes[i] / gpn);
         char set_nodes[64], set_horizon[64];
         snprintf(set_nodes, sizeof set_nodes, "job.nodes=%u", r->nodes);
-        const char *fixed[] = {set_nodes, "stop_when_done=false", "trace.events=false", NULL};
+        const char *fixed[] = {set_nodes, "stop_when_done=false", "trace.events=false", NULL, NULL, NULL, NULL};
+        size_t n_fixed = 3;
+        if (has_parallelism) {
+            fixed[n_fixed++] = "parallelism.tensor=1";
+            fixed[n_fixed++] = "parallelism.pipeline=1";
+            fixed[n_fixed++] = "parallelism.global_batch_tokens=1e10";
+        }
         dc_sim *sim = NULL;
-        if (build_with(file, sets, n_sets, fixed, 3, seed, &sim, &err) != DC_OK)
+        if (build_with(file, sets, n_sets, fixed, n_fixed, seed, &sim, &err) != DC_OK)
             goto fail;
         double hazard = dc_cluster_job_hazard(dc_cluster_of(sim), r->nodes);
         dc_sim_destroy(sim);
@@ -266,8 +276,8 @@ int dc_cmd_mttf(int argc, char **argv)
          * has no spare): lengthen the run until it sees most of the target. */
         for (int attempt = 0;; attempt++) {
             snprintf(set_horizon, sizeof set_horizon, "horizon_days=%.17g", r->days);
-            fixed[3] = set_horizon;
-            if (build_with(file, sets, n_sets, fixed, 4, seed, &sim, &err) != DC_OK)
+            fixed[n_fixed] = set_horizon;
+            if (build_with(file, sets, n_sets, fixed, n_fixed + 1, seed, &sim, &err) != DC_OK)
                 goto fail;
             if (dc_sim_run(sim, &err) != DC_OK) {
                 dc_sim_destroy(sim);

@@ -38,12 +38,16 @@ static const char plot_usage[] =
     "       dcsim plot --kind KIND TRACE.h5 TRACE.h5... [-o FILE]\n"
     "       dcsim plot --kind KIND --scan FILE.cfg --vary KEY=V1,V2,... [--vary ...] [--reps N]\n"
     "                  [--seed N] [--set KEY=VALUE]... [-o FILE]\n"
+    "       dcsim plot SWEEP.h5 [--kind histogram|tornado] [--metric FIGURE] [-o FILE|DIR]\n"
     "       dcsim plot --list\n"
     "Draws figures from traces with gnuplot.  With a kind: that figure (default file: the\n"
     "trace's name and the kind, beside the trace, PNG).  Without: every figure the trace\n"
     "supports, into DIR (default: TRACE_figures beside the trace).  The figures of several runs\n"
     "(checkpoint, scale, compare) take several traces, or --scan: dcsim runs the scenario for\n"
     "each value of --vary (several --vary change together), --reps times with seeds N, N+1...\n"
+    "Figures of runs side by side (step, cost, latency) take one trace, several, or --scan.\n"
+    "A sweep file (dcsim sweep) draws histogram (--metric: which figure; default the first\n"
+    "of its /stats) and tornado; without a kind, both.\n"
     "--data DIR keeps the data files, setup.gp and plot.sh that redraws the figure.\n"
     "--list shows the kinds.  Environment: DCSIM_GNUPLOT (the gnuplot program), DCSIM_PLOTS\n"
     "(the directory of the scripts).\n";
@@ -109,6 +113,43 @@ int dc_cli_run_open(const char *path, dc_cli_run *r, dc_error *err)
         .scenario_text = r->text,
         .seed = seed,
         .end_s = end_s,
+    };
+    return DC_OK;
+}
+
+bool dc_cli_is_sweep(const char *path)
+{
+    dc_error ignored = {0};
+    dc_trace_file *t = dc_trace_open(path, &ignored);
+    char *kind = NULL;
+    bool sweep = t && dc_trace_attr_string(t, "kind", &kind, &ignored) == DC_OK && strcmp(kind, "sweep") == 0;
+    free(kind);
+    dc_trace_close(t);
+    return sweep;
+}
+
+/* A sweep file as a run: no summary; its tables are read by the kinds. */
+static int sweep_open(const char *path, dc_cli_run *r, dc_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->trace = dc_trace_open(path, err);
+    if (!r->trace)
+        return err->code;
+    char *file = NULL;
+    uint64_t seed = 0;
+    dc_error ignored = {0};
+    dc_trace_attr_uint64(r->trace, "seed", &seed, &ignored);
+    dc_trace_attr_string(r->trace, "scenario", &r->text, &ignored);
+    dc_trace_attr_string(r->trace, "scenario_file", &file, &ignored);
+    r->scenario = dc_plot_scenario_name(r->text, file);
+    free(file);
+    if (!(r->summary = dc_summary_create()) || !(r->label = strip_ext(path, ".h5")) || !r->scenario) {
+        dc_cli_run_close(r);
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
+    r->run = (dc_plot_run){
+        .label = r->label, .trace = r->trace, .summary = r->summary, .scenario = r->scenario,
+        .scenario_text = r->text, .seed = seed,
     };
     return DC_OK;
 }
@@ -190,7 +231,7 @@ typedef struct vary {
 } vary;
 
 typedef struct plot_args {
-    const char *kind, *output, *format, *data, *scan;
+    const char *kind, *output, *format, *data, *scan, *metric;
     const char *sets[MAX_SETS];
     size_t n_sets;
     vary vary[MAX_VARY];
@@ -264,7 +305,7 @@ static int parse_args(int argc, char **argv, plot_args *a, dc_error *err)
         {"scan", required_argument, NULL, 'S'}, {"vary", required_argument, NULL, 'V'},
         {"reps", required_argument, NULL, 'r'}, {"seed", required_argument, NULL, 's'},
         {"set", required_argument, NULL, 'e'}, {"list", no_argument, NULL, 'l'},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'}, {"metric", required_argument, NULL, 'm'}, {NULL, 0, NULL, 0},
     };
     a->reps = 1;
     a->seed = -1;
@@ -287,6 +328,9 @@ static int parse_args(int argc, char **argv, plot_args *a, dc_error *err)
             break;
         case 'd':
             a->data = optarg;
+            break;
+        case 'm':
+            a->metric = optarg;
             break;
         case 'S':
             a->scan = optarg;
@@ -380,7 +424,8 @@ static void list_kinds(void)
     printf("%-14s %-10s %s\n", "kind", "input", "what it shows / datasets it needs");
     for (size_t i = 0; i < dc_plot_kind_count; i++) {
         const dc_plot_kind *k = &dc_plot_kinds[i];
-        printf("%-14s %-10s %s\n", k->name, k->input == DC_PLOT_ONE ? "one trace" : "runs", k->what);
+        static const char *const inputs[] = {"one trace", "runs", "either", "sweep"};
+        printf("%-14s %-10s %s\n", k->name, inputs[k->input], k->what);
         printf("%-14s %-10s needs", "", "");
         for (size_t j = 0; j < DC_PLOT_MAX_NEEDS && k->needs[j]; j++)
             printf(" %s", k->needs[j]);
@@ -392,7 +437,7 @@ static void list_kinds(void)
 
 typedef struct scan_run {
     dc_summary *summary;
-    char *text, *label, *scenario;
+    char *text, *label, *scenario, *group;
 } scan_run;
 
 static int copy_summary(const dc_summary *from, dc_summary **to)
@@ -467,7 +512,7 @@ static int run_scan(const plot_args *a, scan_run **out, dc_plot_run **out_runs, 
                 else
                     snprintf(full, sizeof full, "%s", label);
                 if (copy_summary(dc_sim_summary(sim), &s->summary) != DC_OK || !(s->text = dc_scenario_text(sc)) ||
-                    !(s->label = strdup(full)))
+                    !(s->label = strdup(full)) || !(s->group = strdup(label)))
                     rc = dc_error_set(err, DC_ENOMEM, "out of memory");
                 s->scenario = name;
                 name = NULL;
@@ -480,6 +525,7 @@ static int run_scan(const plot_args *a, scan_run **out, dc_plot_run **out_runs, 
                     .scenario_text = s->text,
                     .seed = dc_sim_seed(sim),
                     .end_s = dc_sim_now(sim),
+                    .group = s->group,
                 };
             (*out_n)++;
             free(name);
@@ -499,6 +545,7 @@ static void free_scan(scan_run *sr, size_t n)
         free(sr[i].text);
         free(sr[i].label);
         free(sr[i].scenario);
+        free(sr[i].group);
     }
     free(sr);
 }
@@ -506,7 +553,7 @@ static void free_scan(scan_run *sr, size_t n)
 /* ---- the command ------------------------------------------------------------------------- */
 
 /* Every figure of one trace that it supports, into a folder. */
-static int plot_all(const plot_args *a, dc_cli_run *run, dc_plot_opts *o, dc_error *err)
+static int plot_all(const plot_args *a, dc_cli_run *run, bool sweep, dc_plot_opts *o, dc_error *err)
 {
     const char *ext = a->format ? a->format : "png";
     char *dir = NULL;
@@ -537,7 +584,7 @@ static int plot_all(const plot_args *a, dc_cli_run *run, dc_plot_opts *o, dc_err
     int rc = DC_OK;
     for (size_t i = 0; i < dc_plot_kind_count && rc == DC_OK; i++) {
         const dc_plot_kind *k = &dc_plot_kinds[i];
-        if (k->input != DC_PLOT_ONE)
+        if (sweep ? k->input != DC_PLOT_SWEEP : k->input != DC_PLOT_ONE && k->input != DC_PLOT_SOME)
             continue;
         dc_error why = {0};
         if (dc_plot_check(k, &run->run, 1, &why) != DC_OK) {
@@ -558,8 +605,8 @@ static int plot_all(const plot_args *a, dc_cli_run *run, dc_plot_opts *o, dc_err
         free(out);
     }
     if (rc == DC_OK && drawn == 0)
-        rc = dc_error_set(err, DC_EINPUT, "trace '%s' has the datasets of no figure (see the messages above)",
-                          a->traces[0]);
+        rc = dc_error_set(err, DC_EINPUT, "%s '%s' has the datasets of no figure (see the messages above)",
+                          sweep ? "sweep file" : "trace", a->traces[0]);
     if (drawn == 0 && made)
         rmdir(dir);
     free(dir);
@@ -575,6 +622,7 @@ int dc_cmd_plot(int argc, char **argv)
     scan_run *scan = NULL;
     size_t n_runs = 0, n_open = 0;
     char *plot_dir = NULL, *output = NULL;
+    bool is_sweep = false;
     int status = DC_EXIT_OK;
 
     if (parse_args(argc, argv, &a, &err) != DC_OK)
@@ -613,13 +661,22 @@ int dc_cmd_plot(int argc, char **argv)
         dc_error_set(&err, DC_EINPUT, "plot: which trace? usage: dcsim plot TRACE.h5 [--kind KIND] [-o FILE]");
         goto fail;
     }
-    if (a.scan && (!k || k->input != DC_PLOT_RUNS)) {
-        dc_error_set(&err, DC_EINPUT, "plot: --scan draws a figure of several runs: --kind checkpoint, scale or compare");
+    char runs_kinds[512] = "";
+    for (size_t i = 0; i < dc_plot_kind_count; i++)
+        if (dc_plot_kinds[i].input == DC_PLOT_RUNS || dc_plot_kinds[i].input == DC_PLOT_SOME) {
+            size_t l = strlen(runs_kinds);
+            snprintf(runs_kinds + l, sizeof runs_kinds - l, "%s%s", l ? ", " : "", dc_plot_kinds[i].name);
+        }
+    if (a.scan && (!k || (k->input != DC_PLOT_RUNS && k->input != DC_PLOT_SOME))) {
+        dc_error_set(&err, DC_EINPUT, "plot: --scan draws a figure of several runs: --kind %s", runs_kinds);
         goto fail;
     }
     if (!k && a.n_traces > 1) {
-        dc_error_set(&err, DC_EINPUT, "plot: several traces make one figure of runs: choose --kind checkpoint, "
-                                      "scale or compare");
+        dc_error_set(&err, DC_EINPUT, "plot: several traces make one figure of runs: choose --kind %s", runs_kinds);
+        goto fail;
+    }
+    if (a.metric && k && k->input != DC_PLOT_SWEEP) {
+        dc_error_set(&err, DC_EINPUT, "plot: --metric chooses the figure of a sweep's histogram or tornado");
         goto fail;
     }
     if (a.data && !k) {
@@ -627,7 +684,7 @@ int dc_cmd_plot(int argc, char **argv)
         goto fail;
     }
 
-    dc_plot_opts opts = {.gnuplot = dc_cli_gnuplot(), .keep_dir = a.data};
+    dc_plot_opts opts = {.gnuplot = dc_cli_gnuplot(), .keep_dir = a.data, .metric = a.metric};
     if (!(plot_dir = dc_cli_plot_dir())) {
         dc_error_set(&err, DC_ENOMEM, "out of memory");
         goto fail;
@@ -686,9 +743,19 @@ int dc_cmd_plot(int argc, char **argv)
             dc_error_set(&err, DC_ENOMEM, "out of memory");
             goto fail;
         }
-        for (; n_open < a.n_traces; n_open++)
-            if (dc_cli_run_open(a.traces[n_open], &traces[n_open], &err) != DC_OK)
+        for (; n_open < a.n_traces; n_open++) {
+            const char *path = a.traces[n_open];
+            bool sweep = dc_cli_is_sweep(path);
+            if (sweep && k && k->input != DC_PLOT_SWEEP) {
+                dc_error_set(&err, DC_EINPUT,
+                             "'%s' is a sweep file: its figures are histogram and tornado, not %s", path, k->name);
                 goto fail;
+            }
+            if ((sweep || (k && k->input == DC_PLOT_SWEEP) ? sweep_open(path, &traces[n_open], &err)
+                                                           : dc_cli_run_open(path, &traces[n_open], &err)) != DC_OK)
+                goto fail;
+            is_sweep = is_sweep || sweep;
+        }
         dc_cli_run_label(traces, n_open, (const char *const *)a.traces);
         for (size_t i = 0; i < n_open; i++)
             runs[i] = traces[i].run;
@@ -696,7 +763,7 @@ int dc_cmd_plot(int argc, char **argv)
     }
 
     if (!k) {
-        if (plot_all(&a, &traces[0], &opts, &err) != DC_OK)
+        if (plot_all(&a, &traces[0], is_sweep, &opts, &err) != DC_OK)
             goto fail;
         goto done;
     }

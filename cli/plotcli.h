@@ -10,6 +10,8 @@
 #ifndef DC_PLOTCLI_H
 #define DC_PLOTCLI_H
 
+#include <stdbool.h>
+
 #include "error.h"
 #include "plot.h"
 #include "summary.h"
@@ -30,6 +32,8 @@ typedef struct dc_cli_run {
  * base name without ".h5". */
 int dc_cli_run_open(const char *path, dc_cli_run *r, dc_error *err);
 void dc_cli_run_close(dc_cli_run *r);
+/* Whether path is a sweep file (dcsim sweep: root attribute kind = "sweep"). */
+bool dc_cli_is_sweep(const char *path);
 /* Labels runs by base name, or by path where two base names are equal. */
 void dc_cli_run_label(dc_cli_run *runs, size_t n, const char *const *paths);
 

@@ -219,6 +219,49 @@ bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node)
     return true;
 }
 
+bool dc_cluster_take_node(dc_cluster *c, int32_t job, uint32_t node)
+{
+    if (node >= c->n_nodes || c->state[node] != DC_NODE_IDLE)
+        return false;
+    bank(c);
+    idle_remove(c, node);
+    c->state[node] = DC_NODE_BUSY;
+    c->job_of[node] = job;
+    c->n_busy++;
+    return true;
+}
+
+bool dc_cluster_withdraw(dc_cluster *c, uint32_t node, int reason)
+{
+    if (node >= c->n_nodes || c->state[node] != DC_NODE_IDLE)
+        return false;
+    if (reason < 0 || (size_t)reason >= c->n_reasons)
+        reason = 0;
+    bank(c);
+    idle_remove(c, node);
+    c->state[node] = DC_NODE_DOWN;
+    c->job_of[node] = -1;
+    c->reason[node] = (uint8_t)reason;
+    c->n_down++;
+    c->n_down_reason[reason]++;
+    record(c);
+    return true;
+}
+
+bool dc_cluster_restore(dc_cluster *c, uint32_t node)
+{
+    if (node >= c->n_nodes || c->state[node] != DC_NODE_DOWN)
+        return false;
+    bank(c);
+    c->n_down--;
+    c->n_down_reason[c->reason[node]]--;
+    c->reason[node] = 0;
+    idle_push(c, node);
+    record(c);
+    dc_sim_publish(c->sim, c->sig_node_idle, NULL);
+    return true;
+}
+
 void dc_cluster_release(dc_cluster *c, uint32_t node)
 {
     bank(c);

@@ -175,6 +175,17 @@ double dc_cluster_job_speed(const dc_cluster *c, int32_t job);
 bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node);
 /* A job gives a healthy node back. */
 void dc_cluster_release(dc_cluster *c, uint32_t node);
+/* Takes a given IDLE node for job (placement chooses which: scheduler.h);
+ * false when that node is not idle. */
+bool dc_cluster_take_node(dc_cluster *c, int32_t job, uint32_t node);
+/* Takes an IDLE node out of service for a while without a failure (a spot
+ * node reclaimed by its provider): it becomes DOWN with reason (its time goes
+ * to gpu_hours.REASON), no "failure" is published and no repair opens.
+ * dc_cluster_restore brings it back IDLE and publishes "node_idle" only
+ * (its failure clocks kept running).  false when the node is not IDLE / not
+ * DOWN. */
+bool dc_cluster_withdraw(dc_cluster *c, uint32_t node, int reason);
+bool dc_cluster_restore(dc_cluster *c, uint32_t node);
 
 /* Marks nodes DOWN and publishes "failure".  Nodes already DOWN (or
  * RETIRED) are skipped; job-level faults pass n_nodes = 0 and the job. */

@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "thermal_aging.h"
 #include "dist.h"
 #include "environment.h"
 #include "law_params.h"
@@ -148,6 +149,7 @@ struct dc_cooling {
     uint64_t n_throttle, n_shutdowns, n_unit_failures;
 
     dc_series *s_inlet, *s_amb, *s_cap, *s_units, *s_cop;
+    dc_thermal_aging aging;
 };
 
 dc_cooling *dc_cooling_of(dc_sim *sim)
@@ -409,6 +411,7 @@ static void settle(dc_cooling *m, bool sample)
     dc_power_set_cooling_w(m->power, m->cooling_w);
     if (sample)
         dc_series_record(m->s_inlet, dc_sim_now(m->sim), m->t_c);
+    dc_thermal_aging_update(&m->aging, m->c, m->t_c, dc_sim_now(m->sim));
     plan(m);
 }
 
@@ -552,6 +555,7 @@ static void on_step(dc_sim *sim, void *ctx, uint64_t k)
         m->cooling_w = (m->heat_w < m->avail_w ? m->heat_w : m->avail_w) / m->cop_now;
         dc_power_set_cooling_w(m->power, m->cooling_w);
         dc_series_record(m->s_inlet, dc_sim_now(sim), m->t_c);
+        dc_thermal_aging_update(&m->aging, m->c, m->t_c, dc_sim_now(sim));
     } else {
         settle(m, true);
     }
@@ -637,6 +641,9 @@ static int cooling_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
         return dc_scenario_error_at(sc, g, err, "cooling needs a power section (its heat load is the IT power)");
     m->enabled = true;
     m->c = dc_cluster_of(sim);
+    int aging_rc = dc_thermal_aging_read(&m->aging, sc, err);
+    if (aging_rc != DC_OK)
+        return aging_rc;
     m->env = dc_environment_of(sim);
     const char *type = "liquid";
     config_setting_lookup_string(g, "type", &type);
@@ -731,6 +738,7 @@ static int cooling_start(void *state, dc_sim *sim, dc_error *err)
     m->max_t_c = m->t_c;
     m->mode = MODE_NORMAL;
     m->started = true;
+    dc_thermal_aging_update(&m->aging, m->c, m->t_c, 0.0);
     m->busy = true;
     dc_series_record(m->s_amb, 0.0, m->amb_c);
     conditions(m);
@@ -751,6 +759,9 @@ static void cooling_finish(void *state, dc_sim *sim)
     advance(m);
     dc_summary *s = dc_sim_summary(sim);
     double now = dc_sim_now(sim);
+    if (m->aging.law != DC_THERMAL_NONE)
+        dc_summary_set(s, "cooling.failure_acceleration_mean", dc_thermal_aging_mean(&m->aging, now), "",
+                       "time-averaged factor on the thermal failure classes' rates");
     double cool_j = 0.0;
     dc_summary_get(s, "power.cooling_energy_kwh", &cool_j);
     cool_j *= 3.6e6;
@@ -777,6 +788,7 @@ static void cooling_destroy(void *state)
 {
     dc_cooling *m = state;
     free(m->shut);
+    dc_thermal_aging_free(&m->aging);
 }
 
 const dc_model_type dc_model_cooling = {

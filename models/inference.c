@@ -5,6 +5,7 @@
  * under the terms of the GNU General Public License, version 3 or later;
  * see the file COPYING. */
 #include "inference.h"
+#include "scheduler.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,6 +37,11 @@ const dc_param dc_inference_params[] = {
     {"inference", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
      "an inference service on the cluster's nodes; absent: none"},
     {"inference.name", DC_PARAM_STRING, 0, "", 0, "service", 0, 0, NULL, "a name for reports"},
+    {"inference.priority", DC_PARAM_INT, 0, "", 1001, NULL, -1000, 1001, NULL,
+     "rank against queued jobs of its pool: replicas take idle nodes only while no job of this priority "
+     "or higher waits (1001: before every job)"},
+    {"inference.pool", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "scheduler pool its replicas take nodes from (default: the first)"},
     {"inference.mode", DC_PARAM_STRING, 0, "", 0, "aggregate", 0, 0, "aggregate|request",
      "request: every request simulated (windows of hours); aggregate: piecewise-stationary queueing (months)"},
     {"inference.start_s", DC_PARAM_FLOAT, 0, "s", 0, NULL, 0, 1e10, NULL,
@@ -379,15 +385,11 @@ static void unit_set(dc_inference *m, uint32_t u, uint8_t st)
 
 static bool unit_take(dc_inference *m, uint32_t u)
 {
-    if (dc_cluster_idle_count(m->cluster) < m->nodes_per_unit)
+    uint32_t *nodes = &m->unit_nodes[(size_t)u * m->nodes_per_unit];
+    if (!dc_sched_take_now(m->sched, m->job_id, m->pool, m->priority, m->nodes_per_unit, nodes))
         return false;
-    for (uint32_t i = 0; i < m->nodes_per_unit; i++) {
-        uint32_t node = 0;
-        bool ok = dc_cluster_take_idle(m->cluster, m->job_id, &node);
-        (void)ok; /* enough were idle */
-        m->unit_nodes[(size_t)u * m->nodes_per_unit + i] = node;
-        m->unit_of_node[node] = (int32_t)u;
-    }
+    for (uint32_t i = 0; i < m->nodes_per_unit; i++)
+        m->unit_of_node[nodes[i]] = (int32_t)u;
     return true;
 }
 
@@ -403,7 +405,7 @@ static void unit_release_nodes(dc_inference *m, uint32_t u)
         m->unit_of_node[node] = -1;
         if (dc_cluster_node_state(m->cluster, node) == DC_NODE_BUSY
             && dc_cluster_node_job(m->cluster, node) == m->job_id)
-            dc_cluster_release(m->cluster, node);
+            dc_sched_give_back(m->sched, node);
     }
     m->in_op = was;
 }
@@ -758,7 +760,19 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
 
     /* replicas on nodes */
     m->gpus_per_node = dc_cluster_gpus_per_node(m->cluster);
-    uint32_t gpn = m->gpus_per_node, nodes = dc_cluster_node_count(m->cluster);
+    m->sched = dc_scheduler_of(sim);
+    const char *pool_name = "";
+    config_setting_lookup_string(g, "pool", &pool_name);
+    m->pool = dc_sched_pool(m->sched, pool_name);
+    m->priority = 1001;
+    config_setting_lookup_int(g, "priority", &m->priority);
+    if (m->pool < 0)
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "pool"), err, "no pool \"%s\" in scheduler.pools",
+                                    pool_name);
+    if (dc_sched_pool_spot(m->sched, m->pool))
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "pool"), err,
+                                    "pool \"%s\" is spot capacity, which is for non-critical batch jobs", pool_name);
+    uint32_t gpn = m->gpus_per_node, nodes = dc_sched_pool_nodes(m->sched, m->pool);
     config_setting_t *gpus_s = config_setting_get_member(rg, "gpus");
     if (m->gpus_per_replica >= gpn) {
         if (m->gpus_per_replica % gpn != 0)
@@ -774,10 +788,13 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         m->nodes_per_unit = 1;
         m->replicas_per_unit = gpn / m->gpus_per_replica;
     }
+    char where[64] = "the cluster has";
+    if (nodes != dc_cluster_node_count(m->cluster))
+        snprintf(where, sizeof where, "pool \"%s\" has", dc_sched_pool_name(m->sched, m->pool));
+    const char *spares = nodes != dc_cluster_node_count(m->cluster) ? "" : " (nodes + spare_nodes)";
     if (m->nodes_per_unit > nodes)
-        return dc_scenario_error_at(sc, gpus_s, err,
-                                    "a replica needs %u nodes (%u GPUs) but the cluster has %u (nodes + spare_nodes)",
-                                    m->nodes_per_unit, m->gpus_per_replica, nodes);
+        return dc_scenario_error_at(sc, gpus_s, err, "a replica needs %u nodes (%u GPUs) but %s %u%s",
+                                    m->nodes_per_unit, m->gpus_per_replica, where, nodes, spares);
     config_setting_t *pg = config_setting_get_member(g, "replicas");
     double rmin = num(pg, "min"), rmax = num(pg, "max");
     double rinit = num(pg, "initial");
@@ -795,8 +812,8 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     m->initial_units = (uint32_t)ceil(rinit / k);
     if ((double)m->min_units * m->nodes_per_unit > nodes)
         return dc_scenario_error_at(sc, config_setting_get_member(pg, "min"), err,
-                                    "%.0f replicas need %.0f nodes but the cluster has %u (nodes + spare_nodes)",
-                                    rmin, (double)m->min_units * m->nodes_per_unit, nodes);
+                                    "%.0f replicas need %.0f nodes but %s %u%s", rmin,
+                                    (double)m->min_units * m->nodes_per_unit, where, nodes, spares);
     if (!m->aggregate && (double)m->max_units * k * m->batch * (sizeof(int32_t) + sizeof(inf_dec)) > MAX_REQUEST_MODE_BYTES)
         return dc_scenario_error_at(sc, config_setting_get_member(pg, "max"), err,
                                     "mode \"request\" would need %.3g GB for %.0f replicas of %u requests: use mode "
@@ -882,10 +899,11 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     /* state */
     m->units = calloc(m->max_units, sizeof *m->units);
     m->unit_nodes = calloc((size_t)m->max_units * m->nodes_per_unit, sizeof *m->unit_nodes);
-    m->unit_of_node = malloc((size_t)nodes * sizeof *m->unit_of_node);
+    uint32_t all_nodes = dc_cluster_node_count(m->cluster); /* indexed by node id, any pool */
+    m->unit_of_node = malloc((size_t)all_nodes * sizeof *m->unit_of_node);
     if (!m->units || !m->unit_nodes || !m->unit_of_node)
         return dc_error_set(err, DC_ENOMEM, "out of memory for %u replica units", m->max_units);
-    for (uint32_t i = 0; i < nodes; i++)
+    for (uint32_t i = 0; i < all_nodes; i++)
         m->unit_of_node[i] = -1;
     m->count[U_FREE] = m->max_units;
     m->min_ready = UINT32_MAX;

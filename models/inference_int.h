@@ -76,6 +76,8 @@ struct dc_inference {
     bool enabled;
     dc_sim *sim;
     dc_cluster *cluster;
+    struct dc_scheduler *sched; /* nodes come through its pool (scheduler.h) */
+    int pool, priority;
     dc_eventlog *log;
     int32_t job_id;
     char name[64];

@@ -13,9 +13,12 @@
 
 #include "checkpoint.h"
 #include "cluster.h"
+#include "jobspec.h"
+#include "scheduler.h"
 
 const dc_param dc_job_params[] = {
-    {"job", DC_PARAM_GROUP, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL, "the training job"},
+    {"job", DC_PARAM_GROUP, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "the training job (optional when a jobs list or an inference service gives the work)"},
     {"job.name", DC_PARAM_STRING, 0, "", 0, "job", 0, 0, NULL, "a name for reports"},
     {"job.nodes", DC_PARAM_INT, DC_PARAM_REQUIRED, "nodes", 0, NULL, 1, 1e7, NULL,
      "nodes the job runs on (at most cluster.nodes + cluster.spare_nodes)"},
@@ -34,6 +37,12 @@ const dc_param dc_job_params[] = {
     {"job.restart_s", DC_PARAM_FLOAT, 0, "s", 600, NULL, 0, 1e7, NULL,
      "time from an interruption noticed (with nodes available) to computing again"},
     {"job.start_s", DC_PARAM_FLOAT, 0, "s", 0, NULL, 0, 1e10, NULL, "when the job is submitted"},
+    {"job.pool", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL, "scheduler pool (default: the first)"},
+    {"job.user", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL, "user or team, for quotas"},
+    {"job.priority", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "", 0, NULL, -1000, 1000, NULL,
+     "priority class (default 0; higher first)"},
+    {"job.max_run_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "h", 0, NULL, 0, 1e7, NULL,
+     "maximum run time of one allocation"},
     {0},
 };
 
@@ -52,7 +61,10 @@ typedef struct corruption {
     dc_event_handle detect;
 } corruption;
 
+typedef struct jobs_model jobs_model;
+
 typedef struct job_model {
+    jobs_model *m;
     dc_sim *sim;
     dc_cluster *cluster;
     dc_eventlog *log;
@@ -60,8 +72,17 @@ typedef struct job_model {
     char name[64];
     uint32_t nodes_needed, nodes_held, gpus_per_node;
     double work_total_gpu_s, restart_s, start_s;
-    bool stop_when_done;
     dc_checkpoint_plan ckpt;
+    /* scheduling */
+    dc_scheduler *sched;
+    dc_sched_req req;
+    int handle;
+    dc_job_kind kind;
+    bool leaving;               /* preempted: give the nodes back after this checkpoint */
+    bool ended;                 /* done, or ended by its time limit */
+    bool timed_out;
+    double queued_since_s, wait_s, first_start_s, preempt_lost_gpu_s;
+    uint64_t n_preempted;
     dc_mtbi_estimator est;
 
     dc_job_phase state;
@@ -106,6 +127,24 @@ typedef struct job_model {
 
     dc_series *series_state, *series_progress;
 } job_model;
+
+struct jobs_model {
+    dc_sim *sim;
+    dc_cluster *cluster;
+    job_model *jobs;
+    size_t n, n_ended;
+    bool legacy;                /* jobs[0] is the job group: its figures under job.* */
+    bool stop_when_done;
+    job_model **by_id;          /* cluster job id -> job (NULL: a service) */
+    size_t n_by_id;
+    size_t n_classes;
+    char (*class_names)[32];
+};
+
+static job_model *job_by_id(jobs_model *m, int32_t id)
+{
+    return id >= 0 && (size_t)id < m->n_by_id ? m->by_id[id] : NULL;
+}
 
 /* Full rate: GPU-seconds of work per second with every GPU at full speed. */
 static double rate(const job_model *j)
@@ -153,8 +192,10 @@ static void set_state(job_model *j, dc_job_phase s)
     j->state = s;
     dc_cluster_set_job_phase(j->cluster, j->id, s);
     double now = dc_sim_now(j->sim);
-    dc_series_record(j->series_state, now, (double)s);
-    dc_series_record(j->series_progress, now, j->done_gpu_s / j->work_total_gpu_s);
+    if (j->series_state) {
+        dc_series_record(j->series_state, now, (double)s);
+        dc_series_record(j->series_progress, now, j->done_gpu_s / j->work_total_gpu_s);
+    }
 }
 
 static void on_milestone(dc_sim *sim, void *ctx, uint64_t arg);
@@ -187,26 +228,54 @@ static void schedule_next(job_model *j)
                                                                 : dc_sim_after(j->sim, to_ckpt, on_milestone, j, 1);
 }
 
-/* Takes idle nodes until the job has all it needs; then restarts. */
+static void restart(job_model *j)
+{
+    set_state(j, DC_JOB_RESTARTING);
+    j->milestone = dc_sim_after(j->sim, j->restart_s, on_restarted, j, 0);
+}
+
+/* Takes nodes of its pool until the job has all it needs; then restarts. */
 static void acquire(job_model *j)
 {
-    uint32_t node;
-    while (j->nodes_held < j->nodes_needed && dc_cluster_take_idle(j->cluster, j->id, &node)) {
+    uint32_t missing = j->nodes_needed - j->nodes_held;
+    if (missing > 0) {
         bank(j);
-        j->nodes_held++;
+        j->nodes_held += dc_sched_refill(j->sched, j->handle, missing);
     }
     if (j->nodes_held < j->nodes_needed) {
         if (j->state != DC_JOB_WAITING)
             set_state(j, DC_JOB_WAITING);
         return;
     }
-    set_state(j, DC_JOB_RESTARTING);
-    j->milestone = dc_sim_after(j->sim, j->restart_s, on_restarted, j, 0);
+    restart(j);
+}
+
+/* The scheduler gave it all its nodes. */
+static void on_sched_start(void *ctx)
+{
+    job_model *j = ctx;
+    double now = dc_sim_now(j->sim);
+    bank(j);
+    j->nodes_held = j->nodes_needed;
+    j->wait_s += now - j->queued_since_s;
+    if (isnan(j->first_start_s))
+        j->first_start_s = now;
+    restart(j);
+}
+
+static void on_sched_wake(void *ctx)
+{
+    job_model *j = ctx;
+    if (j->state == DC_JOB_WAITING)
+        acquire(j);
 }
 
 static void on_start(dc_sim *sim, void *ctx, uint64_t arg)
 {
-    acquire(ctx);
+    job_model *j = ctx;
+    (void)arg;
+    j->queued_since_s = dc_sim_now(sim);
+    j->handle = dc_sched_submit(j->sched, &j->req);
 }
 
 static void on_restarted(dc_sim *sim, void *ctx, uint64_t arg)
@@ -218,16 +287,24 @@ static void on_restarted(dc_sim *sim, void *ctx, uint64_t arg)
     schedule_next(j);
 }
 
-static void release_all(job_model *j)
+/* Gives every node back to the scheduler (requeue: to wait for new ones). */
+static void release_all(job_model *j, bool requeue)
 {
-    /* The cluster knows which nodes are the job's. */
-    uint32_t n = dc_cluster_node_count(j->cluster);
-    for (uint32_t i = 0; i < n && j->nodes_held > 0; i++)
-        if (dc_cluster_node_job(j->cluster, i) == j->id && dc_cluster_node_state(j->cluster, i) == DC_NODE_BUSY) {
-            bank(j);
-            j->nodes_held--;
-            dc_cluster_release(j->cluster, i);
-        }
+    bank(j);
+    j->nodes_held = 0;
+    if (requeue) {
+        set_state(j, DC_JOB_PENDING);
+        j->queued_since_s = dc_sim_now(j->sim);
+    }
+    dc_sched_done(j->sched, j->handle, requeue);
+}
+
+static void job_ended(job_model *j)
+{
+    jobs_model *m = j->m;
+    j->ended = true;
+    if (++m->n_ended == m->n && m->stop_when_done)
+        dc_sim_stop(j->sim);
 }
 
 static kept_ckpt *kept_at(job_model *j, size_t k)
@@ -252,6 +329,15 @@ static void on_ckpt_done(dc_sim *sim, void *ctx, uint64_t arg)
     j->run_since_ckpt_s = 0.0;
     j->n_checkpoints++;
     dc_eventlog_add(j->log, dc_sim_now(sim), "checkpoint", "", -1, j->id, j->ckpt.write_s);
+    if (j->leaving) {
+        j->leaving = false;
+        release_all(j, !j->timed_out);
+        if (j->timed_out) {
+            set_state(j, DC_JOB_DONE);
+            job_ended(j);
+        }
+        return;
+    }
     schedule_next(j);
 }
 
@@ -286,14 +372,13 @@ static void on_milestone(dc_sim *sim, void *ctx, uint64_t is_ckpt)
     /* Corruption still hidden went out with the result. */
     j->n_sdc_undetected += j->n_pend;
     cancel_corruptions(j, -INFINITY);
-    release_all(j);
-    if (j->stop_when_done)
-        dc_sim_stop(sim);
+    release_all(j, false);
+    job_ended(j);
 }
 
 /* Rolls the work back to the checkpoint a restart reads (or, when a
  * corruption rollback is armed, to its target); returns the work lost. */
-static double rollback(job_model *j)
+static double rollback_to(job_model *j, bool preempted)
 {
     double target = j->committed_gpu_s, capture = j->committed_capture_s;
     bool sdc = j->sdc_armed;
@@ -305,6 +390,8 @@ static double rollback(job_model *j)
     double lost = j->done_gpu_s - target;
     if (sdc)
         j->sdc_lost_gpu_s += lost;
+    else if (preempted)
+        j->preempt_lost_gpu_s += lost;
     else
         j->lost_gpu_s += lost;
     j->done_gpu_s = j->committed_gpu_s = target;
@@ -312,6 +399,11 @@ static double rollback(job_model *j)
     j->run_since_ckpt_s = 0.0;
     cancel_corruptions(j, capture);
     return lost;
+}
+
+static double rollback(job_model *j)
+{
+    return rollback_to(j, false);
 }
 
 static void on_detected(dc_sim *sim, void *ctx, uint64_t arg)
@@ -348,10 +440,9 @@ static void stall(job_model *j, int class_id, int32_t first_node, double detect_
     acquire(j);
 }
 
-static void on_failure(dc_sim *sim, void *ctx, const void *payload)
+static void job_failure(job_model *j, const dc_failure_event *ev)
 {
-    job_model *j = ctx;
-    const dc_failure_event *ev = payload;
+    dc_sim *sim = j->sim;
     bool hit = ev->job == j->id;
     int32_t first = -1;
     for (size_t i = 0; i < ev->n_nodes; i++)
@@ -384,6 +475,27 @@ static void on_failure(dc_sim *sim, void *ctx, const void *payload)
     case DC_JOB_PENDING:
     case DC_JOB_DONE:
         break;
+    }
+}
+
+static void on_failure(dc_sim *sim, void *ctx, const void *payload)
+{
+    jobs_model *m = ctx;
+    const dc_failure_event *ev = payload;
+    (void)sim;
+    job_model *j = job_by_id(m, ev->job);
+    if (j)
+        job_failure(j, ev);
+    /* each job hit once, in node order */
+    for (size_t i = 0; i < ev->n_nodes; i++) {
+        job_model *k = job_by_id(m, dc_cluster_node_job(m->cluster, ev->nodes[i]));
+        if (!k || k == j)
+            continue;
+        bool first = true;
+        for (size_t q = 0; q < i && first; q++)
+            first = dc_cluster_node_job(m->cluster, ev->nodes[q]) != k->id;
+        if (first)
+            job_failure(k, ev);
     }
 }
 
@@ -435,9 +547,9 @@ static void on_corruption_found(dc_sim *sim, void *ctx, uint64_t id)
 
 static void on_corruption(dc_sim *sim, void *ctx, const void *payload)
 {
-    job_model *j = ctx;
     const dc_corruption_event *ev = payload;
-    if (ev->job != j->id || !dc_cluster_job_active(j->cluster, j->id))
+    job_model *j = job_by_id(ctx, ev->job);
+    if (!j || !dc_cluster_job_active(j->cluster, j->id))
         return;
     if (j->n_pend == j->cap_pend) {
         size_t ncap = j->cap_pend ? 2 * j->cap_pend : 8;
@@ -458,9 +570,9 @@ static void on_corruption(dc_sim *sim, void *ctx, const void *payload)
 
 static void on_speed(dc_sim *sim, void *ctx, const void *payload)
 {
-    job_model *j = ctx;
     const dc_job_event *ev = payload;
-    if (ev->job != j->id)
+    job_model *j = job_by_id(ctx, ev->job);
+    if (!j)
         return;
     bank(j); /* at the old speed, up to now */
     j->n_speed = dc_cluster_speed_source_count(j->cluster);
@@ -472,12 +584,51 @@ static void on_speed(dc_sim *sim, void *ctx, const void *payload)
     }
 }
 
-static void on_node_idle(dc_sim *sim, void *ctx, const void *payload)
+/* The scheduler wants the nodes back (a higher priority, a spot reclaim
+ * with notice_s, or its time limit). */
+static void on_sched_preempt(void *ctx, double notice_s, dc_sched_why why)
 {
     job_model *j = ctx;
-    if (j->state == DC_JOB_WAITING)
-        acquire(j);
+    if (j->ended || j->state == DC_JOB_PENDING)
+        return;
+    double now = dc_sim_now(j->sim);
+    bool timeout = why == DC_SCHED_TIMEOUT;
+    if (timeout)
+        j->timed_out = true;
+    else
+        j->n_preempted++;
+    dc_eventlog_add(j->log, now, timeout ? "job_time_limit" : "job_preempted", j->name, -1, j->id, notice_s);
+    /* checkpoint on the way out if it can (a time limit kills at once) */
+    bool can = !timeout && j->ckpt.enabled && (why == DC_SCHED_PREEMPT || j->ckpt.write_s <= notice_s);
+    if (can && j->state == DC_JOB_CHECKPOINTING) {
+        j->leaving = true;
+        return;
+    }
+    if (can && j->state == DC_JOB_RUNNING) {
+        dc_sim_cancel(j->sim, &j->milestone);
+        j->leaving = true;
+        set_state(j, DC_JOB_CHECKPOINTING);
+        j->capture_s = now;
+        j->n_ckpt_started++;
+        j->interval_sum_s += j->ckpt.interval_s;
+        j->milestone = dc_sim_after(j->sim, j->ckpt.write_s, on_ckpt_done, j, 0);
+        return;
+    }
+    bank(j);
+    dc_sim_cancel(j->sim, &j->milestone);
+    dc_sim_cancel(j->sim, &j->detect_ev);
+    if (j->state == DC_JOB_CHECKPOINTING)
+        j->n_ckpt_lost++;
+    if (j->state != DC_JOB_DETECTING) /* a stalled job has rolled back already */
+        rollback_to(j, true);
+    release_all(j, !timeout);
+    if (timeout) {
+        set_state(j, DC_JOB_DONE);
+        job_ended(j);
+    }
 }
+
+static const dc_sched_client job_client = {on_sched_start, on_sched_wake, on_sched_preempt};
 
 static bool any_corrupting_class(const dc_scenario *sc, const char **name)
 {
@@ -494,25 +645,21 @@ static bool any_corrupting_class(const dc_scenario *sc, const char **name)
     return false;
 }
 
-static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
+/* Reads the job group into a spec and the job's work (legacy keys). */
+static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster *c, dc_job_spec *sp,
+                          double *params_out, dc_error *err)
 {
-    job_model *j = state;
-    j->sim = sim;
-    j->cluster = dc_cluster_of(sim);
-    j->log = dc_sim_eventlog(sim);
-    config_setting_t *g = dc_scenario_lookup(sc, "job");
-    const char *name = "job";
+    memset(sp, 0, sizeof *sp);
+    const char *name = "job", *str;
     config_setting_lookup_string(g, "name", &name);
-    snprintf(j->name, sizeof j->name, "%s", name);
+    snprintf(sp->name, sizeof sp->name, "%s", name);
     int nodes = 0;
     config_setting_lookup_int(g, "nodes", &nodes);
-    j->gpus_per_node = dc_cluster_gpus_per_node(j->cluster);
-    if ((uint32_t)nodes > dc_cluster_node_count(j->cluster))
+    if ((uint32_t)nodes > dc_cluster_node_count(c))
         return dc_scenario_error_at(sc, config_setting_get_member(g, "nodes"), err,
                                     "the job needs %d nodes but the cluster has %u (nodes + spare_nodes)", nodes,
-                                    dc_cluster_node_count(j->cluster));
-    j->nodes_needed = (uint32_t)nodes;
-
+                                    dc_cluster_node_count(c));
+    sp->nodes = (uint32_t)nodes;
     double work_h, params = 0, tokens, fpt = 6, peak = 989, mfu = 0.4;
     bool has_work = config_setting_lookup_float(g, "work_gpu_h", &work_h);
     bool has_params = config_setting_lookup_float(g, "params", &params);
@@ -523,99 +670,268 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     if (has_work && has_tokens)
         return dc_scenario_error_at(sc, config_setting_get_member(g, "work_gpu_h"), err,
                                     "give either work_gpu_h or params and tokens, not both");
-    if (has_work) {
-        j->work_total_gpu_s = work_h * 3600.0;
-    } else if (has_params && has_tokens) {
-        j->work_total_gpu_s = fpt * params * tokens / (peak * 1e12 * mfu);
-    } else {
+    if (has_work)
+        sp->work_gpu_s = work_h * 3600.0;
+    else if (has_params && has_tokens)
+        sp->work_gpu_s = fpt * params * tokens / (peak * 1e12 * mfu);
+    else
         return dc_scenario_error_at(sc, g, err, "give the job's work: work_gpu_h, or params and tokens");
-    }
-    config_setting_lookup_float(g, "restart_s", &j->restart_s);
-    config_setting_lookup_float(g, "start_s", &j->start_s);
-    int stop = 1;
-    config_lookup_bool(dc_scenario_config(sc), "stop_when_done", &stop);
-    j->stop_when_done = stop;
+    *params_out = params;
+    sp->restart_s = 600;
+    config_setting_lookup_float(g, "restart_s", &sp->restart_s);
+    config_setting_lookup_float(g, "start_s", &sp->submit_s);
+    if (config_setting_lookup_string(g, "pool", &str))
+        snprintf(sp->pool, sizeof sp->pool, "%s", str);
+    if (config_setting_lookup_string(g, "user", &str))
+        snprintf(sp->user, sizeof sp->user, "%s", str);
+    config_setting_lookup_int(g, "priority", &sp->priority);
+    double h;
+    sp->max_run_s = config_setting_lookup_float(g, "max_run_h", &h) ? h * 3600.0 : INFINITY;
+    sp->kind = DC_KIND_TRAINING;
+    sp->checkpoint = -1;
+    sp->ckpt_interval_s = sp->ckpt_write_s = NAN;
+    sp->where = g;
+    return DC_OK;
+}
 
-    int rc = dc_checkpoint_plan_read(sc, params, &j->ckpt, err);
-    if (rc != DC_OK)
-        return rc;
-    const char *sdc_class = NULL;
-    if (any_corrupting_class(sc, &sdc_class)) {
-        config_setting_t *ck = dc_scenario_lookup(sc, "checkpoint");
-        if (!ck)
-            return dc_scenario_error_at(sc, NULL, err,
-                                        "failure class \"%s\" corrupts silently, which needs checkpoints to roll "
-                                        "back to: add a checkpoint group with retain >= 1",
-                                        sdc_class);
-        if (j->ckpt.retain == 0)
-            return dc_scenario_error_at(sc, config_setting_get_member(ck, "retain"), err,
-                                        "0 checkpoints kept, but failure class \"%s\" corrupts silently: rolling "
-                                        "back past a corruption needs a checkpoint taken before it (keep 1 or more; "
-                                        "2 or more survive a corruption found after the next checkpoint)",
-                                        sdc_class);
+/* A job of a spec: its checkpoint plan, pool, request; registers it. */
+static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc_job_spec *sp,
+                    const dc_checkpoint_plan *global, int global_rc, const dc_error *global_err, dc_error *err)
+{
+    dc_sim *sim = m->sim;
+    j->m = m;
+    j->sim = sim;
+    j->cluster = m->cluster;
+    j->log = dc_sim_eventlog(sim);
+    j->sched = dc_scheduler_of(sim);
+    snprintf(j->name, sizeof j->name, "%s", sp->name);
+    j->gpus_per_node = dc_cluster_gpus_per_node(j->cluster);
+    j->nodes_needed = sp->nodes;
+    j->work_total_gpu_s = sp->work_gpu_s;
+    j->restart_s = sp->restart_s;
+    j->start_s = sp->submit_s;
+    j->kind = sp->kind;
+    j->first_start_s = NAN;
+    j->handle = -1;
+
+    int pool = dc_sched_pool(j->sched, sp->pool);
+    const config_setting_t *where = sp->where;
+    if (pool < 0) {
+        if (sp->trace_file[0])
+            return dc_error_set(err, DC_EINPUT, "%s:%d: no pool \"%s\" in scheduler.pools", sp->trace_file,
+                                sp->trace_line, sp->pool);
+        return dc_scenario_error_at(sc, config_setting_get_member(where, "pool"), err,
+                                    "no pool \"%s\" in scheduler.pools", sp->pool);
+    }
+    uint32_t pool_nodes = dc_sched_pool_nodes(j->sched, pool);
+    if (sp->nodes > pool_nodes) {
+        if (sp->trace_file[0])
+            return dc_error_set(err, DC_EINPUT, "%s:%d: the job needs %u nodes but pool \"%s\" has %u",
+                                sp->trace_file, sp->trace_line, sp->nodes, dc_sched_pool_name(j->sched, pool),
+                                pool_nodes);
+        config_setting_t *at = config_setting_get_member(where, "nodes");
+        return dc_scenario_error_at(sc, at ? at : (config_setting_t *)where, err,
+                                    "the job needs %u nodes but pool \"%s\" has %u", sp->nodes,
+                                    dc_sched_pool_name(j->sched, pool), pool_nodes);
+    }
+
+    /* checkpoint plan: the group's, by kind, with the job's overrides */
+    bool want = sp->checkpoint >= 0 ? sp->checkpoint
+                                    : (global->enabled && (sp->kind == DC_KIND_TRAINING || sp->kind == DC_KIND_FINE_TUNING));
+    if (want && global_rc != DC_OK && isnan(sp->ckpt_write_s)) {
+        *err = *global_err;
+        return global_rc;
+    }
+    j->ckpt = *global;
+    if (want && !global->enabled) {
+        /* no checkpoint group: a fixed policy from the job's own keys */
+        j->ckpt = (dc_checkpoint_plan){.enabled = true, .policy = DC_CHECKPOINT_FIXED, .interval_s = 3600.0,
+                                       .window_s = 168 * 3600.0, .prior_s = 24 * 3600.0, .prior_mtbi_s = NAN,
+                                       .retain = 1};
+        if (isnan(sp->ckpt_write_s) || isnan(sp->ckpt_interval_s) || sp->ckpt_interval_s < 0)
+            return dc_scenario_error_at(sc, (config_setting_t *)where, err,
+                                        "checkpoint = true without a checkpoint group needs checkpoint_interval_s "
+                                        "(a number) and checkpoint_write_s");
+    }
+    j->ckpt.enabled = want;
+    if (want) {
+        if (!isnan(sp->ckpt_write_s))
+            j->ckpt.write_s = sp->ckpt_write_s;
+        if (!isnan(sp->ckpt_interval_s) && sp->ckpt_interval_s > 0) {
+            j->ckpt.policy = DC_CHECKPOINT_FIXED;
+            j->ckpt.interval_s = sp->ckpt_interval_s;
+        } else if (!isnan(sp->ckpt_interval_s) && j->ckpt.policy == DC_CHECKPOINT_FIXED) {
+            j->ckpt.policy = DC_CHECKPOINT_YOUNG; /* auto asked for: the usual optimum */
+        }
     }
     if (j->ckpt.retain > 0) {
         j->kept = malloc((size_t)j->ckpt.retain * sizeof *j->kept);
         if (!j->kept)
             return dc_error_set(err, DC_ENOMEM, "out of memory for %d kept checkpoints", j->ckpt.retain);
     }
+    j->n_classes = m->n_classes;
+    j->class_names = m->class_names;
+    j->by_class = calloc(j->n_classes + 1, sizeof *j->by_class);
+    if (!j->by_class)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    j->id = dc_cluster_add_job(j->cluster, j->nodes_needed);
+    if (j->id < 0)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    int user = sp->user[0] ? dc_sched_user(j->sched, sp->user) : -1;
+    if (sp->user[0] && user < 0)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    double ideal_s = j->restart_s + j->work_total_gpu_s / rate(j);
+    j->req = (dc_sched_req){.job = j->id,
+                            .pool = pool,
+                            .nodes = j->nodes_needed,
+                            .priority = sp->priority,
+                            .user = user,
+                            .preemptible = sp->preemptible,
+                            .estimate_s = isfinite(sp->max_run_s) ? sp->max_run_s
+                                                                  : ideal_s * dc_sched_estimate_factor(j->sched),
+                            .max_run_s = sp->max_run_s,
+                            .client = &job_client,
+                            .ctx = j};
+    return DC_OK;
+}
+
+static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
+{
+    jobs_model *m = state;
+    m->sim = sim;
+    m->cluster = dc_cluster_of(sim);
+    int stop = 1;
+    config_lookup_bool(dc_scenario_config(sc), "stop_when_done", &stop);
+    m->stop_when_done = stop;
 
     config_setting_t *list = dc_scenario_lookup(sc, "failures");
-    j->n_classes = list ? (size_t)config_setting_length(list) : 0;
-    j->by_class = calloc(j->n_classes + 1, sizeof *j->by_class);
-    j->class_names = calloc(j->n_classes + 1, sizeof *j->class_names);
-    if (!j->by_class || !j->class_names)
+    m->n_classes = list ? (size_t)config_setting_length(list) : 0;
+    m->class_names = calloc(m->n_classes + 1, sizeof *m->class_names);
+    if (!m->class_names)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
-    for (size_t i = 0; i < j->n_classes; i++) {
+    for (size_t i = 0; i < m->n_classes; i++) {
         const char *cn = "";
         config_setting_lookup_string(config_setting_get_elem(list, (unsigned)i), "name", &cn);
-        snprintf(j->class_names[i], sizeof j->class_names[i], "%s", cn);
+        snprintf(m->class_names[i], sizeof m->class_names[i], "%s", cn);
     }
 
-    j->id = dc_cluster_add_job(j->cluster, j->nodes_needed);
+    config_setting_t *g = dc_scenario_lookup(sc, "job");
+    dc_job_spec legacy;
+    double params = 0;
+    if (g) {
+        int rc = read_job_group(sc, g, m->cluster, &legacy, &params, err);
+        if (rc != DC_OK)
+            return rc;
+    }
+    dc_job_spec *specs = NULL;
+    size_t n_specs = 0;
+    int rc = dc_jobspec_read(sc, sim, dc_cluster_gpus_per_node(m->cluster), &specs, &n_specs, err);
+    if (rc != DC_OK)
+        return rc;
+
+    /* The checkpoint group; its error matters only to jobs that use it. */
+    dc_checkpoint_plan global;
+    dc_error global_err = {0};
+    int global_rc = dc_checkpoint_plan_read(sc, params, &global, &global_err);
+    if (global_rc != DC_OK && g) {
+        free(specs);
+        *err = global_err;
+        return global_rc;
+    }
+    if (global_rc != DC_OK)
+        global.enabled = dc_scenario_lookup(sc, "checkpoint") != NULL;
+
+    const char *sdc_class = NULL;
+    if (g && any_corrupting_class(sc, &sdc_class)) {
+        config_setting_t *ck = dc_scenario_lookup(sc, "checkpoint");
+        if (!ck) {
+            free(specs);
+            return dc_scenario_error_at(sc, NULL, err,
+                                        "failure class \"%s\" corrupts silently, which needs checkpoints to roll "
+                                        "back to: add a checkpoint group with retain >= 1",
+                                        sdc_class);
+        }
+        if (global.retain == 0) {
+            free(specs);
+            return dc_scenario_error_at(sc, config_setting_get_member(ck, "retain"), err,
+                                        "0 checkpoints kept, but failure class \"%s\" corrupts silently: rolling "
+                                        "back past a corruption needs a checkpoint taken before it (keep 1 or more; "
+                                        "2 or more survive a corruption found after the next checkpoint)",
+                                        sdc_class);
+        }
+    }
+
+    m->legacy = g != NULL;
+    m->n = n_specs + (g ? 1 : 0);
+    m->jobs = calloc(m->n ? m->n : 1, sizeof *m->jobs);
+    if (!m->jobs) {
+        free(specs);
+        return dc_error_set(err, DC_ENOMEM, "out of memory for %zu jobs", m->n);
+    }
+    for (size_t i = 0; i < m->n && rc == DC_OK; i++) {
+        const dc_job_spec *sp = g ? (i == 0 ? &legacy : &specs[i - 1]) : &specs[i];
+        rc = init_job(m, &m->jobs[i], sc, sp, &global, global_rc, &global_err, err);
+        if (g && i == 0 && rc == DC_OK)
+            m->jobs[0].ckpt.enabled = global.enabled; /* the job group keeps the group's plan as is */
+    }
+    free(specs);
+    if (rc != DC_OK)
+        return rc;
+
+    m->n_by_id = dc_cluster_job_count(m->cluster);
+    m->by_id = calloc(m->n_by_id + 1, sizeof *m->by_id);
+    if (!m->by_id)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    for (size_t i = 0; i < m->n; i++)
+        m->by_id[m->jobs[i].id] = &m->jobs[i];
+    if (g) {
+        job_model *j = &m->jobs[0];
+        j->series_state = dc_sim_series(sim, "job_state", "",
+                                        "0 pending, 1 waiting, 2 restarting, 3 running, 4 checkpointing, 5 done, "
+                                        "6 detecting");
+        j->series_progress = dc_sim_series(sim, "job_progress", "", "fraction of the job's work done");
+        if (!j->series_state || !j->series_progress)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
     int sig_fail = dc_sim_signal(sim, "failure");
-    int sig_idle = dc_sim_signal(sim, "node_idle");
     int sig_speed = dc_sim_signal(sim, "job_speed");
     int sig_corrupt = dc_sim_signal(sim, "corruption");
-    j->series_state = dc_sim_series(sim, "job_state", "",
-                                    "0 pending, 1 waiting, 2 restarting, 3 running, 4 checkpointing, 5 done, "
-                                    "6 detecting");
-    j->series_progress = dc_sim_series(sim, "job_progress", "", "fraction of the job's work done");
-    if (j->id < 0 || sig_fail < 0 || sig_idle < 0 || sig_corrupt < 0 || !j->series_state || !j->series_progress
-        || dc_sim_subscribe(sim, sig_fail, on_failure, j) != DC_OK
-        || dc_sim_subscribe(sim, sig_idle, on_node_idle, j) != DC_OK || sig_speed < 0
-        || dc_sim_subscribe(sim, sig_speed, on_speed, j) != DC_OK
-        || dc_sim_subscribe(sim, sig_corrupt, on_corruption, j) != DC_OK)
+    if (sig_fail < 0 || sig_corrupt < 0 || sig_speed < 0 || dc_sim_subscribe(sim, sig_fail, on_failure, m) != DC_OK
+        || dc_sim_subscribe(sim, sig_speed, on_speed, m) != DC_OK
+        || dc_sim_subscribe(sim, sig_corrupt, on_corruption, m) != DC_OK)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     return DC_OK;
 }
 
 static int job_start(void *state, dc_sim *sim, dc_error *err)
 {
-    job_model *j = state;
-    /* Every speed source registered at init; all start at full speed. */
-    j->n_speed = dc_cluster_speed_source_count(j->cluster);
-    for (size_t i = 0; i < j->n_speed; i++)
-        j->speed[i] = dc_cluster_job_speed_factor(j->cluster, j->id, (int)i);
-    double hazard = dc_cluster_job_hazard(j->cluster, j->nodes_needed);
-    double configured_mtbi_s = hazard > 0 ? 1.0 / hazard : INFINITY;
-    dc_checkpoint_plan_resolve(&j->ckpt, configured_mtbi_s);
-    double prior_mtbi_s = isnan(j->ckpt.prior_mtbi_s) ? configured_mtbi_s : j->ckpt.prior_mtbi_s;
-    dc_mtbi_estimator_init(&j->est, prior_mtbi_s, j->ckpt.prior_s, j->ckpt.window_s, j->start_s);
-    j->committed_capture_s = -INFINITY;
-    j->state = DC_JOB_PENDING;
-    dc_series_record(j->series_state, 0.0, (double)DC_JOB_PENDING);
-    dc_series_record(j->series_progress, 0.0, 0.0);
-    dc_sim_at(sim, j->start_s, on_start, j, 0);
+    jobs_model *m = state;
+    (void)err;
+    for (size_t i = 0; i < m->n; i++) {
+        job_model *j = &m->jobs[i];
+        /* Every speed source registered at init; all start at full speed. */
+        j->n_speed = dc_cluster_speed_source_count(j->cluster);
+        for (size_t k = 0; k < j->n_speed; k++)
+            j->speed[k] = dc_cluster_job_speed_factor(j->cluster, j->id, (int)k);
+        double hazard = dc_cluster_job_hazard(j->cluster, j->nodes_needed);
+        double configured_mtbi_s = hazard > 0 ? 1.0 / hazard : INFINITY;
+        dc_checkpoint_plan_resolve(&j->ckpt, configured_mtbi_s);
+        double prior_mtbi_s = isnan(j->ckpt.prior_mtbi_s) ? configured_mtbi_s : j->ckpt.prior_mtbi_s;
+        dc_mtbi_estimator_init(&j->est, prior_mtbi_s, j->ckpt.prior_s, j->ckpt.window_s, j->start_s);
+        j->committed_capture_s = -INFINITY;
+        j->state = DC_JOB_PENDING;
+        if (j->series_state) {
+            dc_series_record(j->series_state, 0.0, (double)DC_JOB_PENDING);
+            dc_series_record(j->series_progress, 0.0, 0.0);
+        }
+        dc_sim_at(sim, j->start_s, on_start, j, 0);
+    }
     return DC_OK;
 }
 
-static void job_finish(void *state, dc_sim *sim)
+static void legacy_summary(job_model *j, dc_sim *sim)
 {
-    job_model *j = state;
-    bank(j);
     dc_summary *s = dc_sim_summary(sim);
-    double gpn = j->gpus_per_node;
     double now = dc_sim_now(sim);
     bool done = j->state == DC_JOB_DONE;
     double end = done ? j->completion_s : now;
@@ -679,39 +995,176 @@ static void job_finish(void *state, dc_sim *sim)
         if (time_keys[st])
             dc_summary_set(s, time_keys[st], j->time_s[st] / 3600.0, "h", state_names[st]);
 
-    dc_summary_set(s, "gpu_hours.useful", useful_gpu_s / 3600.0, "GPU-h", "work done and kept");
-    dc_summary_set(s, "gpu_hours.rollback", j->lost_gpu_s / 3600.0, "GPU-h",
-                   "work computed, then lost to rollbacks after visible failures");
-    dc_summary_set(s, "gpu_hours.corruption", j->sdc_lost_gpu_s / 3600.0, "GPU-h",
-                   "work rolled back because of silent data corruption");
-    dc_summary_set(s, "gpu_hours.detection", j->held_node_s[DC_JOB_DETECTING] * gpn / 3600.0, "GPU-h",
-                   "the job's healthy nodes, stalled until a failure is noticed");
-    dc_summary_set(s, "gpu_hours.checkpoint", j->held_node_s[DC_JOB_CHECKPOINTING] * gpn / 3600.0, "GPU-h",
-                   "writing checkpoints");
-    dc_summary_set(s, "gpu_hours.restart", j->held_node_s[DC_JOB_RESTARTING] * gpn / 3600.0, "GPU-h",
-                   "restarting after interruptions (and the first start)");
-    dc_summary_set(s, "gpu_hours.waiting", j->held_node_s[DC_JOB_WAITING] * gpn / 3600.0, "GPU-h",
-                   "healthy nodes held while the job waits for repairs");
-    for (size_t i = 0; i < dc_cluster_speed_source_count(j->cluster); i++) {
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double quantile_sorted(const double *v, size_t n, double q)
+{
+    if (n == 0)
+        return NAN;
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)floor(pos);
+    size_t hi = lo + 1 < n ? lo + 1 : lo;
+    return v[lo] + (pos - (double)lo) * (v[hi] - v[lo]);
+}
+
+/* Aggregates of all jobs, and one row per job and figure in /events. */
+static void stream_summary(jobs_model *m, dc_sim *sim)
+{
+    dc_summary *s = dc_sim_summary(sim);
+    dc_eventlog *log = dc_sim_eventlog(sim);
+    double now = dc_sim_now(sim);
+    double *waits = malloc((m->n + 1) * sizeof *waits);
+    size_t n_started = 0, n_completed = 0, n_timeout = 0, n_submitted = 0;
+    double wait_sum = 0, turn_sum = 0, run_sum = 0, useful = 0, lost = 0;
+    uint64_t preempts = 0, interrupts = 0;
+    size_t by_kind[DC_JOB_KINDS] = {0}, by_kind_done[DC_JOB_KINDS] = {0};
+    for (size_t i = 0; i < m->n; i++) {
+        job_model *j = &m->jobs[i];
+        if (j->start_s > now)
+            continue; /* never submitted within the run */
+        n_submitted++;
+        by_kind[j->kind]++;
+        double wait = j->wait_s + (j->state == DC_JOB_PENDING && !j->ended ? now - j->queued_since_s : 0.0);
+        double run = 0;
+        for (int st = 0; st < DC_JOB_PHASES; st++)
+            if (st != DC_JOB_PENDING && st != DC_JOB_DONE)
+                run += j->time_s[st];
+        bool done = j->state == DC_JOB_DONE && !j->timed_out;
+        if (waits)
+            waits[n_started] = wait;
+        if (!isnan(j->first_start_s))
+            n_started++;
+        else if (waits)
+            waits[n_started] = NAN;
+        wait_sum += isnan(j->first_start_s) ? 0.0 : wait;
+        run_sum += run;
+        n_completed += done;
+        by_kind_done[j->kind] += done;
+        n_timeout += j->timed_out;
+        if (done)
+            turn_sum += j->completion_s - j->start_s;
+        double l = j->lost_gpu_s + j->sdc_lost_gpu_s + j->preempt_lost_gpu_s;
+        useful += j->done_gpu_s;
+        lost += l;
+        preempts += j->n_preempted;
+        interrupts += j->n_interruptions;
+        if (dc_eventlog_enabled(log)) {
+            int32_t id = j->id, nn = (int32_t)j->nodes_needed;
+            dc_eventlog_add(log, now, "j_wait_h", j->name, nn, id, wait / 3600.0);
+            dc_eventlog_add(log, now, "j_run_h", j->name, nn, id, run / 3600.0);
+            dc_eventlog_add(log, now, "j_useful_gpuh", j->name, nn, id, j->done_gpu_s / 3600.0);
+            dc_eventlog_add(log, now, "j_lost_gpuh", j->name, nn, id, l / 3600.0);
+            dc_eventlog_add(log, now, "j_interrupts", j->name, nn, id, (double)j->n_interruptions);
+            dc_eventlog_add(log, now, "j_preempts", j->name, nn, id, (double)j->n_preempted);
+            dc_eventlog_add(log, now, "j_turnaround_h", j->name, nn, id,
+                            done ? (j->completion_s - j->start_s) / 3600.0 : NAN);
+        }
+    }
+    if (waits) {
+        qsort(waits, n_started, sizeof *waits, cmp_double);
+    }
+    dc_summary_set(s, "jobs.submitted", (double)n_submitted, "", "jobs submitted within the run");
+    dc_summary_set(s, "jobs.started", (double)n_started, "", "jobs that got their nodes at least once");
+    dc_summary_set(s, "jobs.completed", (double)n_completed, "", "jobs that finished their work");
+    dc_summary_set(s, "jobs.timed_out", (double)n_timeout, "", "jobs ended by their maximum run time");
+    dc_summary_set(s, "jobs.wait_mean_h", n_started ? wait_sum / n_started / 3600.0 : NAN, "h",
+                   "mean time queued of the jobs that started (all their waits)");
+    dc_summary_set(s, "jobs.wait_p50_h", waits ? quantile_sorted(waits, n_started, 0.5) / 3600.0 : NAN, "h",
+                   "median wait of the jobs that started");
+    dc_summary_set(s, "jobs.wait_p95_h", waits ? quantile_sorted(waits, n_started, 0.95) / 3600.0 : NAN, "h",
+                   "95th percentile wait of the jobs that started");
+    dc_summary_set(s, "jobs.turnaround_mean_h", n_completed ? turn_sum / n_completed / 3600.0 : NAN, "h",
+                   "mean time from submission to completion of the completed jobs");
+    dc_summary_set(s, "jobs.run_h", run_sum / 3600.0, "h", "time the jobs held nodes, summed");
+    dc_summary_set(s, "jobs.preemptions", (double)preempts, "", "evictions (priority and spot reclaims)");
+    dc_summary_set(s, "jobs.interruptions", (double)interrupts, "", "failures that interrupted jobs");
+    dc_summary_set(s, "jobs.useful_gpu_h", useful / 3600.0, "GPU-h", "work done and kept, all jobs");
+    dc_summary_set(s, "jobs.lost_gpu_h", lost / 3600.0, "GPU-h", "work computed then lost, all jobs");
+    for (int k = 0; k < DC_JOB_KINDS; k++) {
+        if (!by_kind[k])
+            continue;
         char key[64];
-        snprintf(key, sizeof key, "gpu_hours.%s", dc_cluster_speed_source_name(j->cluster, (int)i));
-        dc_summary_add(s, key, j->slow_gpu_s[i] / 3600.0, "GPU-h", "computing time lost to this slow-down");
+        snprintf(key, sizeof key, "jobs.%s.submitted", dc_job_kind_names[k]);
+        dc_summary_set(s, key, (double)by_kind[k], "", "jobs of this kind submitted");
+        snprintf(key, sizeof key, "jobs.%s.completed", dc_job_kind_names[k]);
+        dc_summary_set(s, key, (double)by_kind_done[k], "", "jobs of this kind completed");
+    }
+    free(waits);
+}
+
+static void job_finish(void *state, dc_sim *sim)
+{
+    jobs_model *m = state;
+    dc_summary *s = dc_sim_summary(sim);
+    double gpn = dc_cluster_gpus_per_node(m->cluster);
+    double useful = 0, rb = 0, sdc = 0, pre = 0;
+    double held[DC_JOB_PHASES] = {0};
+    double slow[DC_MAX_SPEED_SOURCES] = {0};
+    for (size_t i = 0; i < m->n; i++) {
+        job_model *j = &m->jobs[i];
+        bank(j);
+        useful += j->done_gpu_s;
+        rb += j->lost_gpu_s;
+        sdc += j->sdc_lost_gpu_s;
+        pre += j->preempt_lost_gpu_s;
+        for (int st = 0; st < DC_JOB_PHASES; st++)
+            held[st] += j->held_node_s[st];
+        for (size_t k = 0; k < DC_MAX_SPEED_SOURCES; k++)
+            slow[k] += j->slow_gpu_s[k];
+    }
+    if (m->legacy)
+        legacy_summary(&m->jobs[0], sim);
+    bool streams = m->n > (m->legacy ? 1u : 0u); /* jobs beyond the job group */
+    if (streams)
+        stream_summary(m, sim);
+
+    dc_summary_set(s, "gpu_hours.useful", useful / 3600.0, "GPU-h", "work done and kept");
+    dc_summary_set(s, "gpu_hours.rollback", rb / 3600.0, "GPU-h",
+                   "work computed, then lost to rollbacks after visible failures");
+    dc_summary_set(s, "gpu_hours.corruption", sdc / 3600.0, "GPU-h",
+                   "work rolled back because of silent data corruption");
+    if (streams)
+        dc_summary_set(s, "gpu_hours.preempted", pre / 3600.0, "GPU-h",
+                       "work lost to evictions and time limits (since the last checkpoint)");
+    dc_summary_set(s, "gpu_hours.detection", held[DC_JOB_DETECTING] * gpn / 3600.0, "GPU-h",
+                   "the job's healthy nodes, stalled until a failure is noticed");
+    dc_summary_set(s, "gpu_hours.checkpoint", held[DC_JOB_CHECKPOINTING] * gpn / 3600.0, "GPU-h",
+                   "writing checkpoints");
+    dc_summary_set(s, "gpu_hours.restart", held[DC_JOB_RESTARTING] * gpn / 3600.0, "GPU-h",
+                   "restarting after interruptions (and the first start)");
+    dc_summary_set(s, "gpu_hours.waiting", held[DC_JOB_WAITING] * gpn / 3600.0, "GPU-h",
+                   "healthy nodes held while the job waits for repairs");
+    for (size_t i = 0; i < dc_cluster_speed_source_count(m->cluster); i++) {
+        char key[64];
+        snprintf(key, sizeof key, "gpu_hours.%s", dc_cluster_speed_source_name(m->cluster, (int)i));
+        dc_summary_add(s, key, slow[i] / 3600.0, "GPU-h", "computing time lost to this slow-down");
     }
 }
 
 static void job_destroy(void *state)
 {
-    job_model *j = state;
-    free(j->by_class);
-    free(j->class_names);
-    free(j->kept);
-    free(j->pend);
-    dc_mtbi_estimator_free(&j->est);
+    jobs_model *m = state;
+    for (size_t i = 0; m->jobs && i < m->n; i++) {
+        job_model *j = &m->jobs[i];
+        free(j->by_class);
+        free(j->kept);
+        free(j->pend);
+        dc_mtbi_estimator_free(&j->est);
+    }
+    free(m->jobs);
+    free(m->by_id);
+    free(m->class_names);
 }
 
 const dc_model_type dc_model_job = {
     .name = "job",
-    .state_size = sizeof(job_model),
+    .state_size = sizeof(jobs_model),
     .params = dc_job_params,
     .init = job_init,
     .start = job_start,

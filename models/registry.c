@@ -11,15 +11,18 @@
 #include "checkpoint.h"
 #include "cluster.h"
 #include "cooling.h"
+#include "thermal_aging.h"
 #include "cost.h"
 #include "environment.h"
 #include "failure.h"
 #include "inference.h"
 #include "job.h"
+#include "jobspec.h"
 #include "orbital.h"
 #include "network.h"
 #include "power.h"
 #include "repair.h"
+#include "scheduler.h"
 #include "steptime.h"
 #include "storage.h"
 
@@ -31,7 +34,7 @@ static const dc_param run_params[] = {
      "random seed (dcsim run --seed overrides); same scenario and seed give identical results"},
     {"horizon_days", DC_PARAM_FLOAT, DC_PARAM_REQUIRED | DC_PARAM_MIN_EXCLUSIVE, "days", 0, NULL, 0, 36525, NULL,
      "simulated time"},
-    {"stop_when_done", DC_PARAM_BOOL, 0, "", 1, NULL, 0, 0, NULL, "end the run when the job has finished"},
+    {"stop_when_done", DC_PARAM_BOOL, 0, "", 1, NULL, 0, 0, NULL, "end the run when every job has finished (the job group and the jobs list)"},
     {"trace", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, "what the HDF5 trace records"},
     {"trace.events", DC_PARAM_BOOL, 0, "", 1, NULL, 0, 0, NULL, "record the /events table"},
     {"trace.sample_interval_s", DC_PARAM_FLOAT, 0, "s", 0, NULL, 0, 1e9, NULL,
@@ -42,6 +45,7 @@ static const dc_param run_params[] = {
 
 const dc_model_type *const dc_model_types[] = {
     &dc_model_cluster,
+    &dc_model_scheduler, /* before the jobs and services that take nodes through it */
     &dc_model_job,
     &dc_model_inference,
     &dc_model_failure,
@@ -61,7 +65,9 @@ const dc_model_type *const dc_model_types[] = {
 static const dc_param *const schemas[] = {
     run_params,
     dc_cluster_params,
+    dc_scheduler_params,
     dc_job_params,
+    dc_jobspec_params,
     dc_checkpoint_params,
     dc_inference_params,
     dc_failure_params,
@@ -72,6 +78,7 @@ static const dc_param *const schemas[] = {
     dc_environment_params,
     dc_power_params,
     dc_cooling_params,
+    dc_thermal_aging_params,
     dc_orbital_params,
     dc_orbital_radiation_params,
     dc_cost_params,

@@ -19,7 +19,9 @@
 # from the failure rates, R: restart time (sources in models/checkpoint.h).
 #
 # Data: checkpoint.csv  interval_s, ettr_mean, ettr_ci95, n
-#       from /summary/job.checkpoint_interval_s and /summary/job.ettr
+#       from /summary/job.checkpoint_interval_s and /summary/step.ettr_time (the
+#       time ratio: with the step-time model job.ettr is it x the scaling
+#       efficiency), or /summary/job.ettr without the step-time model
 # Variables: C, M, R (seconds), npoints, xmin, xmax, best_s, best_ettr, reps.
 
 young = sqrt(2 * C * M)
@@ -43,7 +45,8 @@ stats datadir.'checkpoint.csv' using (100 * $2) nooutput
 ymin = STATS_min
 ymax = STATS_max
 ymax = 100 * ettr_daly(daly) > ymax ? 100 * ettr_daly(daly) : ymax
-set yrange [ymin - (ymax - ymin) * 0.6 - 0.5:ymax + (ymax - ymin) * 0.25 + 0.3]
+lo = ymin - (ymax - ymin) * 0.6 - 0.5
+set yrange [lo > 0 ? lo : 0:ymax + (ymax - ymin) * 0.25 + 0.3]
 set arrow 1 from young / 60, graph 0 to young / 60, graph 1 nohead dt 2 lw 1.5 lc rgb c_red
 set label 1 sprintf(' Young √(2CM) = %.3g min', young / 60) at young / 60, graph 0.96 left tc rgb c_red
 set label 2 sprintf(' Daly: %.3g min', daly / 60) at young / 60, graph 0.90 left tc rgb c_orange

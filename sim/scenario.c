@@ -73,6 +73,11 @@ struct dc_scenario {
     size_t n_set, cap_set;
     dc_uncertain *unc;              /* distribution-valued keys, in file order */
     size_t n_unc, cap_unc;
+    /* Open-addressing hash of schema path -> first row with that path, so
+     * validation is linear in the scenario's size, not quadratic (NULL:
+     * out of memory at set_schema; lookups then scan the tables). */
+    const dc_param **index;
+    size_t index_cap;
 };
 
 /* ---------- small helpers ---------- */
@@ -190,16 +195,70 @@ static const dc_param list_row = {.path = "", .type = DC_PARAM_LIST};
 
 /* The row of schema path spath ("" is the root): explicit, or an implicit
  * group/list when spath is a proper prefix of some row's path; NULL if none. */
-static const dc_param *resolve(const dc_param *const *schemas, const char *spath)
+static uint64_t path_hash(const char *path)
 {
-    if (spath[0] == '\0')
-        return &group_row;
-    FOR_EACH_ROW(schemas, r) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; *path; path++)
+        h = (h ^ (unsigned char)*path) * 0x100000001b3ULL;
+    return h;
+}
+
+/* The first row whose path is spath, or NULL. */
+static const dc_param *find_row(const dc_scenario *sc, const char *spath)
+{
+    if (sc->index) {
+        for (size_t i = path_hash(spath) & (sc->index_cap - 1);; i = (i + 1) & (sc->index_cap - 1)) {
+            const dc_param *r = sc->index[i];
+            if (!r)
+                return NULL;
+            if (strcmp(r->path, spath) == 0)
+                return r;
+        }
+    }
+    FOR_EACH_ROW(sc->schemas, r) {
         if (r->path && strcmp(r->path, spath) == 0)
             return r;
     }
+    return NULL;
+}
+
+static void build_index(dc_scenario *sc)
+{
+    free(sc->index);
+    sc->index = NULL;
+    size_t n = 0;
+    FOR_EACH_ROW(sc->schemas, r) {
+        (void)r;
+        n++;
+    }
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    const dc_param **slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return;
+    FOR_EACH_ROW(sc->schemas, r) {
+        if (!r->path)
+            continue;
+        size_t i = path_hash(r->path) & (cap - 1);
+        while (slots[i] && strcmp(slots[i]->path, r->path) != 0)
+            i = (i + 1) & (cap - 1);
+        if (!slots[i])
+            slots[i] = r; /* the first row with a path wins */
+    }
+    sc->index = slots;
+    sc->index_cap = cap;
+}
+
+static const dc_param *resolve(const dc_scenario *sc, const char *spath)
+{
+    if (spath[0] == '\0')
+        return &group_row;
+    const dc_param *row = find_row(sc, spath);
+    if (row)
+        return row;
     size_t n = strlen(spath);
-    FOR_EACH_ROW(schemas, r) {
+    FOR_EACH_ROW(sc->schemas, r) {
         if (r->path && strncmp(r->path, spath, n) == 0 && r->path[n] == '.')
             return strncmp(r->path + n + 1, "[]", 2) == 0 ? &list_row : &group_row;
     }
@@ -314,7 +373,7 @@ const dc_param *dc_scenario_schema_row(const dc_scenario *sc, const char *path)
             sb_add(&b, "%c", *p++);
         }
     }
-    const dc_param *row = resolve(sc->schemas, spath);
+    const dc_param *row = resolve(sc, spath);
     return row == &group_row || row == &list_row ? NULL : row;
 }
 
@@ -428,14 +487,17 @@ void dc_scenario_destroy(dc_scenario *sc)
     for (size_t i = 0; i < sc->n_unc; i++)
         dc_uncertain_free(&sc->unc[i]);
     free(sc->unc);
+    free(sc->index);
     free(sc->name);
     free(sc);
 }
 
 void dc_scenario_set_schema(dc_scenario *sc, const dc_param *const *schemas)
 {
-    if (sc)
+    if (sc) {
         sc->schemas = schemas;
+        build_index(sc);
+    }
 }
 
 const char *dc_scenario_file(const dc_scenario *sc)
@@ -590,7 +652,7 @@ static int check_required(const dc_scenario *sc, const config_setting_t *g, cons
 {
     FOR_EACH_ROW(sc->schemas, r) {
         if (!r->path || !(r->flags & DC_PARAM_REQUIRED) || !row_parent_is(r->path, spath) ||
-            resolve(sc->schemas, r->path) != r)
+            resolve(sc, r->path) != r)
             continue;
         const char *leaf = row_leaf(r->path);
         if (config_setting_get_member(g, leaf))
@@ -612,7 +674,7 @@ static int fill_defaults(const dc_scenario *sc, config_setting_t *g, const char 
 {
     FOR_EACH_ROW(sc->schemas, r) {
         if (!r->path || (r->flags & (DC_PARAM_REQUIRED | DC_PARAM_NO_DEFAULT)) ||
-            !row_parent_is(r->path, spath) || resolve(sc->schemas, r->path) != r)
+            !row_parent_is(r->path, spath) || resolve(sc, r->path) != r)
             continue;
         const char *leaf = row_leaf(r->path);
         if (config_setting_get_member(g, leaf))
@@ -696,7 +758,7 @@ static int visit(dc_scenario *sc, config_setting_t *s, enum phase phase, dc_erro
         if (config_setting_is_list(p) || config_setting_is_array(p))
             row = &group_row; /* an element of a list of groups */
         else
-            row = resolve(sc->schemas, spath);
+            row = resolve(sc, spath);
     }
     if (!row)
         return phase == PH_KNOWN ? unknown_key(sc, s, err) : DC_OK;
@@ -766,7 +828,7 @@ static bool collect_distributions(const dc_scenario *sc, config_setting_t *s, se
         }
         char spath[PATH_BUF];
         schema_path(m, spath, sizeof spath);
-        const dc_param *row = resolve(sc->schemas, spath);
+        const dc_param *row = resolve(sc, spath);
         if (!row)
             continue;
         if (is_distribution(m, row)) {
@@ -1108,7 +1170,7 @@ static int set_unknown(const dc_scenario *sc, const char *a, const path_comp *co
     char prefix[PATH_BUF], sugg[64];
     for (int k = 0; k < n; k++) {
         comps_path(comps, k + 1, true, prefix, sizeof prefix);
-        if (resolve(sc->schemas, prefix))
+        if (resolve(sc, prefix))
             continue;
         if (comps[k].index >= 0)
             break;
@@ -1119,7 +1181,7 @@ static int set_unknown(const dc_scenario *sc, const char *a, const path_comp *co
         memcpy(fixed, comps, (size_t)n * sizeof *comps);
         snprintf(fixed[k].name, sizeof fixed[k].name, "%s", sugg);
         comps_path(fixed, n, true, prefix, sizeof prefix);
-        const dc_param *row = resolve(sc->schemas, prefix);
+        const dc_param *row = resolve(sc, prefix);
         if (!row || row->type == DC_PARAM_GROUP || row->type == DC_PARAM_LIST)
             break;
         comps_path(fixed, n, false, prefix, sizeof prefix);
@@ -1136,7 +1198,7 @@ static int set_distribution_key(dc_scenario *sc, const char *a, const path_comp 
     char parent[PATH_BUF], pspath[PATH_BUF];
     comps_path(comps, n - 1, false, parent, sizeof parent);
     comps_path(comps, n - 1, true, pspath, sizeof pspath);
-    const dc_param *prow = resolve(sc->schemas, pspath);
+    const dc_param *prow = resolve(sc, pspath);
     const char *leaf = comps[n - 1].name;
     if (!prow || (prow->type != DC_PARAM_INT && prow->type != DC_PARAM_FLOAT))
         return dc_error_set(err, DC_EINPUT, "--set %s: unknown key", a);
@@ -1218,7 +1280,7 @@ int dc_scenario_set(dc_scenario *sc, const char *assignment, dc_error *err)
     }
     comps_path(comps, n, true, spath, sizeof spath);
     comps_path(comps, n, false, cpath, sizeof cpath);
-    const dc_param *row = resolve(sc->schemas, spath);
+    const dc_param *row = resolve(sc, spath);
     if (!row && n >= 2 && comps[n - 1].index < 0 && dc_uncertain_is_key(comps[n - 1].name)) {
         rc = set_distribution_key(sc, a, comps, n, value, err);
         goto done;
@@ -1260,7 +1322,7 @@ int dc_scenario_set(dc_scenario *sc, const char *assignment, dc_error *err)
                 break;
         }
         comps_path(comps, k + 1, true, spath, sizeof spath);
-        const dc_param *prow = comps[k].index >= 0 ? &group_row : resolve(sc->schemas, spath);
+        const dc_param *prow = comps[k].index >= 0 ? &group_row : resolve(sc, spath);
         bool want_list = prow && prow->type == DC_PARAM_LIST;
         if (want_list ? !config_setting_is_list(next) : !config_setting_is_group(next)) {
             rc = dc_error_set(err, DC_EINPUT, "--set %s: %s in the scenario is %s, not a %s", a,

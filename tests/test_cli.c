@@ -160,6 +160,17 @@ static const bad_case bad_cases[] = {
      {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:5", "named twice"}},
     {"missing required key", "cluster = { nodes = 4; };\njob = { nodes = 1; work_gpu_h = 1.0; };\n",
      {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg", "horizon_days", "required"}},
+    {"job larger than its pool",
+     "horizon_days = 1.0;\ncluster = { nodes = 8; };\nscheduler = { pools = ( { name = \"a\"; nodes = 2; }, { name = \"b\"; } ); };\n"
+     "job = { nodes = 3; work_gpu_h = 1.0;\n pool = \"a\"; };\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:4", "job.nodes", "pool \"a\" has 2"}},
+    {"a stream of billions of jobs",
+     "horizon_days = 30.0;\ncluster = { nodes = 4; };\njobs = ( { nodes_min = 1; duration = { law = \"constant\"; mean_h = 1.0; };\n"
+     " interarrival = { law = \"exponential\"; mean_h = 1e-9; }; } );\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:4", "jobs.[0].interarrival", "more than 1000000 jobs"}},
+    {"negative maximum run time",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njobs = ( { nodes = 1; work_gpu_h = 1.0;\n max_run_h = -2.0; } );\n",
+     {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:4", "jobs.[0].max_run_h", "-2"}},
     {"job without work", "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 1; };\n",
      {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:3", "work_gpu_h"}},
     {"syntax error", "horizon_days = 1.0;\ncluster = { nodes = ; };\n", {"run", "@CFG", "-o", "@OUT"},
@@ -382,6 +393,14 @@ static void test_embedded_and_validate(void)
     CU_ASSERT(json_number(f.out, "job.gpus", &gpus) && gpus == 10240.0);
     result_free(&e);
     result_free(&f);
+
+    /* dcsim mttf on the flagship: sizes its step-time model could not split
+     * are measured as pure data parallelism; MTTF halves as the size doubles. */
+    result m = run((const char *[]){"mttf", cfg, "--sizes", "8,16", "--failures", "40", "--json", NULL});
+    CU_ASSERT_EQUAL(m.status, 0);
+    if (m.status != 0)
+        fprintf(stderr, "\n  dcsim mttf: %s", m.err);
+    result_free(&m);
 
     result v = run((const char *[]){"validate", cfg, NULL});
     CU_ASSERT_EQUAL(v.status, 0);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
+#include <hdf5.h>
 
 #include "compare.h"
 #include "eventlog.h"
@@ -37,6 +38,7 @@
 #include "summary.h"
 #include "testutil.h"
 #include "trace.h"
+#include "table.h"
 #include "trace_read.h"
 
 static const char *dcsim_path;
@@ -46,6 +48,11 @@ static char tmpdir[300];  /* TMPDIR of every dcsim run: must end empty */
 static char outdir[300];  /* figures and CSV files */
 static char small_cfg[400];
 static char trace_small[400], trace_a[400], trace_b[400], trace_lean[400];
+/* The models' figures: two step-time traces (the teaching HBM/DDR scenario
+ * on 1,024 and 512 GPUs), an inference service, the investment programme
+ * (costs), a synthetic power trace, a small sweep and a sweep without /runs. */
+static char trace_step[400], trace_step_b[400], trace_inf[400], trace_cost[400], trace_power[400];
+static char sweep_file[400], sweep_norun[400];
 
 typedef struct result {
     int status;
@@ -234,6 +241,96 @@ static bool is_pdf(const char *path, size_t min_bytes)
 
 /* ---- fixtures ------------------------------------------------------------------------ */
 
+/* A trace with the power model's series (sim/trace.c writes any series):
+ * two days of a site whose IT power steps between 10 and 12 MW. */
+static int make_power_trace(void)
+{
+    dc_summary *s = dc_summary_create();
+    dc_series_set *set = dc_series_set_create();
+    dc_eventlog *log = dc_eventlog_create();
+    dc_eventlog_enable(log, false);
+    dc_summary_set(s, "power.pue", 1.2, "", NULL);
+    static const char *const names[] = {"power_it_w", "power_cooling_w", "power_facility_w",
+                                        "temp_inlet_c", "temp_ambient_c", "throttle"};
+    for (int h = 0; h < 48; h++) {
+        double t = h * 3600.0, it = h % 12 < 6 ? 10e6 : 12e6, amb = 20.0 + 8.0 * sin(h * M_PI / 12.0);
+        double v[] = {it, 0.1 * it + 1e5 * amb, 1.05 * it + 0.1 * it + 1e5 * amb, 24.0 + 0.1 * amb, amb,
+                      amb > 27.0 ? 0.9 : 1.0};
+        for (size_t i = 0; i < 6; i++)
+            dc_series_record(dc_series_set_get(set, names[i], "", NULL), t, v[i]);
+    }
+    dc_trace_meta meta = {.dcsim_version = "test", .scenario_text = "name = \"site\";\ncooling = { throttle_c = 27.0; };\n",
+                          .scenario_file = "site.cfg", .seed = 1, .horizon_s = 172800, .end_s = 172800,
+                          .started_at = "2026-01-01T00:00:00Z"};
+    dc_error err = {0};
+    int rc = dc_trace_write(trace_power, &meta, s, set, log, &err);
+    if (rc != DC_OK)
+        fprintf(stderr, "cannot write the power trace: %s\n", err.msg);
+    dc_summary_destroy(s);
+    dc_series_set_destroy(set);
+    dc_eventlog_destroy(log);
+    return rc == DC_OK ? 0 : -1;
+}
+
+/* A file that says it is a sweep but has only /params (a sweep cut short). */
+static int make_sweep_without_runs(void)
+{
+    hid_t f = H5Fcreate(sweep_norun, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0)
+        return -1;
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(f, "format_version", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int one = 1;
+    H5Awrite(a, H5T_NATIVE_INT, &one);
+    H5Aclose(a);
+    hid_t st = H5Tcopy(H5T_C_S1);
+    H5Tset_size(st, 5);
+    a = H5Acreate2(f, "kind", st, sp, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, st, "sweep");
+    H5Aclose(a);
+    hid_t d = H5Dcreate2(f, "params", H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    double x = 1.0;
+    H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &x);
+    H5Dclose(d);
+    H5Tclose(st);
+    H5Sclose(sp);
+    return H5Fclose(f) < 0 ? -1 : 0;
+}
+
+static int make_model_traces(void)
+{
+    char hbm[400], inf[400], prog[400];
+    snprintf(hbm, sizeof hbm, "%s/scenarios/teach/hbm_ddr.cfg", srcdir);
+    snprintf(inf, sizeof inf, "%s/scenarios/inference/daily_chat.cfg", srcdir);
+    snprintf(prog, sizeof prog, "%s/scenarios/invest/programme.cfg", srcdir);
+    path_in(trace_step, sizeof trace_step, workdir, "step.h5");
+    path_in(trace_step_b, sizeof trace_step_b, workdir, "step_512.h5");
+    path_in(trace_inf, sizeof trace_inf, workdir, "chat.h5");
+    path_in(trace_cost, sizeof trace_cost, workdir, "programme.h5");
+    path_in(trace_power, sizeof trace_power, workdir, "site.h5");
+    path_in(sweep_file, sizeof sweep_file, workdir, "sweep.h5");
+    path_in(sweep_norun, sizeof sweep_norun, workdir, "cut.h5");
+    const char *const *cmds[] = {
+        (const char *[]){"run", hbm, "-o", trace_step, "--quiet", NULL},
+        (const char *[]){"run", hbm, "-o", trace_step_b, "--set", "job.nodes=64", "--set", "cluster.nodes=64",
+                         "--set", "cluster.spare_nodes=4", "--quiet", NULL},
+        (const char *[]){"run", inf, "-o", trace_inf, "--set", "horizon_days=2.0", "--quiet", NULL},
+        (const char *[]){"run", prog, "-o", trace_cost, "--quiet", NULL},
+        (const char *[]){"sweep", prog, "--reps", "12", "--vary", "cost.owned=1.0,0.0", "-o", sweep_file, "--quiet",
+                         NULL},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        result r = run(cmds[i]);
+        int bad = r.status != 0;
+        if (bad)
+            fprintf(stderr, "cannot make the fixtures (%s %s): %s", cmds[i][0], cmds[i][1], r.err);
+        result_free(&r);
+        if (bad)
+            return -1;
+    }
+    return make_power_trace() == 0 && make_sweep_without_runs() == 0 ? 0 : -1;
+}
+
 /* The traces every test uses: the small scenario (seed 7), two more with
  * other seeds and checkpoint intervals, and a lean trace holding only two
  * summary figures (no series, no interruptions, no GPU-hour breakdown). */
@@ -256,6 +353,9 @@ static int make_traces(void)
     result_free(&r2);
     result_free(&r3);
     if (bad)
+        return -1;
+
+    if (make_model_traces() != 0)
         return -1;
 
     dc_summary *s = dc_summary_create();
@@ -310,10 +410,21 @@ static void test_every_script_draws(void)
         for (int fmt = 0; fmt < 2; fmt++) {
             char out[600];
             snprintf(out, sizeof out, "%s/%s.%s", outdir, kind->name, fmt ? "svg" : "png");
-            result r = kind->input == DC_PLOT_ONE
-                           ? run((const char *[]){"plot", trace_small, "--kind", kind->name, "-o", out, NULL})
-                           : run((const char *[]){"plot", "--kind", kind->name, trace_small, trace_a, trace_b, "-o",
-                                                  out, NULL});
+            const char *one = !strcmp(kind->name, "inference") || !strcmp(kind->name, "latency") ? trace_inf
+                              : !strcmp(kind->name, "power")                                   ? trace_power
+                              : !strcmp(kind->name, "cost")                                    ? trace_cost
+                              : kind->input == DC_PLOT_SWEEP                                   ? sweep_file
+                                                                                               : trace_small;
+            bool steps = !strcmp(kind->name, "step") || !strcmp(kind->name, "scaling");
+            result r = kind->input == DC_PLOT_RUNS && steps
+                           ? run((const char *[]){"plot", "--kind", kind->name, trace_step_b, trace_step, "-o", out,
+                                                  NULL})
+                       : kind->input == DC_PLOT_RUNS
+                           ? run((const char *[]){"plot", "--kind", kind->name, trace_small, trace_a, trace_b, "-o",
+                                                  out, NULL})
+                       : steps ? run((const char *[]){"plot", "--kind", kind->name, trace_step, trace_step_b, "-o", out,
+                                                      NULL})
+                               : run((const char *[]){"plot", one, "--kind", kind->name, "-o", out, NULL});
             bool ok = r.status == 0 && (fmt ? is_svg(out, 2000) : is_png(out, 5000));
             if (!ok)
                 fprintf(stderr, "\n  kind %s (%s): status %d, stderr: %s", kind->name, fmt ? "svg" : "png",
@@ -358,9 +469,17 @@ static void test_folder_of_figures(void)
     path_in(dir, sizeof dir, outdir, "figures");
     result r = run((const char *[]){"plot", trace_small, "-o", dir, "--format", "svg", NULL});
     CU_ASSERT_EQUAL(r.status, 0);
+    /* The figures of one trace of a training scenario without the
+     * step-time, inference, cost and power models. */
+    static const char *const models[] = {"step", "latency", "cost", "inference", "power"};
     size_t one = 0;
     for (size_t k = 0; k < dc_plot_kind_count; k++) {
-        if (dc_plot_kinds[k].input != DC_PLOT_ONE)
+        if (dc_plot_kinds[k].input != DC_PLOT_ONE && dc_plot_kinds[k].input != DC_PLOT_SOME)
+            continue;
+        bool model = false;
+        for (size_t m = 0; m < sizeof models / sizeof models[0]; m++)
+            model = model || strcmp(dc_plot_kinds[k].name, models[m]) == 0;
+        if (model)
             continue;
         one++;
         char f[700];
@@ -730,7 +849,8 @@ static void test_compare(void)
 typedef struct bad_case {
     const char *what;
     const char *env[3];
-    const char *args[14]; /* "@SMALL", "@LEAN", "@CFG", "@OUT" (outdir/fig.png), "@BAD" (a bad script dir) */
+    const char *args[14]; /* "@SMALL", "@LEAN", "@CFG", "@OUT" (outdir/fig.png), "@BAD" (a bad script dir),
+                           * "@SWEEP" (a sweep file), "@CUT" (a sweep file without /runs) */
     const char *fragments[3];
 } bad_case;
 
@@ -780,6 +900,32 @@ static const bad_case bad_cases[] = {
     {"export without a dataset", {NULL}, {"export", "@SMALL"}, {"which dataset", "/summary"}},
     {"export into a missing directory", {NULL}, {"export", "@SMALL", "/events", "-o", "/nonexistent/e.csv"},
      {"/nonexistent/e.csv"}},
+    {"histogram of a sweep without /runs", {NULL}, {"plot", "@CUT", "--kind", "histogram", "-o", "@OUT"},
+     {"/runs", "cut.h5", "histogram"}},
+    {"tornado of a sweep without /sensitivity", {NULL}, {"plot", "@CUT", "--kind", "tornado", "-o", "@OUT"},
+     {"/sensitivity", "cut.h5"}},
+    {"histogram of a trace", {NULL}, {"plot", "@SMALL", "--kind", "histogram", "-o", "@OUT"}, {"/runs", "small.h5"}},
+    {"histogram of an unknown figure", {NULL},
+     {"plot", "@SWEEP", "--kind", "histogram", "--metric", "cost.tcoo_usd", "-o", "@OUT"},
+     {"cost.tcoo_usd", "/runs", "cost.tco_usd"}},
+    {"tornado of an unknown figure", {NULL}, {"plot", "@SWEEP", "--kind", "tornado", "--metric", "job.etr", "-o", "@OUT"},
+     {"job.etr", "/sensitivity"}},
+    {"step figure without the step-time model", {NULL}, {"plot", "@SMALL", "--kind", "step", "-o", "@OUT"},
+     {"/summary/step.time_s", "small.h5", "step"}},
+    {"scaling without the step-time model", {NULL}, {"plot", "--kind", "scaling", "@SMALL", "@SMALL", "-o", "@OUT"},
+     {"/summary/step.scaling_efficiency"}},
+    {"inference figure of a training trace", {NULL}, {"plot", "@SMALL", "--kind", "inference", "-o", "@OUT"},
+     {"/series/inference_qps"}},
+    {"latency of a training trace", {NULL}, {"plot", "@SMALL", "--kind", "latency", "-o", "@OUT"},
+     {"/summary/inference.ttft_p50_s"}},
+    {"cost figure without the cost model", {NULL}, {"plot", "@SMALL", "--kind", "cost", "-o", "@OUT"},
+     {"/summary/cost.tco_usd"}},
+    {"power figure without the power model", {NULL}, {"plot", "@SMALL", "--kind", "power", "-o", "@OUT"},
+     {"/series/power_it_w"}},
+    {"a sweep file for a trace's figure", {NULL}, {"plot", "@SWEEP", "--kind", "nodes", "-o", "@OUT"},
+     {"sweep file", "histogram"}},
+    {"--metric for a trace's figure", {NULL}, {"plot", "@SMALL", "--kind", "nodes", "--metric", "job.ettr"},
+     {"--metric"}},
     {"compare of one trace", {NULL}, {"compare", "@SMALL"}, {"two traces"}},
     {"compare of a missing trace", {NULL}, {"compare", "@SMALL", "/nonexistent/t.h5"}, {"/nonexistent/t.h5"}},
 };
@@ -815,6 +961,8 @@ static void test_bad_inputs(void)
                       : !strcmp(a, "@CFG")    ? cfg
                       : !strcmp(a, "@OUT")    ? out
                       : !strcmp(a, "@OUTDIR") ? fig_dir
+                      : !strcmp(a, "@SWEEP")  ? sweep_file
+                      : !strcmp(a, "@CUT")    ? sweep_norun
                                               : a;
         }
         args[k] = NULL;
@@ -844,6 +992,208 @@ static void test_bad_inputs(void)
     }
     empty_dir(bad);
     rmdir(bad);
+}
+
+/* ---- figures of a sweep ------------------------------------------------------------------ */
+
+static long table_column(const dc_table *t, const char *name)
+{
+    for (size_t c = 0; c < dc_table_columns(t); c++)
+        if (strcmp(dc_table_column_name(t, c), name) == 0)
+            return (long)c;
+    return -1;
+}
+
+static double cell(const dc_table *t, size_t row, long col)
+{
+    return dc_table_column_type(t, (size_t)col) == DC_COL_INT ? (double)dc_table_int(t, row, (size_t)col)
+                                                              : dc_table_real(t, row, (size_t)col);
+}
+
+/* quantiles.csv of a histogram's data: p50[g], p90[g], source "stats"/"runs". */
+static size_t read_quantiles(const char *dir, double *p50, double *p90, bool *from_stats, size_t max)
+{
+    char path[700];
+    path_in(path, sizeof path, dir, "quantiles.csv");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[256];
+    size_t n = 0;
+    while (fgets(line, sizeof line, f) && n < max) {
+        if (line[0] == '#')
+            continue;
+        int g;
+        char src[16] = "";
+        unsigned long cnt;
+        if (sscanf(line, "%d,%lf,%lf,%lu,%15s", &g, &p50[n], &p90[n], &cnt, src) == 5 && g == (int)n) {
+            from_stats[n] = strcmp(src, "stats") == 0;
+            n++;
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The histogram marks the P50 and P90 that dcsim sweep computed (/stats),
+ * and for a figure /stats lacks, the type-7 quantiles of /runs (computed
+ * here from the definition: h = (n - 1) p, interpolating between order
+ * statistics); every grid point's bars add to 100%. */
+static void test_sweep_figures(void)
+{
+    char data[600], out[600];
+    path_in(data, sizeof data, outdir, "hist_data");
+    path_in(out, sizeof out, outdir, "hist.png");
+    result r = run((const char *[]){"plot", sweep_file, "--kind", "histogram", "--metric", "cost.tco_usd", "--data",
+                                    data, "-o", out, NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    result_free(&r);
+    CU_ASSERT(is_png(out, 5000));
+
+    dc_error err = {0};
+    dc_trace_file *tf = dc_trace_open(sweep_file, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tf);
+    dc_table *st = dc_table_create(), *rt = dc_table_create();
+    CU_ASSERT_EQUAL_FATAL(dc_trace_read_table(tf, "/stats", st, &err), DC_OK);
+    CU_ASSERT_EQUAL_FATAL(dc_trace_read_table(tf, "/runs", rt, &err), DC_OK);
+    long sg = table_column(st, "grid_point"), sf = table_column(st, "figure"), s50 = table_column(st, "p50"),
+         s90 = table_column(st, "p90");
+    CU_ASSERT_FATAL(sg >= 0 && sf >= 0 && s50 >= 0 && s90 >= 0);
+    double p50[4], p90[4];
+    bool from_stats[4];
+    size_t n = read_quantiles(data, p50, p90, from_stats, 4);
+    CU_ASSERT_EQUAL(n, 2); /* cost.owned = 1 and 0 */
+    size_t matched = 0;
+    for (size_t row = 0; row < dc_table_rows(st); row++) {
+        if (strcmp(dc_table_text(st, row, (size_t)sf), "cost.tco_usd") != 0)
+            continue;
+        size_t g = (size_t)cell(st, row, sg);
+        CU_ASSERT_FATAL(g < n);
+        CU_ASSERT(from_stats[g]);
+        CU_ASSERT_DOUBLE_EQUAL(p50[g], cell(st, row, s50), 1e-9 * fabs(cell(st, row, s50)));
+        CU_ASSERT_DOUBLE_EQUAL(p90[g], cell(st, row, s90), 1e-9 * fabs(cell(st, row, s90)));
+        matched++;
+    }
+    CU_ASSERT_EQUAL(matched, 2);
+
+    /* Shares: each grid point's bars add to 100%. */
+    char path[700];
+    path_in(path, sizeof path, data, "hist.csv");
+    FILE *f = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    double sum[2] = {0, 0};
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        double c, w, a, b;
+        if (line[0] != '#' && sscanf(line, "%lf,%lf,%lf,%lf", &c, &w, &a, &b) == 4) {
+            sum[0] += a;
+            sum[1] += b;
+        }
+    }
+    fclose(f);
+    CU_ASSERT_DOUBLE_EQUAL(sum[0], 100.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(sum[1], 100.0, 1e-6);
+    empty_dir(data);
+    rmdir(data);
+
+    /* Another figure: the quantiles of its /runs column (type 7). */
+    r = run((const char *[]){"plot", sweep_file, "--kind", "histogram", "--metric", "cost.energy_usd", "--data", data,
+                             "-o", out, NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    result_free(&r);
+    n = read_quantiles(data, p50, p90, from_stats, 4);
+    CU_ASSERT_EQUAL(n, 2);
+    long rg = table_column(rt, "grid_point"), re = table_column(rt, "cost.energy_usd");
+    CU_ASSERT_FATAL(rg >= 0 && re >= 0);
+    for (size_t g = 0; g < n; g++) {
+        double v[64];
+        size_t m = 0;
+        for (size_t row = 0; row < dc_table_rows(rt) && m < 64; row++)
+            if (cell(rt, row, rg) == (double)g)
+                v[m++] = cell(rt, row, re);
+        CU_ASSERT_EQUAL(m, 12);
+        qsort(v, m, sizeof v[0], cmp_dbl);
+        double q[2], ps[2] = {0.5, 0.9};
+        for (int k = 0; k < 2; k++) {
+            double h = (double)(m - 1) * ps[k];
+            size_t i = (size_t)floor(h);
+            q[k] = i + 1 < m ? v[i] + (h - (double)i) * (v[i + 1] - v[i]) : v[i];
+        }
+        CU_ASSERT_DOUBLE_EQUAL(p50[g], q[0], 1e-9 * fabs(q[0]) + 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(p90[g], q[1], 1e-9 * fabs(q[1]) + 1e-9);
+    }
+    dc_table_destroy(st);
+    dc_table_destroy(rt);
+    dc_trace_close(tf);
+
+    /* Without a kind: both figures of the sweep, into a folder. */
+    char dir[600];
+    path_in(dir, sizeof dir, outdir, "sweep_figs");
+    r = run((const char *[]){"plot", sweep_file, "-o", dir, NULL});
+    CU_ASSERT_EQUAL(r.status, 0);
+    char fig[700];
+    path_in(fig, sizeof fig, dir, "histogram.png");
+    CU_ASSERT(is_png(fig, 5000));
+    path_in(fig, sizeof fig, dir, "tornado.png");
+    CU_ASSERT(is_png(fig, 5000));
+    CU_ASSERT_EQUAL(count_entries(dir), 2);
+    result_free(&r);
+    CU_ASSERT_EQUAL(count_entries(tmpdir), 0);
+    empty_dir(outdir);
+}
+
+/* A scan of the step figure pools the replications of each point: its bar
+ * is the mean of dcsim run's step.time_s at that point. */
+static void test_step_scan(void)
+{
+    char hbm[400], data[600], out[600];
+    snprintf(hbm, sizeof hbm, "%s/scenarios/teach/hbm_ddr.cfg", srcdir);
+    path_in(data, sizeof data, outdir, "step_data");
+    path_in(out, sizeof out, outdir, "step.svg");
+    result r = run((const char *[]){"plot", "--kind", "step", "--scan", hbm, "--vary", "job.nodes=64,128", "--vary",
+                                    "cluster.nodes=64,128", "--reps", "2", "--data", data, "-o", out, NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    result_free(&r);
+    CU_ASSERT(is_svg(out, 2000));
+    char path[700];
+    path_in(path, sizeof path, data, "step.csv");
+    char *csv = slurp(path);
+    /* Two bars (one per point, not per run), labelled by their GPUs. */
+    size_t rows = 0;
+    for (char *l = csv; (l = strchr(l, '\n')); l++)
+        rows++;
+    CU_ASSERT_EQUAL(rows, 3); /* the header and two points */
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, "512 GPUs,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(csv, "1024 GPUs,"));
+    /* The step time of the 512-GPU bar is dcsim run's (the step model does
+     * not depend on the seed; the bar is the mean over the two runs). */
+    r = run((const char *[]){"run", hbm, "--set", "job.nodes=64", "--set", "cluster.nodes=64", "--no-trace", "--json",
+                             NULL});
+    double expect = NAN;
+    CU_ASSERT(json_number(r.out, "step.time_s", &expect));
+    result_free(&r);
+    char *p = strstr(csv, "512 GPUs,");
+    if (p) {
+        /* The step time is the column after the parts: count them from the header. */
+        const char *hdr_end = strchr(csv, '\n');
+        size_t commas = 0;
+        const char *tcol = strstr(csv, "step.time_s");
+        for (const char *c = csv; tcol && c < tcol && c < hdr_end; c++)
+            commas += *c == ',';
+        const char *q = p;
+        for (size_t i = 0; i < commas && q; i++)
+            q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+        CU_ASSERT_DOUBLE_EQUAL(strtod(q, NULL), expect, 1e-8 * expect);
+    }
+    free(csv);
+    empty_dir(outdir);
 }
 
 /* ---- setup ----------------------------------------------------------------------------- */
@@ -880,7 +1230,9 @@ static int suites(void)
 {
     DC_TEST_SUITE("plot", {"every kind (every script) draws PNG, SVG and PDF", test_every_script_draws},
                   {"all the figures of a trace into a folder", test_folder_of_figures},
-                  {"a scan draws the mean and 95% interval of dcsim run", test_scan_data});
+                  {"a scan draws the mean and 95% interval of dcsim run", test_scan_data},
+                  {"a sweep's histogram marks its /stats P50 and P90; both sweep figures", test_sweep_figures},
+                  {"a scan of the step figure: one bar per point, dcsim run's step time", test_step_scan});
     DC_TEST_SUITE("export", {"CSV of each series equals the trace", test_export_series},
                   {"CSV of the events and the summary equal the trace", test_export_events_and_summary});
     DC_TEST_SUITE("compare", {"relative differences equal those of the traces", test_compare});

@@ -25,6 +25,7 @@
 #include "csv.h"
 #include "environment.h"
 #include "power.h"
+#include "thermal_aging.h"
 #include "registry.h"
 #include "testutil.h"
 
@@ -1264,12 +1265,56 @@ static void test_scenarios(void)
     dc_sim_destroy(cap);
 }
 
+/* Temperature-accelerated failures: Arrhenius against the JEDEC example and
+ * the doubling rule; in a run, the failure count of a thermal class follows
+ * its time-averaged factor (99% Poisson interval). */
+static void test_thermal_aging(void)
+{
+    CU_ASSERT_DOUBLE_EQUAL(dc_thermal_af_arrhenius(0.7, 25.0, 25.0), 1.0, 1e-15);
+    /* Ea 0.7 eV between 55 C and 125 C: about 78 (JEDEC JEP122 examples). */
+    CU_ASSERT_DOUBLE_EQUAL(dc_thermal_af_arrhenius(0.7, 125.0, 55.0), 77.7, 0.8);
+    CU_ASSERT_DOUBLE_EQUAL(dc_thermal_af_doubling(45.0, 25.0), 4.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_thermal_af_doubling(15.0, 25.0), 0.5, 1e-12);
+
+    /* thermal_cfg: the computing job holds the inlet near 36.7 C; the rates
+     * hold at 26.72 C, so the factor is about 2. */
+    const char *sets[] = {"horizon_days=20.0", "cooling.acceleration=\"doubling\"", "cooling.reference_c=26.72"};
+    char cfg[2048];
+    snprintf(cfg, sizeof cfg, "%s%s", thermal_cfg,
+             "failures = ( { name = \"hot\"; per = \"node\"; mtbf_h = 10.0; thermal = true; } );\n"
+             "repair = { crews = 0; law = \"constant\"; mean_h = 0.01; };\n");
+    dc_sim *sim = run_text(cfg, sets, 3, 4);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double af = fig(sim, "cooling.failure_acceleration_mean");
+    double avail = fig(sim, "cluster.node_availability");
+    double base = 8.0 * 20 * 24 / 10.0;
+    double expected = base * avail * af;
+    double got = fig(sim, "failures.hot");
+    printf("\n  mean factor %.3f: %.0f failures, expected %.0f +- %.0f (99%%)", af, got, expected,
+           DC_Z99 * sqrt(expected));
+    CU_ASSERT(af > 1.8 && af < 2.05);
+    CU_ASSERT(fabs(got - expected) <= DC_Z99 * sqrt(expected));
+    dc_sim_destroy(sim);
+
+    /* Without the marker the law has nothing to act on: an input error. */
+    const char *bad[] = {"cooling.acceleration=\"arrhenius\""};
+    dc_error err = {0};
+    dc_scenario *sc = load(thermal_cfg, "t.cfg", bad, 1, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+    dc_sim *none = NULL;
+    CU_ASSERT_EQUAL(dc_build(sc, 1, &none, &err), DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no failure class is marked thermal"));
+    dc_sim_destroy(none);
+    dc_scenario_destroy(sc);
+}
+
 static int register_suites(void)
 {
     DC_TEST_SUITE("csv",
                   {"a good file: quotes, comments, CRLF, lines", test_csv_good},
                   {"every error names the file and the line", test_csv_errors},
                   {"mutated input never crashes", test_csv_fuzz});
+    DC_TEST_SUITE("thermal aging", {"temperature-accelerated failures", test_thermal_aging});
     DC_TEST_SUITE("closed forms",
                   {"GPU power, clock under a cap, speed against clock", test_gpu_forms},
                   {"power swing against brute force", test_swing},

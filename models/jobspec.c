@@ -1,0 +1,324 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+#include "jobspec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "csv.h"
+#include "dist.h"
+#include "law_params.h"
+
+const char *const dc_job_kind_names[DC_JOB_KINDS] = {"training", "fine_tuning", "evaluation", "batch_inference"};
+
+#define KINDS "training|fine_tuning|evaluation|batch_inference"
+
+/* A typo in an interarrival time must not ask for billions of jobs. */
+#define MAX_STREAM_JOBS 1000000
+
+const dc_param dc_jobspec_params[] = {
+    {"jobs", DC_PARAM_LIST, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "more jobs: each group is one job, a trace file or a generated stream"},
+    {"jobs.[].name", DC_PARAM_STRING, 0, "", 0, "jobs", 0, 0, NULL, "name for reports (a stream numbers its jobs)"},
+    {"jobs.[].kind", DC_PARAM_STRING, 0, "", 0, "training", 0, 0, KINDS,
+     "what the jobs do (evaluation and batch inference do not checkpoint by default)"},
+    {"jobs.[].pool", DC_PARAM_STRING, 0, "", 0, "", 0, 0, NULL, "scheduler pool (empty: the first)"},
+    {"jobs.[].user", DC_PARAM_STRING, 0, "", 0, "", 0, 0, NULL, "user or team, for quotas (empty: none)"},
+    {"jobs.[].priority", DC_PARAM_INT, 0, "", 0, NULL, -1000, 1000, NULL, "priority class (higher first)"},
+    {"jobs.[].preemptible", DC_PARAM_BOOL, 0, "", 0, NULL, 0, 0, NULL,
+     "spot-class: any non-preemptible job of equal or higher priority may evict it"},
+    {"jobs.[].max_run_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "h", 0, NULL, 0, 1e7, NULL,
+     "maximum run time of one allocation (also the estimate for backfilling)"},
+    {"jobs.[].restart_s", DC_PARAM_FLOAT, 0, "s", 600, NULL, 0, 1e7, NULL,
+     "time from getting its nodes (or a failure noticed) to computing"},
+    {"jobs.[].checkpoint", DC_PARAM_BOOL, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "checkpoint (default: training and fine-tuning, when a checkpoint group exists)"},
+    {"jobs.[].checkpoint_interval_s", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_AUTO | DC_PARAM_MIN_EXCLUSIVE,
+     "s", 0, NULL, 0, 1e9, NULL, "this job's interval (a number: fixed; auto: the checkpoint group's policy)"},
+    {"jobs.[].checkpoint_write_s", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "s", 0, NULL, 0, 1e7, NULL,
+     "this job's checkpoint write time (default: the checkpoint group's)"},
+    {"jobs.[].nodes", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "nodes", 0, NULL, 1, 1e7, NULL, "one job: its size"},
+    {"jobs.[].work_gpu_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "GPU-h", 0, NULL, 0, 1e15,
+     NULL, "one job: its work at the full rate of one GPU"},
+    {"jobs.[].start_h", DC_PARAM_FLOAT, 0, "h", 0, NULL, 0, 1e8, NULL,
+     "one job: submission; a stream: first arrival not before"},
+    {"jobs.[].trace", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "a CSV trace (arrival_h,nodes,work_gpu_h,priority,pool,user,kind), relative to the scenario file"},
+    {"jobs.[].count", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "jobs", 0, NULL, 1, 1e7, NULL,
+     "a stream: at most this many jobs"},
+    {"jobs.[].stop_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "h", 0, NULL, 0, 1e8, NULL,
+     "a stream: no arrival after (default: the horizon)"},
+    {"jobs.[].nodes_min", DC_PARAM_INT, 0, "nodes", 1, NULL, 1, 1e7, NULL, "a stream: smallest size"},
+    {"jobs.[].nodes_max", DC_PARAM_INT, 0, "nodes", 1, NULL, 1, 1e7, NULL,
+     "a stream: largest size (sizes log-uniform over the powers of two between)"},
+    {"jobs.[].interarrival", DC_PARAM_GROUP, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "a stream: law of the time between arrivals"},
+    DC_LAW_PARAMS("jobs.[].interarrival", "exponential", "time between arrivals"),
+    {"jobs.[].duration", DC_PARAM_GROUP, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "a stream: law of a job's run time at full speed"},
+    DC_LAW_PARAMS("jobs.[].duration", "lognormal", "run time at full speed"),
+    {0},
+};
+
+int dc_job_kind_parse(const char *name)
+{
+    for (int k = 0; k < DC_JOB_KINDS; k++)
+        if (strcmp(name, dc_job_kind_names[k]) == 0)
+            return k;
+    return -1;
+}
+
+typedef struct specs {
+    dc_job_spec *a;
+    size_t n, cap;
+} specs;
+
+static dc_job_spec *push(specs *v)
+{
+    if (v->n == v->cap) {
+        size_t nc = v->cap ? 2 * v->cap : 16;
+        dc_job_spec *g = realloc(v->a, nc * sizeof *g);
+        if (!g)
+            return NULL;
+        v->a = g;
+        v->cap = nc;
+    }
+    return &v->a[v->n++];
+}
+
+/* The keys every job of the group shares. */
+static void common(const config_setting_t *g, dc_job_spec *t)
+{
+    const char *s = "jobs";
+    memset(t, 0, sizeof *t);
+    config_setting_lookup_string(g, "name", &s);
+    snprintf(t->name, sizeof t->name, "%s", s);
+    s = "training";
+    config_setting_lookup_string(g, "kind", &s);
+    t->kind = (dc_job_kind)dc_job_kind_parse(s);
+    s = "";
+    config_setting_lookup_string(g, "pool", &s);
+    snprintf(t->pool, sizeof t->pool, "%s", s);
+    s = "";
+    config_setting_lookup_string(g, "user", &s);
+    snprintf(t->user, sizeof t->user, "%s", s);
+    config_setting_lookup_int(g, "priority", &t->priority);
+    int b = 0;
+    config_setting_lookup_bool(g, "preemptible", &b);
+    t->preemptible = b;
+    double h;
+    t->max_run_s = config_setting_lookup_float(g, "max_run_h", &h) ? h * 3600.0 : INFINITY;
+    t->restart_s = 600;
+    config_setting_lookup_float(g, "restart_s", &t->restart_s);
+    t->checkpoint = -1;
+    if (config_setting_lookup_bool(g, "checkpoint", &b))
+        t->checkpoint = b;
+    t->ckpt_interval_s = NAN;
+    config_setting_t *iv = config_setting_get_member(g, "checkpoint_interval_s");
+    if (iv)
+        t->ckpt_interval_s = config_setting_type(iv) == CONFIG_TYPE_STRING ? -1.0 : config_setting_get_float(iv);
+    t->ckpt_write_s = NAN;
+    config_setting_lookup_float(g, "checkpoint_write_s", &t->ckpt_write_s);
+    t->where = g;
+}
+
+/* ---------- traces (sim/csv.h reads them) ---------- */
+
+static const char *const columns[] = {"arrival_h", "nodes", "work_gpu_h", "priority", "pool", "user", "kind"};
+#define N_COLS 7
+
+static int read_trace(const dc_scenario *sc, const config_setting_t *g, specs *v, dc_error *err)
+{
+    const char *rel = "";
+    config_setting_lookup_string(g, "trace", &rel);
+    char path[4096];
+    if (!dc_csv_resolve_path(dc_scenario_file(sc), rel, path, sizeof path))
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "trace"), err, "path too long");
+    dc_csv *csv = NULL;
+    int rc = dc_csv_read_file(path, &csv, err);
+    if (rc == DC_EIO) {
+        char msg[DC_ERROR_MSG_MAX];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "trace"), err, "%s", msg);
+    }
+    if (rc != DC_OK)
+        return rc;
+    size_t col[N_COLS];
+    for (int c = 0; c < N_COLS && rc == DC_OK; c++)
+        rc = dc_csv_find_column(csv, columns[c], &col[c], err);
+    dc_job_spec tmpl;
+    common(g, &tmpl);
+    double last = 0;
+    for (size_t r = 0; rc == DC_OK && r < dc_csv_row_count(csv); r++) {
+        double arr, nodes, work, prio;
+        if ((rc = dc_csv_number(csv, r, col[0], &arr, err)) != DC_OK
+            || (rc = dc_csv_number(csv, r, col[1], &nodes, err)) != DC_OK
+            || (rc = dc_csv_number(csv, r, col[2], &work, err)) != DC_OK
+            || (rc = dc_csv_number(csv, r, col[3], &prio, err)) != DC_OK)
+            break;
+        const char *pool = dc_csv_cell(csv, r, col[4]), *user = dc_csv_cell(csv, r, col[5]);
+        const char *kind = dc_csv_cell(csv, r, col[6]);
+        if (arr < 0)
+            rc = dc_csv_error_at(csv, r, col[0], err, "must be >= 0 (got %g)", arr);
+        else if (arr < last)
+            rc = dc_csv_error_at(csv, r, col[0], err, "%g is before the previous row's %g (sort the trace)", arr,
+                                 last);
+        else if (nodes < 1 || nodes > 1e7 || nodes != floor(nodes))
+            rc = dc_csv_error_at(csv, r, col[1], err, "expected a whole number of nodes >= 1 (got %g)", nodes);
+        else if (!(work > 0))
+            rc = dc_csv_error_at(csv, r, col[2], err, "must be > 0 (got %g)", work);
+        else if (prio != floor(prio) || fabs(prio) > 1000)
+            rc = dc_csv_error_at(csv, r, col[3], err, "expected an integer in [-1000, 1000] (got %g)", prio);
+        else if (strlen(pool) >= sizeof tmpl.pool)
+            rc = dc_csv_error_at(csv, r, col[4], err, "a name of at most %zu characters", sizeof tmpl.pool - 1);
+        else if (strlen(user) >= sizeof tmpl.user)
+            rc = dc_csv_error_at(csv, r, col[5], err, "a name of at most %zu characters", sizeof tmpl.user - 1);
+        else if (*kind && dc_job_kind_parse(kind) < 0)
+            rc = dc_csv_error_at(csv, r, col[6], err,
+                                 "expected training, fine_tuning, evaluation or batch_inference (got \"%s\")", kind);
+        if (rc != DC_OK)
+            break;
+        last = arr;
+        dc_job_spec *t = push(v);
+        if (!t) {
+            rc = dc_error_set(err, DC_ENOMEM, "out of memory reading %s", path);
+            break;
+        }
+        *t = tmpl;
+        snprintf(t->name, sizeof t->name, "%.24s-%zu", tmpl.name, r);
+        t->submit_s = arr * 3600.0;
+        t->nodes = (uint32_t)nodes;
+        t->work_gpu_s = work * 3600.0;
+        t->priority = (int)prio;
+        snprintf(t->pool, sizeof t->pool, "%s", pool);
+        snprintf(t->user, sizeof t->user, "%s", user);
+        if (*kind)
+            t->kind = (dc_job_kind)dc_job_kind_parse(kind);
+        snprintf(t->trace_file, sizeof t->trace_file, "%.159s", dc_csv_name(csv));
+        t->trace_line = (int)dc_csv_line(csv, r);
+    }
+    dc_csv_destroy(csv);
+    return rc;
+}
+
+static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *g, uint32_t gpn, specs *v,
+                    dc_error *err)
+{
+    dc_job_spec tmpl;
+    common(g, &tmpl);
+    dc_dist ia, dur;
+    config_setting_t *gi = config_setting_get_member(g, "interarrival");
+    config_setting_t *gd = config_setting_get_member(g, "duration");
+    if (!gd)
+        return dc_scenario_error_at(sc, g, err, "a generated stream needs a duration law");
+    int rc = dc_dist_from_setting(sc, gi, &ia, err);
+    if (rc == DC_OK)
+        rc = dc_dist_from_setting(sc, gd, &dur, err);
+    if (rc != DC_OK)
+        return rc;
+    int nmin = 1, nmax = 1, count = -1;
+    config_setting_lookup_int(g, "nodes_min", &nmin);
+    config_setting_lookup_int(g, "nodes_max", &nmax);
+    config_setting_lookup_int(g, "count", &count);
+    if (nmax < nmin)
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "nodes_max"), err,
+                                    "nodes_max %d is below nodes_min %d", nmax, nmin);
+    double start_h = 0, stop_h = dc_sim_horizon(sim) / 3600.0;
+    config_setting_lookup_float(g, "start_h", &start_h);
+    config_setting_lookup_float(g, "stop_h", &stop_h);
+    /* the powers of two in [nmin, nmax] (or nmin alone) */
+    uint32_t sizes[32];
+    int ns = 0;
+    for (uint64_t p = 1; p <= (uint64_t)nmax && ns < 32; p <<= 1)
+        if (p >= (uint64_t)nmin)
+            sizes[ns++] = (uint32_t)p;
+    if (ns == 0)
+        sizes[ns++] = (uint32_t)nmin;
+    char name[96];
+    snprintf(name, sizeof name, "jobs.%s.arrivals", tmpl.name);
+    gsl_rng *ra = dc_sim_rng(sim, name);
+    snprintf(name, sizeof name, "jobs.%s.sizes", tmpl.name);
+    gsl_rng *rs = dc_sim_rng(sim, name);
+    snprintf(name, sizeof name, "jobs.%s.durations", tmpl.name);
+    gsl_rng *rd = dc_sim_rng(sim, name);
+    if (!ra || !rs || !rd)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    double t = start_h * 3600.0;
+    for (long k = 0; count < 0 || k < count; k++) {
+        t += dc_dist_sample(&ia, ra);
+        if (t > stop_h * 3600.0)
+            break;
+        if (k == MAX_STREAM_JOBS)
+            return dc_scenario_error_at(sc, gi, err,
+                                        "the stream would submit more than %d jobs before its end (stop_h or the "
+                                        "horizon); give a longer interarrival or a count",
+                                        MAX_STREAM_JOBS);
+        dc_job_spec *j = push(v);
+        if (!j)
+            return dc_error_set(err, DC_ENOMEM, "out of memory generating jobs");
+        *j = tmpl;
+        snprintf(j->name, sizeof j->name, "%.24s-%ld", tmpl.name, k);
+        j->submit_s = t;
+        j->nodes = sizes[gsl_rng_uniform_int(rs, (unsigned long)ns)];
+        j->work_gpu_s = dc_dist_sample(&dur, rd) * j->nodes * gpn;
+        if (!(j->work_gpu_s > 0))
+            j->work_gpu_s = 1.0;
+    }
+    return DC_OK;
+}
+
+int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, dc_job_spec **out, size_t *n,
+                    dc_error *err)
+{
+    specs v = {0};
+    *out = NULL;
+    *n = 0;
+    config_setting_t *list = dc_scenario_lookup(sc, "jobs");
+    for (int i = 0; list && i < config_setting_length(list); i++) {
+        config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
+        bool one = config_setting_get_member(g, "nodes") || config_setting_get_member(g, "work_gpu_h");
+        bool tr = config_setting_get_member(g, "trace") != NULL;
+        bool gen = config_setting_get_member(g, "interarrival") != NULL;
+        int rc = DC_OK;
+        if (one + tr + gen != 1) {
+            rc = dc_scenario_error_at(sc, g, err,
+                                      "give exactly one of: nodes and work_gpu_h (one job), trace (a file), "
+                                      "interarrival and duration (a generated stream)");
+        } else if (one) {
+            dc_job_spec *t = push(&v);
+            if (!t) {
+                rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+            } else {
+                common(g, t);
+                int nodes = 0;
+                double work_h = 0, start_h = 0;
+                if (!config_setting_lookup_int(g, "nodes", &nodes) || !config_setting_lookup_float(g, "work_gpu_h", &work_h))
+                    rc = dc_scenario_error_at(sc, g, err, "one job needs both nodes and work_gpu_h");
+                config_setting_lookup_float(g, "start_h", &start_h);
+                t->nodes = (uint32_t)nodes;
+                t->work_gpu_s = work_h * 3600.0;
+                t->submit_s = start_h * 3600.0;
+            }
+        } else if (tr) {
+            rc = read_trace(sc, g, &v, err);
+        } else {
+            rc = generate(sc, sim, g, gpus_per_node, &v, err);
+        }
+        if (rc != DC_OK) {
+            free(v.a);
+            return rc;
+        }
+    }
+    *out = v.a;
+    *n = v.n;
+    return DC_OK;
+}

@@ -1,0 +1,80 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* Where jobs come from: the single job group, and the groups of the jobs
+ * list, each one job, a trace file, or a generated stream.
+ *
+ * Trace (jobs.[].trace, a path relative to the scenario file): a CSV read
+ * by the strict reader of sim/csv.h, with the columns (found by name, in
+ * any order; others are ignored)
+ *     arrival_h,nodes,work_gpu_h,priority,pool,user,kind
+ * arrival_h >= 0 (from the start of the run) in non-decreasing order,
+ * nodes a whole number >= 1, work_gpu_h > 0, priority an integer in
+ * [-1000, 1000], pool and user names (empty: the first pool, no user), kind
+ * one of training, fine_tuning, evaluation, batch_inference (empty: the
+ * group's kind).  Every error names the file and line (and the column).
+ * The other keys of the group (restart, checkpoint, preemptible,
+ * max_run_h) apply to every job of the trace.
+ *
+ * Generated stream: arrivals from a renewal process (interarrival: a time
+ * law of dist.h, for instance exponential for Poisson arrivals) from start_h
+ * until stop_h or count jobs; sizes log-uniform over the powers of two from
+ * nodes_min to nodes_max (research traces are dominated by power-of-two
+ * sizes, small jobs most common: Jeon et al., "Analysis of large-scale
+ * multi-tenant GPU clusters for DNN training workloads", ATC 2019); run time
+ * at full speed from the duration law, so work = duration x nodes x GPUs per
+ * node.  Random streams: "jobs.NAME.arrivals", "jobs.NAME.sizes",
+ * "jobs.NAME.durations". */
+#ifndef DC_JOBSPEC_H
+#define DC_JOBSPEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim.h"
+
+typedef enum dc_job_kind {
+    DC_KIND_TRAINING,
+    DC_KIND_FINE_TUNING,
+    DC_KIND_EVALUATION,
+    DC_KIND_BATCH_INFERENCE,
+} dc_job_kind;
+#define DC_JOB_KINDS 4
+extern const char *const dc_job_kind_names[DC_JOB_KINDS];
+
+typedef struct dc_job_spec {
+    char name[48];
+    dc_job_kind kind;
+    uint32_t nodes;
+    double work_gpu_s;      /* NAN: from params and tokens (the job group) */
+    double submit_s;
+    int priority;
+    char pool[32], user[32];
+    bool preemptible;
+    double max_run_s;       /* INFINITY: none */
+    double restart_s;
+    int checkpoint;         /* -1: by kind (training and fine-tuning when a checkpoint group exists) */
+    double ckpt_interval_s; /* NAN: the checkpoint group's; -1: auto */
+    double ckpt_write_s;    /* NAN: the checkpoint group's */
+    /* where it was given, for messages */
+    const config_setting_t *where;
+    char trace_file[160];   /* a trace row: its file ("" otherwise) and line */
+    int trace_line;
+} dc_job_spec;
+
+extern const dc_param dc_jobspec_params[];
+
+/* All jobs of the jobs list, in list order then arrival order; gpus_per_node
+ * converts generated durations to work.  *out is malloc'd (NULL when none). */
+int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, dc_job_spec **out, size_t *n,
+                    dc_error *err);
+
+/* Kind by name; -1 when unknown. */
+int dc_job_kind_parse(const char *name);
+
+#endif

@@ -1,0 +1,146 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The scheduler: pools of nodes, a queue per pool, quotas, priorities,
+ * EASY backfilling, preemption, run-time limits and spot capacity.  Jobs
+ * (job.h) and services (inference.h) take and give back nodes through it;
+ * failures still reach them through the cluster's "failure" signal.
+ *
+ * Pools: the nodes (cluster.nodes + spare_nodes) are cut into contiguous
+ * ranges, one per pool, in the order of scheduler.pools; a pool gives nodes
+ * or share (of all nodes, rounded down); one pool may give neither and takes
+ * what is left; otherwise what is left goes to the last pool.  Without a
+ * scheduler group there is one pool, "default", holding every node, and
+ * placement takes the cluster's longest-idle node first (as the single job
+ * always did).
+ *
+ * Queue order: priority (higher first), then non-preemptible before
+ * preemptible, then submission time (a preempted job keeps its original
+ * place).  A job whose user would exceed its quota
+ * (nodes held by the user's running jobs, all pools) is passed over, not
+ * blocking the others.
+ *
+ * EASY backfilling (Lifka 1995, "The ANL/IBM SP scheduling system"; Mu'alem
+ * and Feitelson 2001): the first eligible job that does not fit (the head)
+ * gets a reservation: with running jobs ordered by estimated end e_k (their
+ * run-time estimate from the start, at least now) and n_k nodes, and A nodes
+ * free now, the shadow time is the first e_k at which A + sum n_1..n_k >= N
+ * (the head's size), and the extra nodes are that sum minus N.  A later job
+ * of n nodes with estimate r may start now when n <= A and either
+ * now + r <= shadow, or n <= extra (extra then shrinks by n).  With exact
+ * estimates the head never starts later than its shadow time.  A job's
+ * estimate is its max_run_h when set, else its ideal run time (work / rate)
+ * times estimate_factor.
+ *
+ * Preemption (when enabled): a head that does not fit may evict running
+ * jobs of its pool that rank below it: preemptible (spot-class) jobs first
+ * (by any non-preemptible job of equal or higher priority), then strictly
+ * lower priorities, lowest first, latest started first; only if the
+ * evictions would let it start.  An evicted job checkpoints if it has a
+ * checkpoint policy (holding its nodes for the write), else loses the work
+ * since its last checkpoint, then goes back to the queue.  A running job
+ * short of replacement nodes after a failure may evict the same way.
+ *
+ * Services (inference replicas) take idle nodes at once, outside the queue,
+ * unless a queued job of their priority or higher waits in the pool (by
+ * default a service ranks above every job).
+ *
+ * Maximum run time: a job still running max_run_h after it (re)started is
+ * ended (not completed; work since its last checkpoint is lost).
+ *
+ * Spot pools: nodes are reclaimed by their provider as a Poisson process of
+ * reclaim_per_node_day per node in service (not down, not reclaimed),
+ * simulated by thinning a process of rate x pool nodes; a reclaimed node is
+ * gone for an exponential time of mean reclaim_h (gpu_hours.spot_reclaimed).
+ * A job on a reclaimed node gets notice_s of notice: it checkpoints if its
+ * write fits in the notice, else loses its work since the last checkpoint,
+ * and is requeued.
+ *
+ * Placement (one function, place()): "rack" fills the racks of the pool
+ * with the most idle nodes first, so a job spans as few racks as it can;
+ * "fifo" takes the longest-idle nodes (single pool only).
+ *
+ * Outputs: pool.NAME.utilisation (node-time held / pool node-time),
+ * pool.NAME.queue_mean, series pool.NAME.queue and pool.NAME.busy; cluster
+ * utilisation, idle GPU-hours and fragmentation (idle GPU-hours of pools
+ * with jobs queued: capacity that no queued job could use); per job rows in
+ * /events (job_queued, job_start, job_release, reserve, preempt,
+ * spot_reclaim). */
+#ifndef DC_SCHEDULER_H
+#define DC_SCHEDULER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cluster.h"
+#include "sim.h"
+
+typedef struct dc_scheduler dc_scheduler;
+
+extern const dc_model_type dc_model_scheduler;
+extern const dc_param dc_scheduler_params[];
+
+/* Why a job must give its nodes back (dc_sched_client.preempt). */
+typedef enum dc_sched_why { DC_SCHED_PREEMPT, DC_SCHED_SPOT, DC_SCHED_TIMEOUT } dc_sched_why;
+
+typedef struct dc_sched_client {
+    /* The job holds all its nodes now: it restarts and computes. */
+    void (*start)(void *ctx);
+    /* Nodes came back in its pool while it waits for replacements. */
+    void (*wake)(void *ctx);
+    /* Give the nodes back (dc_sched_done) within notice_s. */
+    void (*preempt)(void *ctx, double notice_s, dc_sched_why why);
+} dc_sched_client;
+
+typedef struct dc_sched_req {
+    int32_t job;          /* cluster job id */
+    int pool;
+    uint32_t nodes;
+    int priority;
+    int user;             /* dc_sched_user, -1: none */
+    bool preemptible;
+    double estimate_s;    /* run-time estimate for backfilling */
+    double max_run_s;     /* INFINITY: no limit */
+    const dc_sched_client *client;
+    void *ctx;
+} dc_sched_req;
+
+dc_scheduler *dc_scheduler_of(dc_sim *sim);
+
+/* Pool id by name ("" is the first pool); -1 when there is none. */
+int dc_sched_pool(const dc_scheduler *s, const char *name);
+const char *dc_sched_pool_name(const dc_scheduler *s, int pool);
+uint32_t dc_sched_pool_nodes(const dc_scheduler *s, int pool);
+bool dc_sched_pool_spot(const dc_scheduler *s, int pool);
+int dc_sched_pool_count(const dc_scheduler *s);
+/* User id by name (created on first use); -1 when out of memory. */
+int dc_sched_user(dc_scheduler *s, const char *name);
+double dc_sched_estimate_factor(const dc_scheduler *s);
+
+/* Queues a job now; returns its handle (>= 0) or -1 when out of memory
+ * (after failing the run). */
+int dc_sched_submit(dc_scheduler *s, const dc_sched_req *req);
+/* A running job short of nodes takes up to missing idle nodes of its pool;
+ * returns how many.  While still short it is woken when nodes come back. */
+uint32_t dc_sched_refill(dc_scheduler *s, int handle, uint32_t missing);
+/* The job gives all its nodes back; requeue puts it back in the queue. */
+void dc_sched_done(dc_scheduler *s, int handle, bool requeue);
+
+/* Services: takes n idle nodes of pool for cluster job id at once, or none
+ * (false); none either while a job of priority >= priority waits in the
+ * pool's queue (within its quota).  nodes receives them. */
+bool dc_sched_take_now(dc_scheduler *s, int32_t job, int pool, int priority, uint32_t n, uint32_t *nodes);
+/* A service gives one healthy node back. */
+void dc_sched_give_back(dc_scheduler *s, uint32_t node);
+
+/* Idle nodes of the pool by the scheduler's count and by a recount of the
+ * cluster (tests: they must agree). */
+uint32_t dc_sched_pool_idle(const dc_scheduler *s, int pool);
+uint32_t dc_sched_pool_idle_recount(const dc_scheduler *s, int pool);
+
+#endif
