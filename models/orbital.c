@@ -196,12 +196,17 @@ static double it_of(const orbital *m, double load_w)
     return it > 0.0 ? it : 0.0;
 }
 
-static void record(orbital *m)
+/* The continuous states (temperature, heat, charge) are sampled at steps,
+ * eclipse entry and exit and crossings (sample); the step functions (load,
+ * array, limit) at every change. */
+static void record(orbital *m, bool sample)
 {
     double now = dc_sim_now(m->sim);
-    dc_series_record(m->s_temp, now, m->temp_k - 273.15);
-    dc_series_record(m->s_rej, now, dc_radiator_emitted_w(&m->rad, m->temp_k));
-    dc_series_record(m->s_soc, now, soc(m));
+    if (sample) {
+        dc_series_record(m->s_temp, now, m->temp_k - 273.15);
+        dc_series_record(m->s_rej, now, dc_radiator_emitted_w(&m->rad, m->temp_k));
+        dc_series_record(m->s_soc, now, soc(m));
+    }
     dc_series_record(m->s_array, now, m->array_w);
     dc_series_record(m->s_sun, now, m->sunlit ? 1.0 : 0.0);
     dc_series_record(m->s_load, now, m->load_w);
@@ -310,7 +315,7 @@ static void unshed(orbital *m)
 }
 
 /* Decides the limits for the conditions of now and plans the crossings. */
-static void settle(orbital *m)
+static void settle(orbital *m, bool sample)
 {
     double now = dc_sim_now(m->sim);
     m->array_w = array_now_w(m);
@@ -354,16 +359,16 @@ static void settle(orbital *m)
         if (isfinite(t))
             m->cross_ev[CROSS_HOT] = dc_sim_after(m->sim, t, on_cross, m, CROSS_HOT);
     }
-    record(m);
+    record(m, sample);
 }
 
-static void update(orbital *m)
+static void update(orbital *m, bool sample)
 {
     if (!m->started || m->busy)
         return;
     m->busy = true;
     advance(m);
-    settle(m);
+    settle(m, sample);
     m->busy = false;
 }
 
@@ -384,7 +389,7 @@ static void on_cross(dc_sim *sim, void *ctx, uint64_t kind)
         m->n_hot++;
         dc_eventlog_add(dc_sim_eventlog(sim), dc_sim_now(sim), "heat_throttle", "orbital", -1, -1, m->temp_k - 273.15);
     }
-    settle(m);
+    settle(m, true);
     m->busy = false;
 }
 
@@ -394,7 +399,7 @@ static void on_eclipse(dc_sim *sim, void *ctx, uint64_t entering)
     m->busy = true;
     advance(m);
     m->sunlit = !entering;
-    settle(m);
+    settle(m, true);
     m->busy = false;
 }
 
@@ -430,13 +435,13 @@ static void on_orbit(dc_sim *sim, void *ctx, uint64_t k)
 static void on_step(dc_sim *sim, void *ctx, uint64_t k)
 {
     orbital *m = ctx;
-    update(m);
+    update(m, true);
     dc_sim_at(sim, (double)(k + 1) * m->step_s, on_step, m, k + 1);
 }
 
 static void on_it_power(dc_sim *sim, void *ctx, const void *payload)
 {
-    update(ctx);
+    update(ctx, false);
 }
 
 static void on_isl(dc_sim *sim, void *ctx, uint64_t arg)
@@ -633,7 +638,7 @@ static int orbital_start(void *state, dc_sim *sim, dc_error *err)
     m->min_soc = soc(m);
     m->started = true;
     m->busy = true;
-    settle(m);
+    settle(m, true);
     m->busy = false;
     on_orbit(sim, m, 0);
     dc_sim_at(sim, m->step_s, on_step, m, 1);
