@@ -91,6 +91,8 @@ case_row "10k GPUs + trace" "$reps" \
 # one micro-batch per data-parallel rank (8,000 ranks of 8,192 tokens).
 large="--set cluster.nodes=128000 --set job.nodes=128000 --set cluster.spare_nodes=6400"
 large="$large --set network.switch_radix=512 --set parallelism.global_batch_tokens=134217728.0"
+# ... and a site and a cooling plant 100 times the flagship's.
+large="$large --set power.site_cap_mw=1130.0 --set cooling.capacity_kw=1500000.0"
 # shellcheck disable=SC2086 # $large is a list of words
 case_row "128k nodes" "$reps_large" \
     "$dcsim" run "$scenario" --quiet --no-trace $large

@@ -7,6 +7,7 @@
 #include "checkpoint.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +32,23 @@ const dc_param dc_checkpoint_params[] = {
      NULL, "size of one checkpoint (default: job.params x bytes_per_param)"},
     {"checkpoint.bytes_per_param", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "B", 14, NULL, 0, 1e3, NULL,
      "checkpoint bytes per model parameter (bf16 weights + fp32 master + Adam moments = 14)"},
-    {"checkpoint.write_gb_per_s", DC_PARAM_FLOAT, DC_PARAM_REQUIRED | DC_PARAM_MIN_EXCLUSIVE, "GB/s", 0, NULL, 0,
-     1e9, NULL, "aggregate bandwidth the job's checkpoint writes get"},
+    {"checkpoint.write_gb_per_s", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "GB/s", 0, NULL, 0,
+     1e9, NULL, "aggregate bandwidth the job's checkpoint writes get (required without tier or levels)"},
+    {"checkpoint.tier", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "storage tier the checkpoints are written to, as transfers sharing its bandwidth (instead of write_gb_per_s)"},
+    {"checkpoint.mode", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, "blocking|async",
+     "with a tier: blocking (the job waits for the write) or async (snapshot to host memory, drain in the "
+     "background; default blocking)"},
+    {"checkpoint.snapshot_gb_per_s", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "GB/s", 0, NULL,
+     0, 1e9, NULL, "async: aggregate bandwidth of the snapshot to host memory (the job stalls size / this)"},
+    {"checkpoint.levels", DC_PARAM_LIST, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "multi-level checkpoints (instead of tier): checkpoint k goes to the last level whose every divides k"},
+    {"checkpoint.levels.[].tier", DC_PARAM_STRING, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL,
+     "storage tier of this level"},
+    {"checkpoint.levels.[].every", DC_PARAM_INT, DC_PARAM_REQUIRED, "", 0, NULL, 1, 1e6, NULL,
+     "this level takes every this many checkpoints (the first level: 1)"},
+    {"checkpoint.levels.[].partner", DC_PARAM_BOOL, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "node tiers: each node's shard also on its partner node (n xor 1): survives the loss of one of the two"},
     {0},
 };
 
@@ -74,6 +90,92 @@ double dc_checkpoint_ettr_first_order_detect(double interval_s, double write_s, 
     return dc_checkpoint_ettr_first_order(interval_s, write_s, detect_s + restart_s, mtbi_s);
 }
 
+/* The kind of the tier named name in storage.tiers (NULL if none). */
+static const char *tier_kind(const dc_scenario *sc, const char *name)
+{
+    config_setting_t *list = dc_scenario_lookup(sc, "storage.tiers");
+    for (int i = 0; list && i < config_setting_length(list); i++) {
+        config_setting_t *t = config_setting_get_elem(list, (unsigned)i);
+        const char *n = NULL, *kind = "";
+        config_setting_lookup_string(t, "name", &n);
+        config_setting_lookup_string(t, "kind", &kind);
+        if (n && strcmp(n, name) == 0)
+            return kind;
+    }
+    return NULL;
+}
+
+static int set_level(const dc_scenario *sc, config_setting_t *at, dc_checkpoint_level *lv, const char *name,
+                     dc_error *err)
+{
+    const char *kind = tier_kind(sc, name);
+    if (!kind)
+        return dc_scenario_error_at(sc, at, err, "no storage tier is named \"%s\" (storage.tiers)", name);
+    snprintf(lv->tier, sizeof lv->tier, "%s", name);
+    lv->durable = strcmp(kind, "pfs") == 0 || strcmp(kind, "object") == 0;
+    return DC_OK;
+}
+
+static int read_levels(const dc_scenario *sc, config_setting_t *g, dc_checkpoint_plan *plan, dc_error *err)
+{
+    const char *tier = NULL, *mode = NULL;
+    config_setting_t *levels = config_setting_get_member(g, "levels");
+    bool has_tier = config_setting_lookup_string(g, "tier", &tier);
+    if (has_tier && levels)
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "tier"), err,
+                                    "give either tier or levels, not both");
+    if (has_tier) {
+        plan->n_levels = 1;
+        plan->levels[0].every = 1;
+        int rc = set_level(sc, config_setting_get_member(g, "tier"), &plan->levels[0], tier, err);
+        if (rc != DC_OK)
+            return rc;
+    } else if (levels) {
+        int n = config_setting_length(levels);
+        if (n < 1 || n > DC_CHECKPOINT_MAX_LEVELS)
+            return dc_scenario_error_at(sc, levels, err, "give 1 to %d levels (got %d)", DC_CHECKPOINT_MAX_LEVELS, n);
+        bool durable = false;
+        for (int i = 0; i < n; i++) {
+            config_setting_t *l = config_setting_get_elem(levels, (unsigned)i);
+            dc_checkpoint_level *lv = &plan->levels[i];
+            const char *name = "";
+            int partner = 0;
+            config_setting_lookup_string(l, "tier", &name);
+            config_setting_lookup_int(l, "every", &lv->every);
+            config_setting_lookup_bool(l, "partner", &partner);
+            lv->partner = partner;
+            int rc = set_level(sc, config_setting_get_member(l, "tier"), lv, name, err);
+            if (rc != DC_OK)
+                return rc;
+            if (i == 0 && lv->every != 1)
+                return dc_scenario_error_at(sc, config_setting_get_member(l, "every"), err,
+                                            "the first level takes every checkpoint not taken by another: every = 1 "
+                                            "(got %d)", lv->every);
+            if (lv->partner && lv->durable)
+                return dc_scenario_error_at(sc, config_setting_get_member(l, "partner"), err,
+                                            "partner copies are for node tiers; \"%s\" is shared", name);
+            durable = durable || lv->durable;
+        }
+        plan->n_levels = (size_t)n;
+        if (!durable)
+            return dc_scenario_error_at(sc, levels, err,
+                                        "no level is on a durable tier (kind pfs or object): a node or rack "
+                                        "failure would leave nothing to restart from");
+    }
+    bool has_mode = config_setting_lookup_string(g, "mode", &mode);
+    plan->async = has_mode && strcmp(mode, "async") == 0;
+    double snap = 0;
+    bool has_snap = config_setting_lookup_float(g, "snapshot_gb_per_s", &snap);
+    if (has_mode && plan->n_levels == 0)
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "mode"), err,
+                                    "mode needs a storage tier to write to (tier or levels)");
+    if (plan->async && !has_snap)
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "mode"), err,
+                                    "mode \"async\" needs snapshot_gb_per_s (the copy to host memory)");
+    plan->snapshot_s = snap; /* a bandwidth until the size is known */
+    return DC_OK;
+}
+
 int dc_checkpoint_plan_read(const dc_scenario *sc, double model_params,
                             dc_checkpoint_plan *plan, dc_error *err)
 {
@@ -108,7 +210,7 @@ int dc_checkpoint_plan_read(const dc_scenario *sc, double model_params,
     plan->retain = 1;
     config_setting_lookup_int(g, "retain", &plan->retain);
     double bw = 0, bpp = 14;
-    config_setting_lookup_float(g, "write_gb_per_s", &bw);
+    bool has_bw = config_setting_lookup_float(g, "write_gb_per_s", &bw);
     config_setting_lookup_float(g, "bytes_per_param", &bpp);
     if (!config_setting_lookup_float(g, "size_gb", &plan->size_gb)) {
         if (!(model_params > 0))
@@ -116,8 +218,25 @@ int dc_checkpoint_plan_read(const dc_scenario *sc, double model_params,
                                         "give size_gb, or job.params so the size can be computed from bytes_per_param");
         plan->size_gb = model_params * bpp / 1e9;
     }
-    plan->write_s = plan->size_gb / bw;
+    int rc = read_levels(sc, g, plan, err);
+    if (rc != DC_OK)
+        return rc;
+    if (plan->n_levels == 0 && !has_bw)
+        return dc_scenario_error_at(sc, g, err, "give write_gb_per_s, or a storage tier (tier or levels)");
+    /* With tiers, the job sets write_s from the tier at its start. */
+    plan->write_s = plan->n_levels ? NAN : plan->size_gb / bw;
+    if (plan->async)
+        plan->write_s = plan->snapshot_s = plan->size_gb / plan->snapshot_s;
     return DC_OK;
+}
+
+size_t dc_checkpoint_level_of(const dc_checkpoint_plan *plan, uint64_t k)
+{
+    size_t level = 0;
+    for (size_t i = 1; i < plan->n_levels; i++)
+        if (k % (uint64_t)plan->levels[i].every == 0)
+            level = i;
+    return level;
 }
 
 double dc_checkpoint_optimum_s(const dc_checkpoint_plan *plan, double mtbi_s)

@@ -57,7 +57,39 @@
  * checkpoint captured before the corruption (a checkpoint's state is
  * captured when its write starts), or to the very start if none is that
  * old.  retain = 0 keeps none for such rollbacks (restarts still read the
- * latest) and is refused when a failure class corrupts silently. */
+ * latest) and is refused when a failure class corrupts silently.
+ *
+ * Storage tiers (storage.h).  Without tier or levels, a checkpoint blocks
+ * the job for C = size / write_gb_per_s.  With tier = "NAME" it is a real
+ * transfer of size bytes from the job's nodes to that tier, sharing the
+ * tier and the storage links max-min fairly with the dataset stream and
+ * other transfers: C = latency + size / the rate it gets, re-rated as flows
+ * come and go.  The planned C (Young's, Daly's) is that time alone at the
+ * start.
+ *   mode = "async": the job stalls only for the snapshot to host memory,
+ *       S = size / snapshot_gb_per_s, then computes while the snapshot
+ *       drains to the tier in the background (competing for bandwidth with
+ *       the dataset stream, so it can still slow the steps).  The checkpoint
+ *       counts (a restart can read it) when the drain ends; a failure during
+ *       the drain loses it and the previous one stands.  A checkpoint that
+ *       comes due during a drain waits for the drain to end.  The planned C
+ *       is S (what the job pays per checkpoint).
+ *   levels = ( { tier = "nvme"; every = 1; }, { tier = "pfs"; every = 10; } ):
+ *       checkpoint number k (counting from 1) goes to the last level whose
+ *       every divides k (one tier per checkpoint); each level holds its
+ *       newest copy.  A restart reads the newest copy that survived, taking
+ *       restart_s then size / the tier's read rate from the job's nodes.
+ *       Survival: a copy on a shared tier (pfs, object) survives unless the
+ *       tier loses its data (storage_loss); a copy on a node tier (hbm, ddr,
+ *       nvme) is lost when any of the job's nodes that hold a shard fails or
+ *       loses its device (its replacement does not have the shard), unless
+ *       partner = true: each node's shard is also on its partner (node n xor
+ *       1, a neighbour in the rack), so the copy is lost only when a node and
+ *       its partner are both lost (a rack failure).  A list needs a level on
+ *       a durable (shared) tier; a checkpoint on the way out of a preemption
+ *       is written, blocking, to the first durable level (the next
+ *       allocation has other nodes, which lose the node tiers' copies).
+ *   tier = "NAME" is levels = ( { tier = "NAME"; every = 1; } ). */
 #ifndef DC_CHECKPOINT_H
 #define DC_CHECKPOINT_H
 
@@ -82,6 +114,15 @@ typedef enum dc_checkpoint_policy {
     DC_CHECKPOINT_DALY,
 } dc_checkpoint_policy;
 
+#define DC_CHECKPOINT_MAX_LEVELS 4
+
+typedef struct dc_checkpoint_level {
+    char tier[32];
+    int every;
+    bool partner;
+    bool durable;  /* on a shared tier */
+} dc_checkpoint_level;
+
 typedef struct dc_checkpoint_plan {
     bool enabled;
     dc_checkpoint_policy policy;
@@ -94,10 +135,18 @@ typedef struct dc_checkpoint_plan {
     double prior_mtbi_s;   /* NAN: the configured rate */
     /* retention */
     int retain;
+    /* storage tiers (n_levels 0: write_s from write_gb_per_s) */
+    size_t n_levels;
+    dc_checkpoint_level levels[DC_CHECKPOINT_MAX_LEVELS];
+    bool async;
+    double snapshot_s;
 } dc_checkpoint_plan;
 
 /* The schema rows of the checkpoint group ({0}-terminated). */
 extern const dc_param dc_checkpoint_params[];
+
+/* The level checkpoint number k (from 1) is written to. */
+size_t dc_checkpoint_level_of(const dc_checkpoint_plan *plan, uint64_t k);
 
 /* Reads the checkpoint group (absent: checkpoints disabled).  model_params
  * is the job's parameter count (0 if unknown) for the size from

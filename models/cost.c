@@ -357,12 +357,20 @@ static void cost_finish(void *state, dc_sim *sim)
     double i = m->interest_rate;
     dc_cost_capital ch = dc_cost_capital_over(hw, m->residual_fraction * hw, m->life_y, i, t_y);
     dc_cost_capital cf = dc_cost_capital_over(fac, 0.0, m->facility_life_y, i, t_y);
+    /* Compute in orbit (orbital.h): launch, bus and insurance amortised over
+     * the mission life with nothing left at its end; ground segment and
+     * servicing launches are operating costs. */
+    double orb = get(s, "orbital.capex_usd", 0.0), orb_life = get(s, "orbital.life_years", 1.0);
+    dc_cost_capital co = dc_cost_capital_over(orb, 0.0, orb_life, i, t_y);
+    double orb_opex = get(s, "orbital.opex_usd", 0.0) + get(s, "orbital.servicing_usd", 0.0);
 
     /* energy: the power model's when it ran, else the stated average */
     double sim_kwh, sim_usd;
     bool from_power = dc_summary_get(s, "power.facility_energy_kwh", &sim_kwh);
     double kwh = from_power ? sim_kwh : m->has_facility_mw ? m->facility_mw * 1000.0 * t_h : 0.0;
-    double energy = dc_summary_get(s, "power.energy_cost_usd", &sim_usd) ? f_o * sim_usd
+    /* the power model leaves energy unpriced (null) without an environment:
+     * in orbit, or on a site priced by electricity_usd_per_kwh */
+    double energy = dc_summary_get(s, "power.energy_cost_usd", &sim_usd) && isfinite(sim_usd) ? f_o * sim_usd
                                                                          : f_o * kwh * m->electricity_usd_per_kwh;
     double maintenance = m->maintenance_fraction * (hw + fac) * t_y;
     double staff = m->staff_per_nodes > 0.0 ? f_o * m->nodes / m->staff_per_nodes * m->staff_usd_per_year * t_y : 0.0;
@@ -378,7 +386,7 @@ static void cost_finish(void *state, dc_sim *sim)
     }
     double other = get(s, "repair.tickets", 0.0) - listed;
     double repairs = f_o * (listed_usd + (other > 0.0 ? other : 0.0) * m->repair_default_usd);
-    double opex = energy + maintenance + staff + licences + transfer + repairs;
+    double opex = energy + maintenance + staff + licences + transfer + repairs + orb_opex;
 
     double p = m->on_demand_usd;
     double on_demand = f_d * m->gpus * t_h * p;
@@ -389,13 +397,15 @@ static void cost_finish(void *state, dc_sim *sim)
     double spot = m->spot_gpu_h * (1.0 + m->spot_rework) * m->spot_usd;
     double rent = on_demand + reserved_commit + reserved_over + spot;
 
-    double capital = ch.depreciation_usd + ch.interest_usd + cf.depreciation_usd + cf.interest_usd;
+    double capital = ch.depreciation_usd + ch.interest_usd + cf.depreciation_usd + cf.interest_usd +
+                     co.depreciation_usd + co.interest_usd;
     double tco = capital + opex + rent;
 
     double delta = log1p(m->discount_rate);
     double commit_y = commit_h / DC_HOURS_PER_COST_YEAR;
     double pv = capital_pv(delta, hw, m->residual_fraction * hw, m->life_y, i, t_y) +
-                capital_pv(delta, fac, 0.0, m->facility_life_y, i, t_y);
+                capital_pv(delta, fac, 0.0, m->facility_life_y, i, t_y) +
+                capital_pv(delta, orb, 0.0, orb_life, i, t_y);
     if (t_y > 0.0)
         pv += (opex + on_demand + spot) / t_y * dc_cost_pv_const(delta, 0.0, t_y);
     if (commit_y > 0.0)
@@ -413,12 +423,18 @@ static void cost_finish(void *state, dc_sim *sim)
     double inference_tokens = get(s, "inference.tokens", 0.0);
 
     put(s, "cost.window_days", t_days, "days", "time charged: the simulated time");
-    put(s, "cost.capex_usd", hw + fac, "USD", "purchase price of the owned hardware (with spares) and facility");
+    put(s, "cost.capex_usd", hw + fac + orb, "USD", "purchase price of the owned hardware (with spares) and facility");
     put(s, "cost.depreciation_usd", ch.depreciation_usd + cf.depreciation_usd, "USD",
         "straight-line amortisation of the owned capital over the window");
     put(s, "cost.interest_usd", ch.interest_usd + cf.interest_usd, "USD", "financing of the owned capital");
     put(s, "cost.residual_value_usd", ch.book_value_usd + cf.book_value_usd, "USD",
         "book value of the owned capital at the end of the window");
+    if (orb > 0.0 || orb_opex > 0.0) {
+        put(s, "cost.orbital_capex_usd", orb, "USD", "launch, satellite bus and insurance (orbital.capex_usd)");
+        put(s, "cost.orbital_depreciation_usd", co.depreciation_usd + co.interest_usd, "USD",
+            "their amortisation and financing over the window (mission life orbital.life_years)");
+        put(s, "cost.orbital_opex_usd", orb_opex, "USD", "ground segment and servicing launches");
+    }
     put(s, "cost.energy_kwh", kwh, "kWh", "facility energy of the whole cluster over the window");
     put(s, "cost.energy_from_power_model", from_power ? 1.0 : 0.0, "",
         "1: energy simulated by the power model; 0: cost.opex.facility_mw x time");

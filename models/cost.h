@@ -57,6 +57,9 @@
  *                commitment is paid in full even if the run ends sooner; past
  *                it the reserved GPUs are kept on demand
  *   spot         spot_gpu_h (1 + spot_rework) spot_usd_per_gpu_h
+ * Orbit (orbital.h): orbital.capex_usd (launch, bus, insurance) is a third
+ *   asset, life orbital.life_years, no residual; orbital.opex_usd and
+ *   orbital.servicing_usd are operating costs.
  * TCO = depreciation + financing + operating + renting.
  * Deadline (deadline.days = D): missed when the job did not finish or
  *   job.completion_days > D; days late = completion_days - D (for an

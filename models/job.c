@@ -15,6 +15,7 @@
 #include "cluster.h"
 #include "jobspec.h"
 #include "scheduler.h"
+#include "storage.h"
 
 const dc_param dc_job_params[] = {
     {"job", DC_PARAM_GROUP, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
@@ -62,6 +63,20 @@ typedef struct corruption {
 } corruption;
 
 typedef struct jobs_model jobs_model;
+
+/* A level's newest copy, and the nodes (or -1: the whole tier) that lost
+ * data since it was written. */
+typedef struct level_copy {
+    bool valid;
+    double gpu_s, capture_s;
+    int tier;
+    int32_t *lost;
+    size_t n_lost, cap_lost;
+    uint64_t n_written, n_read;
+} level_copy;
+
+/* Arguments of on_io_done: what finished. */
+enum { IO_WRITE, IO_DRAIN, IO_READ };
 
 typedef struct job_model {
     jobs_model *m;
@@ -125,6 +140,19 @@ typedef struct job_model {
     size_t n_classes;
     char (*class_names)[32];
 
+    /* checkpoints on storage tiers (ckpt.n_levels > 0) */
+    dc_storage *st;
+    level_copy lv[DC_CHECKPOINT_MAX_LEVELS];
+    dc_flow_id io;              /* blocking write or restart read */
+    dc_flow_id drain;           /* async drain */
+    bool draining;              /* from the snapshot to the drain's commit */
+    dc_event_handle io_ev;      /* an I/O's latency after its transfer */
+    size_t io_level, drain_level, read_level; /* read_level: n_levels for none */
+    double io_start_s, drain_gpu_s, drain_capture_s, drain_start_s;
+    double write_sum_s, drain_sum_s;
+    uint64_t n_writes, n_drains, n_drains_lost, n_reads;
+    double read_sum_s;
+
     dc_series *series_state, *series_progress;
 } job_model;
 
@@ -163,6 +191,85 @@ static double speed(const job_model *j)
 static bool computing(const job_model *j)
 {
     return j->state == DC_JOB_RESTARTING || j->state == DC_JOB_RUNNING || j->state == DC_JOB_CHECKPOINTING;
+}
+
+static bool tiered(const job_model *j)
+{
+    return j->ckpt.enabled && j->ckpt.n_levels > 0;
+}
+
+static double ckpt_bytes(const job_model *j)
+{
+    return j->ckpt.size_gb * 1e9;
+}
+
+/* Whether level L's newest copy survived the losses since it was written. */
+static bool level_survives(const job_model *j, size_t L)
+{
+    const level_copy *c = &j->lv[L];
+    if (!c->valid)
+        return false;
+    for (size_t i = 0; i < c->n_lost; i++)
+        for (size_t k = 0; k < c->n_lost; k++)
+            if (c->lost[k] == (c->lost[i] ^ 1))
+                return false;
+    return true;
+}
+
+/* Level L lost node's data (-1: the whole tier's). */
+static void record_loss(job_model *j, size_t L, int32_t node)
+{
+    level_copy *c = &j->lv[L];
+    if (!c->valid)
+        return;
+    if (node < 0 || !j->ckpt.levels[L].partner) {
+        c->valid = false;
+        return;
+    }
+    if (c->n_lost == c->cap_lost) {
+        size_t ncap = c->cap_lost ? 2 * c->cap_lost : 8;
+        int32_t *g = realloc(c->lost, ncap * sizeof *g);
+        if (!g) { /* cannot remember: take the copy as lost */
+            c->valid = false;
+            return;
+        }
+        c->lost = g;
+        c->cap_lost = ncap;
+    }
+    c->lost[c->n_lost++] = node;
+}
+
+/* The node tiers' copies stay on nodes the job no longer has. */
+static void drop_node_levels(job_model *j)
+{
+    for (size_t L = 0; L < j->ckpt.n_levels; L++)
+        if (!j->ckpt.levels[L].durable)
+            j->lv[L].valid = false;
+}
+
+static size_t durable_level(const job_model *j)
+{
+    for (size_t L = 0; L < j->ckpt.n_levels; L++)
+        if (j->ckpt.levels[L].durable)
+            return L;
+    return j->ckpt.n_levels - 1; /* a single node tier: the only one */
+}
+
+/* The newest surviving copy becomes what a restart reads. */
+static void choose_restart(job_model *j)
+{
+    size_t best = j->ckpt.n_levels;
+    for (size_t L = 0; L < j->ckpt.n_levels; L++)
+        if (level_survives(j, L) && (best == j->ckpt.n_levels || j->lv[L].gpu_s > j->lv[best].gpu_s))
+            best = L;
+    j->read_level = best;
+    if (best < j->ckpt.n_levels) {
+        j->committed_gpu_s = j->lv[best].gpu_s;
+        j->committed_capture_s = j->lv[best].capture_s;
+    } else {
+        j->committed_gpu_s = 0.0;
+        j->committed_capture_s = -INFINITY;
+    }
 }
 
 /* Accounts the time since the last change to the current state. */
@@ -217,7 +324,8 @@ static void schedule_next(job_model *j)
     refresh_interval(j);
     double eff = rate(j) * speed(j);
     double to_done = eff > 0.0 ? (j->work_total_gpu_s - j->done_gpu_s) / eff : INFINITY;
-    double to_ckpt = j->ckpt.enabled ? j->ckpt.interval_s - j->run_since_ckpt_s : INFINITY;
+    /* a checkpoint due during a drain waits for the drain's end */
+    double to_ckpt = j->ckpt.enabled && !j->draining ? j->ckpt.interval_s - j->run_since_ckpt_s : INFINITY;
     if (to_ckpt < 0.0)
         to_ckpt = 0.0;
     /* Finishing exactly at a checkpoint boundary finishes (no last write);
@@ -228,10 +336,79 @@ static void schedule_next(job_model *j)
                                                                 : dc_sim_after(j->sim, to_ckpt, on_milestone, j, 1);
 }
 
+static void on_restart_read(dc_sim *sim, void *ctx, uint64_t arg);
+
 static void restart(job_model *j)
 {
     set_state(j, DC_JOB_RESTARTING);
-    j->milestone = dc_sim_after(j->sim, j->restart_s, on_restarted, j, 0);
+    bool read = tiered(j) && j->read_level < j->ckpt.n_levels;
+    j->milestone = dc_sim_after(j->sim, j->restart_s, read ? on_restart_read : on_restarted, j, 0);
+}
+
+static void on_io_done(dc_sim *sim, void *ctx, uint64_t what);
+
+/* A transfer ended: what it was follows from the job's state; the tier's
+ * latency comes after it. */
+static void on_io_flow(dc_sim *sim, void *ctx, dc_flow_id id)
+{
+    job_model *j = ctx;
+    uint64_t what;
+    size_t level;
+    if (id == j->drain) {
+        j->drain = DC_FLOW_NONE;
+        what = IO_DRAIN;
+        level = j->drain_level;
+    } else if (id == j->io) {
+        j->io = DC_FLOW_NONE;
+        what = j->state == DC_JOB_RESTARTING ? IO_READ : IO_WRITE;
+        level = j->io_level;
+    } else {
+        return;
+    }
+    double lat = dc_storage_latency_s(j->st, j->lv[level].tier);
+    if (lat > 0.0)
+        j->io_ev = dc_sim_after(sim, lat, on_io_done, j, what);
+    else
+        on_io_done(sim, j, what);
+}
+
+static dc_flow_id start_transfer(job_model *j, size_t L, dc_io_dir dir)
+{
+    return dc_storage_transfer(j->st, j->lv[L].tier, dir, ckpt_bytes(j), j->nodes_needed, on_io_flow, j);
+}
+
+static void start_io(job_model *j, size_t L, dc_io_dir dir)
+{
+    j->io_level = L;
+    j->io_start_s = dc_sim_now(j->sim);
+    j->io = start_transfer(j, L, dir);
+}
+
+static void on_restart_read(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    job_model *j = ctx;
+    (void)sim;
+    (void)arg;
+    j->milestone = DC_EVENT_NONE;
+    start_io(j, j->read_level, DC_IO_READ);
+}
+
+/* Stops the job's transfers; a drain cut short loses its checkpoint. */
+static void cancel_io(job_model *j)
+{
+    if (!tiered(j))
+        return;
+    if (j->io != DC_FLOW_NONE)
+        dc_storage_cancel(j->st, j->io);
+    if (j->drain != DC_FLOW_NONE)
+        dc_storage_cancel(j->st, j->drain);
+    j->io = j->drain = DC_FLOW_NONE;
+    dc_sim_cancel(j->sim, &j->io_ev);
+    if (j->draining) {
+        j->draining = false;
+        j->n_ckpt_lost++;
+        j->n_drains_lost++;
+    }
 }
 
 /* Takes nodes of its pool until the job has all it needs; then restarts. */
@@ -292,6 +469,10 @@ static void release_all(job_model *j, bool requeue)
 {
     bank(j);
     j->nodes_held = 0;
+    if (tiered(j) && requeue) {
+        drop_node_levels(j);
+        choose_restart(j);
+    }
     if (requeue) {
         set_state(j, DC_JOB_PENDING);
         j->queued_since_s = dc_sim_now(j->sim);
@@ -312,23 +493,40 @@ static kept_ckpt *kept_at(job_model *j, size_t k)
     return &j->kept[(j->kept_head + k) % (size_t)j->ckpt.retain];
 }
 
-static void on_ckpt_done(dc_sim *sim, void *ctx, uint64_t arg)
+/* A checkpoint of gpu_s of work captured at capture_s can be restored. */
+static void commit(job_model *j, double gpu_s, double capture_s, size_t level, double write_s)
 {
-    job_model *j = ctx;
-    j->milestone = DC_EVENT_NONE;
-    set_state(j, DC_JOB_RUNNING);
-    j->committed_gpu_s = j->done_gpu_s;
-    j->committed_capture_s = j->capture_s;
+    j->committed_gpu_s = gpu_s;
+    j->committed_capture_s = capture_s;
+    if (tiered(j)) {
+        level_copy *c = &j->lv[level];
+        c->valid = true;
+        c->gpu_s = gpu_s;
+        c->capture_s = capture_s;
+        c->n_lost = 0;
+        c->n_written++;
+        j->read_level = level;
+    }
     if (j->ckpt.retain > 0) {
         if (j->n_kept == (size_t)j->ckpt.retain) {
             j->kept_head = (j->kept_head + 1) % (size_t)j->ckpt.retain;
             j->n_kept--;
         }
-        *kept_at(j, j->n_kept++) = (kept_ckpt){j->capture_s, j->done_gpu_s};
+        *kept_at(j, j->n_kept++) = (kept_ckpt){capture_s, gpu_s};
     }
-    j->run_since_ckpt_s = 0.0;
     j->n_checkpoints++;
-    dc_eventlog_add(j->log, dc_sim_now(sim), "checkpoint", "", -1, j->id, j->ckpt.write_s);
+    dc_eventlog_add(j->log, dc_sim_now(j->sim), "checkpoint", tiered(j) ? j->ckpt.levels[level].tier : "", -1,
+                    j->id, write_s);
+}
+
+static void on_ckpt_done(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    job_model *j = ctx;
+    j->milestone = DC_EVENT_NONE;
+    set_state(j, DC_JOB_RUNNING);
+    double write_s = tiered(j) ? dc_sim_now(sim) - j->io_start_s : j->ckpt.write_s;
+    commit(j, j->done_gpu_s, j->capture_s, j->io_level, write_s);
+    j->run_since_ckpt_s = 0.0;
     if (j->leaving) {
         j->leaving = false;
         release_all(j, !j->timed_out);
@@ -353,18 +551,99 @@ static void cancel_corruptions(job_model *j, double after_s)
     j->n_pend = k;
 }
 
+static void on_snapshot(dc_sim *sim, void *ctx, uint64_t arg);
+
+/* The job has just stopped to checkpoint (state CHECKPOINTING). */
+static void begin_checkpoint(job_model *j)
+{
+    j->capture_s = dc_sim_now(j->sim);
+    j->n_ckpt_started++;
+    j->interval_sum_s += j->ckpt.interval_s;
+    if (!tiered(j)) {
+        j->milestone = dc_sim_after(j->sim, j->ckpt.write_s, on_ckpt_done, j, 0);
+        return;
+    }
+    if (j->leaving) { /* on the way out: blocking, to the durable level */
+        start_io(j, durable_level(j), DC_IO_WRITE);
+        return;
+    }
+    size_t L = dc_checkpoint_level_of(&j->ckpt, j->n_ckpt_started);
+    if (j->ckpt.async) {
+        j->io_level = L;
+        j->milestone = dc_sim_after(j->sim, j->ckpt.snapshot_s, on_snapshot, j, 0);
+        return;
+    }
+    start_io(j, L, DC_IO_WRITE);
+}
+
+/* The snapshot is in host memory: the job computes while it drains. */
+static void on_snapshot(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    job_model *j = ctx;
+    (void)arg;
+    j->milestone = DC_EVENT_NONE;
+    if (j->leaving) {
+        start_io(j, durable_level(j), DC_IO_WRITE);
+        return;
+    }
+    set_state(j, DC_JOB_RUNNING);
+    j->draining = true;
+    j->drain_gpu_s = j->done_gpu_s;
+    j->drain_capture_s = j->capture_s;
+    j->drain_level = j->io_level;
+    j->drain_start_s = dc_sim_now(sim);
+    j->run_since_ckpt_s = 0.0;
+    j->drain = start_transfer(j, j->drain_level, DC_IO_WRITE);
+    if (j->state == DC_JOB_RUNNING) /* unless ended by a signal meanwhile */
+        schedule_next(j);
+}
+
+static void on_io_done(dc_sim *sim, void *ctx, uint64_t what)
+{
+    job_model *j = ctx;
+    j->io_ev = DC_EVENT_NONE;
+    double now = dc_sim_now(sim);
+    switch (what) {
+    case IO_WRITE:
+        j->write_sum_s += now - j->io_start_s;
+        j->n_writes++;
+        if (j->leaving && !j->ckpt.levels[j->io_level].durable) {
+            start_io(j, durable_level(j), DC_IO_WRITE); /* the next allocation needs a durable copy */
+            return;
+        }
+        on_ckpt_done(sim, j, 0);
+        break;
+    case IO_DRAIN:
+        j->draining = false;
+        j->drain_sum_s += now - j->drain_start_s;
+        j->n_drains++;
+        commit(j, j->drain_gpu_s, j->drain_capture_s, j->drain_level, now - j->drain_start_s);
+        if (j->state == DC_JOB_RUNNING) {
+            bank(j); /* the compute time since the snapshot */
+            schedule_next(j); /* a checkpoint may have come due */
+        }
+        break;
+    case IO_READ:
+        j->read_sum_s += now - j->io_start_s;
+        j->n_reads++;
+        j->lv[j->io_level].n_read++;
+        on_restarted(sim, j, 0);
+        break;
+    }
+}
+
 static void on_milestone(dc_sim *sim, void *ctx, uint64_t is_ckpt)
 {
     job_model *j = ctx;
     j->milestone = DC_EVENT_NONE;
     if (is_ckpt) {
         set_state(j, DC_JOB_CHECKPOINTING);
-        j->capture_s = dc_sim_now(sim);
-        j->n_ckpt_started++;
-        j->interval_sum_s += j->ckpt.interval_s;
-        j->milestone = dc_sim_after(sim, j->ckpt.write_s, on_ckpt_done, j, 0);
+        begin_checkpoint(j);
         return;
     }
+    j->draining = false; /* a drain still running no longer matters */
+    cancel_io(j);
+    dc_sim_cancel(sim, &j->milestone);
     set_state(j, DC_JOB_DONE);
     j->done_gpu_s = j->committed_gpu_s = j->work_total_gpu_s;
     j->completion_s = dc_sim_now(sim);
@@ -380,8 +659,25 @@ static void on_milestone(dc_sim *sim, void *ctx, uint64_t is_ckpt)
  * corruption rollback is armed, to its target); returns the work lost. */
 static double rollback_to(job_model *j, bool preempted)
 {
-    double target = j->committed_gpu_s, capture = j->committed_capture_s;
     bool sdc = j->sdc_armed;
+    if (tiered(j)) {
+        if (sdc) {
+            /* Copies that carry the corruption go; the kept checkpoint
+             * rolled back to is the durable level's copy from now on. */
+            for (size_t L = 0; L < j->ckpt.n_levels; L++)
+                if (j->lv[L].valid && j->lv[L].capture_s > j->sdc_target_capture_s)
+                    j->lv[L].valid = false;
+            level_copy *d = &j->lv[durable_level(j)];
+            if (isfinite(j->sdc_target_capture_s) && !(d->valid && d->capture_s >= j->sdc_target_capture_s)) {
+                d->valid = true;
+                d->gpu_s = j->sdc_target_gpu_s;
+                d->capture_s = j->sdc_target_capture_s;
+                d->n_lost = 0;
+            }
+        }
+        choose_restart(j);
+    }
+    double target = j->committed_gpu_s, capture = j->committed_capture_s;
     if (sdc) {
         target = j->sdc_target_gpu_s;
         capture = j->sdc_target_capture_s;
@@ -418,6 +714,9 @@ static void on_detected(dc_sim *sim, void *ctx, uint64_t arg)
 static void stall(job_model *j, int class_id, int32_t first_node, double detect_s)
 {
     bank(j);
+    /* Cancelling a transfer re-rates the storage, which may change the
+     * job's speed and reschedule its milestone: cancel that after. */
+    cancel_io(j);
     dc_sim_cancel(j->sim, &j->milestone);
     if (j->state == DC_JOB_CHECKPOINTING)
         j->n_ckpt_lost++;
@@ -452,6 +751,9 @@ static void job_failure(job_model *j, const dc_failure_event *ev)
             hit = true;
             bank(j);
             j->nodes_held--;
+            for (size_t L = 0; tiered(j) && L < j->ckpt.n_levels; L++)
+                if (!j->ckpt.levels[L].durable)
+                    record_loss(j, L, (int32_t)ev->nodes[i]);
         }
     if (!hit)
         return;
@@ -462,6 +764,8 @@ static void job_failure(job_model *j, const dc_failure_event *ev)
         stall(j, ev->class_id, first, ev->detect_s);
         break;
     case DC_JOB_DETECTING:
+        if (tiered(j))
+            rollback(j); /* the copy it would read may be gone now */
         /* Already stalled; a failure reported sooner ends the stall sooner. */
         if (dc_sim_now(sim) + ev->detect_s < j->detect_at_s) {
             dc_sim_cancel(sim, &j->detect_ev);
@@ -470,6 +774,8 @@ static void job_failure(job_model *j, const dc_failure_event *ev)
         }
         break;
     case DC_JOB_WAITING:
+        if (tiered(j))
+            rollback(j);
         acquire(j); /* it was not computing: no interruption, just fewer nodes */
         break;
     case DC_JOB_PENDING:
@@ -568,6 +874,25 @@ static void on_corruption(dc_sim *sim, void *ctx, const void *payload)
     dc_eventlog_add(j->log, dc_sim_now(sim), "corruption", ev->class_name, ev->node, j->id, ev->detect_s);
 }
 
+/* A tier lost data: the job's copies on it are gone (node tiers: that
+ * node's shard, unless its partner has one). */
+static void on_storage_loss(dc_sim *sim, void *ctx, const void *payload)
+{
+    jobs_model *m = ctx;
+    const dc_storage_loss *loss = payload;
+    (void)sim;
+    for (size_t i = 0; i < m->n; i++) {
+        job_model *j = &m->jobs[i];
+        if (!tiered(j) || j->ended)
+            continue;
+        if (loss->node >= 0 && dc_cluster_node_job(j->cluster, (uint32_t)loss->node) != j->id)
+            continue;
+        for (size_t L = 0; L < j->ckpt.n_levels; L++)
+            if (j->lv[L].tier == loss->tier)
+                record_loss(j, L, loss->node);
+    }
+}
+
 static void on_speed(dc_sim *sim, void *ctx, const void *payload)
 {
     const dc_job_event *ev = payload;
@@ -599,26 +924,30 @@ static void on_sched_preempt(void *ctx, double notice_s, dc_sched_why why)
         j->n_preempted++;
     dc_eventlog_add(j->log, now, timeout ? "job_time_limit" : "job_preempted", j->name, -1, j->id, notice_s);
     /* checkpoint on the way out if it can (a time limit kills at once) */
-    bool can = !timeout && j->ckpt.enabled && (why == DC_SCHED_PREEMPT || j->ckpt.write_s <= notice_s);
+    double leave_s = tiered(j) ? dc_storage_transfer_s(j->st, j->lv[durable_level(j)].tier, DC_IO_WRITE,
+                                                       ckpt_bytes(j), j->nodes_needed)
+                               : j->ckpt.write_s;
+    bool can = !timeout && j->ckpt.enabled && (why == DC_SCHED_PREEMPT || leave_s <= notice_s);
     if (can && j->state == DC_JOB_CHECKPOINTING) {
         j->leaving = true;
         return;
     }
     if (can && j->state == DC_JOB_RUNNING) {
+        cancel_io(j); /* a drain in progress: the blocking write replaces it */
         dc_sim_cancel(j->sim, &j->milestone);
         j->leaving = true;
         set_state(j, DC_JOB_CHECKPOINTING);
-        j->capture_s = now;
-        j->n_ckpt_started++;
-        j->interval_sum_s += j->ckpt.interval_s;
-        j->milestone = dc_sim_after(j->sim, j->ckpt.write_s, on_ckpt_done, j, 0);
+        begin_checkpoint(j);
         return;
     }
     bank(j);
+    cancel_io(j);
     dc_sim_cancel(j->sim, &j->milestone);
     dc_sim_cancel(j->sim, &j->detect_ev);
     if (j->state == DC_JOB_CHECKPOINTING)
         j->n_ckpt_lost++;
+    if (tiered(j) && !timeout)
+        drop_node_levels(j);
     if (j->state != DC_JOB_DETECTING) /* a stalled job has rolled back already */
         rollback_to(j, true);
     release_all(j, !timeout);
@@ -755,8 +1084,11 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     }
     j->ckpt.enabled = want;
     if (want) {
-        if (!isnan(sp->ckpt_write_s))
+        if (!isnan(sp->ckpt_write_s)) {
             j->ckpt.write_s = sp->ckpt_write_s;
+            j->ckpt.n_levels = 0; /* the job's own write time */
+            j->ckpt.async = false;
+        }
         if (!isnan(sp->ckpt_interval_s) && sp->ckpt_interval_s > 0) {
             j->ckpt.policy = DC_CHECKPOINT_FIXED;
             j->ckpt.interval_s = sp->ckpt_interval_s;
@@ -900,19 +1232,40 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         || dc_sim_subscribe(sim, sig_speed, on_speed, m) != DC_OK
         || dc_sim_subscribe(sim, sig_corrupt, on_corruption, m) != DC_OK)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
+    bool any_tiered = false;
+    for (size_t i = 0; i < m->n; i++)
+        any_tiered = any_tiered || tiered(&m->jobs[i]);
+    if (any_tiered) {
+        int sig_loss = dc_sim_signal(sim, "storage_loss");
+        if (sig_loss < 0 || dc_sim_subscribe(sim, sig_loss, on_storage_loss, m) != DC_OK)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
     return DC_OK;
 }
 
 static int job_start(void *state, dc_sim *sim, dc_error *err)
 {
     jobs_model *m = state;
-    (void)err;
     for (size_t i = 0; i < m->n; i++) {
         job_model *j = &m->jobs[i];
         /* Every speed source registered at init; all start at full speed. */
         j->n_speed = dc_cluster_speed_source_count(j->cluster);
         for (size_t k = 0; k < j->n_speed; k++)
             j->speed[k] = dc_cluster_job_speed_factor(j->cluster, j->id, (int)k);
+        if (tiered(j)) {
+            j->st = dc_storage_of(sim);
+            if (!j->st)
+                return dc_error_set(err, DC_EINPUT, "job \"%s\": checkpoints on a storage tier need a storage group",
+                                    j->name);
+            for (size_t L = 0; L < j->ckpt.n_levels; L++)
+                j->lv[L].tier = dc_storage_tier(j->st, j->ckpt.levels[L].tier);
+            j->read_level = j->ckpt.n_levels;
+            /* The planned write time: the most frequent level's, alone
+             * (async: the snapshot, what the job pays). */
+            if (!j->ckpt.async)
+                j->ckpt.write_s = dc_storage_transfer_s(j->st, j->lv[0].tier, DC_IO_WRITE, ckpt_bytes(j),
+                                                        j->nodes_needed);
+        }
         double hazard = dc_cluster_job_hazard(j->cluster, j->nodes_needed);
         double configured_mtbi_s = hazard > 0 ? 1.0 / hazard : INFINITY;
         dc_checkpoint_plan_resolve(&j->ckpt, configured_mtbi_s);
@@ -972,7 +1325,26 @@ static void legacy_summary(job_model *j, dc_sim *sim)
                    j->n_ckpt_started ? j->interval_sum_s / (double)j->n_ckpt_started : NAN, "s",
                    "mean interval of the checkpoints taken");
     dc_summary_set(s, "job.checkpoint_write_s", j->ckpt.enabled ? j->ckpt.write_s : NAN, "s",
-                   "time to write one checkpoint");
+                   tiered(j) ? "planned checkpoint cost: the first level's write alone at the start (async: the "
+                               "snapshot)"
+                             : "time to write one checkpoint");
+    if (tiered(j)) {
+        dc_summary_set(s, "job.checkpoint_write_mean_s", j->n_writes ? j->write_sum_s / (double)j->n_writes : NAN,
+                       "s", "mean time of the blocking checkpoint writes to the tiers (sharing bandwidth)");
+        dc_summary_set(s, "job.checkpoint_drain_mean_s", j->n_drains ? j->drain_sum_s / (double)j->n_drains : NAN,
+                       "s", "async: mean time of the completed drains to the tier, in the background");
+        dc_summary_set(s, "job.checkpoint_drains_lost", (double)j->n_drains_lost, "",
+                       "async: drains cut short (by a failure or a preemption): the previous checkpoint stood");
+        dc_summary_set(s, "job.restart_read_mean_s", j->n_reads ? j->read_sum_s / (double)j->n_reads : NAN, "s",
+                       "mean time of the restarts' checkpoint reads (after restart_s)");
+        for (size_t L = 0; L < j->ckpt.n_levels; L++) {
+            char key[96];
+            snprintf(key, sizeof key, "job.checkpoint_level%zu.written", L);
+            dc_summary_set(s, key, (double)j->lv[L].n_written, "", "checkpoints completed on this level");
+            snprintf(key, sizeof key, "job.checkpoint_level%zu.restores", L);
+            dc_summary_set(s, key, (double)j->lv[L].n_read, "", "restarts that read this level's copy");
+        }
+    }
     double hazard = dc_cluster_job_hazard(j->cluster, j->nodes_needed);
     dc_summary_set(s, "job.expected_mtbi_h", hazard > 0 ? 1.0 / hazard / 3600.0 : NAN, "h",
                    "mean time between interruptions expected from the failure rates");
@@ -1155,6 +1527,8 @@ static void job_destroy(void *state)
         free(j->by_class);
         free(j->kept);
         free(j->pend);
+        for (size_t L = 0; L < DC_CHECKPOINT_MAX_LEVELS; L++)
+            free(j->lv[L].lost);
         dc_mtbi_estimator_free(&j->est);
     }
     free(m->jobs);

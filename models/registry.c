@@ -18,6 +18,7 @@
 #include "inference.h"
 #include "job.h"
 #include "jobspec.h"
+#include "orbital.h"
 #include "network.h"
 #include "power.h"
 #include "repair.h"
@@ -55,6 +56,8 @@ const dc_model_type *const dc_model_types[] = {
     &dc_model_environment,
     &dc_model_power,
     &dc_model_cooling,
+    &dc_model_orbital,
+    &dc_model_orbital_radiation,
     &dc_model_cost, /* last: it prices what the others wrote to the summary */
     NULL,
 };
@@ -76,6 +79,8 @@ static const dc_param *const schemas[] = {
     dc_power_params,
     dc_cooling_params,
     dc_thermal_aging_params,
+    dc_orbital_params,
+    dc_orbital_radiation_params,
     dc_cost_params,
     NULL,
 };

@@ -124,6 +124,13 @@ typedef struct bad_case {
     const char *fragments[3];
 } bad_case;
 
+#define ORBITAL_CFG(alt, emis, rad_m2)                                                                      \
+    "horizon_days = 1.0;\ncluster = { nodes = 2; gpus_per_node = 4; };\njob = { nodes = 2; work_gpu_h = 1.0; };\n" \
+    "power = { gpu = { idle_w = 60.0; peak_w = 400.0; min_cap_w = 150.0; }; };\n"                          \
+    "orbital = { satellites = 1;\n altitude_km = " alt ";\n"                                                 \
+    " solar = { area_m2 = 40.0; }; battery = { capacity_kwh = 5.0; };\n"                                      \
+    " radiator = { area_m2 = " rad_m2 "; heat_capacity_kj_per_k = 100.0;\n emissivity = " emis "; }; };\n"
+
 static const bad_case bad_cases[] = {
     {"unknown key", "horizon_days = 1.0;\ncluster = { nodez = 4; };\njob = { nodes = 1; work_gpu_h = 1.0; };\n",
      {"run", "@CFG", "-o", "@OUT"}, {"bad.cfg:2", "cluster.nodez", "unknown key"}},
@@ -182,6 +189,16 @@ static const bad_case bad_cases[] = {
      {"validate", "@CFG"}, {"bad.cfg:3", "job.nodes"}},
     {"report of a file that is not a trace", "not hdf5\n", {"report", "@CFG"}, {"bad.cfg", "not a dcsim trace"}},
     {"report of a missing file", NULL, {"report", "/nonexistent/t.h5"}, {"/nonexistent/t.h5"}},
+    {"orbit below 150 km", ORBITAL_CFG("120.0", "0.9", "10.0"), {"run", "@CFG", "-o", "@OUT"},
+     {"bad.cfg:6", "orbital.altitude_km", "120"}},
+    {"negative altitude", ORBITAL_CFG("-650.0", "0.9", "10.0"), {"run", "@CFG", "-o", "@OUT"},
+     {"bad.cfg:6", "orbital.altitude_km", "-650"}},
+    {"emissivity above 1", ORBITAL_CFG("650.0", "1.2", "10.0"), {"run", "@CFG", "-o", "@OUT"},
+     {"bad.cfg:9", "orbital.radiator.emissivity", "1.2"}},
+    {"emissivity 0", ORBITAL_CFG("650.0", "0.0", "10.0"), {"run", "@CFG", "-o", "@OUT"},
+     {"bad.cfg:9", "orbital.radiator.emissivity"}},
+    {"radiator too small for the idle cluster", ORBITAL_CFG("650.0", "0.9", "0.3"), {"run", "@CFG", "-o", "@OUT"},
+     {"bad.cfg:8", "orbital.radiator.area_m2", "idle cluster"}},
 };
 
 static void test_bad_inputs(void)

@@ -991,6 +991,23 @@ static const bad_case bad_cases[] = {
      BASE "network = { tiers = 2; failures = (\n { part = \"pod_link\"; afr = 0.01; repair = { mean_h = 1.0; }; } ); };\n",
      {"bad.cfg:5", "failures.[0].part", "no pod_link"}},
     {"unknown topology", BASE "network = {\n topology = \"hypercube\"; };\n", {"bad.cfg:5", "network.topology", "hypercube"}},
+#define NVME "storage = { tiers = ( { name = \"nvme\"; kind = \"nvme\"; capacity_tb = 1.0; read_gb_per_s = 1.0; " \
+             "write_gb_per_s = 1.0; } ); };\n"
+    {"checkpoint tier that does not exist", BASE NVME "checkpoint = { size_gb = 10.0;\n tier = \"pfs\"; };\n",
+     {"bad.cfg:6", "checkpoint.tier", "no storage tier is named \"pfs\""}},
+    {"checkpoint level on a tier that does not exist",
+     BASE NVME "checkpoint = { size_gb = 10.0;\n levels = ( { tier = \"nvme\"; every = 1; }, { tier = \"s3\"; "
+               "every = 4; } ); };\n",
+     {"bad.cfg:6", "checkpoint.levels.[1].tier", "\"s3\""}},
+    {"checkpoint levels without a durable tier",
+     BASE NVME "checkpoint = { size_gb = 10.0;\n levels = ( { tier = \"nvme\"; every = 1; } ); };\n",
+     {"bad.cfg:6", "checkpoint.levels", "no level is on a durable tier"}},
+    {"async checkpoints without a snapshot bandwidth",
+     BASE NVME "checkpoint = { size_gb = 10.0; tier = \"nvme\";\n mode = \"async\"; };\n",
+     {"bad.cfg:6", "checkpoint.mode", "snapshot_gb_per_s"}},
+    {"checkpoints with neither bandwidth nor tier", BASE "checkpoint = {\n size_gb = 10.0; };\n",
+     {"bad.cfg:4", "checkpoint", "give write_gb_per_s, or a storage tier"}},
+#undef NVME
 };
 
 static const char *dcsim_path;
@@ -1100,7 +1117,7 @@ static void test_lessons(void)
     free(out);
     static const char *const others[][2] = {
         {"oversubscription.sh 2048", "7"},  {"checkpoint_interval.sh 1024", "9"},
-        {"checkpoint_storage.sh 1024", "6"}, {"hbm_ddr.sh", "5"},
+        {"checkpoint_storage.sh 1024", "11"}, {"hbm_ddr.sh", "5"},
     };
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
         snprintf(cmd, sizeof cmd, "DCSIM='%s' sh '%s/scenarios/teach/'%s", dcsim_path, src, others[i][0]);
