@@ -64,6 +64,7 @@ struct dc_sweep {
     const keyset **last; /* [worker]: the keyset of its last row */
     pthread_mutex_t lock; /* guards keysets */
     bool lock_ready;
+    const volatile sig_atomic_t *cancel; /* nonzero: take no further row */
 };
 
 /* ---- axes ---------------------------------------------------------------------- */
@@ -660,6 +661,8 @@ static void *work(void *arg)
     pool *p = a->p;
     dc_error err = {0};
     while (!atomic_load(&p->stop)) {
+        if (p->sw->cancel && *p->sw->cancel)
+            break; /* interrupted: the rows done so far stay done */
         size_t k = atomic_fetch_add(&p->next, 1);
         if (k >= p->n)
             break;
@@ -886,7 +889,32 @@ long dc_sweep_table_column(const dc_sweep_table *t, const char *name)
     return -1;
 }
 
+void dc_sweep_set_cancel(dc_sweep *sw, const volatile sig_atomic_t *flag)
+{
+    sw->cancel = flag;
+}
+
+size_t dc_sweep_rows_done(const dc_sweep *sw)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sw->rows; i++)
+        n += sw->results[i].ks != NULL;
+    return n;
+}
+
+static int table_build(const dc_sweep *sw, bool partial, dc_sweep_table **out, dc_error *err);
+
 int dc_sweep_table_build(const dc_sweep *sw, dc_sweep_table **out, dc_error *err)
+{
+    return table_build(sw, false, out, err);
+}
+
+int dc_sweep_table_build_partial(const dc_sweep *sw, dc_sweep_table **out, dc_error *err)
+{
+    return table_build(sw, true, out, err);
+}
+
+static int table_build(const dc_sweep *sw, bool partial, dc_sweep_table **out, dc_error *err)
 {
     dc_sweep_table *t = calloc(1, sizeof *t);
     size_t **map = calloc(sw->n_keysets ? sw->n_keysets : 1, sizeof *map); /* [keyset][key] -> column */
@@ -901,6 +929,8 @@ int dc_sweep_table_build(const dc_sweep *sw, dc_sweep_table **out, dc_error *err
     /* columns: in order of first appearance, row by row */
     for (size_t i = 0; i < sw->rows && rc == DC_OK; i++) {
         const keyset *ks = sw->results[i].ks;
+        if (!ks && partial)
+            continue;
         if (!ks) {
             rc = dc_error_set(err, DC_EINTERNAL, "row %zu has not run", i);
             break;
@@ -951,12 +981,14 @@ int dc_sweep_table_build(const dc_sweep *sw, dc_sweep_table **out, dc_error *err
         rc = dc_error_set(err, DC_ENOMEM, "out of memory");
     for (size_t i = 0; i < t->n_rows && rc == DC_OK; i++) {
         const keyset *ks = sw->results[i].ks;
-        size_t id = 0;
-        while (sw->keysets[id] != ks)
-            id++;
         double *row = t->values + i * t->n_cols;
         for (size_t j = 0; j < t->n_cols; j++)
             row[j] = NAN;
+        if (!ks)
+            continue; /* partial: a row that has not run is all NaN */
+        size_t id = 0;
+        while (sw->keysets[id] != ks)
+            id++;
         for (size_t k = 0; k < ks->n; k++)
             row[map[id][k]] = sw->results[i].values[k];
     }

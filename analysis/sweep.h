@@ -36,6 +36,7 @@
 #ifndef DC_SWEEP_H
 #define DC_SWEEP_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -138,6 +139,15 @@ typedef struct dc_sweep_table {
 
 /* Every row must have run.  Columns in order of first appearance. */
 int dc_sweep_table_build(const dc_sweep *sw, dc_sweep_table **out, dc_error *err);
+/* The same for an interrupted sweep: a row that has not run is all NaN (the
+ * statistics leave NaN out, so they are those of the rows done). */
+int dc_sweep_table_build_partial(const dc_sweep *sw, dc_sweep_table **out, dc_error *err);
+
+/* Interruption: once *flag is nonzero (a signal handler sets it), the
+ * workers take no further row and dc_sweep_run returns DC_OK with the rows
+ * done so far; rows already running finish. */
+void dc_sweep_set_cancel(dc_sweep *sw, const volatile sig_atomic_t *flag);
+size_t dc_sweep_rows_done(const dc_sweep *sw);
 void dc_sweep_table_destroy(dc_sweep_table *t);
 /* The column named name, or -1. */
 long dc_sweep_table_column(const dc_sweep_table *t, const char *name);

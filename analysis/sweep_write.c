@@ -11,6 +11,7 @@
  * error printing off during the write, temporary name then rename.  Called
  * from one thread only (the HDF5 library here is not thread-safe). */
 #include "sweep_write.h"
+#include "h5image.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -510,6 +511,8 @@ static int write_root(writer *w, const dc_sweep_meta *m, const dc_sweep *sw)
 {
     int version = DC_SWEEP_FORMAT_VERSION;
     uint64_t seed = dc_sweep_seed(sw, 0), reps = dc_sweep_reps(sw), points = dc_sweep_points(sw);
+    uint64_t rows_done = dc_sweep_rows_done(sw);
+    int complete = m->incomplete ? 0 : 1;
     int rc;
     if ((rc = attr_str(w, w->file, "dcsim_version", m->dcsim_version)) != DC_OK ||
         (rc = attr_num(w, w->file, "format_version", H5T_STD_I32LE, H5T_NATIVE_INT, &version)) != DC_OK ||
@@ -520,19 +523,21 @@ static int write_root(writer *w, const dc_sweep_meta *m, const dc_sweep *sw)
         (rc = attr_num(w, w->file, "seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &seed)) != DC_OK ||
         (rc = attr_num(w, w->file, "reps", H5T_STD_U64LE, H5T_NATIVE_UINT64, &reps)) != DC_OK ||
         (rc = attr_num(w, w->file, "grid_points", H5T_STD_U64LE, H5T_NATIVE_UINT64, &points)) != DC_OK ||
-        (rc = attr_str(w, w->file, "started_at", m->started_at)) != DC_OK)
+        (rc = attr_str(w, w->file, "started_at", m->started_at)) != DC_OK ||
+        (rc = attr_num(w, w->file, "complete", H5T_STD_I32LE, H5T_NATIVE_INT, &complete)) != DC_OK ||
+        (rc = attr_num(w, w->file, "rows_done", H5T_STD_U64LE, H5T_NATIVE_UINT64, &rows_done)) != DC_OK)
         return rc;
     return DC_OK;
 }
 
+/* In memory, written with write(2) (sim/h5image.h): libhdf5 1.10 does not
+ * survive a full disk. */
 static hid_t create_file(const char *tmp)
 {
-    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE), fapl = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE), fapl = dc_h5image_fapl();
     hid_t f = -1;
     if (fcpl >= 0 && fapl >= 0 && H5Pset_obj_track_times(fcpl, 0) >= 0 &&
-        H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0 &&
-        H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) >= 0 &&
-        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0)
+        H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0)
         f = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl);
     if (fcpl >= 0)
         H5Pclose(fcpl);
@@ -591,6 +596,9 @@ int dc_sweep_write(const char *path, const dc_sweep_meta *meta, const dc_sweep *
         rc = write_sensitivity(&w, t, r);
     if (rc == DC_OK && tornado)
         rc = write_tornado(&w, tornado);
+    char why[512];
+    if (rc == DC_OK && w.file >= 0 && dc_h5image_save(w.file, tmp, why, sizeof why) != 0)
+        rc = dc_error_set(err, DC_EIO, "cannot write sweep '%s': %s", path, why);
     if (w.file >= 0 && H5Fclose(w.file) < 0 && rc == DC_OK)
         rc = fail(&w, "could not finish the file");
     if (w.scalar >= 0)

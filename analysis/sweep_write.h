@@ -55,6 +55,9 @@ typedef struct dc_sweep_meta {
     const char *scenario_file;
     const char *command;
     const char *started_at;
+    /* Interrupted (SIGINT/SIGTERM): root attribute complete = 0 and
+     * rows_done < rows; rows that have not run are NaN in /results. */
+    bool incomplete;
 } dc_sweep_meta;
 
 /* tornado may be NULL (no /tornado table). */

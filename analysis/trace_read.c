@@ -15,6 +15,7 @@
  * fixed-length.  /summary is read in creation order when the file tracks it,
  * else in name order. */
 #include "trace_read.h"
+#include "h5image.h"
 #include "trace_format.h"
 
 #include <errno.h>
@@ -81,6 +82,13 @@ dc_trace_file *dc_trace_open(const char *path, dc_error *err)
         return NULL;
     }
 
+    /* Before libhdf5 parses anything (sim/h5image.h). */
+    char why[512];
+    if (dc_h5image_verify(path, why, sizeof why) == 1) {
+        dc_error_set(err, DC_EINPUT, "trace '%s' is damaged: %s", path, why);
+        return NULL;
+    }
+
     quiet q;
     quiet_on(&q);
     dc_trace_file *t = NULL;
@@ -115,9 +123,16 @@ dc_trace_file *dc_trace_open(const char *path, dc_error *err)
         goto done;
     }
     if (version != DC_TRACE_FORMAT_VERSION) {
-        dc_error_set(err, DC_EINPUT,
-                     "trace '%s' has format version %lld, but this dcsim reads format version %d",
-                     path, version, DC_TRACE_FORMAT_VERSION);
+        if (version > DC_TRACE_FORMAT_VERSION)
+            dc_error_set(err, DC_EINPUT,
+                         "trace '%s' has format version %lld, but this dcsim reads format version %d: "
+                         "it was written by a newer dcsim; read it with that version or upgrade",
+                         path, version, DC_TRACE_FORMAT_VERSION);
+        else
+            dc_error_set(err, DC_EINPUT,
+                         "trace '%s' has format version %lld, but this dcsim reads format version %d: "
+                         "it was written by an older dcsim; run its scenario (the 'scenario' attribute) again",
+                         path, version, DC_TRACE_FORMAT_VERSION);
         goto done;
     }
     t = malloc(sizeof *t);

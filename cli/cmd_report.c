@@ -52,6 +52,16 @@ int dc_cmd_report(int argc, char **argv)
         dc_error_set(&err, DC_ENOMEM, "out of memory");
         goto fail;
     }
+    char *kind = NULL;
+    dc_error kind_err = {0};
+    if (dc_trace_attr_string(t, "kind", &kind, &kind_err) == DC_OK && strcmp(kind, "sweep") == 0) {
+        free(kind);
+        dc_error_set(&err, DC_EINPUT,
+                     "'%s' holds the results of a sweep (dcsim sweep -o), not the trace of a run: read it with "
+                     "h5dump or h5py (/runs, /stats)", path);
+        goto fail;
+    }
+    free(kind);
     if (dc_trace_read_summary(t, s, &err) != DC_OK || dc_trace_attr_string(t, "scenario_file", &file, &err) != DC_OK
         || dc_trace_attr_string(t, "dcsim_version", &version, &err) != DC_OK
         || dc_trace_attr_uint64(t, "seed", &seed, &err) != DC_OK

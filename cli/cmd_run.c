@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "interrupt.h"
+#include "runlimits.h"
 #include "registry.h"
 #include "sim.h"
 #include "trace.h"
@@ -23,14 +25,17 @@
 #define MAX_SETS 256
 
 static const char run_usage[] =
-    "usage: dcsim run [FILE] [-o OUT.h5 | --no-trace] [--seed N] [--set KEY=VALUE]... [--json] [--quiet]\n"
+    "usage: dcsim run [FILE] [-o OUT.h5 | --no-trace] [--seed N] [--set KEY=VALUE]... [--json] [--quiet] [--force]\n"
     "Simulates the scenario FILE (default: the embedded 10k_gpu scenario), prints its summary and\n"
-    "writes an HDF5 trace (default: NAME.h5 in the current directory, NAME the file's base name).\n";
+    "writes an HDF5 trace (default: NAME.h5 in the current directory, NAME the file's base name).\n"
+    "--force writes a trace larger than DCSIM_MAX_TRACE_GB (default 2).  SIGINT or SIGTERM stops the run\n"
+    "without writing a trace (exit status 130 or 143).\n";
 
 typedef struct progress {
     struct timespec started;
-    bool shown;
+    bool shown, show;
     double horizon_days;
+    dc_sim *sim;
 } progress;
 
 static double elapsed_s(const struct timespec *t0)
@@ -44,6 +49,10 @@ static double elapsed_s(const struct timespec *t0)
 static void show_progress(void *ctx, double fraction)
 {
     progress *p = ctx;
+    if (dc_cli_interrupted() && fraction < 1.0)
+        dc_sim_stop(p->sim);
+    if (!p->show)
+        return;
     if (fraction >= 1.0) {
         if (p->shown)
             fputs("\r\033[K", stderr);
@@ -87,10 +96,11 @@ int dc_cmd_run(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"no-trace", no_argument, NULL, 'n'},
         {"seed", required_argument, NULL, 's'},   {"set", required_argument, NULL, 'S'},
         {"json", no_argument, NULL, 'j'},         {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+        {"help", no_argument, NULL, 'h'},         {"force", no_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
     };
     const char *output = NULL;
-    bool no_trace = false, json = false, quiet = false;
+    bool no_trace = false, json = false, quiet = false, force = false;
     int64_t seed = -1;
     const char *sets[MAX_SETS];
     size_t n_sets = 0;
@@ -123,6 +133,9 @@ int dc_cmd_run(int argc, char **argv)
             break;
         case 'q':
             quiet = true;
+            break;
+        case 'f':
+            force = true;
             break;
         case 'h':
             fputs(run_usage, stdout);
@@ -162,16 +175,32 @@ int dc_cmd_run(int argc, char **argv)
         if (dc_trace_check_writable(out_path, &err) != DC_OK)
             goto fail;
     }
+    /* Before allocating: absurd sizes and huge traces are refused here. */
+    if (dc_cli_check_limits(sc, file ? file : "(embedded 10k_gpu.cfg)", 1, out_path != NULL, force, &err) != DC_OK)
+        goto fail;
+    dc_cli_catch_signals();
     if (dc_build(sc, seed, &sim, &err) != DC_OK)
         goto fail;
 
-    progress prog = {.horizon_days = dc_sim_horizon(sim) / 86400.0};
+    progress prog = {.horizon_days = dc_sim_horizon(sim) / 86400.0, .sim = sim};
     clock_gettime(CLOCK_MONOTONIC, &prog.started);
-    if (!quiet && !json && isatty(STDERR_FILENO))
-        dc_sim_set_progress(sim, show_progress, &prog);
+    prog.show = !quiet && !json && isatty(STDERR_FILENO);
+    dc_sim_set_progress(sim, show_progress, &prog);
     if (dc_sim_run(sim, &err) != DC_OK)
         goto fail;
     double wall_s = elapsed_s(&prog.started);
+    if (dc_cli_interrupted()) {
+        /* A signal during the run: no trace (the previous file of that name,
+         * if any, is untouched).  One during the write below lets the write
+         * finish: it is atomic (temporary file, then rename). */
+        int sig = dc_cli_interrupted();
+        if (prog.shown)
+            fputs("\r\033[K", stderr);
+        fprintf(stderr, "dcsim: interrupted by %s after %.1f of %.0f simulated days: no trace written\n",
+                dc_cli_signal_name(sig), dc_sim_now(sim) / 86400.0, prog.horizon_days);
+        status = dc_cli_signal_status(sig);
+        goto done;
+    }
 
     if (out_path) {
         text = dc_scenario_text(sc);

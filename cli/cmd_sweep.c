@@ -34,6 +34,8 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "interrupt.h"
+#include "runlimits.h"
 #include "registry.h"
 #include "stats.h"
 #include "sweep.h"
@@ -517,6 +519,20 @@ int dc_cmd_sweep(int argc, char **argv)
     };
     if (dc_sweep_create(&spec, (size_t)threads, &sw, &err) != DC_OK)
         goto fail;
+    /* Before running: every grid point within the memory limit, one copy
+     * running per thread (sweeps write no trace per run). */
+    for (size_t g = 0; g < dc_sweep_points(sw); g++) {
+        char what[256];
+        snprintf(what, sizeof what, "%s (grid point %zu)", file ? file : "(embedded 10k_gpu.cfg)", g + 1);
+        if (dc_cli_check_limits(dc_sweep_scenario(sw, g), what, (size_t)threads, false, true, &err) != DC_OK)
+            goto fail;
+    }
+    /* SIGINT/SIGTERM: the rows done are kept, written (complete = 0) and the
+     * exit status is 128 + the signal.  Under MPI, mpirun owns the signals. */
+    if (par.size == 1) {
+        dc_cli_catch_signals();
+        dc_sweep_set_cancel(sw, dc_cli_interrupt_flag());
+    }
     /* Before running: a bad output path must not cost a long sweep. */
     int orc = root && output ? dc_trace_check_writable(output, &err) : DC_OK;
     if (dc_par_agree(&par, orc) != DC_OK) {
@@ -574,7 +590,8 @@ int dc_cmd_sweep(int argc, char **argv)
         goto finish;
 
     /* rank 0: the answers */
-    if (dc_sweep_table_build(sw, &table, &err) != DC_OK)
+    int sig = par.size == 1 ? dc_cli_interrupted() : 0;
+    if ((sig ? dc_sweep_table_build_partial(sw, &table, &err) : dc_sweep_table_build(sw, &table, &err)) != DC_OK)
         goto fail;
     const char *defaults[] = {"cost.total_usd", "cost.tco_usd", "job.completion_days", "job.ettr",
                               "job.useful_gpu_h", "job.interruptions"};
@@ -594,7 +611,7 @@ int dc_cmd_sweep(int argc, char **argv)
     if (dc_sweep_report_build(sw, table, metrics, n_metrics, risk, var_level, &report, &err) != DC_OK)
         goto fail;
 
-    if (tornado && report->n_inputs > 0) {
+    if (tornado && report->n_inputs > 0 && !sig) {
         /* rank 0 alone, on its threads, after the sweep */
         size_t tr = (size_t)tornado_reps;
         if (dc_tornado_run(sw, metrics, n_metrics, tr, 0.1, 0.9, (size_t)threads, &tn, &err) != DC_OK)
@@ -614,6 +631,7 @@ int dc_cmd_sweep(int argc, char **argv)
             .scenario_file = shown_file,
             .command = command ? command : "",
             .started_at = started_at,
+            .incomplete = sig != 0,
         };
         if (dc_sweep_write(output, &meta, sw, table, report, tn, &err) != DC_OK)
             goto fail;
@@ -634,6 +652,12 @@ int dc_cmd_sweep(int argc, char **argv)
         if (output)
             printf("; results: %s", output);
         printf("\n");
+    }
+    if (sig) {
+        fprintf(stderr, "dcsim: sweep interrupted by %s after %zu of %zu runs%s%s%s\n", dc_cli_signal_name(sig),
+                dc_sweep_rows_done(sw), rows, output ? ": the runs done are in '" : " (no -o: nothing written)",
+                output ? output : "", output ? "' (complete = 0)" : "");
+        status = dc_cli_signal_status(sig);
     }
     goto finish;
 fail:

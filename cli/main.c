@@ -8,6 +8,7 @@
 /* dcsim: the command line.  Wires the scenario, the models, the engine and
  * the trace; the only place that prints for the user or chooses an exit
  * status. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +23,7 @@ static const char usage[] =
     "dcsim - discrete-event simulator of AI datacenters\n"
     "\n"
     "usage: dcsim COMMAND [ARGS]\n"
-    "  run [FILE] [-o OUT.h5|--no-trace] [--seed N] [--set KEY=VALUE]... [--json] [--quiet]\n"
+    "  run [FILE] [-o OUT.h5|--no-trace] [--seed N] [--set KEY=VALUE]... [--json] [--quiet] [--force]\n"
     "                          simulate a scenario (default: the embedded 10k_gpu scenario)\n"
     "  validate FILE [--set KEY=VALUE]...\n"
     "                          check a scenario without running it\n"
@@ -42,7 +43,8 @@ static const char usage[] =
     "  keys                    print the reference of every scenario key (Markdown)\n"
     "  --help, --version\n"
     "\n"
-    "Exit status: 0 success, 2 bad input (scenario, command line, files), 1 other failure.\n";
+    "Exit status: 0 success, 2 bad input (scenario, command line, files, limits), 1 other failure,\n"
+    "130/143 run or sweep interrupted by SIGINT/SIGTERM (docs/errors.md).\n";
 
 /* GSL's default handler aborts; a simulator must report and go on (input is
  * validated before any GSL call, so this only catches our own mistakes). */
@@ -54,6 +56,9 @@ static void gsl_report(const char *reason, const char *file, int line, int gsl_e
 int main(int argc, char **argv)
 {
     gsl_set_error_handler(gsl_report);
+    /* Past a file-size limit (ulimit -f) a write must fail with EFBIG and
+     * be reported, not kill dcsim halfway through a trace. */
+    signal(SIGXFSZ, SIG_IGN);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if (argc < 2)
         return dc_cmd_run(argc, argv);

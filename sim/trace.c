@@ -27,11 +27,16 @@
  *   after); every failure becomes DC_EIO "cannot write trace 'NAME': ...".
  *   A summary key or series name that is not a valid HDF5 link name (empty,
  *   ".", or containing '/') fails the write with DC_EINTERNAL.
+ * - The file is built in memory and its image written with write(2)
+ *   (sim/h5image.h): a full disk or a file-size limit is an errno we
+ *   report, never a failure inside libhdf5 (which 1.10 does not survive);
+ *   a 512-byte user block in front carries a checksum of the rest.
  * - The temporary file is not fsync'ed before the rename: a crash of dcsim
  *   never leaves a half file under NAME, but a power cut right after the
  *   run may (the kernel has the data, the disk may not yet). */
 #include "trace.h"
 #include "trace_format.h"
+#include "h5image.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -485,15 +490,14 @@ static int write_events(writer *w, const dc_eventlog *log)
 
 /* ---- the whole file -------------------------------------------------------- */
 
+/* In memory (sim/h5image.h): a full disk must not reach libhdf5. */
 static hid_t create_file(const char *tmp)
 {
     hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t fapl = dc_h5image_fapl();
     hid_t f = -1;
     if (fcpl >= 0 && fapl >= 0 && H5Pset_obj_track_times(fcpl, 0) >= 0 &&
-        H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0 &&
-        H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) >= 0 &&
-        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0)
+        H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0)
         f = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl);
     if (fcpl >= 0)
         H5Pclose(fcpl);
@@ -523,7 +527,11 @@ static int write_file(writer *w, const char *tmp, const dc_trace_meta *meta,
         rc = write_series(w, series);
     if (rc == DC_OK)
         rc = write_events(w, events);
-    /* Closing flushes the metadata: a full disk may show only here. */
+    /* The image goes to disk through our own writes: a full disk shows
+     * here as an errno, and HDF5's in-memory file closes cleanly. */
+    char why[512];
+    if (rc == DC_OK && dc_h5image_save(w->file, tmp, why, sizeof why) != 0)
+        rc = dc_error_set(w->err, DC_EIO, "cannot write trace '%s': %s", w->path, why);
     herr_t st = H5Fclose(w->file);
     w->file = -1;
     if (st < 0 && rc == DC_OK)

@@ -1,0 +1,28 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* SIGINT and SIGTERM during `dcsim run` and `dcsim sweep` (docs/errors.md).
+ * The handler only records the signal; the command notices it between
+ * events (run: every 65536 events, through the progress hook) or between
+ * rows (sweep), stops, cleans up and exits with 128 + the signal number
+ * (130 for SIGINT, 143 for SIGTERM).  The handler is one-shot: a second
+ * signal kills at once.  This is the one piece of global mutable state,
+ * and it lives in cli/ (a signal handler can reach nothing else). */
+#ifndef DC_CLI_INTERRUPT_H
+#define DC_CLI_INTERRUPT_H
+
+#include <signal.h>
+
+void dc_cli_catch_signals(void);
+/* The signal caught (0: none). */
+int dc_cli_interrupted(void);
+const volatile sig_atomic_t *dc_cli_interrupt_flag(void);
+/* 128 + sig, the shell's convention. */
+int dc_cli_signal_status(int sig);
+const char *dc_cli_signal_name(int sig);
+
+#endif

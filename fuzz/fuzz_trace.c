@@ -1,0 +1,91 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* libFuzzer harness: arbitrary bytes as a trace file, read as `dcsim report`
+ * (and compare, export, plot) read it: open (format checks), the root
+ * attributes, the summary, the events, every series and every dataset as a
+ * table.  The bytes go to a temporary file (HDF5 reads files).  A file that
+ * is not a valid trace must come back as DC_EINPUT with a message, never a
+ * crash.  Crashes inside libhdf5 itself on corrupt files are reported in
+ * docs/errors.md, not hidden here. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "eventlog.h"
+#include "summary.h"
+#include "table.h"
+#include "trace_read.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char path[] = "/tmp/dcsim-fuzz-trace-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return 0;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        close(fd);
+        unlink(path);
+        return 0;
+    }
+    fwrite(data, 1, size, f);
+    fclose(f);
+    dc_error err = {0};
+    dc_trace_file *t = dc_trace_open(path, &err);
+    if (!t) {
+        if (err.msg[0] == '\0')
+            abort();
+        unlink(path);
+        return 0;
+    }
+    char *s = NULL;
+    if (dc_trace_attr_string(t, "scenario", &s, &err) == DC_OK)
+        free(s);
+    double x;
+    dc_trace_attr_double(t, "horizon_s", &x, &err);
+    dc_summary *sum = dc_summary_create();
+    if (sum) {
+        dc_trace_read_summary(t, sum, &err);
+        dc_summary_destroy(sum);
+    }
+    size_t count = 0;
+    dc_trace_event_count(t, &count, &err);
+    dc_eventlog *log = dc_eventlog_create();
+    if (log) {
+        dc_eventlog_enable(log, true);
+        dc_trace_read_events(t, log, &err);
+        dc_eventlog_destroy(log);
+    }
+    char **paths = NULL;
+    size_t n = 0;
+    if (dc_trace_list_datasets(t, &paths, &n, &err) == DC_OK) {
+        for (size_t i = 0; i < n; i++) {
+            if (strncmp(paths[i], "/series/", 8) == 0) {
+                double *ts = NULL, *v = NULL;
+                size_t m = 0;
+                if (dc_trace_read_series(t, paths[i] + 8, &ts, &v, &m, &err) == DC_OK) {
+                    free(ts);
+                    free(v);
+                }
+            }
+            dc_table *tab = dc_table_create();
+            if (tab) {
+                dc_trace_read_table(t, paths[i], tab, &err);
+                dc_table_destroy(tab);
+            }
+        }
+        dc_trace_free_list(paths, n);
+    }
+    dc_trace_close(t);
+    unlink(path);
+    return 0;
+}

@@ -1,0 +1,200 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+#include "h5image.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+hid_t dc_h5image_fapl(void)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0)
+        return -1;
+    if (H5Pset_fapl_core(fapl, 1 << 20, 0) < 0 || H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0 ||
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
+        H5Pclose(fapl);
+        return -1;
+    }
+    return fapl;
+}
+
+/* Bob Jenkins' lookup3 hashlittle, as HDF5's H5_checksum_lookup3 (metadata
+ * checksums), byte by byte. */
+#define ROT(x, k) (((x) << (k)) | ((x) >> (32 - (k))))
+static uint32_t lookup3(const unsigned char *k, size_t length, uint32_t initval)
+{
+    uint32_t a, b, c;
+    a = b = c = 0xdeadbeef + (uint32_t)length + initval;
+    while (length > 12) {
+        a += k[0] + ((uint32_t)k[1] << 8) + ((uint32_t)k[2] << 16) + ((uint32_t)k[3] << 24);
+        b += k[4] + ((uint32_t)k[5] << 8) + ((uint32_t)k[6] << 16) + ((uint32_t)k[7] << 24);
+        c += k[8] + ((uint32_t)k[9] << 8) + ((uint32_t)k[10] << 16) + ((uint32_t)k[11] << 24);
+        a -= c; a ^= ROT(c, 4); c += b;
+        b -= a; b ^= ROT(a, 6); a += c;
+        c -= b; c ^= ROT(b, 8); b += a;
+        a -= c; a ^= ROT(c, 16); c += b;
+        b -= a; b ^= ROT(a, 19); a += c;
+        c -= b; c ^= ROT(b, 4); b += a;
+        length -= 12;
+        k += 12;
+    }
+    switch (length) {
+    case 12: c += (uint32_t)k[11] << 24; /* fall through */
+    case 11: c += (uint32_t)k[10] << 16; /* fall through */
+    case 10: c += (uint32_t)k[9] << 8; /* fall through */
+    case 9: c += k[8]; /* fall through */
+    case 8: b += (uint32_t)k[7] << 24; /* fall through */
+    case 7: b += (uint32_t)k[6] << 16; /* fall through */
+    case 6: b += (uint32_t)k[5] << 8; /* fall through */
+    case 5: b += k[4]; /* fall through */
+    case 4: a += (uint32_t)k[3] << 24; /* fall through */
+    case 3: a += (uint32_t)k[2] << 16; /* fall through */
+    case 2: a += (uint32_t)k[1] << 8; /* fall through */
+    case 1: a += k[0]; break;
+    case 0: return c;
+    }
+    c ^= b; c -= ROT(b, 14);
+    a ^= c; a -= ROT(c, 11);
+    b ^= a; b -= ROT(a, 25);
+    c ^= b; c -= ROT(b, 16);
+    a ^= c; a -= ROT(c, 4);
+    b ^= a; b -= ROT(a, 14);
+    c ^= b; c -= ROT(b, 24);
+    return c;
+}
+
+/* HDF5 1.10's H5Fget_file_image clears the "open for writing" flags of a
+ * version 2 or 3 superblock in the image but leaves its checksum as it
+ * was, so the image would not open: recompute it.  Layout: signature (8),
+ * version, size of offsets O, size of lengths, flags, four addresses of O
+ * bytes, checksum (4, little-endian) of everything before it. */
+static void fix_superblock(unsigned char *img, size_t size)
+{
+    if (size < 12 || memcmp(img, "\x89HDF\r\n\x1a\n", 8) != 0 || (img[8] != 2 && img[8] != 3))
+        return;
+    size_t n = 12 + 4 * (size_t)img[9];
+    if (n + 4 > size)
+        return;
+    uint32_t sum = lookup3(img, n, 0);
+    for (int i = 0; i < 4; i++)
+        img[n + (size_t)i] = (unsigned char)(sum >> (8 * i));
+}
+
+int dc_h5image_save(hid_t file, const char *path, char *why, size_t why_size)
+{
+    if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) {
+        snprintf(why, why_size, "could not finish the file in memory");
+        return -1;
+    }
+    ssize_t size = H5Fget_file_image(file, NULL, 0);
+    if (size < 0) {
+        snprintf(why, why_size, "could not get the file's image");
+        return -1;
+    }
+    char *buf = malloc(size ? (size_t)size : 1);
+    if (!buf) {
+        snprintf(why, why_size, "out of memory (%zd bytes)", size);
+        return -1;
+    }
+    if (H5Fget_file_image(file, buf, (size_t)size) != size) {
+        free(buf);
+        snprintf(why, why_size, "could not get the file's image");
+        return -1;
+    }
+    fix_superblock((unsigned char *)buf, (size_t)size);
+    /* The user block in front of the image (libhdf5 finds the superblock
+     * at 512 and takes that as the base of every address): the checksum. */
+    char block[DC_H5IMAGE_USERBLOCK];
+    memset(block, 0, sizeof block);
+    snprintf(block, sizeof block, "dcsim-checksum 1\nsize %zd\nfnv1a64 %016llx\n", size,
+             dc_fnv1a64(DC_FNV1A64_INIT, buf, (size_t)size));
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        snprintf(why, why_size, "cannot open '%s': %s", path, strerror(errno));
+        free(buf);
+        return -1;
+    }
+    size_t done = 0, total = sizeof block + (size_t)size;
+    int rc = 0;
+    while (done < total) {
+        const char *from = done < sizeof block ? block + done : buf + (done - sizeof block);
+        size_t left = done < sizeof block ? sizeof block - done : total - done;
+        ssize_t n = write(fd, from, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            snprintf(why, why_size, "cannot write '%s': %s", path, n < 0 ? strerror(errno) : "no progress");
+            rc = -1;
+            break;
+        }
+        done += (size_t)n;
+    }
+    free(buf);
+    if (close(fd) != 0 && rc == 0) {
+        snprintf(why, why_size, "cannot write '%s': %s", path, strerror(errno));
+        rc = -1;
+    }
+    return rc;
+}
+
+unsigned long long dc_fnv1a64(unsigned long long h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+int dc_h5image_verify(const char *path, char *why, size_t why_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char head[DC_H5IMAGE_USERBLOCK + 1];
+    size_t got = fread(head, 1, DC_H5IMAGE_USERBLOCK, f);
+    head[got] = '\0';
+    size_t size = 0;
+    unsigned long long want = 0;
+    if (got < DC_H5IMAGE_USERBLOCK || strncmp(head, "dcsim-checksum ", 15) != 0) {
+        fclose(f);
+        return 0; /* no checksum: read unchecked */
+    }
+    if (sscanf(head, "dcsim-checksum 1\nsize %zu\nfnv1a64 %llx\n", &size, &want) != 2) {
+        fclose(f);
+        snprintf(why, why_size, "its checksum block is damaged or from a newer dcsim");
+        return 1;
+    }
+    unsigned long long h = DC_FNV1A64_INIT;
+    size_t total = 0;
+    char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        h = dc_fnv1a64(h, buf, n);
+        total += n;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad)
+        return -1;
+    if (total != size) {
+        snprintf(why, why_size, "it holds %zu bytes where dcsim wrote %zu (%s)", total + DC_H5IMAGE_USERBLOCK,
+                 size + DC_H5IMAGE_USERBLOCK, total < size ? "cut short" : "bytes added");
+        return 1;
+    }
+    if (h != want) {
+        snprintf(why, why_size, "its checksum does not match: it was changed or damaged after dcsim wrote it");
+        return 1;
+    }
+    return 0;
+}

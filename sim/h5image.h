@@ -1,0 +1,61 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* HDF5 files built in memory, then written with plain write(2).
+ *
+ * Why: libhdf5 1.10 does not survive a failed write to disk.  When the disk
+ * is full or a file-size limit is reached during H5Dwrite or H5Fclose, the
+ * call fails, but the library's file object is left half-closed and
+ * H5_term_library crashes on it at exit (found by tests/test_errors with
+ * RLIMIT_FSIZE).  With the core driver and no backing store, HDF5 never
+ * touches the disk: the trace (or sweep) is built in memory, its image is
+ * written by dc_h5image_save, whose every error is ours to report, and the
+ * caller renames the temporary file only when that succeeded.  Cost: the
+ * file's size in memory for the time of the write (bounded by the trace
+ * limit, cli/runlimits.h). *
+ * Checksum.  dc_h5image_save writes a 512-byte HDF5 user block in front of
+ * the image (libhdf5 looks for the superblock at 0, 512, 1024, ... and
+ * ignores what precedes it; h5py, h5dump and pandas read such files as any
+ * other), holding
+ *   "dcsim-checksum 1\nsize N\nfnv1a64 HHHHHHHHHHHHHHHH\n"
+ * over the N bytes after the block (64-bit FNV-1a).  dc_h5image_verify
+ * checks it before libhdf5 parses anything: a file cut short or changed
+ * since (a failed copy, a bad disk) is refused with a message.  libhdf5
+ * 1.10 crashes, leaks or loops for ever on some damaged files (found by
+ * fuzz/fuzz_trace.c); the checksum keeps accidental damage away from it.
+ * A file without the block (an older trace, another program's HDF5 file) is
+ * read unchecked. */
+#ifndef DC_H5IMAGE_H
+#define DC_H5IMAGE_H
+
+#include <stddef.h>
+
+#include <hdf5.h>
+
+/* A file-access property list: core driver without backing store, format
+ * pinned to HDF5 1.8, strong close.  -1 on failure. */
+hid_t dc_h5image_fapl(void);
+
+/* The size of the user block that carries the checksum. */
+#define DC_H5IMAGE_USERBLOCK 512
+
+/* Writes the image of the open in-memory file to path (created or
+ * truncated), with the checksum in its user block when it has one,
+ * checking every write and the close.  0 on success; else -1 with the
+ * reason in why. */
+int dc_h5image_save(hid_t file, const char *path, char *why, size_t why_size);
+
+/* 0: path carries a checksum that matches, or none (unchecked); 1: it is
+ * damaged (why says how); -1: it cannot be read (let the caller's open say
+ * why). */
+int dc_h5image_verify(const char *path, char *why, size_t why_size);
+
+/* 64-bit FNV-1a of n bytes, continuing from h (start: DC_FNV1A64_INIT). */
+#define DC_FNV1A64_INIT 0xcbf29ce484222325ULL
+unsigned long long dc_fnv1a64(unsigned long long h, const void *data, size_t n);
+
+#endif

@@ -1,0 +1,554 @@
+/* dcsim - discrete-event simulator of AI datacenters.
+ * Copyright (C) 2026 the dcsim developers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License, version 3 or later;
+ * see the file COPYING. */
+
+/* The bad-input catalogue (docs/errors.md): data files, trace files (damaged,
+ * other versions), limits,
+ * signals, a full disk and format versions, each run as the dcsim program in
+ * a fresh directory.  For every case: the exit status, the message
+ * fragments, no crash (a signal other than the one the case sends), no hang
+ * (the child runs under alarm()), no file left over in the directory or in
+ * the child's TMPDIR, and the previous output of that name intact.  The
+ * scenario and command-line errors of test_cli, test_power, test_network,
+ * test_sweep and test_plot are not repeated here. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+
+#include "testutil.h"
+
+static const char *dcsim_path;
+static const char *srcdir;
+static char fixdir[256];  /* shared fixtures: a real trace and a sweep file */
+static char trace_fix[300], sweep_fix[300];
+
+/* A small powered scenario reading data.csv as its ambient temperature. */
+#define POWERED                                                                                     \
+    "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 4; work_gpu_h = 50.0; };\n" \
+    "power = { gpu = { peak_w = 700.0; }; };\ncooling = { type = \"air\"; capacity_kw = 100.0; };\n"
+#define AMBIENT POWERED "environment = { ambient = { source = \"csv\"; file = \"data.csv\"; }; };\n"
+#define CARBON POWERED "environment = { carbon = { source = \"csv\"; file = \"data.csv\"; }; };\n"
+/* Runs for minutes unless stopped: failures faster than the repairs. */
+#define LONG_SETS "--set", "horizon_days=20000", "--set", "job.work_gpu_h=1e12", "--set", "trace.events=false", \
+                  "--set", "failures.[0].mtbf_h=1.0", "--set", "job.restart_s=1.0"
+
+/* What becomes of corrupt.h5 before the run. */
+enum { T_NONE, T_HALF, T_4K, T_EMPTY, T_GARBAGE, T_V99, T_V0, T_NOFMT, T_FLIP, T_BLOCK };
+
+typedef struct err_case {
+    const char *what;
+    const char *cfg;       /* written to bad.cfg (NULL: none) */
+    const char *csv;       /* written to data.csv; "@DIR": a directory there */
+    int trace;             /* corrupt.h5 (T_*) */
+    const char *env;       /* NAME=VALUE for the child */
+    long fsize;            /* RLIMIT_FSIZE of the child, bytes (0: none) */
+    int sig;               /* sent once the child catches it */
+    bool prev;             /* out.h5 exists before, and must be intact after */
+    const char *args[20];  /* after "dcsim"; @CFG @OUT @DIR @TRACE @SWEEP @CORRUPT @SMALL */
+    int status;
+    const char *frags[3];
+    const char *leaves;    /* a file the case creates on purpose ("out.h5"), checked below */
+} err_case;
+
+static const err_case cases[] = {
+    /* ---- data files (ambient temperature, carbon) ---- */
+    {"empty CSV", AMBIENT, "", 0, NULL, 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
+     {"bad.cfg:6", "environment.ambient.file", "no header line"}, NULL},
+    {"CSV with a header only", AMBIENT, "time_h,temp_c\n", 0, NULL, 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
+     {"data.csv", "no data rows"}, NULL},
+    {"binary CSV", AMBIENT, "\x01\x02\xff\xfe\x7f\n\x03", 0, NULL, 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
+     {"data.csv:1", "no column \"time_h\""}, NULL},
+    {"CSV with an unterminated quote", AMBIENT, "time_h,temp_c\n0,\"20\n48,20\n", 0, NULL, 0, 0, false,
+     {"run", "@CFG", "--no-trace"}, 2, {"data.csv:2", "unterminated quote"}, NULL},
+    {"CSV with nan", AMBIENT, "time_h,temp_c\n0,nan\n48,20\n", 0, NULL, 0, 0, false, {"run", "@CFG", "--no-trace"},
+     2, {"data.csv:2", "temp_c", "expected a number (got \"nan\")"}, NULL},
+    {"CSV with inf", AMBIENT, "time_h,temp_c\n0,20\n12,inf\n48,20\n", 0, NULL, 0, 0, false,
+     {"run", "@CFG", "--no-trace"}, 2, {"data.csv:3", "got \"inf\""}, NULL},
+    {"CSV number overflowing a double", AMBIENT, "time_h,temp_c\n0,1e999\n48,20\n", 0, NULL, 0, 0, false,
+     {"run", "@CFG", "--no-trace"}, 2, {"data.csv:2", "got \"1e999\""}, NULL},
+    {"ambient temperature out of range", AMBIENT, "time_h,temp_c\n0,500\n48,20\n", 0, NULL, 0, 0, false,
+     {"run", "@CFG", "--no-trace"}, 2, {"data.csv:2", "out of range", "500"}, NULL},
+    {"ambient times going back", AMBIENT, "time_h,temp_c\n0,20\n30,20\n20,20\n48,1\n", 0, NULL, 0, 0, false,
+     {"run", "@CFG", "--no-trace"}, 2, {"data.csv:4", "times must increase", "20 after 30"}, NULL},
+    {"ambient time repeated", AMBIENT, "time_h,temp_c\n0,20\n0,21\n48,20\n", 0, NULL, 0, 0, false,
+     {"run", "@CFG", "--no-trace"}, 2, {"data.csv:3", "times must increase"}, NULL},
+    {"ambient column missing", AMBIENT, "time_h,temp\n0,20\n48,20\n", 0, NULL, 0, 0, false,
+     {"run", "@CFG", "--no-trace"}, 2, {"no column \"temp_c\"", "time_h, temp"}, NULL},
+    {"CSV row with an extra field", AMBIENT, "time_h,temp_c\n0,20,5\n48,20\n", 0, NULL, 0, 0, false,
+     {"run", "@CFG", "--no-trace"}, 2, {"data.csv:2", "expected 2 fields"}, NULL},
+    {"ambient series shorter than the run", AMBIENT, "time_h,temp_c\n0,20\n2,20\n", 0, NULL, 0, 0, false,
+     {"run", "@CFG", "--no-trace"}, 2, {"covers 4 h but the run lasts 24 h"}, NULL},
+    {"CSV path is a directory", AMBIENT, "@DIR", 0, NULL, 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
+     {"environment.ambient.file", "cannot read", "data.csv: Is a directory"}, NULL},
+    {"CSV file missing", AMBIENT, NULL, 0, NULL, 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
+     {"environment.ambient.file", "No such file"}, NULL},
+    {"negative carbon intensity", CARBON, "time_h,kg_per_kwh\n0,-0.4\n", 0, NULL, 0, 0, false,
+     {"run", "@CFG", "--no-trace"}, 2, {"bad.cfg:6: environment.carbon.file", "kg_per_kwh", "-0.4"}, NULL},
+    {"CSV error caught by validate", AMBIENT, "time_h,temp_c\n5,20\n48,20\n", 0, NULL, 0, 0, false,
+     {"validate", "@CFG"}, 2, {"data.csv:2", "start at time 0"}, NULL},
+
+    /* ---- trace files ---- */
+    {"report of a trace cut in half", NULL, NULL, T_HALF, NULL, 0, 0, false, {"report", "@CORRUPT"}, 2,
+     {"corrupt.h5", "is damaged", "cut short"}, NULL},
+    {"report of a trace cut to 4 KiB", NULL, NULL, T_4K, NULL, 0, 0, false, {"report", "@CORRUPT"}, 2,
+     {"corrupt.h5", "holds 4096 bytes", "cut short"}, NULL},
+    {"report of a trace with a byte changed", NULL, NULL, T_FLIP, NULL, 0, 0, false, {"report", "@CORRUPT"}, 2,
+     {"corrupt.h5", "checksum does not match"}, NULL},
+    {"report of a trace with a damaged checksum block", NULL, NULL, T_BLOCK, NULL, 0, 0, false,
+     {"report", "@CORRUPT"}, 2, {"corrupt.h5", "checksum block is damaged"}, NULL},
+    {"report of an empty file", NULL, NULL, T_EMPTY, NULL, 0, 0, false, {"report", "@CORRUPT"}, 2,
+     {"corrupt.h5", "not an HDF5 file"}, NULL},
+    {"report of an HDF5 signature and garbage", NULL, NULL, T_GARBAGE, NULL, 0, 0, false, {"report", "@CORRUPT"}, 2,
+     {"corrupt.h5"}, NULL},
+    {"report of a trace from a newer dcsim", NULL, NULL, T_V99, NULL, 0, 0, false, {"report", "@CORRUPT"}, 2,
+     {"format version 99", "newer dcsim"}, NULL},
+    {"report of a trace from an older dcsim", NULL, NULL, T_V0, NULL, 0, 0, false, {"report", "@CORRUPT"}, 2,
+     {"format version 0", "older dcsim", "scenario"}, NULL},
+    {"report of an HDF5 file without format_version", NULL, NULL, T_NOFMT, NULL, 0, 0, false,
+     {"report", "@CORRUPT"}, 2, {"corrupt.h5", "not a dcsim trace", "no format_version"}, NULL},
+    {"report of a directory", NULL, NULL, 0, NULL, 0, 0, false, {"report", "@DIR"}, 2, {"cannot open trace"}, NULL},
+    {"report of sweep results", NULL, NULL, 0, NULL, 0, 0, false, {"report", "@SWEEP"}, 2,
+     {"results of a sweep", "not the trace of a run"}, NULL},
+    {"export of a truncated trace", NULL, NULL, T_HALF, NULL, 0, 0, false, {"export", "@CORRUPT", "/events"}, 2,
+     {"corrupt.h5", "cut short"}, NULL},
+    {"compare with a changed trace", NULL, NULL, T_FLIP, NULL, 0, 0, false,
+     {"compare", "@TRACE", "@CORRUPT"}, 2, {"corrupt.h5", "checksum does not match"}, NULL},
+    {"plot of a newer trace", NULL, NULL, T_V99, NULL, 0, 0, false,
+     {"plot", "@CORRUPT", "--kind", "nodes", "-o", "@DIR/fig.png"}, 2, {"format version 99"}, NULL},
+
+    /* ---- limits ---- */
+    {"ten billion GPUs with per-GPU clocks", NULL, NULL, 0, NULL, 0, 0, true,
+     {"run", "@SMALL", "-o", "@OUT", "--set", "cluster.nodes=10000000", "--set", "cluster.gpus_per_node=1024",
+      "--set", "failures.[0].law=\"weibull\"", "--set", "failures.[0].shape=0.8"},
+     2, {"GB of memory", "more than the limit", "DCSIM_MAX_MEMORY_GB"}, NULL},
+    {"memory limit set low", NULL, NULL, 0, "DCSIM_MAX_MEMORY_GB=0.001", 0, 0, true,
+     {"run", "@SMALL", "-o", "@OUT"}, 2, {"small.cfg", "limit of 0.001 GB (DCSIM_MAX_MEMORY_GB"}, NULL},
+    {"memory limit not a number", NULL, NULL, 0, "DCSIM_MAX_MEMORY_GB=lots", 0, 0, false,
+     {"run", "@SMALL", "--no-trace"}, 2, {"DCSIM_MAX_MEMORY_GB", "lots"}, NULL},
+    {"trace larger than the limit", NULL, NULL, 0, "DCSIM_MAX_TRACE_GB=0.000001", 0, 0, true,
+     {"run", "@SMALL", "-o", "@OUT"}, 2, {"the trace would be about", "--force", "trace.sample_interval_s"}, NULL},
+    {"trace limit negative", NULL, NULL, 0, "DCSIM_MAX_TRACE_GB=-1", 0, 0, false, {"run", "@SMALL", "-o", "@OUT"},
+     2, {"DCSIM_MAX_TRACE_GB", "-1"}, NULL},
+    {"sweep grid point over the memory limit", NULL, NULL, 0, "DCSIM_MAX_MEMORY_GB=0.02", 0, 0, false,
+     {"sweep", "@SMALL", "--reps", "2", "--threads", "1", "--vary", "cluster.nodes=16,1000000", "--set",
+      "failures.[0].law=\"weibull\"", "--set", "failures.[0].shape=0.8"},
+     2, {"grid point 2", "more than the limit"}, NULL},
+    {"a trillion nodes", NULL, NULL, 0, NULL, 0, 0, false, {"run", "@SMALL", "--set", "cluster.nodes=1000000000000"},
+     2, {"cluster.nodes"}, NULL},
+
+    /* ---- signals ---- */
+    {"run interrupted by SIGINT", NULL, NULL, 0, NULL, 0, SIGINT, true, {"run", "@SMALL", "-o", "@OUT", LONG_SETS},
+     130, {"interrupted by SIGINT", "no trace written"}, NULL},
+    {"run interrupted by SIGTERM", NULL, NULL, 0, NULL, 0, SIGTERM, false,
+     {"run", "@SMALL", "-o", "@OUT", LONG_SETS}, 143, {"interrupted by SIGTERM", "no trace written"}, NULL},
+    {"sweep interrupted by SIGINT", NULL, NULL, 0, NULL, 0, SIGINT, false,
+     {"sweep", "@SMALL", "--reps", "100000", "--threads", "1", "--quiet", "-o", "@OUT", "--set", "horizon_days=300",
+      "--set", "job.work_gpu_h=1e9"},
+     130, {"sweep interrupted by SIGINT", "complete = 0"}, "out.h5"},
+    {"sweep interrupted by SIGTERM without output", NULL, NULL, 0, NULL, 0, SIGTERM, false,
+     {"sweep", "@SMALL", "--reps", "100000", "--threads", "2", "--quiet", "--set", "horizon_days=300", "--set",
+      "job.work_gpu_h=1e9"},
+     143, {"sweep interrupted by SIGTERM", "nothing written"}, NULL},
+
+    /* ---- full disk, unwritable places ---- */
+    {"trace past the file-size limit", NULL, NULL, 0, NULL, 16384, 0, true, {"run", "@SMALL", "-o", "@OUT"}, 2,
+     {"cannot write trace", "out.h5"}, NULL},
+    {"sweep results past the file-size limit", NULL, NULL, 0, NULL, 4096, 0, true,
+     {"sweep", "@SMALL", "--reps", "2", "--threads", "1", "--quiet", "-o", "@OUT"}, 2, {"cannot write sweep", "out.h5"},
+     NULL},
+    {"export past the file-size limit", NULL, NULL, 0, NULL, 2048, 0, false,
+     {"export", "@TRACE", "/events", "-o", "@DIR/events.csv"}, 2, {"events.csv"}, NULL},
+    {"trace under a regular file", NULL, NULL, 0, NULL, 0, 0, false, {"run", "@SMALL", "-o", "@SMALL/out.h5"}, 2,
+     {"small.cfg/out.h5", "is not a directory"}, NULL},
+    {"trace onto a directory", NULL, NULL, 0, NULL, 0, 0, false, {"run", "@SMALL", "-o", "@DIR"}, 2,
+     {"cannot write trace"}, NULL},
+};
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return strdup("");
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)(n > 0 ? n : 0) + 1);
+    size_t got = n > 0 ? fread(buf, 1, (size_t)n, f) : 0;
+    buf[got] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void write_bytes(const char *path, const char *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(fwrite(data, 1, n, f), n);
+    fclose(f);
+}
+
+static void copy_prefix(const char *from, const char *to, long n)
+{
+    char *all = slurp(from);
+    FILE *f = fopen(from, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    write_bytes(to, all, (size_t)(n < 0 || n > size ? size : n));
+    free(all);
+}
+
+/* Rewrites the checksum block of a dcsim file (sim/h5image.h) after the
+ * test changed it on purpose, as a dcsim of another version would have
+ * written it: 64-bit FNV-1a of the bytes after the 512-byte block. */
+static void rechecksum(const char *path)
+{
+    FILE *f = fopen(path, "r+b");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, 512, SEEK_SET);
+    unsigned long long h = 0xcbf29ce484222325ULL;
+    size_t n = 0;
+    int c;
+    while ((c = fgetc(f)) != EOF) {
+        h ^= (unsigned char)c;
+        h *= 0x100000001b3ULL;
+        n++;
+    }
+    char block[512] = {0};
+    snprintf(block, sizeof block, "dcsim-checksum 1\nsize %zu\nfnv1a64 %016llx\n", n, h);
+    fseek(f, 0, SEEK_SET);
+    CU_ASSERT_EQUAL(fwrite(block, 1, sizeof block, f), sizeof block);
+    fclose(f);
+}
+
+/* Sets (or, value < 0, deletes) the root attribute format_version. */
+static void set_format_version(const char *path, int value)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    CU_ASSERT_TRUE_FATAL(f >= 0);
+    if (value < 0) {
+        CU_ASSERT_TRUE(H5Adelete(f, "format_version") >= 0);
+    } else {
+        hid_t a = H5Aopen(f, "format_version", H5P_DEFAULT);
+        CU_ASSERT_TRUE(a >= 0 && H5Awrite(a, H5T_NATIVE_INT, &value) >= 0);
+        H5Aclose(a);
+    }
+    H5Fclose(f);
+    rechecksum(path);
+}
+
+static int attr_int(const char *path, const char *name, long long *v)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return -1;
+    hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+    int rc = a >= 0 && H5Aread(a, H5T_NATIVE_LLONG, v) >= 0 ? 0 : -1;
+    if (a >= 0)
+        H5Aclose(a);
+    H5Fclose(f);
+    return rc;
+}
+
+/* Names in dir other than those listed (NULL-terminated); returns how many,
+ * the first in first. */
+static int extra_entries(const char *dir, const char *const *allowed, char *first, size_t size)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        bool ok = false;
+        for (size_t i = 0; allowed[i]; i++)
+            ok = ok || strcmp(e->d_name, allowed[i]) == 0;
+        if (!ok && n++ == 0)
+            snprintf(first, size, "%s", e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+static void remove_tree(const char *path)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", path);
+}
+
+/* Whether process pid has a handler installed for sig (SigCgt in /proc). */
+static bool catches(pid_t pid, int sig)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    unsigned long long mask = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "SigCgt: %llx", &mask) == 1)
+            break;
+    fclose(f);
+    return (mask >> (sig - 1)) & 1ULL;
+}
+
+static char *subst(const char *arg, const char *dir)
+{
+    const char *keys[] = {"@CFG", "@OUT", "@DIR", "@TRACE", "@SWEEP", "@CORRUPT", "@SMALL"};
+    char vals[7][400];
+    snprintf(vals[0], sizeof vals[0], "%s/bad.cfg", dir);
+    snprintf(vals[1], sizeof vals[1], "%s/out.h5", dir);
+    snprintf(vals[2], sizeof vals[2], "%s", dir);
+    snprintf(vals[3], sizeof vals[3], "%s", trace_fix);
+    snprintf(vals[4], sizeof vals[4], "%s", sweep_fix);
+    snprintf(vals[5], sizeof vals[5], "%s/corrupt.h5", dir);
+    snprintf(vals[6], sizeof vals[6], "%s/scenarios/small.cfg", srcdir);
+    for (size_t k = 0; k < 7; k++) {
+        size_t l = strlen(keys[k]);
+        if (strncmp(arg, keys[k], l) == 0) {
+            char *s = malloc(strlen(vals[k]) + strlen(arg + l) + 1);
+            strcpy(s, vals[k]);
+            strcat(s, arg + l);
+            return s;
+        }
+    }
+    return strdup(arg);
+}
+
+static const char previous[] = "the previous output, to be kept\n";
+
+static void run_case(const err_case *c)
+{
+    char dir[300], tmpdir[320], errp[340], outp[340];
+    snprintf(dir, sizeof dir, "%s/case.XXXXXX", fixdir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(tmpdir, sizeof tmpdir, "%s/tmp", dir);
+    mkdir(tmpdir, 0755);
+    char *cfg = subst("@CFG", dir), *out = subst("@OUT", dir), *corrupt = subst("@CORRUPT", dir);
+    char csv[340];
+    snprintf(csv, sizeof csv, "%s/data.csv", dir);
+    if (c->cfg)
+        write_bytes(cfg, c->cfg, strlen(c->cfg));
+    if (c->csv && strcmp(c->csv, "@DIR") == 0)
+        mkdir(csv, 0755);
+    else if (c->csv)
+        write_bytes(csv, c->csv, strlen(c->csv));
+    if (c->prev)
+        write_bytes(out, previous, strlen(previous));
+    switch (c->trace) {
+    case T_HALF:
+        {
+            FILE *f = fopen(trace_fix, "rb");
+            fseek(f, 0, SEEK_END);
+            long n = ftell(f);
+            fclose(f);
+            copy_prefix(trace_fix, corrupt, n / 2);
+        }
+        break;
+    case T_4K:
+        copy_prefix(trace_fix, corrupt, 4096);
+        break;
+    case T_EMPTY:
+        write_bytes(corrupt, "", 0);
+        break;
+    case T_GARBAGE: {
+        char junk[2048];
+        memcpy(junk, "\x89HDF\r\n\x1a\n", 8);
+        for (size_t i = 8; i < sizeof junk; i++)
+            junk[i] = (char)(i * 2654435761u >> 13);
+        write_bytes(corrupt, junk, sizeof junk);
+        break;
+    }
+    case T_FLIP:
+    case T_BLOCK: {
+        copy_prefix(trace_fix, corrupt, -1);
+        FILE *f = fopen(corrupt, "r+b");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        fseek(f, c->trace == T_FLIP ? 3000 : 20, SEEK_SET);
+        int b = fgetc(f);
+        fseek(f, c->trace == T_FLIP ? 3000 : 20, SEEK_SET);
+        fputc(b ^ 0x10, f);
+        fclose(f);
+        break;
+    }
+    case T_V99:
+    case T_V0:
+    case T_NOFMT:
+        copy_prefix(trace_fix, corrupt, -1);
+        set_format_version(corrupt, c->trace == T_V99 ? 99 : c->trace == T_V0 ? 0 : -1);
+        break;
+    default:
+        break;
+    }
+
+    const char *argv[32];
+    char *owned[32];
+    size_t n = 0;
+    argv[n++] = dcsim_path;
+    for (size_t i = 0; c->args[i] && n < 31; i++) {
+        owned[n - 1] = subst(c->args[i], dir);
+        argv[n] = owned[n - 1];
+        n++;
+    }
+    argv[n] = NULL;
+    snprintf(errp, sizeof errp, "%s/../%s.err", dir, strrchr(dir, '/') + 1);
+    snprintf(outp, sizeof outp, "%s/../%s.out", dir, strrchr(dir, '/') + 1);
+
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(o, 1);
+        dup2(e, 2);
+        if (chdir(dir) != 0)
+            _exit(126);
+        setenv("TMPDIR", tmpdir, 1);
+        if (c->env) {
+            char *kv = strdup(c->env), *eq = strchr(kv, '=');
+            *eq = '\0';
+            setenv(kv, eq + 1, 1);
+        }
+        if (c->fsize) {
+            struct rlimit rl = {(rlim_t)c->fsize, (rlim_t)c->fsize};
+            setrlimit(RLIMIT_FSIZE, &rl);
+        }
+        /* No hang: everything here ends in seconds (valgrind included). */
+        alarm(120);
+        execv(dcsim_path, (char *const *)argv);
+        _exit(127);
+    }
+    if (c->sig) {
+        /* Once the handler is in place, let it run a little, then signal. */
+        for (int i = 0; i < 6000 && !catches(pid, c->sig); i++)
+            usleep(10000);
+        /* Under valgrind (make check-valgrind) the tool catches every
+         * signal itself from the start: give dcsim time to install its own. */
+        const char *d = getenv("DCSIM_TEST_SIGNAL_DELAY_MS");
+        usleep(1000u * (d ? (unsigned)atoi(d) : 300u));
+        kill(pid, c->sig);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    int status = WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+    char *err = slurp(errp);
+    if (WIFSIGNALED(st))
+        fprintf(stderr, "\n  %s: killed by signal %d (%s)\n", c->what, WTERMSIG(st),
+                WTERMSIG(st) == SIGALRM ? "hang" : "crash");
+    CU_ASSERT_FALSE(WIFSIGNALED(st));
+    if (status != c->status)
+        fprintf(stderr, "\n  %s: status %d, expected %d; stderr: %s\n", c->what, status, c->status, err);
+    CU_ASSERT_EQUAL(status, c->status);
+    for (size_t k = 0; k < 3 && c->frags[k]; k++) {
+        if (!strstr(err, c->frags[k]))
+            fprintf(stderr, "\n  %s: '%s' not in: %s\n", c->what, c->frags[k], err);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, c->frags[k]));
+    }
+    /* One line, starting "dcsim": a message, not a dump. */
+    CU_ASSERT_EQUAL(strncmp(err, "dcsim", 5), 0);
+
+    /* The previous output intact; nothing else left behind. */
+    if (c->prev) {
+        char *now = slurp(out);
+        if (strcmp(now, previous) != 0)
+            fprintf(stderr, "\n  %s: out.h5 was changed\n", c->what);
+        CU_ASSERT_STRING_EQUAL(now, previous);
+        free(now);
+    }
+    if (c->leaves && strcmp(c->leaves, "out.h5") == 0) {
+        long long complete = -1, rows_done = -1;
+        CU_ASSERT_EQUAL(attr_int(out, "complete", &complete), 0);
+        CU_ASSERT_EQUAL(complete, 0);
+        CU_ASSERT_EQUAL(attr_int(out, "rows_done", &rows_done), 0);
+        CU_ASSERT_TRUE(rows_done >= 0 && rows_done < 100000);
+    }
+    const char *allowed[] = {"tmp", "bad.cfg", "data.csv", "corrupt.h5", c->prev ? "out.h5" : "-",
+                             c->leaves ? c->leaves : "-", NULL};
+    char first[256] = "";
+    int extra = extra_entries(dir, allowed, first, sizeof first);
+    if (extra != 0)
+        fprintf(stderr, "\n  %s: left %d file(s) behind, e.g. %s\n", c->what, extra, first);
+    CU_ASSERT_EQUAL(extra, 0);
+    const char *none[] = {NULL};
+    extra = extra_entries(tmpdir, none, first, sizeof first);
+    if (extra != 0)
+        fprintf(stderr, "\n  %s: left %d file(s) in TMPDIR, e.g. %s\n", c->what, extra, first);
+    CU_ASSERT_EQUAL(extra, 0);
+
+    free(err);
+    for (size_t i = 1; i < n; i++)
+        free(owned[i - 1]);
+    free(cfg);
+    free(out);
+    free(corrupt);
+    unlink(errp);
+    unlink(outp);
+    remove_tree(dir);
+}
+
+static void test_catalogue(void)
+{
+    CU_ASSERT_TRUE(sizeof cases / sizeof cases[0] >= 40);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_case(&cases[i]);
+}
+
+/* The fixtures: a real trace of the small scenario and a sweep file. */
+static int make_fixtures(void)
+{
+    snprintf(fixdir, sizeof fixdir, "%s/dcsim-errors.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(fixdir))
+        return -1;
+    snprintf(trace_fix, sizeof trace_fix, "%s/small.h5", fixdir);
+    snprintf(sweep_fix, sizeof sweep_fix, "%s/sweep.h5", fixdir);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "'%s' run '%s/scenarios/small.cfg' -o '%s' --quiet --set horizon_days=1.0 && "
+             "'%s' sweep '%s/scenarios/small.cfg' --reps 2 --threads 1 --quiet -o '%s' --set horizon_days=1.0",
+             dcsim_path, srcdir, trace_fix, dcsim_path, srcdir, sweep_fix);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static int register_suites(void)
+{
+    if (make_fixtures() != 0) {
+        fprintf(stderr, "cannot make the fixtures in %s\n", fixdir);
+        return -1;
+    }
+    DC_TEST_SUITE("errors", {"bad inputs: status, message, no crash, hang or leftover", test_catalogue});
+    return 0;
+}
+
+int main(void)
+{
+    dcsim_path = getenv("DCSIM") ? getenv("DCSIM") : "./dcsim";
+    srcdir = getenv("DCSIM_SRCDIR") ? getenv("DCSIM_SRCDIR") : ".";
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    int rc = dc_test_main(register_suites);
+    if (fixdir[0])
+        remove_tree(fixdir);
+    return rc;
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# dcsim - discrete-event simulator of AI datacenters.  Copyright (C) 2026 the dcsim developers.
+# SPDX-License-Identifier: GPL-3.0-or-later
+# make check-valgrind: the end-to-end tests (test_cli, test_errors: every
+# command, good and bad input, signals, full disk) with every dcsim they
+# start run under valgrind's memcheck.  Any memory error or definite or
+# indirect leak makes that dcsim exit 99, which its test reports as a wrong
+# exit status.  Usage: tests/valgrind.sh BUILDDIR SRCDIR
+set -euo pipefail
+build=$1
+src=$2
+out=$build/valgrind-out
+mkdir -p "$out"
+wrap=$out/dcsim-valgrind
+cat >"$wrap" <<WRAP
+#!/bin/sh
+exec valgrind --quiet --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \\
+    --errors-for-leak-kinds=definite,indirect --track-origins=no --child-silent-after-fork=yes \\
+    --log-file=$out/vg.%p.log "$build/dcsim" "\$@"
+WRAP
+chmod +x "$wrap"
+rm -f "$out"/vg.*.log
+status=0
+for t in test_cli test_errors; do
+    echo "== $t with dcsim under valgrind"
+    DCSIM=$wrap DCSIM_SRCDIR=$src DCSIM_TEST_SIGNAL_DELAY_MS=4000 "$build/tests/$t" >"$out/$t.log" 2>&1 || status=1
+    grep -E "asserts|tests  " "$out/$t.log" || true
+done
+# The logs of clean runs are empty (--quiet); show any that are not.
+for f in "$out"/vg.*.log; do
+    [ -s "$f" ] || { rm -f "$f"; continue; }
+    echo "== $f"
+    head -40 "$f"
+    status=1
+done
+[ $status -eq 0 ] && echo "valgrind: memcheck clean, no leaks" || echo "valgrind: FAILED (see $out)"
+exit $status
