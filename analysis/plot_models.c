@@ -183,7 +183,7 @@ done:
 
 /* ---- step-time breakdown ------------------------------------------------------------ */
 
-/* The parts of one optimizer step (models/steptime.h): they sum to step.time_s. */
+/* The parts of one optimizer step (models/workload/steptime.h): they sum to step.time_s. */
 static const component step_parts[] = {
     {"step.compute_s", "compute"},
     {"step.recompute_s", "recompute"},
@@ -204,7 +204,7 @@ int dc_plot_export_step(const dc_plot_kind *k, const dc_plot_run *runs, size_t n
 
 /* ---- cost breakdown ------------------------------------------------------------------- */
 
-/* The lines of the total cost of ownership (models/cost.h): capital as
+/* The lines of the total cost of ownership (models/cost/cost.h): capital as
  * depreciation and interest, then the running costs and the rents. */
 static const component cost_parts[] = {
     {"cost.depreciation_usd", "depreciation"},

@@ -9,7 +9,7 @@
  * gives the formulas):
  *  - statistics (n, mean, sd, 95% CI, P5, P50, P90, P95, P99) of every column;
  *  - the probability of missing the deadline: the share of replications
- *    with deadline.missed = 1 (models/cost.h: the job did not finish within
+ *    with deadline.missed = 1 (models/cost/cost.h: the job did not finish within
  *    deadline.days, or not at all), with its Wilson 95% interval; without a
  *    deadline, the share of replications whose job did not finish
  *    (job.completed = 0) within the horizon;

@@ -6,8 +6,8 @@
  * see the file COPYING. */
 
 /* libFuzzer harness: the input is an ambient temperature, electricity price
- * or carbon intensity CSV as models/environment.c reads it, or a job trace
- * (arrival_h,nodes,work_gpu_h,...) as models/jobspec.c reads it (the first
+ * or carbon intensity CSV as models/facility/environment.c reads it, or a job trace
+ * (arrival_h,nodes,work_gpu_h,...) as models/workload/jobspec.c reads it (the first
  * byte picks which).  Beyond the strict CSV reader (fuzz_csv) this covers
  * the models' own checks (start at 0, increasing times, ranges, coverage of
  * the horizon, job sizes and kinds) and a short run that uses the data.  The bytes go to a

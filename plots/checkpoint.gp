@@ -16,7 +16,7 @@
 # and the optimum intervals marked: Young tau = sqrt(2 C M), Daly
 #     tau = sqrt(2 C M) [1 + sqrt(C/(2M))/3 + C/(18 M)] - C.
 # C: checkpoint write time, M: mean time between interruptions expected
-# from the failure rates, R: restart time (sources in models/checkpoint.h).
+# from the failure rates, R: restart time (sources in models/workload/checkpoint.h).
 #
 # Data: checkpoint.csv  interval_s, ettr_mean, ettr_ci95, n
 #       from /summary/job.checkpoint_interval_s and /summary/step.ettr_time (the

@@ -6,7 +6,7 @@
 #   dcsim plot --kind cost A.h5 B.h5 ...
 #   dcsim plot --kind cost --scan scenarios/invest/programme.cfg --vary cost.owned=1,0.4,0    (buy vs rent)
 #
-# Shows the cost model's TCO over the costing window (models/cost.h) as
+# Shows the cost model's TCO over the costing window (models/cost/cost.h) as
 # stacked bars, one per trace or scan point: the capital as depreciation
 # and interest, energy, maintenance, staff, licences, data transfer,
 # repairs, and the rents (reserved, on demand, spot).  Above each bar: the

@@ -6,7 +6,7 @@
 #   dcsim plot --kind step A.h5 B.h5 ...             (one bar per trace)
 #   dcsim plot --kind step --scan FILE.cfg --vary job.nodes=V1,V2,... [--vary cluster.nodes=...]
 #
-# Shows the step-time model's optimizer step (models/steptime.h, with the
+# Shows the step-time model's optimizer step (models/workload/steptime.h, with the
 # fabric healthy) as stacked bars: the model's compute at the kernel
 # efficiency, activation recompute, the pipeline's fill-and-drain bubble,
 # communication not hidden behind compute, optimizer traffic to host memory,

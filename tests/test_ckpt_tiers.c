@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checkpoint.h"
+#include "workload/checkpoint.h"
 #include "cluster.h"
 #include "registry.h"
-#include "storage.h"
+#include "fabric/storage.h"
 #include "testutil.h"
 
 #define REL(a, b) (fabs((a) - (b)) <= 1e-9 * fabs(b))

@@ -24,9 +24,9 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 
-#include "inference.h"
-#include "nhpp.h"
-#include "queueing.h"
+#include "workload/inference.h"
+#include "workload/nhpp.h"
+#include "workload/queueing.h"
 #include "registry.h"
 #include "rng.h"
 #include "testutil.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checkpoint.h"
+#include "workload/checkpoint.h"
 #include "cluster.h"
 #include "registry.h"
 #include "testutil.h"

@@ -23,15 +23,15 @@
 #include <gsl/gsl_rng.h>
 
 #include "cluster.h"
-#include "collective.h"
+#include "fabric/collective.h"
 #include "flows.h"
 #include "maxmin.h"
-#include "network.h"
+#include "fabric/network.h"
 #include "registry.h"
-#include "steptime.h"
-#include "storage.h"
+#include "workload/steptime.h"
+#include "fabric/storage.h"
 #include "testutil.h"
-#include "topology.h"
+#include "fabric/topology.h"
 
 #define REL(a, b) (fabs((a) - (b)) <= 1e-9 * fabs(b))
 

@@ -10,9 +10,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "battery.h"
-#include "orbit.h"
-#include "radiator.h"
+#include "orbital/battery.h"
+#include "orbital/orbit.h"
+#include "orbital/radiator.h"
 #include "testutil.h"
 
 #define DEG (M_PI / 180.0)

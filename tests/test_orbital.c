@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "battery.h"
-#include "orbit.h"
-#include "radiator.h"
+#include "orbital/battery.h"
+#include "orbital/orbit.h"
+#include "orbital/radiator.h"
 #include "registry.h"
 #include "testutil.h"
 

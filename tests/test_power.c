@@ -21,11 +21,11 @@
 #include <unistd.h>
 
 #include "cluster.h"
-#include "cooling.h"
+#include "facility/cooling.h"
 #include "csv.h"
-#include "environment.h"
-#include "power.h"
-#include "thermal_aging.h"
+#include "facility/environment.h"
+#include "facility/power.h"
+#include "facility/thermal_aging.h"
 #include "registry.h"
 #include "testutil.h"
 

@@ -28,7 +28,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "checkpoint.h"
+#include "workload/checkpoint.h"
 #include "cluster.h"
 #include "registry.h"
 #include "testutil.h"

@@ -29,7 +29,7 @@
 
 #include "cluster.h"
 #include "registry.h"
-#include "scheduler.h"
+#include "workload/scheduler.h"
 #include "testutil.h"
 
 #define Z99 2.5758293035489

@@ -33,7 +33,7 @@
 #include <hdf5.h>
 
 #include "config.h"
-#include "cost.h"
+#include "cost/cost.h"
 #include "registry.h"
 #include "stats.h"
 #include "sweep.h"

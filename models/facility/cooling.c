@@ -46,7 +46,7 @@
 #include <string.h>
 
 #include "cluster.h"
-#include "thermal_aging.h"
+#include "facility/thermal_aging.h"
 #include "dist.h"
 #include "environment.h"
 #include "law_params.h"

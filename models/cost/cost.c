@@ -19,7 +19,7 @@
 
 const dc_param dc_cost_params[] = {
     {"cost", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
-     "total cost of ownership of the run (models/cost.h); absent: no cost figures"},
+     "total cost of ownership of the run (models/cost/cost.h); absent: no cost figures"},
     FRACTION("cost.owned", 1, "share of the cluster's GPUs bought (the rest is rented)"),
     FRACTION("cost.rented_reserved", 0, "share of the rented GPUs on reserved contracts (the rest on demand)"),
     {"cost.discount_rate", DC_PARAM_FLOAT, 0, "1/yr", 0, NULL, 0, 10, NULL,
@@ -91,7 +91,7 @@ const dc_param dc_cost_params[] = {
     {"cost.rent.spot_rework", DC_PARAM_FLOAT, 0, "", 0, NULL, 0, 100, NULL,
      "spot work redone after preemptions, as a share of the work"},
 
-    {"deadline", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, "when the job must be done (models/cost.h)"},
+    {"deadline", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, "when the job must be done (models/cost/cost.h)"},
     {"deadline.days", DC_PARAM_FLOAT, DC_PARAM_REQUIRED | DC_PARAM_MIN_EXCLUSIVE, "days", 0, NULL, 0, 1e6, NULL,
      "the job must finish within this many days of its submission"},
     PRICE("deadline.penalty_usd", "USD", "paid once if the deadline is missed"),

@@ -15,7 +15,7 @@
 #include "cluster.h"
 #include "jobspec.h"
 #include "scheduler.h"
-#include "storage.h"
+#include "fabric/storage.h"
 
 const dc_param dc_job_params[] = {
     {"job", DC_PARAM_GROUP, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,

@@ -80,7 +80,7 @@
 #include <stdbool.h>
 
 #include "sim.h"
-#include "topology.h"
+#include "fabric/topology.h"
 
 typedef struct dc_step_config {
     double gpus, tp, pp, dp;

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "cluster.h"
-#include "collective.h"
-#include "network.h"
-#include "storage.h"
+#include "fabric/collective.h"
+#include "fabric/network.h"
+#include "fabric/storage.h"
 
 const dc_param dc_steptime_params[] = {
     {"parallelism", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,

@@ -24,14 +24,14 @@
 #include "battery.h"
 #include "cluster.h"
 #include "orbit.h"
-#include "power.h"
+#include "facility/power.h"
 #include "radiator.h"
 
 #define G(path, doc) {path, DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, doc}
 #define F(path, flags, unit, def, lo, hi, doc) {path, DC_PARAM_FLOAT, flags, unit, def, NULL, lo, hi, NULL, doc}
 
 const dc_param dc_orbital_params[] = {
-    G("orbital", "compute in orbit: solar arrays, batteries and radiators instead of grid and cooling plant (models/orbital.h); needs power; absent: on the ground"),
+    G("orbital", "compute in orbit: solar arrays, batteries and radiators instead of grid and cooling plant (models/orbital/orbital.h); needs power; absent: on the ground"),
     {"orbital.satellites", DC_PARAM_INT, DC_PARAM_REQUIRED, "", 0, NULL, 1, 1e6, NULL,
      "satellites of the formation; per-satellite figures below are multiplied by it"},
     F("orbital.altitude_km", DC_PARAM_REQUIRED, "km", 0, 150, 5000,
