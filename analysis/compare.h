@@ -1,9 +1,6 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* Summaries of several traces side by side with relative differences: the table behind dcsim
+ * compare.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* Summaries side by side (dcsim compare).  The table has the columns
  *   key, unit, NAME_1 ... NAME_n, rel_NAME_2 ... rel_NAME_n

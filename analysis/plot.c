@@ -1,9 +1,6 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* The machinery of dcsim plot: what a kind needs, data directory, running gnuplot, placing the
+ * figure.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* The machinery of dcsim plot (plot.h): checking what a kind needs, the
  * data directory and setup.gp, running gnuplot, putting the figure in

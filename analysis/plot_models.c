@@ -1,9 +1,6 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* Exporters of the models' figures: step-time breakdown, scaling, time to failure, inference,
+ * latency, cost, power.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* Exporters of the models' figures (plot_export.h).  Figures of runs side
  * by side (step, latency, cost) draw one bar or group per point: the runs

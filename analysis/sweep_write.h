@@ -1,9 +1,5 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* The HDF5 file of a sweep: its layout (/runs, /params, /stats, /risk, /sensitivity) and writer.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* The HDF5 file of a sweep (readable with h5dump, h5py, pandas:
  * pandas.DataFrame(h5py.File(f)["runs"][:]) is the runs table).

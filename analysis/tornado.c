@@ -1,9 +1,5 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* One-at-a-time sensitivity of a sweep's figures to its uncertain inputs.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* One-at-a-time sensitivity (see tornado.h).  Run j of the (points x
  * settings x reps) runs is grid point j / (S reps), setting (j / reps) mod S,

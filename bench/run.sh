@@ -1,10 +1,6 @@
 #!/bin/sh
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.
-# SPDX-License-Identifier: GPL-3.0-or-later
-# This program is free software: you can redistribute it and/or modify it
-# under the terms of the GNU General Public License, version 3 or later;
-# see the file COPYING.
+# The benchmarks of make bench: the event queue's hold model, then whole dcsim runs.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 
 # The benchmarks (`make bench`): the event queue's hold model, then whole
 # dcsim runs timed by bench/measure (median wall time, peak RSS).

@@ -1,9 +1,5 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* dcsim sweep: a grid of scenario variants times N replications, on every core and over MPI ranks.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* dcsim sweep: a grid of scenario variants x N replications with uncertain
  * inputs (analysis/sweep.h), on every core and, built with MPI, over ranks

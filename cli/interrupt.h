@@ -1,9 +1,5 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* SIGINT and SIGTERM during dcsim run and dcsim sweep: how a command notices and stops.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* SIGINT and SIGTERM during `dcsim run` and `dcsim sweep` (docs/errors.md).
  * The handler only records the signal; the command notices it between

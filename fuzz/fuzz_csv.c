@@ -1,9 +1,5 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* libFuzzer harness: arbitrary bytes as a CSV file for the strict reader of sim/csv.h.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* libFuzzer harness: the input is a CSV file.  The reader must accept it or
  * reject it with DC_EINPUT and a message naming the file; every field of an

@@ -1,9 +1,5 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* libFuzzer harness: arbitrary bytes as a scenario file, loaded, validated, built and run briefly.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* libFuzzer harness: arbitrary bytes as a scenario file.  Loads, validates,
  * builds, and runs small scenarios for a short horizon, so the validator,

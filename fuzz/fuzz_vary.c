@@ -1,9 +1,5 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* libFuzzer harness: each input line one --vary axis of dcsim sweep on a small scenario.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* libFuzzer harness: each line of the input is one --vary axis of `dcsim
  * sweep` ("KEY=v1,v2,..." or "KEY=lo:hi:step") on a small scenario.

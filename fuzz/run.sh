@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# dcsim - discrete-event simulator of AI datacenters.  Copyright (C) 2026 the dcsim developers.
-# SPDX-License-Identifier: GPL-3.0-or-later
+# Builds the libFuzzer harnesses with clang and runs each for FUZZ_SECONDS.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
 # Builds the libFuzzer harnesses with clang (ASan + UBSan + coverage) and runs
 # each for FUZZ_SECONDS (default 60), one after the other.
 # Usage: fuzz/run.sh SRCDIR BUILDDIR   (BUILDDIR holds a built dcsim, used to

@@ -1,7 +1,6 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/checkpoint.gp - ETTR against the checkpoint interval:
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
 #   dcsim plot --kind checkpoint --scan FILE.cfg --vary checkpoint.interval_s=V1,V2,... [--reps N]
 #   dcsim plot --kind checkpoint A.h5 B.h5 ...
 #

@@ -1,7 +1,6 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/compare.gp - runs side by side:
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
 #   dcsim compare A.h5 B.h5 ... --plot [-o FILE]     (or dcsim plot --kind compare A.h5 B.h5 ...)
 #
 # Shows, as grouped bars with one colour per run: left, the GPU-hours each

@@ -1,7 +1,6 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/cost.gp - the total cost of ownership by line:
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
 #   dcsim plot TRACE.h5 --kind cost
 #   dcsim plot --kind cost A.h5 B.h5 ...
 #   dcsim plot --kind cost --scan scenarios/invest/programme.cfg --vary cost.owned=1,0.4,0    (buy vs rent)

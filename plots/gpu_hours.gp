@@ -1,7 +1,5 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/gpu_hours.gp - where the GPU-hours went: `dcsim plot TRACE.h5 --kind gpu_hours`.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Shows every GPU-hour the cluster could have delivered over the run (its
 # capacity) split into useful work and each loss (down for repair, idle

@@ -1,7 +1,6 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/histogram.gp - the Monte Carlo distribution of one figure of a sweep:
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
 #   dcsim sweep FILE.cfg --reps N [--vary KEY=V1,V2,...] -o SWEEP.h5
 #   dcsim plot SWEEP.h5 --kind histogram [--metric FIGURE]     (default: the first figure of /stats)
 #

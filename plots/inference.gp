@@ -1,7 +1,5 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/inference.gp - an inference service over time: `dcsim plot TRACE.h5 --kind inference`.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Shows, against time: the offered load (requests per second) and the
 # replicas (right axis, scaled so that the line is also the load they are

@@ -1,7 +1,5 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/interruptions.gp - interruptions by cause: `dcsim plot TRACE.h5 --kind interruptions`.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Shows the job's interruptions by failure class as horizontal bars, the most
 # frequent on top, each labelled with its count and its share of all

@@ -1,7 +1,6 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/latency.gp - latency percentiles of inference services:
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
 #   dcsim plot TRACE.h5 --kind latency
 #   dcsim plot --kind latency A.h5 B.h5 ...          (e.g. the HBM and the DDR route)
 #   dcsim plot --kind latency --scan FILE.cfg --vary KEY=V1,V2,...

@@ -1,7 +1,6 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/mttf.gp - the job's mean time to failure against its size:
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
 #   dcsim plot --kind mttf --scan FILE.cfg --vary job.nodes=V1,V2,... [--reps N] [--set horizon_days=D]
 #   dcsim plot --kind mttf A.h5 B.h5 ...
 #

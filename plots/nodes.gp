@@ -1,7 +1,5 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/nodes.gp - healthy nodes and repairs: `dcsim plot TRACE.h5 --kind nodes`.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Shows, against time, the healthy nodes of the cluster (busy or spare) with
 # the number the job needs (below it, the job waits), and under it the nodes

@@ -1,8 +1,7 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/power.gp - power, cooling and throttling over time: `dcsim plot TRACE.h5 --kind power`
-# (a trace of a scenario with the power and cooling models: scenarios/power/).
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
+# Needs a trace of a scenario with the power and cooling models (scenarios/power/).
 #
 # Shows, against time: the facility power, the IT power and the cooling
 # power (MW) with the site's cap; the outdoor and the inlet temperature (C)

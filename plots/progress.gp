@@ -1,7 +1,5 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/progress.gp - job progress: `dcsim plot TRACE.h5 --kind progress`.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Shows the share of the job's work done against time (top): it grows while
 # the job computes, stays flat while it checkpoints, restarts or waits, and

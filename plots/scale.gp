@@ -1,7 +1,6 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/scale.gp - ETTR and time-to-train against the job's size:
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
 #   dcsim plot --kind scale --scan FILE.cfg --vary job.nodes=V1,V2,... [--vary cluster.nodes=...] [--reps N]
 #   dcsim plot --kind scale A.h5 B.h5 ...
 #

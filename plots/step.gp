@@ -1,7 +1,6 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/step.gp - where the time of one training step goes:
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
 #   dcsim plot TRACE.h5 --kind step                  (one bar)
 #   dcsim plot --kind step A.h5 B.h5 ...             (one bar per trace)
 #   dcsim plot --kind step --scan FILE.cfg --vary job.nodes=V1,V2,... [--vary cluster.nodes=...]

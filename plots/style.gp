@@ -1,7 +1,5 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/style.gp - the look every figure of `dcsim plot` shares.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # dcsim runs, for a figure of kind KIND:
 #   gnuplot setup.gp -e "set output 'FIGURE'" plots/style.gp plots/KIND.gp

@@ -1,7 +1,5 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/timeline.gp - job timeline: `dcsim plot TRACE.h5 --kind timeline`.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Shows, against time, the state of the training job as a coloured band
 # (computing, restarting, waiting for nodes, done: in each of 600 bins, the

@@ -1,7 +1,6 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
-#
 # plots/tornado.gp - which uncertain input moves a figure of a sweep most:
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
 #   dcsim sweep FILE.cfg --reps N --tornado -o SWEEP.h5
 #   dcsim plot SWEEP.h5 --kind tornado [--metric FIGURE]
 #

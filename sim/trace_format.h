@@ -1,9 +1,6 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* What the trace writer and its readers must agree on beyond trace.h: the HDF5 type of an /events
+ * row.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* What the trace writer (sim/trace.c) and its readers (analysis/) must agree
  * on beyond the layout in trace.h: the HDF5 type of an /events row. */

@@ -1,9 +1,5 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* Tests: checkpoints on storage tiers against hand-computed timelines.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* Checkpoints on storage tiers against hand-computed timelines: the write
  * time through a tier alone and sharing it max-min fairly with the dataset

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# dcsim - discrete-event simulator of AI datacenters.  Copyright (C) 2026 the dcsim developers.
-# SPDX-License-Identifier: GPL-3.0-or-later
+# Runs the end-to-end tests with every dcsim under valgrind memcheck (make check-valgrind).
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
 # make check-valgrind: the end-to-end tests (test_cli, test_errors: every
 # command, good and bad input, signals, full disk) with every dcsim they
 # start run under valgrind's memcheck.  Any memory error or definite or

@@ -1,9 +1,6 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* Collective operations by the alpha-beta (Hockney) cost model: the closed forms and their
+ * interface.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* Collective operations by the alpha-beta (Hockney) cost model: a message
  * of m bytes between two ranks takes alpha + m / B.  Symbols: n ranks, S

@@ -1,9 +1,6 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* The cluster's fabric as a hierarchy of units and the bandwidth a group of GPUs gets on it (pure
+ * computation).
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* The cluster's fabric as a hierarchy of units, the bandwidth a group of
  * GPUs gets for a collective on it, and the health of its links and

@@ -1,9 +1,6 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* The cooling plant and the temperature the GPUs breathe: capacity, COP, failures, thermal lag,
+ * throttling.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* The cooling plant and the temperature the GPUs breathe: capacity, COP
  * against the outdoor temperature with free cooling, unit failures and

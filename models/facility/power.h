@@ -1,9 +1,6 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* Electrical power of the IT equipment and the facility: DVFS, caps, losses, energy, cost, PUE,
+ * swings.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* Electrical power of the IT equipment and of the facility: GPUs, hosts,
  * network, storage; DVFS and power caps; the site and rack caps; idle

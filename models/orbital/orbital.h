@@ -1,9 +1,6 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* Compute in orbit: satellites whose arrays, batteries and radiators replace grid, cooling plant
+ * and weather.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* Compute in orbit: a formation of S identical satellites whose solar
  * arrays, batteries and radiators replace the grid, the cooling plant and

@@ -1,9 +1,5 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* An inference service: replicas, requests over the day, batching, autoscaling and latency.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* An inference service: replicas of a model on whole nodes of the cluster,
  * requests arriving over the day, continuous batching, autoscaling, and the

@@ -1,10 +1,5 @@
-/* dcsim - discrete-event simulator of AI datacenters.
- * Copyright (C) 2026 the dcsim developers.
- * SPDX-License-Identifier: GPL-3.0-or-later
- *
- * This program is free software: you can redistribute it and/or modify it
- * under the terms of the GNU General Public License, version 3 or later;
- * see the file COPYING. */
+/* The scheduler: pools of nodes, queues, quotas, priorities, backfilling, preemption, spot.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* The scheduler: pools of nodes, a queue per pool, quotas, priorities,
  * EASY backfilling, preemption, run-time limits and spot capacity.  Jobs

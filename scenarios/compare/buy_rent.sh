@@ -1,6 +1,6 @@
 #!/bin/sh
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+# Buy or rent 10,240 GPUs for a three-year training programme, side by side.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Buy or rent 10,240 GPUs for a three-year training programme
 # (../invest/programme.cfg, seed 1, its uncertain inputs at this seed's

@@ -1,6 +1,6 @@
 #!/bin/sh
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+# Air against liquid cooling on a hot site, side by side.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Air against liquid cooling: the flagship's cluster for a year on a hot
 # desert site (../power/air_hot.cfg and ../power/liquid_hot.cfg, which

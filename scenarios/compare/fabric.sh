@@ -1,6 +1,6 @@
 #!/bin/sh
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+# Fabrics for the flagship's job on 16,384 GPUs, side by side.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Fabrics for the flagship's job on 16,384 GPUs (fabric.cfg): a non-blocking
 # fat-tree, Llama 3's fat-tree with 1:7 between pods (the job packed into

@@ -1,6 +1,6 @@
 #!/bin/sh
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+# The HBM route against the DDR route, for inference and for training.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # The "HBM route" against the "DDR route" (seed article 002), twice:
 #  1. inference of a 405B model (../inference/ddr_route.cfg): one 8-GPU node

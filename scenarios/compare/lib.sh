@@ -1,5 +1,5 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+# Shared by the comparison scripts: runs the variants and prints dcsim compare.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Shared by the comparison scripts: finds dcsim, runs each variant into a
 # trace in a temporary directory, prints `dcsim compare` for the rows that

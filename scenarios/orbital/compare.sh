@@ -1,6 +1,6 @@
 #!/bin/sh
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+# Compute in orbit against its terrestrial twin, over one and five years.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Compute in orbit side by side with the ground: runs the Suncatcher-like
 # formation, the Starcloud-like station and their terrestrial twin (the same

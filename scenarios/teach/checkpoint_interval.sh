@@ -1,6 +1,6 @@
 #!/bin/sh
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+# Lesson: the checkpoint interval's trade-off, against Young's optimum.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Lesson 3: the checkpoint interval trade-off, for the flagship's job on
 # 16,384 GPUs: intervals from a quarter to four times Young's optimum.

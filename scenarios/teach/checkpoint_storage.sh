@@ -1,6 +1,6 @@
 #!/bin/sh
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+# Lesson: where checkpoints go (storage tiers) and what it costs.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Lesson 4: slow against fast checkpoint storage, for the flagship's job on
 # 16,384 GPUs.  Today's checkpoints block the job for size / bandwidth; the

@@ -1,6 +1,6 @@
 #!/bin/sh
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+# Lesson: HBM against DDR for training a 70B model.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Lesson 5: the "HBM route" against the "DDR route" (seed article 002), for
 # a 70B-parameter model on 1,024 GPUs (hbm_ddr.cfg).

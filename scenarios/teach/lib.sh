@@ -1,5 +1,6 @@
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+# Shared by the lesson scripts: finds dcsim and the scenarios, runs one simulation, reads its
+# figures.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Shared by the lesson scripts: finds dcsim and the scenarios, runs one
 # simulation and reads figures from its JSON summary (plain sh and awk).

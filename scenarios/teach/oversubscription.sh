@@ -1,6 +1,6 @@
 #!/bin/sh
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+# Lesson: what an oversubscribed fabric does to a large job.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Lesson 2: an oversubscribed fabric against a non-blocking one, for the
 # flagship's job on 16,384 GPUs (Llama 3's scale).

@@ -1,6 +1,6 @@
 #!/bin/sh
-# dcsim - discrete-event simulator of AI datacenters.
-# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later
+# Lesson: ten times the GPUs is not ten times the useful work.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Lesson 1: the flagship's 405B-parameter job on 1k to 64k GPUs.
 # Usage: scaling.sh [GPUS...]      (default: 1024 2048 ... 65536)
