@@ -37,21 +37,6 @@ static bool file_exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-/* Number of entries in a directory other than . and .. */
-static int dir_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            n++;
-    closedir(d);
-    return n;
-}
-
 /* The whole file, malloc'd; NULL if it cannot be read. */
 static unsigned char *slurp(const char *path, size_t *len)
 {
@@ -652,7 +637,7 @@ static void test_trace_write_failures(void)
     size_t len0 = 0, len1 = 0;
     unsigned char *before = slurp(path, &len0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(before);
-    int entries = dir_entries(g_dir);
+    int entries = dc_runner_count_entries(g_dir);
 
     /* (a) the temporary file cannot be created: a directory holds its name. */
     const char *tmp = tmp_name_of(path);
@@ -675,7 +660,7 @@ static void test_trace_write_failures(void)
                         DC_OK);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "bad/key"));
     CU_ASSERT_FALSE(file_exists(tmp));
-    CU_ASSERT_EQUAL(dir_entries(g_dir), entries);
+    CU_ASSERT_EQUAL(dc_runner_count_entries(g_dir), entries);
     after = slurp(path, &len1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(after);
     CU_ASSERT_TRUE(len0 == len1 && memcmp(before, after, len0) == 0);
@@ -694,10 +679,10 @@ static void test_trace_check_writable(void)
 {
     dc_error err;
     char path[600];
-    int entries = dir_entries(g_dir);
+    int entries = dc_runner_count_entries(g_dir);
     path_in(path, sizeof path, "w.h5");
     CU_ASSERT_EQUAL(dc_trace_check_writable(path, &err), DC_OK);
-    CU_ASSERT_EQUAL(dir_entries(g_dir), entries); /* nothing left behind */
+    CU_ASSERT_EQUAL(dc_runner_count_entries(g_dir), entries); /* nothing left behind */
     CU_ASSERT_FALSE(file_exists(path));
 
     path_in(path, sizeof path, "missing/w.h5");
@@ -865,7 +850,7 @@ int main(void)
         return 1;
     }
     int status = dc_test_run_all();
-    if (dir_entries(g_dir) != 0) {
+    if (dc_runner_count_entries(g_dir) != 0) {
         fprintf(stderr, "test_trace: files left in %s\n", g_dir);
         status = 1;
     } else {
