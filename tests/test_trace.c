@@ -19,6 +19,7 @@
 #include "error.h"
 #include "eventlog.h"
 #include "series.h"
+#include "json.h"
 #include "summary.h"
 #include "testutil.h"
 #include "trace.h"
@@ -83,6 +84,86 @@ static char *capture(int (*writer)(const dc_summary *, FILE *), const dc_summary
     fclose(f);
     CU_ASSERT_EQUAL(rc, DC_OK);
     return buf;
+}
+
+/* ---- the JSON writer ------------------------------------------------------------ */
+
+static void test_json_writer(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    dc_json *j = dc_json_create(f, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    dc_json_begin_object(j);
+    dc_json_member_string(j, "name", "a \"b\"\\\n\t\x01 \xc3\xa9");
+    dc_json_member_number(j, "x", 0.1);
+    dc_json_member_number(j, "nan", NAN);
+    dc_json_member_number(j, "inf", -INFINITY);
+    dc_json_member_int(j, "big", INT64_MAX);
+    dc_json_key(j, "list");
+    dc_json_begin_array(j);
+    dc_json_int(j, 1);
+    dc_json_begin_object(j);
+    dc_json_key(j, "t");
+    dc_json_bool(j, true);
+    dc_json_end_object(j);
+    dc_json_begin_array(j);
+    dc_json_end_array(j);
+    dc_json_null(j);
+    dc_json_end_array(j);
+    dc_json_end_object(j);
+    CU_ASSERT_EQUAL(dc_json_finish(j), DC_OK);
+    dc_json_destroy(j);
+    fclose(f);
+    /* 0.1 in %.17g reads back as the same double */
+    CU_ASSERT_STRING_EQUAL(buf, "{\"name\": \"a \\\"b\\\"\\\\\\n\\t\\u0001 \xc3\xa9\", \"x\": 0.10000000000000001, "
+                                "\"nan\": null, \"inf\": null, \"big\": 9223372036854775807, "
+                                "\"list\": [1, {\"t\": true}, [], null]}\n");
+    free(buf);
+
+    /* one member a line at the outermost level, nested containers compact */
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    j = dc_json_create(f, DC_JSON_LINES);
+    dc_json_begin_object(j);
+    dc_json_member_int(j, "a", 1);
+    dc_json_key(j, "b");
+    dc_json_begin_array(j);
+    dc_json_int(j, 2);
+    dc_json_int(j, 3);
+    dc_json_end_array(j);
+    dc_json_end_object(j);
+    CU_ASSERT_EQUAL(dc_json_finish(j), DC_OK);
+    dc_json_destroy(j);
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(buf, "{\n  \"a\": 1,\n  \"b\": [2, 3]\n}\n");
+    free(buf);
+
+    /* an empty object is {} in either layout */
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    j = dc_json_create(f, DC_JSON_LINES);
+    dc_json_begin_object(j);
+    dc_json_end_object(j);
+    dc_json_finish(j);
+    dc_json_destroy(j);
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(buf, "{}\n");
+    free(buf);
+
+    /* a failed stream is reported */
+    FILE *full = fopen("/dev/full", "w");
+    if (full) {
+        setvbuf(full, NULL, _IONBF, 0);
+        j = dc_json_create(full, 0);
+        dc_json_begin_array(j);
+        dc_json_end_array(j);
+        CU_ASSERT_EQUAL(dc_json_finish(j), DC_EIO);
+        dc_json_destroy(j);
+        fclose(full);
+    }
 }
 
 /* ---- summary ---------------------------------------------------------------- */
@@ -819,6 +900,7 @@ static void test_trace_missing_parts(void)
 
 static int register_tests(void)
 {
+    DC_TEST_SUITE("json", {"the writer: layout, escapes, numbers, errors", test_json_writer});
     DC_TEST_SUITE("summary", {"set, get, order", test_summary_set_get_order},
                   {"add accumulates", test_summary_add}, {"JSON", test_summary_json},
                   {"text with breakdown", test_summary_text});
