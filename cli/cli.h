@@ -7,9 +7,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "scenario.h"
+#include "summary.h"
 
 /* Exit statuses. */
 enum { DC_EXIT_OK = 0, DC_EXIT_FAILURE = 1, DC_EXIT_INPUT = 2 };
@@ -26,7 +29,24 @@ int dc_cli_fail(const dc_error *err);
 int dc_cli_load(const char *file, const char *const *sets, size_t n_sets,
                 dc_scenario **out, char **name, dc_error *err);
 
+/* The directory of the shipped scenarios (cli/datadir.c); malloc'd. */
+char *dc_cli_scenario_dir(void);
+/* A scenario argument as a path: arg itself when it is a file, else the
+ * shipped scenario of that name (NAME or NAME.cfg under the scenarios'
+ * directory), else arg unchanged.  *path is malloc'd. */
+int dc_cli_scenario_path(const char *arg, char **path, dc_error *err);
+
+/* What a run was, for its JSON summary. */
+typedef struct dc_cli_run_info {
+    const char *version, *scenario, *scenario_file;
+    uint64_t seed;
+} dc_cli_run_info;
+/* The summary as one JSON object (cli/jsonout.c): the run's identity, then
+ * every figure, with units as {"value", "unit"} objects. */
+int dc_cli_write_json(const dc_summary *s, const dc_cli_run_info *info, bool units, FILE *out, dc_error *err);
+
 int dc_cmd_run(int argc, char **argv);
+int dc_cmd_scenarios(int argc, char **argv);
 int dc_cmd_validate(int argc, char **argv);
 int dc_cmd_report(int argc, char **argv);
 int dc_cmd_keys(int argc, char **argv);

@@ -13,14 +13,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "compare.h"
 
-static const char compare_usage[] =
-    "usage: dcsim compare A.h5 B.h5 ... [--csv] [--plot [-o FILE.png|.svg|.pdf]]\n"
-    "Prints the summaries of the traces side by side, with the relative difference of each\n"
-    "to the first: (x - x_first) / |x_first|.  --csv writes the table with every digit;\n"
-    "--plot also draws grouped bars of the main figures (default: FIRST_compare.png beside\n"
-    "the first trace).\n";
+enum { O_CSV = 256, O_PLOT };
+
+static const dc_cli_opt compare_opts[] = {
+    {"csv", O_CSV, NULL, 0, "write the table as CSV with every digit"},
+    {"plot", O_PLOT, NULL, 0, "also draw grouped bars of the figures that differ (default file: FIRST_compare.png "
+                              "beside the first trace)"},
+    {"output", 'o', "FILE", 0, "with --plot: the figure's file (.png, .svg or .pdf)"},
+    {0},
+};
+
+static const dc_cli_cmd compare_cmd = {
+    .name = "compare",
+    .operands = "A.h5 B.h5...",
+    .doc = "Prints the summaries of the traces side by side, with the relative difference of each to the\n"
+           "first: (x - x_first) / |x_first|.\n",
+    .opts = compare_opts,
+};
+
+typedef struct compare_args {
+    const char *output;
+    bool csv, plot;
+} compare_args;
+
+static int compare_opt(void *ctx, int key, const char *arg, dc_error *err)
+{
+    compare_args *a = ctx;
+    if (key == 'o')
+        a->output = arg;
+    else if (key == O_CSV)
+        a->csv = true;
+    else if (key == O_PLOT)
+        a->plot = true;
+    else
+        return dc_error_set(err, DC_EINTERNAL, "compare: option %d not handled", key);
+    return DC_OK;
+}
 
 /* As the summary's text table: integers and large values whole, else 4 digits. */
 static void format_value(char *buf, size_t size, double v)
@@ -100,44 +131,25 @@ static void print_table(const dc_table *t, size_t n, const dc_cli_run *runs, con
 
 int dc_cmd_compare(int argc, char **argv)
 {
-    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
-    size_t n = 0;
-    const char *output = NULL;
-    bool csv = false, plot = false;
+    compare_args a = {0};
+    int first = 0;
+    int pr = dc_cli_parse(&compare_cmd, argc, argv, compare_opt, &a, false, &first);
+    if (pr != DC_CLI_RUN)
+        return pr;
+    size_t n = (size_t)(argc - first);
+    if (n < 2)
+        return dc_cli_usage_error(&compare_cmd, "give two traces or more");
+    if (a.output && !a.plot)
+        return dc_cli_usage_error(&compare_cmd, "-o names the figure of --plot");
+    const char **paths = calloc(n, sizeof *paths);
     if (!paths) {
         fputs("dcsim: out of memory\n", stderr);
         return DC_EXIT_FAILURE;
     }
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
-            if (i + 1 == argc) {
-                fprintf(stderr, "dcsim compare: option %s needs a value\n", argv[i]);
-                free(paths);
-                return DC_EXIT_INPUT;
-            }
-            output = argv[++i];
-        } else if (strcmp(argv[i], "--csv") == 0) {
-            csv = true;
-        } else if (strcmp(argv[i], "--plot") == 0) {
-            plot = true;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(compare_usage, stdout);
-            free(paths);
-            return DC_EXIT_OK;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "dcsim compare: unknown option '%s'\n%s", argv[i], compare_usage);
-            free(paths);
-            return DC_EXIT_INPUT;
-        } else {
-            paths[n++] = argv[i];
-        }
-    }
-    if (n < 2 || (output && !plot)) {
-        fprintf(stderr, "dcsim compare: %s\n%s",
-                n < 2 ? "give two traces or more" : "-o names the figure of --plot", compare_usage);
-        free(paths);
-        return DC_EXIT_INPUT;
-    }
+    for (size_t i = 0; i < n; i++)
+        paths[i] = argv[first + (int)i];
+    const char *output = a.output;
+    bool csv = a.csv, plot = a.plot;
 
     dc_error err = {0};
     dc_cli_run *runs = calloc(n, sizeof *runs);

@@ -14,13 +14,42 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "export.h"
 
-static const char export_usage[] =
-    "usage: dcsim export TRACE.h5 PATH [-o FILE.csv]\n"
-    "       dcsim export TRACE.h5 --list\n"
-    "Writes one dataset of a trace as CSV (standard output unless -o): /summary (key,value,unit),\n"
-    "/summary/KEY, /events, /series/NAME, or any other dataset; --list shows them.\n";
+enum { O_LIST = 256 };
+
+static const dc_cli_opt export_opts[] = {
+    {"output", 'o', "FILE.csv", 0, "write the CSV into FILE.csv (under a temporary name, renamed when complete) "
+                                   "instead of standard output"},
+    {"list", O_LIST, NULL, 0, "list the datasets of the trace"},
+    {0},
+};
+
+static const dc_cli_cmd export_cmd = {
+    .name = "export",
+    .operands = "TRACE.h5 PATH\nTRACE.h5 --list",
+    .doc = "Writes one dataset of a trace as CSV, every number in its shortest form that reads back exactly:\n"
+           "/summary (key,value,unit), /summary/KEY, /events, /series/NAME, or any other dataset.\n",
+    .opts = export_opts,
+};
+
+typedef struct export_args {
+    const char *output;
+    bool list;
+} export_args;
+
+static int export_opt(void *ctx, int key, const char *arg, dc_error *err)
+{
+    export_args *a = ctx;
+    if (key == 'o')
+        a->output = arg;
+    else if (key == O_LIST)
+        a->list = true;
+    else
+        return dc_error_set(err, DC_EINTERNAL, "export: option %d not handled", key);
+    return DC_OK;
+}
 
 static int write_file(dc_trace_file *t, const char *path, const char *output, dc_error *err)
 {
@@ -58,36 +87,18 @@ static int write_file(dc_trace_file *t, const char *path, const char *output, dc
 
 int dc_cmd_export(int argc, char **argv)
 {
-    const char *trace = NULL, *path = NULL, *output = NULL;
-    bool list = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
-            if (i + 1 == argc) {
-                fprintf(stderr, "dcsim export: option %s needs a value\n", argv[i]);
-                return DC_EXIT_INPUT;
-            }
-            output = argv[++i];
-        } else if (strcmp(argv[i], "--list") == 0) {
-            list = true;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(export_usage, stdout);
-            return DC_EXIT_OK;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "dcsim export: unknown option '%s'\n%s", argv[i], export_usage);
-            return DC_EXIT_INPUT;
-        } else if (!trace) {
-            trace = argv[i];
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "dcsim export: one dataset at a time (got '%s' and '%s')\n", path, argv[i]);
-            return DC_EXIT_INPUT;
-        }
-    }
-    if (!trace) {
-        fprintf(stderr, "dcsim export: which trace?\n%s", export_usage);
-        return DC_EXIT_INPUT;
-    }
+    export_args a = {0};
+    int first = 0;
+    int pr = dc_cli_parse(&export_cmd, argc, argv, export_opt, &a, false, &first);
+    if (pr != DC_CLI_RUN)
+        return pr;
+    if (first == argc)
+        return dc_cli_usage_error(&export_cmd, "which trace?");
+    if (argc - first > 2)
+        return dc_cli_usage_error(&export_cmd, "one dataset at a time (got '%s' and '%s')", argv[first + 1],
+                                  argv[first + 2]);
+    const char *trace = argv[first], *path = first + 1 < argc ? argv[first + 1] : NULL, *output = a.output;
+    bool list = a.list;
     dc_error err = {0};
     dc_trace_file *t = dc_trace_open(trace, &err);
     if (!t)

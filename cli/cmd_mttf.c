@@ -32,6 +32,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "args.h"
 #include "cluster.h"
 #include "registry.h"
 #include "sim.h"
@@ -40,14 +41,34 @@
 #define MAX_SIZES 64
 #define MAX_HORIZON_DAYS 36525.0
 
-static const char mttf_usage[] =
-    "usage: dcsim mttf [FILE] [--sizes G1,G2,...] [--failures N] [--max-days D] [--seed N] [--set KEY=VALUE]...\n"
-    "                  [--json]\n"
-    "Time to failure against job size: runs the scenario (default: the embedded 10k_gpu one) once per job\n"
-    "size in GPUs (default 8, 16, 32, ... and the whole cluster), each long enough for about N\n"
-    "interruptions (default 400, at most D days: default 36525), and prints the simulated MTTF with its\n"
-    "95% interval, the MTTF the failure rates imply, and the projection 1/(nodes x observed failures\n"
-    "per node-day).\n";
+enum { O_SIZES = 256, O_FAILURES, O_MAX_DAYS, O_SEED, O_SET, O_JSON };
+
+static const dc_cli_opt mttf_opts[] = {
+    {"sizes", O_SIZES, "G1,G2,...", 0, "the job sizes in GPUs (default 8, 16, 32, ... and the whole cluster)"},
+    {"failures", O_FAILURES, "N", 0, "run each size long enough for about N interruptions (default 400)"},
+    {"max-days", O_MAX_DAYS, "D", 0, "but at most D simulated days (default 36525)"},
+    {"seed", O_SEED, "N", 0, "seed of every run (default: the scenario's)"},
+    {"set", O_SET, "KEY=VALUE", DC_CLI_REPEAT, "override one scenario key, as dcsim run --set"},
+    {"json", O_JSON, NULL, 0, "print the table as JSON"},
+    {0},
+};
+
+static const dc_cli_cmd mttf_cmd = {
+    .name = "mttf",
+    .operands = "[FILE|NAME]",
+    .doc = "Time to failure against job size: runs the scenario (default: the embedded 10k_gpu one) once per job\n"
+           "size, all with the same seed, and prints the simulated MTTF with its 95% interval, the MTTF the\n"
+           "failure rates imply, and the projection 1/(nodes x observed failures per node-day).\n",
+    .opts = mttf_opts,
+};
+
+typedef struct mttf_args {
+    const char *sets[MAX_SETS];
+    size_t n_sets, n_sizes;
+    uint64_t sizes[MAX_SIZES];
+    double target, max_days, seed_v;
+    bool json, sizes_given;
+} mttf_args;
 
 typedef struct row {
     uint64_t gpus;
@@ -127,65 +148,64 @@ static void human(double h, char *buf, size_t size)
         snprintf(buf, size, "%.1f min", h * 60.0);
 }
 
+static int mttf_opt(void *ctx, int key, const char *arg, dc_error *err)
+{
+    mttf_args *a = ctx;
+    switch (key) {
+    case O_SET:
+        if (a->n_sets == MAX_SETS)
+            return dc_error_set(err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
+        a->sets[a->n_sets++] = arg;
+        return DC_OK;
+    case O_SIZES:
+        a->sizes_given = true;
+        return parse_sizes(arg, a->sizes, &a->n_sizes, err);
+    case O_FAILURES:
+        return parse_count("--failures", arg, 1, 1e7, &a->target, err);
+    case O_MAX_DAYS:
+        return parse_count("--max-days", arg, 1e-3, MAX_HORIZON_DAYS, &a->max_days, err);
+    case O_SEED:
+        if (parse_count("--seed", arg, 0, 9.2e18, &a->seed_v, err) != DC_OK || a->seed_v != floor(a->seed_v))
+            return dc_error_set(err, DC_EINPUT, "--seed: expected a non-negative integer (got '%s')", arg);
+        return DC_OK;
+    case O_JSON:
+        a->json = true;
+        return DC_OK;
+    }
+    return dc_error_set(err, DC_EINTERNAL, "mttf: option %d not handled", key);
+}
+
 int dc_cmd_mttf(int argc, char **argv)
 {
-    const char *file = NULL, *sets[MAX_SETS];
-    size_t n_sets = 0, n_sizes = 0;
-    uint64_t sizes[MAX_SIZES];
-    double target = 400, max_days = MAX_HORIZON_DAYS, seed_v = -1;
-    bool json = false, sizes_given = false;
+    static mttf_args a; /* large (the sizes); one call per process */
+    memset(&a, 0, sizeof a);
+    a.target = 400;
+    a.max_days = MAX_HORIZON_DAYS;
+    a.seed_v = -1;
     dc_error err = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(mttf_usage, stdout);
-            return DC_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-        } else if ((strcmp(a, "--set") == 0 || strcmp(a, "--sizes") == 0 || strcmp(a, "--failures") == 0
-                    || strcmp(a, "--max-days") == 0 || strcmp(a, "--seed") == 0)
-                   && !has_value) {
-            fprintf(stderr, "dcsim mttf: option %s needs a value\n%s", a, mttf_usage);
-            return DC_EXIT_INPUT;
-        } else if (strcmp(a, "--set") == 0) {
-            if (n_sets == MAX_SETS) {
-                dc_error_set(&err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
-                return dc_cli_fail(&err);
-            }
-            sets[n_sets++] = argv[++i];
-        } else if (strcmp(a, "--sizes") == 0) {
-            if (parse_sizes(argv[++i], sizes, &n_sizes, &err) != DC_OK)
-                return dc_cli_fail(&err);
-            sizes_given = true;
-        } else if (strcmp(a, "--failures") == 0) {
-            if (parse_count("--failures", argv[++i], 1, 1e7, &target, &err) != DC_OK)
-                return dc_cli_fail(&err);
-        } else if (strcmp(a, "--max-days") == 0) {
-            if (parse_count("--max-days", argv[++i], 1e-3, MAX_HORIZON_DAYS, &max_days, &err) != DC_OK)
-                return dc_cli_fail(&err);
-        } else if (strcmp(a, "--seed") == 0) {
-            if (parse_count("--seed", argv[++i], 0, 9.2e18, &seed_v, &err) != DC_OK || seed_v != floor(seed_v)) {
-                dc_error_set(&err, DC_EINPUT, "--seed: expected a non-negative integer (got '%s')", argv[i]);
-                return dc_cli_fail(&err);
-            }
-        } else if (a[0] == '-') {
-            fprintf(stderr, "dcsim mttf: unknown option '%s'\n%s", a, mttf_usage);
-            return DC_EXIT_INPUT;
-        } else if (file) {
-            fprintf(stderr, "dcsim mttf: one scenario file at most (got '%s' and '%s')\n%s", file, a, mttf_usage);
-            return DC_EXIT_INPUT;
-        } else {
-            file = a;
-        }
-    }
+    int first = 0;
+    int pr = dc_cli_parse(&mttf_cmd, argc, argv, mttf_opt, &a, false, &first);
+    if (pr != DC_CLI_RUN)
+        return pr;
+    if (argc - first > 1)
+        return dc_cli_usage_error(&mttf_cmd, "one scenario at most (got '%s' and '%s')", argv[first], argv[first + 1]);
+    const char *const *sets = a.sets;
+    size_t n_sets = a.n_sets, n_sizes = a.n_sizes;
+    uint64_t *sizes = a.sizes;
+    double target = a.target, max_days = a.max_days, seed_v = a.seed_v;
+    bool json = a.json, sizes_given = a.sizes_given;
+    char *file = NULL;
+    if (first < argc && dc_cli_scenario_path(argv[first], &file, &err) != DC_OK)
+        return dc_cli_fail(&err);
     int64_t seed = seed_v >= 0 ? (int64_t)seed_v : -1;
 
     /* The cluster's shape, from the scenario as given. */
     dc_scenario *sc = NULL;
     char *name = NULL;
-    if (dc_cli_load(file, sets, n_sets, &sc, &name, &err) != DC_OK)
+    if (dc_cli_load(file, sets, n_sets, &sc, &name, &err) != DC_OK) {
+        free(file);
         return dc_cli_fail(&err);
+    }
     config_t *cfg = dc_scenario_config(sc);
     int in_service = 0, spares = 0, gpn_i = 8;
     long long seed_cfg = 1;
@@ -215,6 +235,7 @@ int dc_cmd_mttf(int argc, char **argv)
                          "its spares)",
                          sizes[i], gpn, total_nodes);
             free(name);
+            free(file);
             return dc_cli_fail(&err);
         }
     }
@@ -222,6 +243,7 @@ int dc_cmd_mttf(int argc, char **argv)
     row *rows = calloc(n_sizes, sizeof *rows);
     if (!rows) {
         free(name);
+        free(file);
         dc_error_set(&err, DC_ENOMEM, "out of memory");
         return dc_cli_fail(&err);
     }
@@ -348,5 +370,6 @@ fail:
 done:
     free(rows);
     free(name);
+    free(file);
     return status;
 }

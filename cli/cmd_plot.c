@@ -14,7 +14,6 @@
 #include "plotcli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,30 +22,50 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "config.h"
 #include "registry.h"
 #include "sim.h"
 #include "trace_read.h"
 
-static const char plot_usage[] =
-    "usage: dcsim plot TRACE.h5 --kind KIND [-o FILE.png|.svg|.pdf] [--data DIR]\n"
-    "       dcsim plot TRACE.h5 [-o DIR] [--format png|svg|pdf]\n"
-    "       dcsim plot --kind KIND TRACE.h5 TRACE.h5... [-o FILE]\n"
-    "       dcsim plot --kind KIND --scan FILE.cfg --vary KEY=V1,V2,... [--vary ...] [--reps N]\n"
-    "                  [--seed N] [--set KEY=VALUE]... [-o FILE]\n"
-    "       dcsim plot SWEEP.h5 [--kind histogram|tornado] [--metric FIGURE] [-o FILE|DIR]\n"
-    "       dcsim plot --list\n"
-    "Draws figures from traces with gnuplot.  With a kind: that figure (default file: the\n"
-    "trace's name and the kind, beside the trace, PNG).  Without: every figure the trace\n"
-    "supports, into DIR (default: TRACE_figures beside the trace).  The figures of several runs\n"
-    "(checkpoint, scale, compare) take several traces, or --scan: dcsim runs the scenario for\n"
-    "each value of --vary (several --vary change together), --reps times with seeds N, N+1...\n"
-    "Figures of runs side by side (step, cost, latency) take one trace, several, or --scan.\n"
-    "A sweep file (dcsim sweep) draws histogram (--metric: which figure; default the first\n"
-    "of its /stats) and tornado; without a kind, both.\n"
-    "--data DIR keeps the data files, setup.gp and plot.sh that redraws the figure.\n"
-    "--list shows the kinds.  Environment: DCSIM_GNUPLOT (the gnuplot program), DCSIM_PLOTS\n"
-    "(the directory of the scripts).\n";
+enum { O_FORMAT = 256, O_DATA, O_SCAN, O_VARY, O_REPS, O_SEED, O_SET, O_LIST, O_METRIC };
+
+static const dc_cli_opt plot_opts[] = {
+    {"kind", 'k', "KIND", 0, "the figure (--list shows the kinds); without it, every figure the trace supports"},
+    {"output", 'o', "FILE|DIR", 0, "the figure's file (.png, .svg or .pdf), or the directory of the figures"},
+    {"format", O_FORMAT, "png|svg|pdf", 0, "the format of figures named by dcsim (default png)"},
+    {"data", O_DATA, "DIR", 0, "keep the figure's data files, setup.gp and plot.sh (which redraws it) in DIR"},
+    {"metric", O_METRIC, "FIGURE", 0, "for a sweep: the figure of the histogram or tornado (default: the first "
+                                      "of its /stats)"},
+    {"scan", O_SCAN, "FILE|NAME", 0, "run the scenario for each value of --vary (and each --reps) instead of "
+                                     "reading traces"},
+    {"vary", O_VARY, "KEY=V1,V2,...", DC_CLI_REPEAT, "with --scan: the values of one key (several --vary change "
+                                                      "together)"},
+    {"reps", O_REPS, "N", 0, "with --scan: replications per value, seeds S, S+1, ... (default 1)"},
+    {"seed", O_SEED, "S", 0, "with --scan: the first seed (default: the scenario's)"},
+    {"set", O_SET, "KEY=VALUE", DC_CLI_REPEAT, "with --scan: override one key in every run"},
+    {"list", O_LIST, NULL, 0, "list the kinds of figure, what they show and need"},
+    {0},
+};
+
+static const dc_cli_cmd plot_cmd = {
+    .name = "plot",
+    .operands = "TRACE.h5 [--kind KIND] [-o FILE|DIR]\n"
+                "--kind KIND TRACE.h5 TRACE.h5... [-o FILE]\n"
+                "--kind KIND --scan FILE.cfg --vary KEY=V1,V2,... [--reps N]\n"
+                "SWEEP.h5 [--kind histogram|tornado] [--metric FIGURE] [-o FILE|DIR]\n"
+                "--list",
+    .doc = "Draws figures from traces with gnuplot.  With --kind: that figure (default file: the trace's\n"
+           "name and the kind, beside the trace, PNG).  Without: every figure the trace supports, into DIR\n"
+           "(default: TRACE_figures beside the trace).\n"
+           "The figures of several runs (checkpoint, scale, compare, scaling, mttf) take several traces, or\n"
+           "--scan.  Figures of runs side by side (step, cost, latency) take one trace, several, or --scan.\n"
+           "A sweep file (dcsim sweep) draws histogram and tornado.\n",
+    .opts = plot_opts,
+    .after = "Environment:\n"
+             "  DCSIM_GNUPLOT  the gnuplot program (default: the one configure found)\n"
+             "  DCSIM_PLOTS    the directory of the gnuplot scripts (default: the installed plots/)\n",
+};
 
 #define MAX_SETS 256
 #define MAX_VARY 8
@@ -187,37 +206,6 @@ const char *dc_cli_gnuplot(void)
     return g && g[0] ? g : DC_GNUPLOT;
 }
 
-static bool has_style(const char *dir)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/style.gp", dir);
-    return access(path, R_OK) == 0;
-}
-
-char *dc_cli_plot_dir(void)
-{
-    const char *env = getenv("DCSIM_PLOTS");
-    if (env && env[0])
-        return strdup(env);
-#if defined(DC_SRCDIR) && defined(DC_BUILDDIR)
-    /* The dcsim of the build tree draws with the scripts of its sources. */
-    char *self = realpath("/proc/self/exe", NULL);
-    char *built = realpath(DC_BUILDDIR "/dcsim", NULL);
-    bool in_tree = self && built && strcmp(self, built) == 0;
-    free(self);
-    free(built);
-    if (in_tree && has_style(DC_SRCDIR "/plots"))
-        return strdup(DC_SRCDIR "/plots");
-#endif
-    if (has_style(DC_DATADIR "/plots"))
-        return strdup(DC_DATADIR "/plots");
-#ifdef DC_SRCDIR
-    if (has_style(DC_SRCDIR "/plots"))
-        return strdup(DC_SRCDIR "/plots");
-#endif
-    return strdup(DC_DATADIR "/plots");
-}
-
 /* ---- options ----------------------------------------------------------------------- */
 
 typedef struct vary {
@@ -234,7 +222,7 @@ typedef struct plot_args {
     size_t n_vary;
     long reps;
     int64_t seed;
-    bool list, help;
+    bool list;
     char **traces;
     size_t n_traces;
 } plot_args;
@@ -293,80 +281,55 @@ static int parse_long(const char *opt, const char *text, long min, long max, lon
     return DC_OK;
 }
 
-static int parse_args(int argc, char **argv, plot_args *a, dc_error *err)
+static int plot_opt(void *ctx, int key, const char *arg, dc_error *err)
 {
-    static const struct option opts[] = {
-        {"kind", required_argument, NULL, 'k'}, {"output", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, 'f'}, {"data", required_argument, NULL, 'd'},
-        {"scan", required_argument, NULL, 'S'}, {"vary", required_argument, NULL, 'V'},
-        {"reps", required_argument, NULL, 'r'}, {"seed", required_argument, NULL, 's'},
-        {"set", required_argument, NULL, 'e'}, {"list", no_argument, NULL, 'l'},
-        {"help", no_argument, NULL, 'h'}, {"metric", required_argument, NULL, 'm'}, {NULL, 0, NULL, 0},
-    };
-    a->reps = 1;
-    a->seed = -1;
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":k:o:", opts, NULL)) != -1) {
-        long v;
-        switch (c) {
-        case 'k':
-            a->kind = optarg;
-            break;
-        case 'o':
-            a->output = optarg;
-            break;
-        case 'f':
-            if (strcmp(optarg, "png") && strcmp(optarg, "svg") && strcmp(optarg, "pdf"))
-                return dc_error_set(err, DC_EINPUT, "--format: png, svg or pdf (got '%s')", optarg);
-            a->format = optarg;
-            break;
-        case 'd':
-            a->data = optarg;
-            break;
-        case 'm':
-            a->metric = optarg;
-            break;
-        case 'S':
-            a->scan = optarg;
-            break;
-        case 'V':
-            if (a->n_vary == MAX_VARY)
-                return dc_error_set(err, DC_EINPUT, "--vary: at most %d keys", MAX_VARY);
-            if (parse_vary(optarg, &a->vary[a->n_vary], err) != DC_OK)
-                return err->code;
-            a->n_vary++;
-            break;
-        case 'r':
-            if (parse_long("--reps", optarg, 1, 100000, &a->reps, err) != DC_OK)
-                return err->code;
-            break;
-        case 's':
-            if (parse_long("--seed", optarg, 0, LONG_MAX, &v, err) != DC_OK)
-                return err->code;
-            a->seed = v;
-            break;
-        case 'e':
-            if (a->n_sets == MAX_SETS)
-                return dc_error_set(err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
-            a->sets[a->n_sets++] = optarg;
-            break;
-        case 'l':
-            a->list = true;
-            break;
-        case 'h':
-            a->help = true;
-            return DC_OK;
-        case ':':
-            return dc_error_set(err, DC_EINPUT, "plot: option %s needs a value", argv[optind - 1]);
-        default:
-            return dc_error_set(err, DC_EINPUT, "plot: unknown option '%s' (dcsim plot --help)", argv[optind - 1]);
-        }
+    plot_args *a = ctx;
+    long v;
+    switch (key) {
+    case 'k':
+        a->kind = arg;
+        return DC_OK;
+    case 'o':
+        a->output = arg;
+        return DC_OK;
+    case O_FORMAT:
+        if (strcmp(arg, "png") && strcmp(arg, "svg") && strcmp(arg, "pdf"))
+            return dc_error_set(err, DC_EINPUT, "--format: png, svg or pdf (got '%s')", arg);
+        a->format = arg;
+        return DC_OK;
+    case O_DATA:
+        a->data = arg;
+        return DC_OK;
+    case O_METRIC:
+        a->metric = arg;
+        return DC_OK;
+    case O_SCAN:
+        a->scan = arg;
+        return DC_OK;
+    case O_VARY:
+        if (a->n_vary == MAX_VARY)
+            return dc_error_set(err, DC_EINPUT, "--vary: at most %d keys", MAX_VARY);
+        if (parse_vary(arg, &a->vary[a->n_vary], err) != DC_OK)
+            return err->code;
+        a->n_vary++;
+        return DC_OK;
+    case O_REPS:
+        return parse_long("--reps", arg, 1, 100000, &a->reps, err);
+    case O_SEED:
+        if (parse_long("--seed", arg, 0, LONG_MAX, &v, err) != DC_OK)
+            return err->code;
+        a->seed = v;
+        return DC_OK;
+    case O_SET:
+        if (a->n_sets == MAX_SETS)
+            return dc_error_set(err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
+        a->sets[a->n_sets++] = arg;
+        return DC_OK;
+    case O_LIST:
+        a->list = true;
+        return DC_OK;
     }
-    a->traces = argv + optind;
-    a->n_traces = (size_t)(argc - optind);
-    return DC_OK;
+    return dc_error_set(err, DC_EINTERNAL, "plot: option %d not handled", key);
 }
 
 /* ---- output names ---------------------------------------------------------------------- */
@@ -617,15 +580,24 @@ int dc_cmd_plot(int argc, char **argv)
     dc_plot_run *runs = NULL;
     scan_run *scan = NULL;
     size_t n_runs = 0, n_open = 0;
-    char *plot_dir = NULL, *output = NULL;
+    char *plot_dir = NULL, *output = NULL, *scan_path = NULL;
     bool is_sweep = false;
     int status = DC_EXIT_OK;
 
-    if (parse_args(argc, argv, &a, &err) != DC_OK)
-        goto fail;
-    if (a.help) {
-        fputs(plot_usage, stdout);
+    a.reps = 1;
+    a.seed = -1;
+    int first = 0;
+    int pr = dc_cli_parse(&plot_cmd, argc, argv, plot_opt, &a, false, &first);
+    if (pr != DC_CLI_RUN) {
+        status = pr;
         goto done;
+    }
+    a.traces = argv + first;
+    a.n_traces = (size_t)(argc - first);
+    if (a.scan) {
+        if (dc_cli_scenario_path(a.scan, &scan_path, &err) != DC_OK)
+            goto fail;
+        a.scan = scan_path;
     }
     if (a.list) {
         list_kinds();
@@ -782,5 +754,6 @@ done:
         vary_free(&a.vary[v]);
     free(plot_dir);
     free(output);
+    free(scan_path);
     return status;
 }

@@ -7,34 +7,68 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
+#include "plot.h"
 #include "registry.h"
 #include "summary.h"
 #include "trace_read.h"
 
+enum { O_JSON = 256, O_UNITS, O_SET };
+
+static const dc_cli_opt report_opts[] = {
+    {"json", O_JSON, NULL, 0, "print the summary as one JSON object (dcsim.version, run.seed, run.scenario, then "
+                              "every figure)"},
+    {"units", O_UNITS, NULL, 0, "with --json: each figure as {\"value\": V, \"unit\": U}"},
+    {0},
+};
+
+static const dc_cli_cmd report_cmd = {
+    .name = "report",
+    .operands = "TRACE.h5",
+    .doc = "Prints the summary stored in a trace (dcsim run writes one), as dcsim run printed it.\n",
+    .opts = report_opts,
+};
+
+typedef struct flags {
+    bool json, units;
+    const char *sets[256];
+    size_t n_sets;
+} flags;
+
+static int flag_opt(void *ctx, int key, const char *arg, dc_error *err)
+{
+    flags *f = ctx;
+    switch (key) {
+    case O_JSON:
+        f->json = true;
+        return DC_OK;
+    case O_UNITS:
+        f->units = true;
+        return DC_OK;
+    case O_SET:
+        if (f->n_sets == 256)
+            return dc_error_set(err, DC_EINPUT, "--set: at most 256 overrides");
+        f->sets[f->n_sets++] = arg;
+        return DC_OK;
+    }
+    return dc_error_set(err, DC_EINTERNAL, "option %d not handled", key);
+}
+
 int dc_cmd_report(int argc, char **argv)
 {
-    bool json = false;
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            puts("usage: dcsim report TRACE.h5 [--json]\nPrints the summary stored in a trace.");
-            return DC_EXIT_OK;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "dcsim report: unknown option '%s'\n", argv[i]);
-            return DC_EXIT_INPUT;
-        } else if (path) {
-            fprintf(stderr, "dcsim report: one trace at a time (got '%s' and '%s')\n", path, argv[i]);
-            return DC_EXIT_INPUT;
-        } else {
-            path = argv[i];
-        }
-    }
-    if (!path) {
-        fputs("dcsim report: which trace? usage: dcsim report TRACE.h5 [--json]\n", stderr);
-        return DC_EXIT_INPUT;
-    }
+    flags fl = {0};
+    int first = 0;
+    int pr = dc_cli_parse(&report_cmd, argc, argv, flag_opt, &fl, false, &first);
+    if (pr != DC_CLI_RUN)
+        return pr;
+    if (first == argc)
+        return dc_cli_usage_error(&report_cmd, "which trace?");
+    if (argc - first > 1)
+        return dc_cli_usage_error(&report_cmd, "one trace at a time (got '%s' and '%s')", argv[first], argv[first + 1]);
+    if (fl.units && !fl.json)
+        return dc_cli_usage_error(&report_cmd, "--units goes with --json");
+    const char *path = argv[first];
+    bool json = fl.json;
     dc_error err = {0};
     dc_trace_file *t = dc_trace_open(path, &err);
     if (!t)
@@ -65,7 +99,17 @@ int dc_cmd_report(int argc, char **argv)
         || dc_trace_attr_double(t, "end_s", &end_s, &err) != DC_OK)
         goto fail;
     if (json) {
-        dc_summary_write_json(s, stdout);
+        char *scenario = NULL, *text = NULL;
+        dc_error ignored = {0};
+        dc_trace_attr_string(t, "scenario", &text, &ignored);
+        scenario = dc_plot_scenario_name(text, file);
+        dc_cli_run_info info = {.version = version, .scenario = scenario ? scenario : file, .scenario_file = file,
+                                .seed = seed};
+        int rc = dc_cli_write_json(s, &info, fl.units, stdout, &err);
+        free(scenario);
+        free(text);
+        if (rc != DC_OK)
+            goto fail;
     } else {
         printf("trace %s: scenario %s, seed %" PRIu64 ", dcsim %s, %.1f of %.0f days simulated\n\n", path, file, seed,
                version, end_s / 86400.0, horizon_s / 86400.0);
@@ -82,39 +126,42 @@ done:
     return status;
 }
 
+static const dc_cli_opt validate_opts[] = {
+    {"set", O_SET, "KEY=VALUE", DC_CLI_REPEAT, "override one scenario key, as dcsim run --set"},
+    {0},
+};
+
+static const dc_cli_cmd validate_cmd = {
+    .name = "validate",
+    .operands = "FILE|NAME",
+    .doc = "Checks a scenario (keys, types, ranges, the models' consistency checks) without running it.\n",
+    .opts = validate_opts,
+};
+
 int dc_cmd_validate(int argc, char **argv)
 {
-    const char *file = NULL;
-    const char *sets[256];
-    size_t n_sets = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--set") == 0 && i + 1 < argc && n_sets < 256) {
-            sets[n_sets++] = argv[++i];
-        } else if (strncmp(argv[i], "--set=", 6) == 0 && n_sets < 256) {
-            sets[n_sets++] = argv[i] + 6;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            puts("usage: dcsim validate FILE [--set KEY=VALUE]...\n"
-                 "Checks a scenario (keys, types, ranges, consistency) without running it.");
-            return DC_EXIT_OK;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "dcsim validate: unknown option or missing value '%s'\n", argv[i]);
-            return DC_EXIT_INPUT;
-        } else if (file) {
-            fprintf(stderr, "dcsim validate: one file at a time (got '%s' and '%s')\n", file, argv[i]);
-            return DC_EXIT_INPUT;
-        } else {
-            file = argv[i];
-        }
-    }
-    if (!file) {
-        fputs("dcsim validate: which file? usage: dcsim validate FILE [--set KEY=VALUE]...\n", stderr);
-        return DC_EXIT_INPUT;
-    }
+    flags fl = {0};
+    int first = 0;
+    int pr = dc_cli_parse(&validate_cmd, argc, argv, flag_opt, &fl, false, &first);
+    if (pr != DC_CLI_RUN)
+        return pr;
+    if (first == argc)
+        return dc_cli_usage_error(&validate_cmd, "which scenario?");
+    if (argc - first > 1)
+        return dc_cli_usage_error(&validate_cmd, "one scenario at a time (got '%s' and '%s')", argv[first],
+                                  argv[first + 1]);
+    const char *const *sets = fl.sets;
+    size_t n_sets = fl.n_sets;
+    char *file = NULL;
     dc_error err = {0};
     dc_scenario *sc = NULL;
     char *name = NULL;
-    if (dc_cli_load(file, sets, n_sets, &sc, &name, &err) != DC_OK)
+    if (dc_cli_scenario_path(argv[first], &file, &err) != DC_OK)
         return dc_cli_fail(&err);
+    if (dc_cli_load(file, sets, n_sets, &sc, &name, &err) != DC_OK) {
+        free(file);
+        return dc_cli_fail(&err);
+    }
     /* Building runs the models' own cross-checks (a job larger than the cluster...). */
     dc_sim *sim = NULL;
     int rc = dc_build(sc, -1, &sim, &err);
@@ -122,17 +169,31 @@ int dc_cmd_validate(int argc, char **argv)
     dc_scenario_destroy(sc);
     if (rc != DC_OK) {
         free(name);
+        free(file);
         return dc_cli_fail(&err);
     }
-    printf("%s: scenario %s is valid\n", file, name);
+    printf("%s: scenario %s is valid\n", argv[first], name);
     free(name);
+    free(file);
     return DC_EXIT_OK;
 }
 
+static const dc_cli_cmd keys_cmd = {
+    .name = "keys",
+    .operands = "",
+    .doc = "Prints the reference of every scenario key: type, unit, default, range and meaning, as Markdown\n"
+           "(docs/scenario.md is its output).\n",
+};
+
 int dc_cmd_keys(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    flags fl = {0};
+    int first = 0;
+    int pr = dc_cli_parse(&keys_cmd, argc, argv, flag_opt, &fl, false, &first);
+    if (pr != DC_CLI_RUN)
+        return pr;
+    if (first < argc)
+        return dc_cli_usage_error(&keys_cmd, "takes no operand (got '%s')", argv[first]);
     fputs("# Scenario keys\n\n"
           "Every key a dcsim scenario may contain, generated by `dcsim keys` (regenerate this file with\n"
           "`./dcsim keys > docs/scenario.md`; a test checks that it is current).  Units are in the key\n"

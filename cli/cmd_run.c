@@ -3,29 +3,58 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "config.h"
 #include "interrupt.h"
 #include "runlimits.h"
 #include "registry.h"
 #include "sim.h"
+#include "numfmt.h"
 #include "trace.h"
 
 #define MAX_SETS 256
+#define MAX_GETS 4096 /* characters of --get keys in all */
 
-static const char run_usage[] =
-    "usage: dcsim run [FILE] [-o OUT.h5 | --no-trace] [--seed N] [--set KEY=VALUE]... [--json] [--quiet] [--force]\n"
-    "Simulates the scenario FILE (default: the embedded 10k_gpu scenario), prints its summary and\n"
-    "writes an HDF5 trace (default: NAME.h5 in the current directory, NAME the file's base name).\n"
-    "--force writes a trace larger than DCSIM_MAX_TRACE_GB (default 2).  SIGINT or SIGTERM stops the run\n"
-    "without writing a trace (exit status 130 or 143).\n";
+enum { O_NO_TRACE = 256, O_SEED, O_SET, O_JSON, O_FORCE, O_GET, O_UNITS };
+
+static const dc_cli_opt run_opts[] = {
+    {"output", 'o', "OUT.h5", 0, "write the trace to OUT.h5 (default: NAME.h5 in the current directory, NAME the "
+                                 "scenario file's base name)"},
+    {"no-trace", O_NO_TRACE, NULL, 0, "write no trace"},
+    {"seed", O_SEED, "N", 0, "seed of every random stream (default: the scenario's seed key, else 1)"},
+    {"set", O_SET, "KEY=VALUE", DC_CLI_REPEAT, "override one scenario key: --set job.nodes=640, --set "
+                                               "'checkpoint.tier=\"pfs\"', --set failures.[0].mtbf_h=1e5"},
+    {"json", O_JSON, NULL, 0, "print the summary as one JSON object (dcsim.version, run.seed, run.scenario, then "
+                              "every figure)"},
+    {"units", O_UNITS, NULL, 0, "with --json: each figure as {\"value\": V, \"unit\": U} instead of V"},
+    {"get", O_GET, "KEY[,KEY]...", DC_CLI_REPEAT, "print only these figures, tab-separated on one line, in the "
+                                                  "order given (\"-\" for a figure that is not a number)"},
+    {"quiet", 'q', NULL, 0, "print no summary"},
+    {"force", O_FORCE, NULL, 0, "write a trace larger than DCSIM_MAX_TRACE_GB (default 2)"},
+    {0},
+};
+
+static const dc_cli_cmd run_cmd = {
+    .name = "run",
+    .operands = "[FILE|NAME]",
+    .doc = "Simulates the scenario FILE, or the shipped scenario NAME (dcsim scenarios lists them; default: the\n"
+           "embedded 10k_gpu scenario), prints its summary and writes its HDF5 trace.  On a terminal, a run that\n"
+           "takes more than a second shows its progress on stderr.  SIGINT or SIGTERM stops the run without\n"
+           "writing a trace (exit status 130 or 143).\n",
+    .opts = run_opts,
+    .after = "Examples:\n"
+             "  dcsim run scenarios/10k_gpu.cfg\n"
+             "  dcsim run 10k_gpu --set job.nodes=640 --seed 7 -o small_job.h5\n"
+             "  dcsim run power/air_hot --no-trace --get power.pue,power.facility_energy_kwh\n",
+};
 
 typedef struct progress {
     struct timespec started;
@@ -41,7 +70,21 @@ static double elapsed_s(const struct timespec *t0)
     return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
 }
 
-/* Shown only on a terminal and only once a run has taken a second. */
+/* "4.5 h", "12 min", "37 s": a duration as a person reads it. */
+static void human_duration(double s, char *buf, size_t size)
+{
+    if (s >= 2 * 86400.0)
+        snprintf(buf, size, "%.0f days", s / 86400.0);
+    else if (s >= 2 * 3600.0)
+        snprintf(buf, size, "%.1f h", s / 3600.0);
+    else if (s >= 120.0)
+        snprintf(buf, size, "%.0f min", s / 60.0);
+    else
+        snprintf(buf, size, "%.0f s", s);
+}
+
+/* Shown only on a terminal and only once a run has taken a second:
+ * "dcsim: 45% of 180 days simulated (day 81), 1.2 s so far, about 1.5 s left". */
 static void show_progress(void *ctx, double fraction)
 {
     progress *p = ctx;
@@ -54,11 +97,20 @@ static void show_progress(void *ctx, double fraction)
             fputs("\r\033[K", stderr);
         return;
     }
-    if (!p->shown && elapsed_s(&p->started) < 1.0)
+    double wall = elapsed_s(&p->started);
+    if (!p->shown && wall < 1.0)
         return;
     p->shown = true;
-    fprintf(stderr, "\rdcsim: day %.0f of %.0f (%.0f%%)", fraction * p->horizon_days, p->horizon_days,
-            100.0 * fraction);
+    char horizon[32], now[32], spent[32], left[32];
+    human_duration(p->horizon_days * 86400.0, horizon, sizeof horizon);
+    human_duration(fraction * p->horizon_days * 86400.0, now, sizeof now);
+    human_duration(wall, spent, sizeof spent);
+    if (fraction > 0.01)
+        human_duration(wall * (1.0 - fraction) / fraction, left, sizeof left);
+    else
+        snprintf(left, sizeof left, "?");
+    fprintf(stderr, "\r\033[Kdcsim: %.0f%% of %s simulated (%s), %s so far, about %s left", 100.0 * fraction,
+            horizon, now, spent, left);
 }
 
 static int parse_seed(const char *text, int64_t *seed, dc_error *err)
@@ -86,81 +138,127 @@ static char *default_output(const char *file)
     return out;
 }
 
+typedef struct run_args {
+    const char *output;
+    bool no_trace, json, units, quiet, force;
+    int64_t seed;
+    const char *sets[MAX_SETS];
+    size_t n_sets;
+    char gets[MAX_GETS * 2];
+    size_t n_gets_text;
+} run_args;
+
+static int run_opt(void *ctx, int key, const char *arg, dc_error *err)
+{
+    run_args *a = ctx;
+    switch (key) {
+    case 'o':
+        a->output = arg;
+        return DC_OK;
+    case O_NO_TRACE:
+        a->no_trace = true;
+        return DC_OK;
+    case O_SEED:
+        return parse_seed(arg, &a->seed, err);
+    case O_SET:
+        if (a->n_sets == MAX_SETS)
+            return dc_error_set(err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
+        a->sets[a->n_sets++] = arg;
+        return DC_OK;
+    case O_JSON:
+        a->json = true;
+        return DC_OK;
+    case O_UNITS:
+        a->units = true;
+        return DC_OK;
+    case O_GET: {
+        size_t len = strlen(arg);
+        if (len == 0 || a->n_gets_text + len + 2 > sizeof a->gets)
+            return dc_error_set(err, DC_EINPUT, "--get: expected KEY[,KEY]... (at most %d characters in all)",
+                                MAX_GETS);
+        if (a->n_gets_text)
+            a->gets[a->n_gets_text++] = ',';
+        memcpy(a->gets + a->n_gets_text, arg, len + 1);
+        a->n_gets_text += len;
+        return DC_OK;
+    }
+    case 'q':
+        a->quiet = true;
+        return DC_OK;
+    case O_FORCE:
+        a->force = true;
+        return DC_OK;
+    }
+    return dc_error_set(err, DC_EINTERNAL, "run: option %d not handled", key);
+}
+
+/* --get: the figures asked for, tab-separated; every key checked first. */
+static int print_gets(const dc_summary *s, char *keys, dc_error *err)
+{
+    for (char *k = keys, *end; *k; k = *end ? end + 1 : end) {
+        end = k + strcspn(k, ",");
+        char save = *end;
+        *end = '\0';
+        double v;
+        bool found = dc_summary_get(s, k, &v);
+        int rc = found ? DC_OK
+                       : dc_error_set(err, DC_EINPUT, "--get: the run has no figure '%s' (dcsim run --json lists "
+                                      "them)", k);
+        *end = save;
+        if (rc != DC_OK)
+            return rc;
+    }
+    char num[40];
+    bool first = true;
+    for (char *k = keys, *end; *k; k = *end ? end + 1 : end) {
+        end = k + strcspn(k, ",");
+        char save = *end;
+        *end = '\0';
+        double v = NAN;
+        dc_summary_get(s, k, &v);
+        dc_format_shortest(v, num, sizeof num);
+        printf("%s%s", first ? "" : "\t", isfinite(v) ? num : "-");
+        first = false;
+        *end = save;
+    }
+    putchar('\n');
+    return DC_OK;
+}
+
 int dc_cmd_run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'}, {"no-trace", no_argument, NULL, 'n'},
-        {"seed", required_argument, NULL, 's'},   {"set", required_argument, NULL, 'S'},
-        {"json", no_argument, NULL, 'j'},         {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {"force", no_argument, NULL, 'f'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *output = NULL;
-    bool no_trace = false, json = false, quiet = false, force = false;
-    int64_t seed = -1;
-    const char *sets[MAX_SETS];
-    size_t n_sets = 0;
+    run_args a = {.seed = -1};
     dc_error err = {0};
-
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            output = optarg;
-            break;
-        case 'n':
-            no_trace = true;
-            break;
-        case 's':
-            if (parse_seed(optarg, &seed, &err) != DC_OK)
-                return dc_cli_fail(&err);
-            break;
-        case 'S':
-            if (n_sets == MAX_SETS) {
-                dc_error_set(&err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
-                return dc_cli_fail(&err);
-            }
-            sets[n_sets++] = optarg;
-            break;
-        case 'j':
-            json = true;
-            break;
-        case 'q':
-            quiet = true;
-            break;
-        case 'f':
-            force = true;
-            break;
-        case 'h':
-            fputs(run_usage, stdout);
-            return DC_EXIT_OK;
-        case ':':
-            fprintf(stderr, "dcsim run: option %s needs a value\n%s", argv[optind - 1], run_usage);
-            return DC_EXIT_INPUT;
-        default:
-            fprintf(stderr, "dcsim run: unknown option '%s'\n%s", argv[optind - 1], run_usage);
-            return DC_EXIT_INPUT;
-        }
-    }
-    if (argc - optind > 1) {
-        fprintf(stderr, "dcsim run: one scenario file at most (got '%s' and '%s')\n%s", argv[optind],
-                argv[optind + 1], run_usage);
-        return DC_EXIT_INPUT;
-    }
-    if (output && no_trace) {
-        fprintf(stderr, "dcsim run: -o and --no-trace contradict each other\n");
-        return DC_EXIT_INPUT;
-    }
-    const char *file = optind < argc ? argv[optind] : NULL;
+    int first = 0;
+    int pr = dc_cli_parse(&run_cmd, argc, argv, run_opt, &a, false, &first);
+    if (pr != DC_CLI_RUN)
+        return pr;
+    if (argc - first > 1)
+        return dc_cli_usage_error(&run_cmd, "one scenario at most (got '%s' and '%s')", argv[first], argv[first + 1]);
+    if (a.output && a.no_trace)
+        return dc_cli_usage_error(&run_cmd, "-o and --no-trace contradict each other");
+    if (a.units && !a.json)
+        return dc_cli_usage_error(&run_cmd, "--units goes with --json");
+    if (a.n_gets_text && a.json)
+        return dc_cli_usage_error(&run_cmd, "--get and --json contradict each other");
+    const char *const *sets = a.sets;
+    size_t n_sets = a.n_sets;
+    const char *output = a.output;
+    bool no_trace = a.no_trace, json = a.json, quiet = a.quiet || a.n_gets_text, force = a.force;
+    int64_t seed = a.seed;
+    char *resolved = NULL;
+    if (first < argc && dc_cli_scenario_path(argv[first], &resolved, &err) != DC_OK)
+        return dc_cli_fail(&err);
+    const char *file = resolved;
 
     dc_scenario *sc = NULL;
     char *name = NULL, *out_path = NULL, *text = NULL;
     dc_sim *sim = NULL;
     int status = DC_EXIT_OK;
-    if (dc_cli_load(file, sets, n_sets, &sc, &name, &err) != DC_OK)
+    if (dc_cli_load(file, sets, n_sets, &sc, &name, &err) != DC_OK) {
+        free(resolved);
         return dc_cli_fail(&err);
+    }
     if (!no_trace) {
         out_path = output ? strdup(output) : default_output(file);
         if (!out_path) {
@@ -226,7 +324,13 @@ int dc_cmd_run(int argc, char **argv)
     }
 
     if (json) {
-        dc_summary_write_json(dc_sim_summary(sim), stdout);
+        dc_cli_run_info info = {.version = PACKAGE_VERSION, .scenario = name,
+                                .scenario_file = file ? file : "(embedded 10k_gpu.cfg)", .seed = dc_sim_seed(sim)};
+        if (dc_cli_write_json(dc_sim_summary(sim), &info, a.units, stdout, &err) != DC_OK)
+            goto fail;
+    } else if (a.n_gets_text) {
+        if (print_gets(dc_sim_summary(sim), a.gets, &err) != DC_OK)
+            goto fail;
     } else if (!quiet) {
         printf("dcsim %s: scenario %s (%s), seed %" PRIu64 ", horizon %.0f days\n\n", PACKAGE_VERSION, name,
                file ? file : "embedded", dc_sim_seed(sim), dc_sim_horizon(sim) / 86400.0);
@@ -246,5 +350,6 @@ done:
     free(name);
     free(out_path);
     free(text);
+    free(resolved);
     return status;
 }

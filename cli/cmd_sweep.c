@@ -20,7 +20,6 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "config.h"
 #include "interrupt.h"
 #include "runlimits.h"
@@ -46,19 +46,57 @@
 #define MAX_VARY 32
 #define MAX_METRICS 32
 
-static const char sweep_usage[] =
-    "usage: dcsim sweep [FILE] --reps N [--vary KEY=v1,v2,...|KEY=lo:hi:step]... [--set KEY=VALUE]...\n"
-    "                   [--seed N] [-o OUT.h5] [--metrics KEY,KEY,...] [--risk KEY] [--var-level P]\n"
-    "                   [--deadline-days D] [--tornado [--tornado-reps N]] [--threads N] [--force] [--quiet]\n"
-    "Runs the scenario FILE (default: the embedded 10k_gpu scenario) at every point of the grid the --vary\n"
-    "options span (their Cartesian product; at most " "1000" " points without --force) N times, replication r\n"
-    "with seed S + r at every grid point (S: --seed, else the scenario's seed), drawing every uncertain input\n"
-    "(a distribution in the scenario) once per replication.  Prints per grid point the mean, sd, 95% CI and\n"
-    "P5..P99 of the chosen figures, the probability of missing the deadline, the value at risk of the cost at\n"
-    "level P (default 0.95) and which uncertain input matters most (rank correlations over the replications;\n"
-    "--tornado adds one-at-a-time runs, each input at P10 and P90 with the others at their medians, N seeds\n"
-    "each, default 20); -o writes every run to HDF5 (/runs, /params, /inputs, /stats, /risk, /sensitivity,\n"
-    "/tornado).  Uses every core; under mpirun (dcsim built --with-mpi) every rank.\n";
+enum {
+    O_REPS = 256, O_VARY, O_SET, O_SEED, O_METRICS, O_RISK, O_VAR_LEVEL, O_DEADLINE, O_FORCE, O_TORNADO,
+    O_TORNADO_REPS
+};
+
+static const dc_cli_opt sweep_opts[] = {
+    {"reps", O_REPS, "N", 0, "N replications at every grid point (required); replication r has seed S + r"},
+    {"vary", O_VARY, "KEY=V1,V2,...", DC_CLI_REPEAT, "an axis of the grid (or KEY=LO:HI:STEP); the grid is the "
+                                                      "product of the axes (at most 1000 points without --force)"},
+    {"set", O_SET, "KEY=VALUE", DC_CLI_REPEAT, "override one scenario key in every run, as dcsim run --set"},
+    {"seed", O_SEED, "S", 0, "seed of replication 0 (default: the scenario's)"},
+    {"output", 'o', "OUT.h5", 0, "write every run and the statistics to OUT.h5 (/runs, /params, /inputs, /stats, "
+                                 "/risk, /sensitivity, /tornado)"},
+    {"metrics", O_METRICS, "KEY,KEY,...", 0, "the figures to summarise (default: the total cost, the TCO, the "
+                                             "completion time and the ETTR, those the runs have)"},
+    {"risk", O_RISK, "KEY", 0, "the figure of the value at risk (default: the first cost figure)"},
+    {"var-level", O_VAR_LEVEL, "P", 0, "the level of the value at risk (default 0.95)"},
+    {"deadline-days", O_DEADLINE, "D", 0, "the deadline: --set deadline.days=D"},
+    {"tornado", O_TORNADO, NULL, 0, "add one-at-a-time runs: each uncertain input at P10 and P90, the others at "
+                                    "their medians"},
+    {"tornado-reps", O_TORNADO_REPS, "N", 0, "seeds per tornado setting (default 20; implies --tornado)"},
+    {"threads", 'j', "N", 0, "threads (default: every core; one per rank under MPI)"},
+    {"force", O_FORCE, NULL, 0, "run a grid larger than 1000 points"},
+    {"quiet", 'q', NULL, 0, "print nothing but errors"},
+    {0},
+};
+
+static const dc_cli_cmd sweep_cmd = {
+    .name = "sweep",
+    .operands = "[FILE|NAME]",
+    .doc = "Runs the scenario (default: the embedded 10k_gpu one) at every point of the grid the --vary options\n"
+           "span, N times each, replication r with seed S + r at every grid point, drawing every uncertain input\n"
+           "(a distribution in the scenario) once per replication.  Prints per grid point the mean, sd, 95% CI\n"
+           "and P5..P99 of the chosen figures, the probability of missing the deadline, the value at risk and\n"
+           "which uncertain input matters most (rank correlations over the replications).  Uses every core;\n"
+           "under mpirun (dcsim built --with-mpi) every rank, with the same numbers.\n",
+    .opts = sweep_opts,
+    .after = "Examples:\n"
+             "  dcsim sweep scenarios/10k_gpu.cfg --reps 100 --vary checkpoint.interval_s=500,1000,2000 -o sweep.h5\n"
+             "  dcsim sweep invest/programme --reps 1000 --vary cost.owned=1,0.4,0 --tornado -o invest.h5\n",
+};
+
+typedef struct sweep_args {
+    const char *sets[MAX_SETS + 1], *vary[MAX_VARY], *metrics[MAX_METRICS];
+    size_t n_sets, n_vary, n_metrics;
+    long long reps, seed, threads, tornado_reps;
+    bool tornado, force, quiet;
+    const char *output, *risk;
+    double var_level;
+    char *metrics_text, *deadline_set;
+} sweep_args;
 
 typedef struct progress {
     struct timespec started, last;
@@ -364,29 +402,82 @@ static size_t split_list(char *text, const char **out, size_t max)
     return n;
 }
 
+static int sweep_opt(void *ctx, int key, const char *arg, dc_error *err)
+{
+    sweep_args *a = ctx;
+    switch (key) {
+    case O_REPS:
+        return parse_count("--reps", arg, 1, DC_SWEEP_MAX_REPS, &a->reps, err);
+    case O_VARY:
+        if (a->n_vary == MAX_VARY)
+            return dc_error_set(err, DC_EINPUT, "--vary: at most %d axes", MAX_VARY);
+        a->vary[a->n_vary++] = arg;
+        return DC_OK;
+    case O_SET:
+        if (a->n_sets == MAX_SETS)
+            return dc_error_set(err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
+        a->sets[a->n_sets++] = arg;
+        return DC_OK;
+    case O_SEED:
+        return parse_count("--seed", arg, 0, INT64_MAX, &a->seed, err);
+    case 'o':
+        a->output = arg;
+        return DC_OK;
+    case O_METRICS:
+        free(a->metrics_text);
+        a->metrics_text = strdup(arg);
+        a->n_metrics = a->metrics_text ? split_list(a->metrics_text, a->metrics, MAX_METRICS) : 0;
+        if (a->n_metrics == 0)
+            return dc_error_set(err, DC_EINPUT, "--metrics: expected KEY,KEY,... (got '%s')", arg);
+        return DC_OK;
+    case O_RISK:
+        a->risk = arg;
+        return DC_OK;
+    case O_VAR_LEVEL:
+        return parse_real("--var-level", arg, 0.0, 1.0, &a->var_level, err);
+    case O_DEADLINE: {
+        double d;
+        int rc = parse_real("--deadline-days", arg, 0.0, 1e6, &d, err);
+        if (rc == DC_OK) {
+            free(a->deadline_set);
+            a->deadline_set = malloc(64);
+            if (!a->deadline_set)
+                return dc_error_set(err, DC_ENOMEM, "out of memory");
+            snprintf(a->deadline_set, 64, "deadline.days=%.17g", d);
+        }
+        return rc;
+    }
+    case 'j':
+        return parse_count("--threads", arg, 1, 1024, &a->threads, err);
+    case O_FORCE:
+        a->force = true;
+        return DC_OK;
+    case O_TORNADO:
+        a->tornado = true;
+        return DC_OK;
+    case O_TORNADO_REPS:
+        a->tornado = true;
+        return parse_count("--tornado-reps", arg, 1, 100000, &a->tornado_reps, err);
+    case 'q':
+        a->quiet = true;
+        return DC_OK;
+    }
+    return dc_error_set(err, DC_EINTERNAL, "sweep: option %d not handled", key);
+}
+
 int dc_cmd_sweep(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"reps", required_argument, NULL, 'r'},     {"vary", required_argument, NULL, 'v'},
-        {"set", required_argument, NULL, 'S'},      {"seed", required_argument, NULL, 's'},
-        {"output", required_argument, NULL, 'o'},   {"metrics", required_argument, NULL, 'm'},
-        {"risk", required_argument, NULL, 'R'},     {"var-level", required_argument, NULL, 'V'},
-        {"deadline-days", required_argument, NULL, 'd'}, {"threads", required_argument, NULL, 'j'},
-        {"force", no_argument, NULL, 'f'},          {"quiet", no_argument, NULL, 'q'},
-        {"tornado", no_argument, NULL, 't'},        {"tornado-reps", required_argument, NULL, 'T'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
-    };
+    static sweep_args a; /* one call per process */
+    memset(&a, 0, sizeof a);
+    a.seed = -1;
+    a.tornado_reps = 20;
+    a.var_level = 0.95;
     dc_error err = {0};
     dc_par par = {0};
     int status = DC_EXIT_OK;
-    const char *sets[MAX_SETS + 1], *vary[MAX_VARY], *metrics[MAX_METRICS];
-    size_t n_sets = 0, n_vary = 0, n_metrics = 0;
-    long long reps = 0, seed = -1, threads = 0, tornado_reps = 20;
-    bool tornado = false;
-    const char *output = NULL, *risk = NULL;
-    double var_level = 0.95;
-    bool force = false, quiet = false;
-    char *metrics_text = NULL, *deadline_set = NULL, *scenario_text = NULL, *command = NULL;
+    const char **sets = a.sets, **metrics = a.metrics;
+    size_t n_metrics = 0;
+    char *scenario_text = NULL, *command = NULL, *file_path = NULL;
     dc_sweep *sw = NULL;
     dc_sweep_table *table = NULL;
     dc_sweep_report *report = NULL;
@@ -401,90 +492,23 @@ int dc_cmd_sweep(int argc, char **argv)
     }
     command = join_args(argc, argv);
 
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:j:q", opts, NULL)) != -1) {
-        int rc = DC_OK;
-        switch (c) {
-        case 'r':
-            rc = parse_count("--reps", optarg, 1, DC_SWEEP_MAX_REPS, &reps, &err);
-            break;
-        case 'v':
-            if (n_vary == MAX_VARY)
-                rc = dc_error_set(&err, DC_EINPUT, "--vary: at most %d axes", MAX_VARY);
-            else
-                vary[n_vary++] = optarg;
-            break;
-        case 'S':
-            if (n_sets == MAX_SETS)
-                rc = dc_error_set(&err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
-            else
-                sets[n_sets++] = optarg;
-            break;
-        case 's':
-            rc = parse_count("--seed", optarg, 0, INT64_MAX, &seed, &err);
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case 'm':
-            free(metrics_text);
-            metrics_text = strdup(optarg);
-            n_metrics = metrics_text ? split_list(metrics_text, metrics, MAX_METRICS) : 0;
-            if (n_metrics == 0)
-                rc = dc_error_set(&err, DC_EINPUT, "--metrics: expected KEY,KEY,... (got '%s')", optarg);
-            break;
-        case 'R':
-            risk = optarg;
-            break;
-        case 'V':
-            rc = parse_real("--var-level", optarg, 0.0, 1.0, &var_level, &err);
-            break;
-        case 'd': {
-            double d;
-            rc = parse_real("--deadline-days", optarg, 0.0, 1e6, &d, &err);
-            if (rc == DC_OK) {
-                free(deadline_set);
-                deadline_set = malloc(64);
-                if (deadline_set)
-                    snprintf(deadline_set, 64, "deadline.days=%.17g", d);
-            }
-            break;
-        }
-        case 'j':
-            rc = parse_count("--threads", optarg, 1, 1024, &threads, &err);
-            break;
-        case 'f':
-            force = true;
-            break;
-        case 't':
-            tornado = true;
-            break;
-        case 'T':
-            rc = parse_count("--tornado-reps", optarg, 1, 100000, &tornado_reps, &err);
-            tornado = true;
-            break;
-        case 'q':
-            quiet = true;
-            break;
-        case 'h':
-            if (root)
-                fputs(sweep_usage, stdout);
-            goto finish;
-        case ':':
-            rc = dc_error_set(&err, DC_EINPUT, "sweep: option %s needs a value", argv[optind - 1]);
-            break;
-        default:
-            rc = dc_error_set(&err, DC_EINPUT, "sweep: unknown option '%s'", argv[optind - 1]);
-            break;
-        }
-        if (rc != DC_OK)
-            goto fail;
+    int first = 0;
+    int pr = dc_cli_parse(&sweep_cmd, argc, argv, sweep_opt, &a, !root, &first);
+    if (pr != DC_CLI_RUN) {
+        status = pr;
+        goto finish;
     }
-    if (argc - optind > 1) {
-        dc_error_set(&err, DC_EINPUT, "sweep: one scenario file at most (got '%s' and '%s')", argv[optind],
-                     argv[optind + 1]);
+    size_t n_sets = a.n_sets, n_vary = a.n_vary;
+    const char *const *vary = a.vary;
+    long long reps = a.reps, seed = a.seed, threads = a.threads, tornado_reps = a.tornado_reps;
+    bool tornado = a.tornado, force = a.force, quiet = a.quiet;
+    const char *output = a.output, *risk = a.risk;
+    double var_level = a.var_level;
+    char *deadline_set = a.deadline_set;
+    n_metrics = a.n_metrics;
+    if (argc - first > 1) {
+        dc_error_set(&err, DC_EINPUT, "sweep: one scenario at most (got '%s' and '%s')", argv[first],
+                     argv[first + 1]);
         goto fail;
     }
     if (reps == 0) {
@@ -493,7 +517,9 @@ int dc_cmd_sweep(int argc, char **argv)
     }
     if (deadline_set)
         sets[n_sets++] = deadline_set;
-    const char *file = optind < argc ? argv[optind] : NULL;
+    if (first < argc && dc_cli_scenario_path(argv[first], &file_path, &err) != DC_OK)
+        goto fail;
+    const char *file = file_path;
     if (threads == 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         threads = par.size > 1 ? 1 : cores > 0 ? cores : 1;
@@ -667,10 +693,11 @@ finish:
     dc_sweep_table_destroy(table);
     dc_sweep_destroy(sw);
     free(mine);
-    free(metrics_text);
-    free(deadline_set);
+    free(a.metrics_text);
+    free(a.deadline_set);
     free(scenario_text);
     free(command);
+    free(file_path);
     dc_par_finish(&par);
     return status;
 }

@@ -3,7 +3,9 @@
 
 /* dcsim: the command line.  Wires the scenario, the models, the engine and
  * the trace; the only place that prints for the user or chooses an exit
- * status. */
+ * status.  Bare `dcsim` prints a short usage and exits 2 (it used to run
+ * the flagship: `dcsim run` still does); `dcsim help CMD` is `dcsim CMD
+ * --help`. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,42 +13,79 @@
 #include <gsl/gsl_errno.h>
 #include <hdf5.h>
 
+#include "args.h"
 #include "cli.h"
 #include "config.h"
 #include "plotcli.h"
 
-static const char usage[] =
-    "dcsim - discrete-event simulator of AI datacenters\n"
-    "\n"
-    "usage: dcsim COMMAND [ARGS]\n"
-    "  run [FILE] [-o OUT.h5|--no-trace] [--seed N] [--set KEY=VALUE]... [--json] [--quiet] [--force]\n"
-    "                          simulate a scenario (default: the embedded 10k_gpu scenario)\n"
-    "  validate FILE [--set KEY=VALUE]...\n"
-    "                          check a scenario without running it\n"
-    "  report TRACE.h5 [--json] print the summary stored in a trace\n"
-    "  mttf [FILE] [--sizes G1,G2,...] [--failures N] [--max-days D] [--seed N] [--set KEY=VALUE]... [--json]\n"
-    "                          time to failure against job size (8 GPUs to the whole cluster)\n"
-    "  sweep [FILE] --reps N [--vary KEY=v1,v2,...|KEY=lo:hi:step]... [-o OUT.h5] [...]\n"
-    "                          Monte Carlo: a grid x N replications with uncertain inputs\n"
-    "  plot TRACE.h5 [--kind KIND] [-o FILE.png|.svg|.pdf|DIR]\n"
-    "                          figures of a trace with gnuplot (--list: the kinds; --help)\n"
-    "  plot --kind KIND TRACE.h5... | --scan FILE.cfg --vary KEY=V1,V2,... [--reps N]\n"
-    "                          a figure of several runs (checkpoint, scale, compare)\n"
-    "  export TRACE.h5 PATH [-o FILE.csv]\n"
-    "                          a dataset (/summary, /events, /series/NAME) as CSV\n"
-    "  compare A.h5 B.h5... [--csv] [--plot [-o FILE]]\n"
-    "                          summaries side by side with relative differences\n"
-    "  keys                    print the reference of every scenario key (Markdown)\n"
-    "  --help, --version\n"
-    "\n"
-    "Exit status: 0 success, 2 bad input (scenario, command line, files, limits), 1 other failure,\n"
-    "130/143 run or sweep interrupted by SIGINT/SIGTERM (docs/errors.md).\n";
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} command;
+
+/* In the order of dcsim --help's list (dcsim_cmd.after). */
+
+static const command commands[] = {
+    {"run", dc_cmd_run},
+    {"validate", dc_cmd_validate},
+    {"scenarios", dc_cmd_scenarios},
+    {"report", dc_cmd_report},
+    {"plot", dc_cmd_plot},
+    {"sweep", dc_cmd_sweep},
+    {"compare", dc_cmd_compare},
+    {"export", dc_cmd_export},
+    {"mttf", dc_cmd_mttf},
+    {"keys", dc_cmd_keys},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static const dc_cli_cmd dcsim_cmd = {
+    .name = NULL,
+    .operands = "COMMAND [ARG]...",
+    .doc = "A discrete-event simulator of AI datacenters: failures, repairs, checkpoints, the network, storage,\n"
+           "power, cooling and cost of a cluster over months of simulated time.\n",
+    .after = "Commands (dcsim COMMAND --help for each):\n"
+             "  run        simulate a scenario (default: the embedded 10k_gpu one), print its summary, write its trace\n"
+             "  validate   check a scenario without running it\n"
+             "  scenarios  list the shipped scenarios (dcsim run NAME runs one)\n"
+             "  report     print the summary stored in a trace\n"
+             "  plot       draw figures of a trace, of several runs or of a sweep with gnuplot\n"
+             "  sweep      Monte Carlo: a grid of variants x N replications with uncertain inputs\n"
+             "  compare    summaries of several traces side by side, with relative differences\n"
+             "  export     one dataset of a trace as CSV\n"
+             "  mttf       time to failure against job size, 8 GPUs to the whole cluster\n"
+             "  keys       the reference of every scenario key (Markdown)\n"
+             "  help CMD   the help of CMD\n"
+             "\n"
+             "Examples:\n"
+             "  dcsim run scenarios/10k_gpu.cfg      the flagship: 10,240 GPUs training a 405B model\n"
+             "  dcsim plot 10k_gpu.h5                its figures, into 10k_gpu_figures/\n"
+             "  dcsim sweep 10k_gpu --reps 100 -o sweep.h5\n"
+             "\n"
+             "Exit status: 0 success, 2 bad input (scenario, command line, files, limits), 1 other failure,\n"
+             "130/143 a run or sweep interrupted by SIGINT/SIGTERM (docs/errors.md).\n",
+};
 
 /* GSL's default handler aborts; a simulator must report and go on (input is
  * validated before any GSL call, so this only catches our own mistakes). */
 static void gsl_report(const char *reason, const char *file, int line, int gsl_errno)
 {
     fprintf(stderr, "dcsim: GSL error %d in %s:%d: %s\n", gsl_errno, file, line, reason);
+}
+
+static const command *find(const char *name)
+{
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int no_opt(void *ctx, int key, const char *arg, dc_error *err)
+{
+    (void)ctx;
+    (void)arg;
+    return dc_error_set(err, DC_EINTERNAL, "option %d not handled", key);
 }
 
 int main(int argc, char **argv)
@@ -56,35 +95,34 @@ int main(int argc, char **argv)
      * be reported, not kill dcsim halfway through a trace. */
     signal(SIGXFSZ, SIG_IGN);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    if (argc < 2)
-        return dc_cmd_run(argc, argv);
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(usage, stdout);
-        return DC_EXIT_OK;
+    if (argc < 2) {
+        dc_cli_print_usage(&dcsim_cmd, stderr);
+        fputs("Try 'dcsim --help' for more information; 'dcsim run' runs the flagship scenario.\n", stderr);
+        return DC_EXIT_INPUT;
     }
-    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
-        printf("dcsim %s\n", PACKAGE_VERSION);
-        return DC_EXIT_OK;
+    const char *name = argv[1];
+    if (name[0] == '-') {
+        /* dcsim's own options: --help, --usage, --version (anything else is an error). */
+        int first = 0;
+        int pr = dc_cli_parse(&dcsim_cmd, 2, argv, no_opt, NULL, false, &first);
+        return pr == DC_CLI_RUN ? dc_cli_usage_error(&dcsim_cmd, "which command?") : pr;
     }
-    if (strcmp(cmd, "run") == 0)
-        return dc_cmd_run(argc - 1, argv + 1);
-    if (strcmp(cmd, "validate") == 0)
-        return dc_cmd_validate(argc - 1, argv + 1);
-    if (strcmp(cmd, "report") == 0)
-        return dc_cmd_report(argc - 1, argv + 1);
-    if (strcmp(cmd, "keys") == 0)
-        return dc_cmd_keys(argc - 1, argv + 1);
-    if (strcmp(cmd, "mttf") == 0)
-        return dc_cmd_mttf(argc - 1, argv + 1);
-    if (strcmp(cmd, "sweep") == 0)
-        return dc_cmd_sweep(argc - 1, argv + 1);
-    if (strcmp(cmd, "plot") == 0)
-        return dc_cmd_plot(argc - 1, argv + 1);
-    if (strcmp(cmd, "export") == 0)
-        return dc_cmd_export(argc - 1, argv + 1);
-    if (strcmp(cmd, "compare") == 0)
-        return dc_cmd_compare(argc - 1, argv + 1);
-    fprintf(stderr, "dcsim: unknown command '%s'\n\n%s", cmd, usage);
-    return DC_EXIT_INPUT;
+    if (strcmp(name, "help") == 0 || strcmp(name, "version") == 0) {
+        if (strcmp(name, "version") == 0 || argc < 3) {
+            if (strcmp(name, "version") == 0)
+                dc_cli_print_version(stdout);
+            else
+                dc_cli_print_help(&dcsim_cmd, stdout);
+            return DC_EXIT_OK;
+        }
+        const command *c = find(argv[2]);
+        if (!c)
+            return dc_cli_usage_error(&dcsim_cmd, "unknown command '%s'", argv[2]);
+        char *help_argv[] = {argv[2], "--help", NULL};
+        return c->run(2, help_argv);
+    }
+    const command *c = find(name);
+    if (!c)
+        return dc_cli_usage_error(&dcsim_cmd, "unknown command '%s'", name);
+    return c->run(argc - 1, argv + 1);
 }

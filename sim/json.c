@@ -1,6 +1,7 @@
 /* The one JSON writer of every command that prints JSON: objects, arrays, keys, strings, numbers.
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 #include "json.h"
+#include "numfmt.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -152,9 +153,11 @@ void dc_json_string(dc_json *j, const char *v)
 void dc_json_number(dc_json *j, double v)
 {
     before_value(j);
-    if (isfinite(v))
-        fprintf(j->out, "%.17g", v);
-    else
+    if (isfinite(v)) {
+        char num[DC_NUMFMT_SIZE];
+        dc_format_shortest(v, num, sizeof num);
+        fputs(num, j->out);
+    } else
         fputs("null", j->out);
 }
 

@@ -4,8 +4,9 @@
 /* A streaming writer (RFC 8259): the caller opens and closes objects and
  * arrays and gives keys and values in order; the writer puts the commas,
  * the escapes and the layout.
- *   numbers   %.17g, so that a double reads back bit-identical; integers
- *             (dc_json_int) in full; a non-finite number is written as null
+ *   numbers   the shortest digits that read back as the same double
+ *             (sim/numfmt.h: 0.1, 300, 0.7673); integers (dc_json_int) in
+ *             full; a non-finite number is written as null
  *             (JSON has no NaN or infinity)
  *   strings   UTF-8 bytes pass through; '"', '\' and control characters
  *             are escaped (\n, \t, ... or \u00XX)

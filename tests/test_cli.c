@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "runner.h"
 #include "summary.h"
 #include "testutil.h"
@@ -281,7 +282,11 @@ static void test_embedded_and_validate(void)
     dc_runner_result f = dc_runner_dcsim((const char *[]){"run", cfg, "--no-trace", "--json", NULL}, NULL);
     CU_ASSERT_EQUAL(e.status, 0);
     CU_ASSERT_EQUAL(f.status, 0);
-    CU_ASSERT_STRING_EQUAL(e.out, f.out); /* the embedded copy is the file */
+    /* the embedded copy is the file: the same figures after the run's identity */
+    const char *ef = strstr(e.out, "\"run.scenario_file\""), *ff = strstr(f.out, "\"run.scenario_file\"");
+    CU_ASSERT(ef && ff);
+    if (ef && ff)
+        CU_ASSERT_STRING_EQUAL(strchr(ef, '\n'), strchr(ff, '\n'));
     double ettr = 0, gpus = 0;
     /* The time spent making progress (Meta's ETTR) is above 85%; job.ettr
      * also counts the step's scaling inefficiency (step-time model). */
@@ -319,6 +324,95 @@ static void test_embedded_and_validate(void)
     CU_ASSERT_STRING_EQUAL(doc_text, k.out);
     free(doc_text);
     dc_runner_free(&k);
+}
+
+/* GNU conventions of every command: --help, --usage, --version; bare dcsim;
+ * errors with the usage and status 2; scenarios by name; --get, --json. */
+static void test_conventions(void)
+{
+    static const char *const cmds[] = {"run", "validate", "scenarios", "report", "plot", "sweep", "compare",
+                                       "export", "mttf", "keys"};
+    char want[64];
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        dc_runner_result h = dc_runner_dcsim((const char *[]){cmds[i], "--help", NULL}, NULL);
+        snprintf(want, sizeof want, "Usage: dcsim %s [OPTION]...", cmds[i]);
+        CU_ASSERT_EQUAL(h.status, 0);
+        CU_ASSERT_EQUAL(strncmp(h.out, want, strlen(want)), 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(h.out, "  -h, --help"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(h.out, "Report bugs to: "));
+        dc_runner_result hh = dc_runner_dcsim((const char *[]){"help", cmds[i], NULL}, NULL);
+        CU_ASSERT_EQUAL(hh.status, 0);
+        CU_ASSERT_STRING_EQUAL(hh.out, h.out);
+        dc_runner_result u = dc_runner_dcsim((const char *[]){cmds[i], "--usage", NULL}, NULL);
+        snprintf(want, sizeof want, "Usage: dcsim %s [-h|--help]", cmds[i]);
+        CU_ASSERT_EQUAL(u.status, 0);
+        CU_ASSERT(strstr(u.out, "[--usage]") && strstr(u.out, "[-V|--version]"));
+        dc_runner_result v = dc_runner_dcsim((const char *[]){cmds[i], "--version", NULL}, NULL);
+        CU_ASSERT_EQUAL(v.status, 0);
+        CU_ASSERT_EQUAL(strncmp(v.out, "dcsim " PACKAGE_VERSION "\nCopyright (C) ", 20), 0);
+        CU_ASSERT(strstr(v.out, "License GPLv3+") && strstr(v.out, "There is NO WARRANTY"));
+        dc_runner_result bad = dc_runner_dcsim((const char *[]){cmds[i], "--frobnicate", NULL}, NULL);
+        snprintf(want, sizeof want, "dcsim %s: unknown option '--frobnicate'\nUsage: dcsim %s", cmds[i], cmds[i]);
+        CU_ASSERT_EQUAL(bad.status, 2);
+        CU_ASSERT_EQUAL(strncmp(bad.err, want, strlen(want)), 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(bad.err, "--help' for more information."));
+        CU_ASSERT_STRING_EQUAL(bad.out, "");
+        dc_runner_free(&h);
+        dc_runner_free(&hh);
+        dc_runner_free(&u);
+        dc_runner_free(&v);
+        dc_runner_free(&bad);
+    }
+    /* keys --help is the help, not the reference */
+    dc_runner_result kh = dc_runner_dcsim((const char *[]){"keys", "--help", NULL}, NULL);
+    CU_ASSERT_PTR_NULL(strstr(kh.out, "# Scenario keys"));
+    dc_runner_free(&kh);
+    /* bare dcsim: a short usage on stderr, status 2, nothing written */
+    dc_runner_opts in_out = {.dir = outdir};
+    dc_runner_result bare = dc_runner_dcsim(NULL, &in_out);
+    CU_ASSERT_EQUAL(bare.status, 2);
+    CU_ASSERT_EQUAL(strncmp(bare.err, "Usage: dcsim ", 13), 0);
+    CU_ASSERT_STRING_EQUAL(bare.out, "");
+    CU_ASSERT_EQUAL(dc_runner_count_entries(outdir), 0);
+    dc_runner_free(&bare);
+    dc_runner_result miss = dc_runner_dcsim((const char *[]){"run", "--seed", NULL}, NULL);
+    CU_ASSERT_EQUAL(miss.status, 2);
+    CU_ASSERT_EQUAL(strncmp(miss.err, "dcsim run: option --seed needs a value\n", 39), 0);
+    dc_runner_free(&miss);
+
+    /* the shipped scenarios, listed and run by name */
+    dc_runner_result sc = dc_runner_dcsim((const char *[]){"scenarios", NULL}, NULL);
+    CU_ASSERT_EQUAL(sc.status, 0);
+    CU_ASSERT(strstr(sc.out, "\n  10k_gpu ") && strstr(sc.out, "\n  power/air_hot ") &&
+              strstr(sc.out, "\n  teach/hbm_ddr "));
+    dc_runner_free(&sc);
+    dc_runner_result byname =
+        dc_runner_dcsim((const char *[]){"run", "10k_gpu", "--no-trace", "--get", "job.gpus,cluster.nodes", NULL}, NULL);
+    CU_ASSERT_EQUAL(byname.status, 0);
+    CU_ASSERT_STRING_EQUAL(byname.out, "10240\t1344\n");
+    dc_runner_free(&byname);
+    dc_runner_result v2 = dc_runner_dcsim((const char *[]){"validate", "power/air_hot", NULL}, NULL);
+    CU_ASSERT_EQUAL(v2.status, 0);
+    CU_ASSERT_STRING_EQUAL(v2.out, "power/air_hot: scenario air_hot is valid\n");
+    dc_runner_free(&v2);
+    dc_runner_result noget =
+        dc_runner_dcsim((const char *[]){"run", "small", "--no-trace", "--get", "job.gpus,job.nonsense", NULL}, NULL);
+    CU_ASSERT_EQUAL(noget.status, 2);
+    CU_ASSERT_STRING_EQUAL(noget.out, "");
+    CU_ASSERT_PTR_NOT_NULL(strstr(noget.err, "'job.nonsense'"));
+    dc_runner_free(&noget);
+
+    /* --json: what the run was, then the figures; --units as objects */
+    dc_runner_result j = dc_runner_dcsim((const char *[]){"run", "small", "--no-trace", "--json", NULL}, NULL);
+    CU_ASSERT_EQUAL(j.status, 0);
+    CU_ASSERT_EQUAL(strncmp(j.out, "{\n  \"dcsim.version\": \"" PACKAGE_VERSION "\",\n  \"run.seed\": ", 40), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(j.out, "\n  \"run.scenario\": \"small\",\n"));
+    dc_runner_result ju =
+        dc_runner_dcsim((const char *[]){"run", "small", "--no-trace", "--json", "--units", NULL}, NULL);
+    CU_ASSERT_EQUAL(ju.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ju.out, "\"cluster.gpus\": {\"value\": 144, \"unit\": \"GPUs\"}"));
+    dc_runner_free(&j);
+    dc_runner_free(&ju);
 }
 
 /* A failed run leaves an earlier trace of the same name untouched. */
@@ -385,7 +479,8 @@ int main(void)
         || !CU_add_test(s, "trace reads back equal to the JSON summary", test_trace_matches_summary)
         || !CU_add_test(s, "same seed same results, other seed different", test_same_seed_same_results)
         || !CU_add_test(s, "embedded scenario, validate, version, keys", test_embedded_and_validate)
-        || !CU_add_test(s, "a failed run keeps the old trace", test_failed_run_keeps_old_trace)) {
+        || !CU_add_test(s, "a failed run keeps the old trace", test_failed_run_keeps_old_trace)
+        || !CU_add_test(s, "GNU conventions, scenarios by name, --get, --json", test_conventions)) {
         CU_cleanup_registry();
         return 1;
     }

@@ -20,6 +20,7 @@
 #include "eventlog.h"
 #include "series.h"
 #include "json.h"
+#include "numfmt.h"
 #include "summary.h"
 #include "testutil.h"
 #include "trace.h"
@@ -88,6 +89,46 @@ static char *capture(int (*writer)(const dc_summary *, FILE *), const dc_summary
 
 /* ---- the JSON writer ------------------------------------------------------------ */
 
+/* Shortest round-trip numbers: known texts, and every one of many random
+ * doubles read back bit-identical with no shorter %g form doing so. */
+static void test_format_shortest(void)
+{
+    static const struct {
+        double v;
+        const char *text;
+    } known[] = {
+        {0.1, "0.1"},       {300.0, "300"},        {-0.0, "0"},          {27300303.0, "27300303"},
+        {0.7673, "0.7673"}, {1.0 / 3.0, "0.3333333333333333"}, {1e-5, "1e-05"}, {1.5e20, "1.5e+20"},
+        {-2.5, "-2.5"},     {9007199254740993.0, "9007199254740992"}, {1e17, "1e+17"},
+        {NAN, "nan"},       {-INFINITY, "-inf"},   {5e-324, "4.94065645841247e-324"} /* subnormal: 15 digits, not the shortest */,
+    };
+    char buf[DC_NUMFMT_SIZE], shorter[400];
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        dc_format_shortest(known[i].v, buf, sizeof buf);
+        CU_ASSERT_STRING_EQUAL(buf, known[i].text);
+    }
+    uint64_t x = 88172645463325252ull;
+    for (int i = 0; i < 20000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double v;
+        uint64_t bits = x;
+        memcpy(&v, &bits, sizeof v);
+        if (!isfinite(v) || fabs(v) < 2.2250738585072014e-308)
+            continue; /* subnormals have fewer digits than 15 */
+        if (i % 2)
+            v = (double)(x >> 11) / 9007199254740992.0 * 1e6; /* everyday magnitudes too */
+        dc_format_shortest(v, buf, sizeof buf);
+        CU_ASSERT_EQUAL(strtod(buf, NULL), v);
+        if (fabs(v) < 1e17 && v == trunc(v))
+            continue;
+        int digits = 0; /* significant: from the first non-zero digit */
+        for (const char *p = buf; *p && *p != 'e'; p++)
+            digits += (*p >= '1' && *p <= '9') || (digits > 0 && *p == '0');
+        snprintf(shorter, sizeof shorter, "%.*g", digits > 1 ? digits - 1 : 1, v);
+        CU_ASSERT(digits <= 15 || strtod(shorter, NULL) != v);
+    }
+}
+
 static void test_json_writer(void)
 {
     char *buf = NULL;
@@ -117,8 +158,8 @@ static void test_json_writer(void)
     CU_ASSERT_EQUAL(dc_json_finish(j), DC_OK);
     dc_json_destroy(j);
     fclose(f);
-    /* 0.1 in %.17g reads back as the same double */
-    CU_ASSERT_STRING_EQUAL(buf, "{\"name\": \"a \\\"b\\\"\\\\\\n\\t\\u0001 \xc3\xa9\", \"x\": 0.10000000000000001, "
+    /* 0.1 in its shortest form, which reads back as the same double */
+    CU_ASSERT_STRING_EQUAL(buf, "{\"name\": \"a \\\"b\\\"\\\\\\n\\t\\u0001 \xc3\xa9\", \"x\": 0.1, "
                                 "\"nan\": null, \"inf\": null, \"big\": 9223372036854775807, "
                                 "\"list\": [1, {\"t\": true}, [], null]}\n");
     free(buf);
@@ -900,7 +941,8 @@ static void test_trace_missing_parts(void)
 
 static int register_tests(void)
 {
-    DC_TEST_SUITE("json", {"the writer: layout, escapes, numbers, errors", test_json_writer});
+    DC_TEST_SUITE("json", {"the writer: layout, escapes, numbers, errors", test_json_writer},
+                  {"shortest round-trip numbers", test_format_shortest});
     DC_TEST_SUITE("summary", {"set, get, order", test_summary_set_get_order},
                   {"add accumulates", test_summary_add}, {"JSON", test_summary_json},
                   {"text with breakdown", test_summary_text});

@@ -1,0 +1,42 @@
+/* The summary of a run as JSON, for dcsim run --json and dcsim report --json, through sim/json.h.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
+
+/* One object, one member a line: first what the run was (dcsim.version,
+ * run.seed, run.scenario, run.scenario_file), then every summary figure in
+ * the summary's order, as a number (null when not a number) or, with
+ * units, as {"value": V, "unit": "U"} ("" for a figure without unit). */
+#include "cli.h"
+
+#include <stdio.h>
+
+#include "json.h"
+
+int dc_cli_write_json(const dc_summary *s, const dc_cli_run_info *info, bool units, FILE *out, dc_error *err)
+{
+    dc_json *j = dc_json_create(out, DC_JSON_LINES);
+    if (!j)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    dc_json_begin_object(j);
+    dc_json_member_string(j, "dcsim.version", info->version);
+    dc_json_member_int(j, "run.seed", (int64_t)info->seed);
+    dc_json_member_string(j, "run.scenario", info->scenario);
+    dc_json_member_string(j, "run.scenario_file", info->scenario_file);
+    for (size_t i = 0; i < dc_summary_count(s); i++) {
+        if (!units) {
+            dc_json_member_number(j, dc_summary_key(s, i), dc_summary_value(s, i));
+            continue;
+        }
+        dc_json_key(j, dc_summary_key(s, i));
+        dc_json_begin_object(j);
+        dc_json_member_number(j, "value", dc_summary_value(s, i));
+        const char *unit = dc_summary_unit(s, i);
+        dc_json_member_string(j, "unit", unit ? unit : "");
+        dc_json_end_object(j);
+    }
+    dc_json_end_object(j);
+    int rc = dc_json_finish(j);
+    dc_json_destroy(j);
+    if (rc != DC_OK)
+        return dc_error_set(err, DC_EIO, "cannot write the summary to standard output");
+    return DC_OK;
+}
