@@ -984,59 +984,6 @@ static void test_bad_input(void)
     rmdir(dir);
 }
 
-static size_t count_lines(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
-static void test_lessons(void)
-{
-    const char *src = getenv("DCSIM_SRCDIR");
-    if (!dcsim_path || !src) {
-        fprintf(stderr, "\n  DCSIM or DCSIM_SRCDIR is not set: skipping the lessons\n");
-        return;
-    }
-    char cmd[1024];
-    int status;
-    /* Scaling: more GPUs, shorter training, lower MFU and ETTR. */
-    snprintf(cmd, sizeof cmd, "DCSIM='%s' sh '%s/scenarios/teach/scaling.sh' 1024 4096 16384", dcsim_path, src);
-    char *out = dc_runner_shell(cmd, &status);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-    CU_ASSERT_EQUAL(status, 0);
-    CU_ASSERT_EQUAL(count_lines(out), 4u);
-    double last_days = INFINITY, last_mfu = 1.0, last_ettr = 1.0;
-    const char *line = strchr(out, '\n');
-    for (int row = 0; row < 3 && line; row++, line = strchr(line + 1, '\n')) {
-        double g, d, m, step, c, b, cm, st, eff, mfu, ipd, ettr, good, days;
-        int k = sscanf(line + 1, "%lf %lf %lf %lf | %lf%% %lf%% %lf%% %lf%% | %lf %lf | %lf %lf %lf %lf", &g, &d, &m,
-                       &step, &c, &b, &cm, &st, &eff, &mfu, &ipd, &ettr, &good, &days);
-        CU_ASSERT_EQUAL(k, 14);
-        CU_ASSERT(days < last_days && mfu < last_mfu && ettr < last_ettr);
-        CU_ASSERT(fabs(c + b + cm + st - 100.0) < 0.3);
-        last_days = days, last_mfu = mfu, last_ettr = ettr;
-    }
-    free(out);
-    static const char *const others[][2] = {
-        {"oversubscription.sh 2048", "7"},  {"checkpoint_interval.sh 1024", "9"},
-        {"checkpoint_storage.sh 1024", "11"}, {"hbm_ddr.sh", "5"},
-    };
-    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-        snprintf(cmd, sizeof cmd, "DCSIM='%s' sh '%s/scenarios/teach/'%s", dcsim_path, src, others[i][0]);
-        out = dc_runner_shell(cmd, &status);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-        bool ok = status == 0 && count_lines(out) == (size_t)atoi(others[i][1]);
-        /* Only the HBM lesson has a row that must not fit. */
-        ok = ok && (strstr(out, "does not fit") != NULL) == (strncmp(others[i][0], "hbm", 3) == 0);
-        if (!ok)
-            fprintf(stderr, "\n  lesson %s: status %d, output:\n%s", others[i][0], status, out);
-        CU_ASSERT(ok);
-        free(out);
-    }
-}
-
 static int register_suites(void)
 {
     DC_TEST_SUITE("collectives", {"closed forms", test_collective_closed_forms},
@@ -1050,8 +997,8 @@ static int register_suites(void)
                   {"network failures", test_network_failures_in_run}, {"storage tiers", test_storage}, {"tier failures", test_tier_failures},
                   {"data stall", test_data_stall}, {"a transfer slows the data stream", test_transfer_slows_stream},
                   {"optimizer offload", test_offload});
-    DC_TEST_SUITE("program", {"bad input: message and exit status 2", test_bad_input},
-                  {"the lessons", test_lessons});
+    /* The lessons of scenarios/teach/ are run by tests/lessons.sh. */
+    DC_TEST_SUITE("program", {"bad input: message and exit status 2", test_bad_input});
     return 0;
 }
 

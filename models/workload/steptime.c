@@ -301,10 +301,8 @@ static int place_memory(steptime_model *sm, const dc_scenario *sc, config_settin
         return dc_scenario_error_at(sc, config_setting_get_member(g, "offload"), err,
                                     "offloading the optimizer needs a tier of kind ddr in storage.tiers");
     sm->memory_B = dc_step_memory_bytes(c, act_B, false);
-    if (hbm < 0 && !force) {
-        sm->memory_B = NAN; /* no memory model without an hbm tier */
-        return DC_OK;
-    }
+    if (hbm < 0 && !force)
+        return DC_OK; /* what the job needs is reported; without an hbm tier nothing limits it */
     sm->hbm_B = hbm >= 0 ? dc_storage_capacity_bytes(sm->storage, hbm) / gpn : INFINITY;
     c->offload = force || (sm->memory_B > sm->hbm_B && allow && ddr >= 0);
     if (c->offload) {
@@ -422,7 +420,7 @@ static void steptime_finish(void *state, dc_sim *sim)
     dc_summary_set(s, "step.steps", sm->total_tokens > 0 ? sm->total_tokens / c->tokens_per_step : NAN, "",
                    "optimizer steps in the job (job.tokens / global batch)");
     dc_summary_set(s, "step.memory_gb_per_gpu", sm->memory_B / 1e9, "GB",
-                   "model states and activations per GPU in HBM (null: no hbm tier, no memory model)");
+                   "model states and activations per GPU (what the job needs; checked against the hbm tier when there is one)");
     dc_summary_set(s, "step.offload", c->offload ? 1.0 : 0.0, "", "1 if the optimizer state lives in host DDR");
     /* The job's time spent computing at any speed versus its goodput. */
     double useful = summary_or(s, "gpu_hours.useful", 0.0), rollback = summary_or(s, "gpu_hours.rollback", 0.0);

@@ -3,10 +3,11 @@
 # Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Lesson 2: an oversubscribed fabric against a non-blocking one, for the
-# flagship's job on 16,384 GPUs (Llama 3's scale).
+# flagship's job on 16,384 GPUs (Llama 3's scale), on a site sized for it.
 # Usage: oversubscription.sh [GPUS]
 . "$(dirname "$0")/lib.sh"
 
+want="step.dp_gb_per_s step.dp_comm_s step.comm_exposed_s step.time_s step.mfu job.completed job.completion_days"
 g=${1:-16384}
 # label | --set options
 cases="non-blocking|--set network.pod_oversubscription=1.0
@@ -22,6 +23,8 @@ echo "$cases" | while IFS='|' read -r label sets; do
         printf '%-30s %s\n' "$label" "$run_error"
         continue
     fi
-    printf '%-30s %8.1f %8.3f %8.3f %7.3f %6.3f %7.1f\n' "$label" "$(val step.dp_gb_per_s)" "$(val step.dp_comm_s)" \
-        "$(val step.comm_exposed_s)" "$(val step.time_s)" "$(val step.mfu)" "$(val job.completion_days)"
+    days="did not finish"
+    finished && days=$(fmt %.1f "$(val job.completion_days)")
+    printf '%-30s %8.1f %8.3f %8.3f %7.3f %6.3f %7s\n' "$label" "$(val step.dp_gb_per_s)" "$(val step.dp_comm_s)" \
+        "$(val step.comm_exposed_s)" "$(val step.time_s)" "$(val step.mfu)" "$days"
 done
