@@ -89,14 +89,37 @@ int dc_plot_check(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_e
                 return dc_error_set(err, DC_EINPUT,
                                     "the figure '%s' needs the dataset %s of a trace; run '%s' has only a summary",
                                     k->name, need, r->label);
+            /* "PATH+": the table must have a row */
+            char path[256];
+            size_t len = strlen(need);
+            bool rows = len > 1 && need[len - 1] == '+';
+            snprintf(path, sizeof path, "%.*s", (int)(rows ? len - 1 : len), need);
             bool has = false;
-            int rc = dc_trace_has_dataset(r->trace, need, &has, err);
+            int rc = dc_trace_has_dataset(r->trace, path, &has, err);
             if (rc != DC_OK)
                 return rc;
             if (!has)
                 return dc_error_set(err, DC_EINPUT, "%s '%s' has no dataset %s, which the figure '%s' needs",
-                                    k->input == DC_PLOT_SWEEP ? "file" : "trace", dc_trace_filename(r->trace), need,
+                                    k->input == DC_PLOT_SWEEP ? "file" : "trace", dc_trace_filename(r->trace), path,
                                     k->name);
+            if (rows) {
+                dc_table *tab = dc_table_create();
+                if (!tab)
+                    return dc_error_set(err, DC_ENOMEM, "out of memory");
+                rc = dc_trace_read_table(r->trace, path, tab, err);
+                size_t n_rows = rc == DC_OK ? dc_table_rows(tab) : 0;
+                dc_table_destroy(tab);
+                if (rc != DC_OK)
+                    return rc;
+                if (n_rows == 0)
+                    return dc_error_set(err, DC_EINPUT, "%s '%s' has no rows in %s%s, which the figure '%s' needs",
+                                        k->input == DC_PLOT_SWEEP ? "file" : "trace", dc_trace_filename(r->trace),
+                                        path,
+                                        strcmp(path, "/inputs") == 0
+                                            ? " (no uncertain input: the scenario has no distribution)"
+                                            : "",
+                                        k->name);
+            }
         }
     }
     return DC_OK;

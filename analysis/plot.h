@@ -75,8 +75,8 @@ struct dc_plot_kind {
     const char *script; /* file in plots/ */
     dc_plot_input input;
     /* Datasets the figure needs: "/series/NAME", "/events", "/summary/KEY";
-     * "/summary/PREFIX*" = at least one figure under PREFIX.  The runs of
-     * a scan have only a summary. */
+     * "/summary/PREFIX*" = at least one figure under PREFIX; "/TABLE+" = a
+     * table with at least one row.  The runs of a scan have only a summary. */
     const char *needs[DC_PLOT_MAX_NEEDS];
     dc_plot_export_fn export_fn;
     const char *arg[3]; /* for the exporter */

@@ -798,8 +798,12 @@ static int export_scale(const dc_plot_kind *kind, const dc_plot_run *runs, size_
 
 /* ---- sets of runs: side by side --------------------------------------------------- */
 
-/* The headline figures of a comparison (grouped bars, one panel each):
- * summary key, label, factor, unit.  Figures no run has are left out. */
+/* The headline figures a comparison may show (grouped bars, one panel
+ * each): summary key, label, factor, unit.  The panels are those whose
+ * values differ between the runs by more than 0.1% of the largest (air
+ * against liquid cooling: PUE, energy, its cost; two fabrics: time to
+ * train, ETTR, MFU), in this order, at most MAX_PANELS; when none differs,
+ * the first four that the runs have. */
 static const struct {
     const char *key, *label;
     double factor;
@@ -809,7 +813,50 @@ static const struct {
     {"job.completion_days", "time to train", 1.0, "days"},
     {"job.interruptions", "job interruptions", 1.0, ""},
     {"cluster.node_availability", "node availability", 100.0, "%"},
+    {"step.mfu", "effective MFU", 100.0, "%"},
+    {"power.pue", "PUE", 1.0, ""},
+    {"power.facility_energy_kwh", "facility energy", 1e-3, "MWh"},
+    {"power.energy_cost_usd", "energy cost", 1e-6, "M USD"},
+    {"power.carbon_kg", "carbon", 1e-3, "t CO2"},
+    {"cooling.max_inlet_c", "hottest inlet", 1.0, "C"},
+    {"cost.tco_usd", "total cost of ownership", 1e-6, "M USD"},
+    {"cost.usd_per_useful_gpu_h", "cost per useful GPU-hour", 1.0, "USD"},
+    {"inference.slo_attainment", "SLO attainment", 100.0, "%"},
+    {"inference.e2e_p99_s", "end-to-end latency P99", 1.0, "s"},
 };
+#define N_MAIN (sizeof main_figures / sizeof main_figures[0])
+#define MAX_PANELS 8
+
+/* The indices into main_figures of the panels to draw; returns how many. */
+static size_t pick_panels(const dc_plot_run *runs, size_t n, size_t *sel)
+{
+    size_t ns = 0;
+    for (size_t j = 0; j < N_MAIN && ns < MAX_PANELS; j++) {
+        double lo = INFINITY, hi = -INFINITY, big = 0.0;
+        size_t have = 0;
+        for (size_t r = 0; r < n; r++) {
+            double v = dc_plot_get(runs[r].summary, main_figures[j].key);
+            if (!isfinite(v))
+                continue;
+            have++;
+            lo = fmin(lo, v);
+            hi = fmax(hi, v);
+            big = fmax(big, fabs(v));
+        }
+        if (have > 0 && (have < n || hi - lo > 1e-3 * big))
+            sel[ns++] = j;
+    }
+    if (ns > 0)
+        return ns;
+    for (size_t j = 0; j < N_MAIN && ns < 4; j++) {
+        bool any = false;
+        for (size_t r = 0; r < n && !any; r++)
+            any = isfinite(dc_plot_get(runs[r].summary, main_figures[j].key));
+        if (any)
+            sel[ns++] = j;
+    }
+    return ns;
+}
 
 static int export_compare(const dc_plot_kind *kind, const dc_plot_run *runs, size_t n, dc_plot_data *d,
                           dc_error *err)
@@ -869,15 +916,11 @@ static int export_compare(const dc_plot_kind *kind, const dc_plot_run *runs, siz
         goto done;
     }
     fputs("# figure,value of run 1,value of run 2,... (in the unit of the array main_units)\n", f);
-    const char *mlabels[sizeof main_figures / sizeof main_figures[0]];
-    const char *munits[sizeof main_figures / sizeof main_figures[0]];
-    size_t nm = 0;
-    for (size_t j = 0; j < sizeof main_figures / sizeof main_figures[0]; j++) {
-        bool any = false;
-        for (size_t r = 0; r < n; r++)
-            any = any || isfinite(dc_plot_get(runs[r].summary, main_figures[j].key));
-        if (!any)
-            continue;
+    const char *mlabels[MAX_PANELS];
+    const char *munits[MAX_PANELS];
+    size_t sel[MAX_PANELS], ns = pick_panels(runs, n, sel), nm = 0;
+    for (size_t q = 0; q < ns; q++) {
+        size_t j = sel[q];
         mlabels[nm] = main_figures[j].label;
         munits[nm++] = main_figures[j].unit;
         dc_plot_put_label(f, main_figures[j].label);
@@ -896,12 +939,8 @@ static int export_compare(const dc_plot_kind *kind, const dc_plot_run *runs, siz
         goto done;
     }
     fputs("# figure (index in main_labels, from 1),run (from 1),value (0 when missing),text\n", f);
-    for (size_t j = 0, m = 0; j < sizeof main_figures / sizeof main_figures[0]; j++) {
-        bool any = false;
-        for (size_t r = 0; r < n; r++)
-            any = any || isfinite(dc_plot_get(runs[r].summary, main_figures[j].key));
-        if (!any)
-            continue;
+    for (size_t q = 0, m = 0; q < ns; q++) {
+        size_t j = sel[q];
         m++;
         for (size_t r = 0; r < n; r++) {
             double v = dc_plot_get(runs[r].summary, main_figures[j].key) * main_figures[j].factor;
@@ -920,6 +959,8 @@ static int export_compare(const dc_plot_kind *kind, const dc_plot_run *runs, siz
     dc_plot_var_number(d, "nmain", (double)nm);
     dc_plot_var_strings(d, "main_labels", mlabels, nm);
     dc_plot_var_strings(d, "main_units", munits, nm);
+    if (nm > 4)
+        dc_plot_set_height(d, 800);
 done:
     free(lines);
     free(labels);
@@ -977,7 +1018,7 @@ const dc_plot_kind dc_plot_kinds[] = {
      "IT, cooling and facility power, inlet and outdoor temperature, and throttling over time"},
     {"histogram", "histogram.gp", DC_PLOT_SWEEP, {"/runs", "/stats"}, dc_plot_export_histogram, {NULL}, 1150, 500,
      "a sweep's Monte Carlo histogram and CDF of one figure (--metric) with P50 and P90 marked"},
-    {"tornado", "tornado.gp", DC_PLOT_SWEEP, {"/sensitivity"}, dc_plot_export_tornado, {NULL}, 1000, 0,
+    {"tornado", "tornado.gp", DC_PLOT_SWEEP, {"/sensitivity", "/inputs+"}, dc_plot_export_tornado, {NULL}, 1000, 0,
      "a sweep's tornado chart of one figure (--metric), or its rank correlations without /tornado"},
 };
 

@@ -117,14 +117,30 @@ static void free_labels(char **l, size_t n)
     free(l);
 }
 
-/* The figure to draw: --metric, else the first figure of table t. */
-static const char *metric_of(dc_plot_data *d, const dc_table *t)
+/* The figure to draw: --metric, else the first figure dcsim sweep printed
+ * (the root attribute "metrics"), else the first figure of table t that
+ * is neither a grid value (param.*) nor an input drawn (input.*).  *owned
+ * is what the caller frees. */
+static const char *metric_of(dc_plot_data *d, dc_trace_file *tf, const dc_table *t, char **owned)
 {
+    *owned = NULL;
     const char *m = dc_plot_metric(d);
     if (m && m[0])
         return m;
+    dc_error ignored = {0};
+    char *list = NULL;
+    if (dc_trace_attr_string(tf, "metrics", &list, &ignored) == DC_OK && list[0]) {
+        list[strcspn(list, ",")] = '\0';
+        return *owned = list;
+    }
+    free(list);
     long c = column(t, "figure");
-    return c >= 0 && dc_table_rows(t) > 0 ? text(t, 0, c) : "";
+    for (size_t r = 0; c >= 0 && r < dc_table_rows(t); r++) {
+        const char *f = text(t, r, c);
+        if (strncmp(f, "param.", 6) != 0 && strncmp(f, "input.", 6) != 0)
+            return f;
+    }
+    return "";
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -142,6 +158,7 @@ int dc_plot_export_histogram(const dc_plot_kind *k, const dc_plot_run *runs, siz
     (void)n;
     dc_trace_file *tf = runs[0].trace;
     dc_table *rt = NULL, *st = NULL;
+    char *metric_owned = NULL;
     double **vals = NULL;
     size_t *nv = NULL, np = 0;
     char **labels = NULL;
@@ -151,7 +168,7 @@ int dc_plot_export_histogram(const dc_plot_kind *k, const dc_plot_run *runs, siz
         rc = read_table(tf, "/stats", &st, err);
     if (rc != DC_OK)
         goto done;
-    const char *metric = metric_of(d, st);
+    const char *metric = metric_of(d, tf, st, &metric_owned);
     long cm = column(rt, metric), cg = column(rt, "grid_point");
     if (cm < 0 || cg < 0 || dc_table_column_type(rt, (size_t)cm) == DC_COL_TEXT) {
         /* Name the figures that look like it: those under the same prefix
@@ -315,6 +332,7 @@ done:
     free_labels(labels, np);
     dc_table_destroy(rt);
     dc_table_destroy(st);
+    free(metric_owned);
     return rc;
 }
 
@@ -347,10 +365,11 @@ int dc_plot_export_tornado(const dc_plot_kind *k, const dc_plot_run *runs, size_
     dc_table *t = NULL;
     trow *rows = NULL;
     char **labels = NULL;
+    char *metric_owned = NULL;
     size_t np = 0;
     if ((rc = read_table(tf, tornado ? "/tornado" : "/sensitivity", &t, err)) != DC_OK)
         return rc;
-    const char *metric = metric_of(d, t);
+    const char *metric = metric_of(d, tf, t, &metric_owned);
     long cg = column(t, "grid_point"), cf = column(t, "figure"), ci = column(t, "input");
     long ca = column(t, tornado ? "at_lo" : "spearman"), cb = column(t, tornado ? "at_hi" : "srrc");
     long cbase = column(t, "base"), cs = column(t, "swing"), cpl = column(t, "p_lo"), cph = column(t, "p_hi");
@@ -444,5 +463,6 @@ done:
     free(rows);
     free_labels(labels, np);
     dc_table_destroy(t);
+    free(metric_owned);
     return rc;
 }

@@ -503,8 +503,27 @@ done:
     return rc;
 }
 
-static int write_root(writer *w, const dc_sweep_meta *m, const dc_sweep *sw)
+static int write_root(writer *w, const dc_sweep_meta *m, const dc_sweep *sw, const dc_sweep_table *t,
+                      const dc_sweep_report *r)
 {
+    /* metrics: the figures dcsim sweep printed, comma-separated, in order
+     * (what dcsim plot draws by default). */
+    size_t len = 1;
+    for (size_t i = 0; i < r->n_metrics; i++)
+        len += strlen(t->names[r->metric_cols[i]]) + 1;
+    char *metrics = malloc(len);
+    if (!metrics)
+        return fail(w, "out of memory");
+    metrics[0] = '\0';
+    for (size_t i = 0; i < r->n_metrics; i++) {
+        if (i)
+            strcat(metrics, ",");
+        strcat(metrics, t->names[r->metric_cols[i]]);
+    }
+    int mrc = attr_str(w, w->file, "metrics", metrics);
+    free(metrics);
+    if (mrc != DC_OK)
+        return mrc;
     int version = DC_SWEEP_FORMAT_VERSION;
     uint64_t seed = dc_sweep_seed(sw, 0), reps = dc_sweep_reps(sw), points = dc_sweep_points(sw);
     uint64_t rows_done = dc_sweep_rows_done(sw);
@@ -577,7 +596,7 @@ int dc_sweep_write(const char *path, const dc_sweep_meta *meta, const dc_sweep *
     else if ((w.file = create_file(tmp)) < 0)
         rc = fail(&w, "could not create the temporary file");
     if (rc == DC_OK)
-        rc = write_root(&w, meta, sw);
+        rc = write_root(&w, meta, sw, t, r);
     if (rc == DC_OK)
         rc = write_runs(&w, sw, t);
     if (rc == DC_OK)

@@ -57,10 +57,12 @@ static const dc_cli_cmd plot_cmd = {
                 "--list",
     .doc = "Draws figures from traces with gnuplot.  With --kind: that figure (default file: the trace's\n"
            "name and the kind, beside the trace, PNG).  Without: every figure the trace supports, into DIR\n"
-           "(default: TRACE_figures beside the trace).\n"
+           "(default: TRACE_figures beside the trace); -o FILE.png|.svg|.pdf without --kind draws the\n"
+           "first figure the trace supports (a sweep: the histogram of its first figure) into FILE.\n"
            "The figures of several runs (checkpoint, scale, compare, scaling, mttf) take several traces, or\n"
            "--scan.  Figures of runs side by side (step, cost, latency) take one trace, several, or --scan.\n"
-           "A sweep file (dcsim sweep) draws histogram and tornado.\n",
+           "A sweep file (dcsim sweep) draws histogram and tornado (the tornado needs uncertain inputs: without\n"
+           "them it is skipped with a note); their default figure is the first the sweep printed.\n",
     .opts = plot_opts,
     .after = "Environment:\n"
              "  DCSIM_GNUPLOT  the gnuplot program (default: the one configure found)\n"
@@ -511,6 +513,29 @@ static void free_scan(scan_run *sr, size_t n)
 
 /* ---- the command ------------------------------------------------------------------------- */
 
+/* The figure drawn without --kind into one file: a sweep's histogram, else
+ * the first kind of one trace that the trace supports. */
+static const dc_plot_kind *default_kind(const char *path, dc_error *err)
+{
+    if (dc_cli_is_sweep(path))
+        return dc_plot_kind_find("histogram");
+    dc_cli_run r;
+    if (dc_cli_run_open(path, &r, err) != DC_OK)
+        return NULL;
+    const dc_plot_kind *found = NULL;
+    for (size_t i = 0; i < dc_plot_kind_count && !found; i++) {
+        const dc_plot_kind *k = &dc_plot_kinds[i];
+        dc_error why = {0};
+        if ((k->input == DC_PLOT_ONE || k->input == DC_PLOT_SOME) && dc_plot_check(k, &r.run, 1, &why) == DC_OK)
+            found = k;
+    }
+    if (!found)
+        dc_error_set(err, DC_EINPUT, "trace '%s' has the datasets of no figure (dcsim plot --list: what each needs)",
+                     path);
+    dc_cli_run_close(&r);
+    return found;
+}
+
 /* Every figure of one trace that it supports, into a folder. */
 static int plot_all(const plot_args *a, dc_cli_run *run, bool sweep, dc_plot_opts *o, dc_error *err)
 {
@@ -615,6 +640,28 @@ int dc_cmd_plot(int argc, char **argv)
         }
         dc_error_set(&err, DC_EINPUT, "plot: unknown kind '%s' (kinds: %s)", a.kind, names);
         goto fail;
+    }
+    /* -o FILE.png|.svg|.pdf without --kind: the trace's first figure into
+     * that file (a sweep's histogram of its first figure); -o with another
+     * extension that is not a directory is an error, not a new directory. */
+    if (!k && a.output && !a.scan && a.n_traces == 1 && !is_dir(a.output)) {
+        const char *base = strrchr(a.output, '/') ? strrchr(a.output, '/') + 1 : a.output;
+        if (dc_plot_terminal(a.output, NULL)) {
+            if (!(k = default_kind(a.traces[0], &err)))
+                goto fail;
+            fprintf(stderr, "dcsim plot: no --kind: drawing %s, the first figure '%s' supports (dcsim plot --list "
+                            "shows the others)\n", k->name, a.traces[0]);
+        } else if (strchr(base, '.')) {
+            char names[512] = "";
+            for (size_t i = 0; i < dc_plot_kind_count; i++) {
+                size_t l = strlen(names);
+                snprintf(names + l, sizeof names - l, "%s%s", i ? ", " : "", dc_plot_kinds[i].name);
+            }
+            dc_error_set(&err, DC_EINPUT,
+                         "plot: -o %s is neither a .png, .svg or .pdf figure nor a directory (give --kind KIND for "
+                         "one figure: %s)", a.output, names);
+            goto fail;
+        }
     }
     if (a.scan && a.n_traces > 0) {
         dc_error_set(&err, DC_EINPUT, "plot: --scan runs the scenario itself; give no trace (got '%s')",

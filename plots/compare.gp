@@ -5,8 +5,10 @@
 #
 # Shows, as grouped bars with one colour per run: left, the GPU-hours each
 # run lost by cause, in share of its capacity; right, one small panel per
-# headline figure (ETTR, time to train, interruptions, node availability,
-# and whatever the models add) with its unit.
+# headline figure that differs between the runs (ETTR, time to train,
+# interruptions, availability, MFU, PUE, energy and its cost, carbon, inlet
+# temperature, TCO, cost per useful GPU-hour, SLO, latency: at most 8; the
+# first four when none differs) with its unit.
 #
 # Data (comma-separated, one column per run after the first):
 #   compare_lines.csv  line, share_pct of run 1, of run 2, ...  (from /summary/gpu_hours.*)
@@ -25,7 +27,7 @@ set style fill solid 1.0 noborder
 set boxwidth 0.9
 set grid noxtics ytics
 set xtics scale 0 rotate by -30 left
-set key top right vertical Left reverse
+set key outside top center horizontal Left reverse # above the bars, never on them
 
 # Left: GPU-hours lost.
 set origin 0, 0

@@ -9,8 +9,9 @@
 # end-to-end), the P50, P90 and P99 and the mean of the requests'
 # latencies, one bar per trace or scan point, with the scenario's SLO
 # (inference.slo.*, of the first run's scenario) as a dashed line where it
-# has one; a logarithmic axis where the runs differ by more than 30 times.  The legend gives
-# each run's share of requests within the SLO.
+# has one (the axis always reaches it); a logarithmic axis where the runs
+# and the SLO differ by more than 30 times.  The legend, above the panels,
+# gives each run's share of requests within the SLO.
 #
 # Data: latency.csv  measure (1 ttft, 2 tpot, 3 e2e), statistic (1 P50, 2 P90,
 #       3 P99, 4 mean), seconds of point 1, 2, ...
@@ -37,7 +38,9 @@ set boxwidth bw absolute
 set grid noxtics ytics
 set xtics scale 0 ('P50' 0, 'P90' 1, 'P99' 2, 'mean' 3)
 set xrange [-0.6:3.6]
-set key top left opaque
+# The legend below the panels, never over the bars.
+set bmargin 5
+set key at screen 0.5, screen 0.01 center bottom horizontal maxrows 1 Left reverse samplen 1.5 width 2
 x(m, s, p) = m == column(1) ? column(2) - 1 + (p - (npoints + 1) / 2.0) * bw : NaN
 do for [m = 1:3] {
     set title mnames[m]
@@ -45,6 +48,11 @@ do for [m = 1:3] {
     # A logarithmic axis when the runs differ by more than 30 times.
     lo = mlo[m]
     hi = mhi[m]
+    # The SLO line inside the range, however far it is from the bars.
+    if (slo[m] == slo[m] && slo[m] > 0) {
+        if (slo[m] > hi) { hi = slo[m] }
+        if (slo[m] < lo) { lo = slo[m] }
+    }
     if (hi > 30 * lo) {
         set logscale y
         set yrange [lo / 2:hi * 3]

@@ -1129,13 +1129,99 @@ static void teardown(void)
     rmdir(workdir);
 }
 
+/* Without --kind: -o FILE.png draws the first figure the trace supports,
+ * -o FILE.jpg is an error (no directory made); a sweep's figures default to
+ * the first figure it printed and skip the tornado without uncertain
+ * inputs; compare shows the headline figures that differ. */
+static void test_plot_defaults(void)
+{
+    char first[600], jpg[600], data[600], setup[700], dir[600], nounc[600], cdata[600], main_csv[700], cfig[600];
+    path_in(first, sizeof first, outdir, "first.png");
+    dc_runner_result r = run((const char *[]){"plot", trace_small, "-o", first, NULL});
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT(is_png(first, 5000));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "no --kind: drawing timeline"));
+    dc_runner_free(&r);
+    path_in(jpg, sizeof jpg, outdir, "x.jpg");
+    r = run((const char *[]){"plot", trace_small, "-o", jpg, NULL});
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "neither a .png, .svg or .pdf figure nor a directory"));
+    CU_ASSERT_NOT_EQUAL(access(jpg, F_OK), 0);
+    dc_runner_free(&r);
+
+    path_in(data, sizeof data, outdir, "default_metric");
+    path_in(first, sizeof first, outdir, "sweep_default.png");
+    r = run((const char *[]){"plot", sweep_file, "--kind", "histogram", "--data", data, "-o", first, NULL});
+    CU_ASSERT_EQUAL(r.status, 0);
+    dc_runner_free(&r);
+    path_in(setup, sizeof setup, data, "setup.gp");
+    char *text = dc_runner_slurp(setup, NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "metric = 'cost.total_usd'")); /* the sweep's first printed figure */
+    free(text);
+
+    path_in(nounc, sizeof nounc, workdir, "nounc.h5");
+    r = run((const char *[]){"sweep", small_cfg, "--reps", "3", "-o", nounc, "--quiet", NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    dc_runner_free(&r);
+    path_in(dir, sizeof dir, outdir, "nounc_figs");
+    r = run((const char *[]){"plot", nounc, "-o", dir, NULL});
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "skipped tornado: file"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "no uncertain input"));
+    CU_ASSERT_EQUAL(dc_runner_count_entries(dir), 1);
+    dc_runner_free(&r);
+    r = run((const char *[]){"plot", nounc, "--kind", "tornado", "-o", first, NULL});
+    CU_ASSERT_EQUAL(r.status, 2);
+    dc_runner_free(&r);
+
+    /* compare: identical runs show the first four figures; different runs
+     * only figures whose values differ */
+    const char *pairs[2][2] = {{trace_small, trace_small}, {trace_a, trace_b}};
+    for (int p = 0; p < 2; p++) {
+        snprintf(cdata, sizeof cdata, "%s/compare_data%d", outdir, p);
+        snprintf(cfig, sizeof cfig, "%s/compare%d.png", outdir, p);
+        r = run((const char *[]){"plot", "--kind", "compare", pairs[p][0], pairs[p][1], "--data", cdata, "-o", cfig,
+                                 NULL});
+        CU_ASSERT_EQUAL(r.status, 0);
+        dc_runner_free(&r);
+        path_in(main_csv, sizeof main_csv, cdata, "compare_main.csv");
+        FILE *f = fopen(main_csv, "r");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        char line[512];
+        int rows = 0, differ = 0;
+        while (fgets(line, sizeof line, f)) {
+            if (line[0] == '#')
+                continue;
+            char *c1 = strrchr(line, ','), *c0 = c1;
+            while (c0 && c0 > line && *--c0 != ',')
+                ;
+            c0 = c0 && *c0 == ',' && c0 != c1 ? c0 : NULL;
+            CU_ASSERT_PTR_NOT_NULL_FATAL(c0);
+            double a = strtod(c0 + 1, NULL), b = strtod(c1 + 1, NULL);
+            rows++;
+            /* a figure one run lacks (a job that did not finish) differs too */
+            differ += isnan(a) != isnan(b) || fabs(a - b) > 1e-3 * fmax(fabs(a), fabs(b));
+            if (p == 0 && rows == 1)
+                CU_ASSERT_EQUAL(strncmp(line, "ETTR,", 5), 0);
+        }
+        fclose(f);
+        if (p == 0) {
+            CU_ASSERT_EQUAL(rows, 4);
+            CU_ASSERT_EQUAL(differ, 0);
+        } else {
+            CU_ASSERT(rows >= 1 && differ == rows);
+        }
+    }
+}
+
 static int suites(void)
 {
     DC_TEST_SUITE("plot", {"every kind (every script) draws PNG, SVG and PDF", test_every_script_draws},
                   {"all the figures of a trace into a folder", test_folder_of_figures},
                   {"a scan draws the mean and 95% interval of dcsim run", test_scan_data},
                   {"a sweep's histogram marks its /stats P50 and P90; both sweep figures", test_sweep_figures},
-                  {"a scan of the step figure: one bar per point, dcsim run's step time", test_step_scan});
+                  {"a scan of the step figure: one bar per point, dcsim run's step time", test_step_scan},
+                  {"defaults: -o FILE without --kind, a sweep's figure, tornado, compare", test_plot_defaults});
     DC_TEST_SUITE("export", {"CSV of each series equals the trace", test_export_series},
                   {"CSV of the events and the summary equal the trace", test_export_events_and_summary});
     DC_TEST_SUITE("compare", {"relative differences equal those of the traces", test_compare});
