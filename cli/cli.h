@@ -45,6 +45,9 @@ typedef struct dc_cli_run_info {
  * every figure, with units as {"value", "unit"} objects. */
 int dc_cli_write_json(const dc_summary *s, const dc_cli_run_info *info, bool units, FILE *out, dc_error *err);
 
+/* dcsim report --html: the page of a run's trace or a sweep file (cli/report_html.c). */
+int dc_cli_report_html(const char *trace, const char *output, dc_error *err);
+
 int dc_cmd_run(int argc, char **argv);
 int dc_cmd_scenarios(int argc, char **argv);
 int dc_cmd_validate(int argc, char **argv);

@@ -13,24 +13,34 @@
 #include "summary.h"
 #include "trace_read.h"
 
-enum { O_JSON = 256, O_UNITS, O_SET };
+enum { O_JSON = 256, O_UNITS, O_SET, O_HTML };
 
 static const dc_cli_opt report_opts[] = {
     {"json", O_JSON, NULL, 0, "print the summary as one JSON object (dcsim.version, run.seed, run.scenario, then "
                               "every figure)"},
     {"units", O_UNITS, NULL, 0, "with --json: each figure as {\"value\": V, \"unit\": U}"},
+    {"html", O_HTML, "OUT.html", 0, "write one self-contained HTML page instead (no network, no script; the "
+                                    "figures as inline SVG; a run or a sweep file)"},
     {0},
 };
 
 static const dc_cli_cmd report_cmd = {
     .name = "report",
     .operands = "TRACE.h5",
-    .doc = "Prints the summary stored in a trace (dcsim run writes one), as dcsim run printed it.\n",
+    .doc = "Prints the summary stored in a trace (dcsim run writes one), as dcsim run printed it.  With\n"
+           "--html, writes a page to read in a browser or mail: for a run its headline figures, where the\n"
+           "GPU-hours went, the interruptions by cause, its figures and the whole summary; for a sweep file\n"
+           "(dcsim sweep -o) its grid, statistics, risk table and figures.\n",
     .opts = report_opts,
+    .after = "Examples:\n"
+             "  dcsim report 10k_gpu.h5\n"
+             "  dcsim report 10k_gpu.h5 --html 10k_gpu.html\n"
+             "  dcsim report sweep.h5 --html sweep.html\n",
 };
 
 typedef struct flags {
     bool json, units;
+    const char *html;
     const char *sets[256];
     size_t n_sets;
 } flags;
@@ -44,6 +54,9 @@ static int flag_opt(void *ctx, int key, const char *arg, dc_error *err)
         return DC_OK;
     case O_UNITS:
         f->units = true;
+        return DC_OK;
+    case O_HTML:
+        f->html = arg;
         return DC_OK;
     case O_SET:
         if (f->n_sets == 256)
@@ -69,6 +82,15 @@ int dc_cmd_report(int argc, char **argv)
         return dc_cli_usage_error(&report_cmd, "--units goes with --json");
     const char *path = argv[first];
     bool json = fl.json;
+    if (fl.html && json)
+        return dc_cli_usage_error(&report_cmd, "--html and --json contradict each other");
+    if (fl.html) {
+        dc_error herr = {0};
+        if (dc_cli_report_html(path, fl.html, &herr) != DC_OK)
+            return dc_cli_fail(&herr);
+        printf("wrote %s\n", fl.html);
+        return DC_EXIT_OK;
+    }
     dc_error err = {0};
     dc_trace_file *t = dc_trace_open(path, &err);
     if (!t)

@@ -68,6 +68,8 @@ grep -q '"job.ettr":' 10k_gpu.json 2>/dev/null || bad "10k_gpu.json has no job.e
 ls 10k_gpu_figures/*.png > /dev/null 2>&1 || bad "dcsim plot 10k_gpu.h5 drew nothing into 10k_gpu_figures/"
 head -c 200 gpu_hours.svg 2>/dev/null | grep -q '<svg' || bad "gpu_hours.svg is not an SVG"
 [ -s sweep.h5 ] || bad "the sweep wrote no sweep.h5"
+grep -q '<svg' 10k_gpu.html 2>/dev/null || bad "dcsim report --html wrote no page with figures (10k_gpu.html)"
+grep -q '<h2>Risk</h2>' sweep.html 2>/dev/null || bad "the sweep's page (sweep.html) has no risk table"
 [ "$(head -c 4 sweep_days.png 2>/dev/null | tail -c 3)" = PNG ] || bad "sweep_days.png is not a PNG"
 
 # The summary lines shown in step 1 are lines of the run's output.
