@@ -98,7 +98,7 @@ typedef struct job_model {
     bool timed_out;
     double queued_since_s, wait_s, first_start_s, preempt_lost_gpu_s, end_s;
     uint64_t n_preempted;
-    char user[32];
+    char user[32], cls[32];     /* the scenario is gone once the run starts: copies */
     uint32_t racks, pods;       /* span of the first allocation */
     dc_mtbi_estimator est;
 
@@ -1122,6 +1122,8 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     j->sched = dc_scheduler_of(sim);
     snprintf(j->name, sizeof j->name, "%s", sp->name);
     snprintf(j->user, sizeof j->user, "%s", sp->user);
+    snprintf(j->cls, sizeof j->cls, "%s", info->chain.class_name ? info->chain.class_name : "");
+    j->info.chain.class_name = j->cls;
     j->gpus_per_node = dc_cluster_gpus_per_node(j->cluster);
     j->nodes_needed = sp->nodes;
     j->work_total_gpu_s = sp->work_gpu_s;
@@ -1547,7 +1549,7 @@ static void fill_record(job_model *j, dc_job_record *r)
     *r = (dc_job_record){
         .id = j->id,
         .name = j->name,
-        .class_name = j->info.chain.class_name ? j->info.chain.class_name : "",
+        .class_name = j->cls,
         .kind = dc_job_kind_names[j->kind],
         .pool = j->sched ? dc_sched_pool_name(j->sched, j->req.pool) : "",
         .user = j->user,
