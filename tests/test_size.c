@@ -17,18 +17,18 @@
  *    whole nodes, exactly, for several deadlines;
  *  - a deadline no size can meet is an answer (not found, why);
  *  - the command line: the table, --json, bad input with its message and
- *    status 2.  It runs $DCSIM. */
+ *    status 2, and the figure.  It runs $DCSIM (tests/runner.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <unistd.h>
 
 #include "registry.h"
+#include "runner.h"
+#include "simrun.h"
 #include "size.h"
 #include "testutil.h"
-
-static const char *dcsim_path;
 
 /* A small cluster with node failures, a crew, spares and checkpoints:
  * 16 nodes take 2.5 days of pure work. */
@@ -231,21 +231,13 @@ static void test_evaluation_is_runs(void)
                           DC_OK);
     double days[5];
     for (size_t r = 0; r < 5; r++) {
-        dc_scenario *sc = NULL;
-        CU_ASSERT_EQUAL_FATAL(dc_scenario_load_string(small_cfg, "t.cfg", &sc, &err), DC_OK);
-        dc_scenario_set_schema(sc, dc_schemas());
-        for (size_t i = 0; i < n; i++)
-            CU_ASSERT_EQUAL(dc_scenario_set(sc, l[i], &err), DC_OK);
-        CU_ASSERT_EQUAL_FATAL(dc_scenario_validate(sc, &err), DC_OK);
-        dc_sim *sim = NULL;
-        CU_ASSERT_EQUAL_FATAL(dc_build(sc, (int64_t)(3 + r), &sim, &err), DC_OK);
-        CU_ASSERT_EQUAL_FATAL(dc_sim_run(sim, &err), DC_OK);
+        dc_sim *sim = dc_simrun_text(small_cfg, (const char *const *)l, n, (int64_t)(3 + r));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
         double d = NAN, done = 0;
         dc_summary_get(dc_sim_summary(sim), "job.completion_days", &d);
         dc_summary_get(dc_sim_summary(sim), "job.completed", &done);
         days[r] = done > 0 ? d : INFINITY;
         dc_sim_destroy(sim);
-        dc_scenario_destroy(sc);
     }
     /* the evaluation's days are sorted */
     for (size_t a = 1; a < 5; a++)
@@ -428,68 +420,75 @@ static void test_plans(void)
 
 /* ---- the command line -------------------------------------------------------------------- */
 
-static int run_cmd(const char *args, char *out, size_t size)
-{
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", dcsim_path, args);
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t n = fread(out, 1, size - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static void test_cli(void)
 {
-    if (!dcsim_path) {
+    if (!dc_runner_dcsim_path()) {
         CU_FAIL("DCSIM is not set");
         return;
     }
-    const char *path = "size_ideal.cfg";
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(ideal_cfg, f);
-    fclose(f);
-    static char out[65536];
-    char args[512];
-    snprintf(args, sizeof args, "size %s --deadline-days 2 --reps 2 --threads 1", path);
-    CU_ASSERT_EQUAL(run_cmd(args, out, sizeof out), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "answer: 8 job nodes (64 GPUs)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "= 62 GPUs, 8 job nodes"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "conservative"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "aggressive"));
-    snprintf(args, sizeof args, "size %s --deadline-days 2 --reps 2 --threads 1 --json --no-plans", path);
-    CU_ASSERT_EQUAL(run_cmd(args, out, sizeof out), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"answer\": {\"job_nodes\": 8, \"gpus\": 64"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"plans\": []"));
+    char dir[] = "/tmp/dcsim_test_size.XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char cfg[256], png[256];
+    snprintf(cfg, sizeof cfg, "%s/ideal.cfg", dir);
+    snprintf(png, sizeof png, "%s/size.png", dir);
+    dc_test_write_text(cfg, ideal_cfg);
+    dc_runner_result r = dc_runner_dcsim(
+        (const char *[]){"size", cfg, "--deadline-days", "2", "--reps", "2", "--threads", "1", "--plot", png, NULL},
+        NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "answer: 8 job nodes (64 GPUs)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "= 62 GPUs, 8 job nodes"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "conservative"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "aggressive"));
+    size_t len = 0;
+    char *img = dc_runner_slurp(png, &len);
+    CU_ASSERT(len > 5000 && memcmp(img, "\x89PNG", 4) == 0);
+    free(img);
+    dc_runner_free(&r);
+    r = dc_runner_dcsim((const char *[]){"size", cfg, "--deadline-days", "2", "--reps", "2", "--threads", "1",
+                                         "--json", "--no-plans", NULL},
+                        NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"answer\": {\"job_nodes\": 8, \"gpus\": 64"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"plans\": []"));
+    double v;
+    CU_ASSERT_PTR_NOT_NULL(dc_test_json_number(r.out, "step_nodes", &v));
+    CU_ASSERT_EQUAL(v, 1.0);
+    dc_runner_free(&r);
     struct {
-        const char *args, *msg;
+        const char *args[8], *msg;
     } bad[] = {
-        {"size size_ideal.cfg", "give --deadline-days D"},
-        {"size size_ideal.cfg --deadline-days 0", "--deadline-days: expected a number above 0"},
-        {"size size_ideal.cfg --deadline-days 2 --confidence 1.5", "--confidence: expected a number above 0"},
-        {"size size_ideal.cfg --deadline-days 2 --plan bold.mfu=2", "no plan named 'bold'"},
-        {"size size_ideal.cfg --deadline-days 2 --reps 0", "--reps: expected an integer from 1"},
-        {"size size_ideal.cfg --deadline-days 2 --set job.nodes=x", "job.nodes"},
-        {"size size_ideal.cfg --deadline-days 2 --bogus", "unknown option '--bogus'"},
-        {"size size_ideal.cfg --deadline-days 2 --plot fig.txt", "expected a .png, .svg or .pdf file"},
-        {"size no_such.cfg --deadline-days 2", "no_such.cfg"},
+        {{"size", "@CFG"}, "give --deadline-days D"},
+        {{"size", "@CFG", "--deadline-days", "0"}, "--deadline-days: expected a number above 0"},
+        {{"size", "@CFG", "--deadline-days", "2", "--confidence", "1.5"}, "--confidence: expected a number above 0"},
+        {{"size", "@CFG", "--deadline-days", "2", "--plan", "bold.mfu=2"}, "no plan named 'bold'"},
+        {{"size", "@CFG", "--deadline-days", "2", "--reps", "0"}, "--reps: expected an integer from 1"},
+        {{"size", "@CFG", "--deadline-days", "2", "--set", "job.nodes=x"}, "job.nodes"},
+        {{"size", "@CFG", "--deadline-days", "2", "--bogus"}, "unknown option '--bogus'"},
+        {{"size", "@CFG", "--deadline-days", "2", "--plot", "fig.txt"}, "expected a .png, .svg or .pdf file"},
+        {{"size", "no_such.cfg", "--deadline-days", "2"}, "no_such.cfg"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int st = run_cmd(bad[i].args, out, sizeof out);
-        if (st != 2 || !strstr(out, bad[i].msg))
-            fprintf(stderr, "\n  '%s': status %d, output: %s", bad[i].args, st, out);
-        CU_ASSERT_EQUAL(st, 2);
-        CU_ASSERT_PTR_NOT_NULL(strstr(out, bad[i].msg));
+        const char *args[9];
+        size_t k = 0;
+        for (; bad[i].args[k]; k++)
+            args[k] = strcmp(bad[i].args[k], "@CFG") == 0 ? cfg : bad[i].args[k];
+        args[k] = NULL;
+        r = dc_runner_dcsim(args, &(dc_runner_opts){.dir = dir});
+        bool ok = r.status == 2 && strstr(r.err, bad[i].msg) && r.out[0] == '\0';
+        if (!ok)
+            fprintf(stderr, "\n  bad input %zu: status %d, stderr: %s", i, r.status, r.err);
+        CU_ASSERT(ok);
+        dc_runner_free(&r);
     }
-    remove(path);
+    unlink(png);
+    unlink(cfg);
+    CU_ASSERT_EQUAL(dc_runner_count_entries(dir), 0);
+    rmdir(dir);
 }
 
 static int register_suites(void)
 {
-    dcsim_path = getenv("DCSIM");
     DC_TEST_SUITE("size", {"shape and assignments", test_shape_and_assignments},
                   {"assumptions of a plan", test_assumptions}, {"no job group", test_no_job},
                   {"an evaluation is plain runs with the seeds S + r", test_evaluation_is_runs},
