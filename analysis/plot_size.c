@@ -17,7 +17,6 @@
 #include "stats.h"
 
 typedef struct size_ctx {
-    FILE *f;
     double deadline;
     size_t censored;
     bool has_cost;
@@ -45,7 +44,7 @@ static double censored_quantile(const double *v, size_t n, double p)
     return v[i] + f * (v[i + 1] - v[i]);
 }
 
-static void size_group(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
+static void size_row(FILE *f, void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
 {
     size_ctx *c = ctx;
     double *days = malloc((m ? m : 1) * sizeof *days), *tco = malloc((m ? m : 1) * sizeof *tco);
@@ -74,18 +73,18 @@ static void size_group(void *ctx, double x, const dc_plot_run *runs, const size_
             c->censored++;
         }
     c->has_cost = c->has_cost || nt > 0;
-    dc_plot_put(c->f, x);
-    fputc(',', c->f);
-    dc_plot_put(c->f, q[0]);
-    fputc(',', c->f);
-    dc_plot_put(c->f, q[1]);
-    fputc(',', c->f);
-    dc_plot_put(c->f, nt ? dc_stats_quantile_sorted(tco, nt, 0.5) : NAN);
-    fputc(',', c->f);
-    dc_plot_put(c->f, nt ? dc_stats_quantile_sorted(tco, nt, 0.9) : NAN);
-    fputc(',', c->f);
-    dc_plot_put(c->f, isfinite(c->deadline) ? (double)in_time / (double)m : NAN);
-    fprintf(c->f, ",%zu\n", m);
+    dc_plot_put(f, x);
+    fputc(',', f);
+    dc_plot_put(f, q[0]);
+    fputc(',', f);
+    dc_plot_put(f, q[1]);
+    fputc(',', f);
+    dc_plot_put(f, nt ? dc_stats_quantile_sorted(tco, nt, 0.5) : NAN);
+    fputc(',', f);
+    dc_plot_put(f, nt ? dc_stats_quantile_sorted(tco, nt, 0.9) : NAN);
+    fputc(',', f);
+    dc_plot_put(f, isfinite(c->deadline) ? (double)in_time / (double)m : NAN);
+    fprintf(f, ",%zu\n", m);
     free(days);
     free(tco);
 }
@@ -93,23 +92,13 @@ static void size_group(void *ctx, double x, const dc_plot_run *runs, const size_
 int dc_plot_export_size(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d, dc_error *err)
 {
     (void)k;
-    FILE *f = dc_plot_data_open(d, "size.csv", err);
-    if (!f)
-        return err->code;
-    fputs("# gpus,days_p50,days_p90,tco_p50_usd,tco_p90_usd,share_in_time,runs\n", f);
-    size_ctx c = {.f = f, .deadline = n ? dc_plot_get(runs[0].summary, "deadline.days") : NAN, .rc = DC_OK};
-    size_t groups = 0;
-    double xmin = NAN, xmax = NAN;
-    int rc = dc_plot_by_x(runs, n, "job.gpus", size_group, &c, &groups, &xmin, &xmax, err);
-    int rc2 = dc_plot_data_close(d, f, err);
+    size_ctx c = {.deadline = n ? dc_plot_get(runs[0].summary, "deadline.days") : NAN, .rc = DC_OK};
+    int rc = dc_plot_export_by_x(d, "size.csv", "# gpus,days_p50,days_p90,tco_p50_usd,tco_p90_usd,share_in_time,runs\n",
+                                 runs, n, "job.gpus", size_row, &c, err);
     if (rc == DC_OK && c.rc != DC_OK)
         rc = dc_error_set(err, c.rc, "out of memory");
-    if (rc != DC_OK || rc2 != DC_OK)
-        return rc != DC_OK ? rc : rc2;
-    dc_plot_var_number(d, "npoints", (double)groups);
-    dc_plot_var_number(d, "xmin", xmin);
-    dc_plot_var_number(d, "xmax", xmax);
-    dc_plot_var_number(d, "reps", groups ? (double)n / (double)groups : 0.0);
+    if (rc != DC_OK)
+        return rc;
     dc_plot_var_number(d, "deadline", c.deadline);
     dc_plot_var_number(d, "confidence", n ? dc_plot_get(runs[0].summary, "size.confidence") : NAN);
     dc_plot_var_number(d, "answer", n ? dc_plot_get(runs[0].summary, "size.answer_gpus") : NAN);
