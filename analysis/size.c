@@ -292,7 +292,7 @@ static int refuse(aset *a, dc_size_eval *e, const dc_error *why, const dc_size_e
 
 int dc_sizer_evaluate(dc_sizer *s, size_t id, uint64_t n, const dc_size_eval **out, dc_error *err)
 {
-    if (id >= s->n_asets || n == 0 || n % s->shape.step_nodes != 0)
+    if (id >= s->n_asets || n == 0 || (n % s->shape.step_nodes != 0 && n != s->shape.job_nodes))
         return dc_error_set(err, DC_EINTERNAL, "dc_sizer_evaluate: assumption set %zu or size %llu out of range", id,
                             (unsigned long long)n);
     aset *a = &s->asets[id];
@@ -406,6 +406,10 @@ int dc_sizer_evaluate(dc_sizer *s, size_t id, uint64_t n, const dc_size_eval **o
         if (r == 0)
             e->ideal_days = row_figure(sw, r, "job.ideal_days");
     }
+    /* the layout the step-time model chose (auto, a class's) */
+    double tp = row_figure(sw, 0, "step.tensor"), pp = row_figure(sw, 0, "step.pipeline");
+    if (first && isfinite(tp) && isfinite(pp))
+        dc_size_shape_layout(&s->shape, (int)tp, (int)pp);
     qsort(e->days, e->reps, sizeof *e->days, cmp_double);
     if ((rc = insert_eval(a, e, err)) != DC_OK)
         goto done;
@@ -443,6 +447,11 @@ int dc_sizer_search(dc_sizer *s, size_t id, double target_days, double confidenc
     if (!(target_days > 0.0) || !(confidence > 0.0 && confidence <= 1.0))
         return dc_error_set(err, DC_EINTERNAL, "dc_sizer_search: target %g days, confidence %g", target_days,
                             confidence);
+    /* the scenario's own size first: it settles the layout, hence the step */
+    const dc_size_eval *own;
+    int rc0 = dc_sizer_evaluate(s, id, s->shape.job_nodes, &own, err);
+    if (rc0 != DC_OK)
+        return rc0;
     uint64_t q = s->shape.step_nodes;
     uint64_t u_max = s->max_nodes / q;
     if (u_max < 1)

@@ -9,8 +9,9 @@
  *
  * Size.  A size is the node count n of the scenario's `job` group (cluster
  * job 0), in steps of q = lcm(G, t p) / G nodes (G GPUs per node, t x p the
- * tensor x pipeline group of the parallelism section, 1 x 1 without one), so
- * that every size is a valid layout.  The site scales with the job: with N0
+ * job's tensor x pipeline group: its parallelism section, its class's or the
+ * defaults'; 1 x 1 without one; an "auto" layout as the scenario's own size
+ * runs it, step.tensor x step.pipeline), so that every size is a valid layout.  The site scales with the job: with N0
  * nodes in service, S0 spares and J0 job nodes in the scenario,
  *     cluster.nodes        N(n) = n + (N0 - J0)   (other work keeps its nodes;
  *                          round(N0 n / J0) if the job is larger than N0)
@@ -37,8 +38,8 @@
  * job finished within T days of its submission (job.completion_days <= T);
  * the size meets (T, c) when k / R >= c, k the replications that meet.
  *
- * Search.  The first size evaluated is the scenario's own (J0, rounded up to
- * a step).  From a size u (in steps) that fails, with d the c-quantile of its
+ * Search.  The first size evaluated is the scenario's own, J0 (a multiple
+ * of the step).  From a size u (in steps) that fails, with d the c-quantile of its
  * days, the next is ceil(u d / T) (at least u + 1, at most 4 u; 2 u when d is
  * censored) until one meets; from a size that meets, floor(u d / T) (at most
  * u - 1, at least u / 4) until one fails or one step meets.  Then bisection
@@ -144,6 +145,8 @@ double dc_sizer_deadline(const dc_sizer *s);
 
 /* Reads the shape of a scenario (with a job group). */
 int dc_size_shape_read(const dc_scenario *sc, dc_size_shape *sh, dc_error *err);
+/* Sets the layout and the step that follows (lcm(G, t p) / G nodes). */
+void dc_size_shape_layout(dc_size_shape *sh, int tensor, int pipeline);
 
 /* The --set assignments that make the scenario a job of n nodes (the list
  * above), appended to *list (malloc'd strings, *n entries, *cap allocated). */

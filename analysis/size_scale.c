@@ -12,8 +12,13 @@
  *    cluster slower); at least 1 crew; a part's order-up-to level stays above
  *    its reorder point (and is then written out, since it defaults to the stock);
  *  - the MFU factor divides job.work_gpu_h when the job gives its work that
- *    way (that work is at the kernel efficiency), else multiplies job.mfu
- *    (its default 0.4 when absent). */
+ *    way (that work is at the kernel efficiency), else multiplies the mfu
+ *    the job takes (its own, its class's or the defaults': in a class it
+ *    changes every job of the class), else sets job.mfu to 0.4 x the factor
+ *    (the built-in default);
+ *  - the layout (tensor x pipeline) is the job's as written, a class's or
+ *    the defaults'; when that is "auto" the first run's step.tensor and
+ *    step.pipeline give it (size.c). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -125,6 +130,39 @@ static int length_of(const dc_scenario *sc, const char *path)
     return s && (config_setting_is_list(s) || config_setting_is_array(s)) ? config_setting_length(s) : 0;
 }
 
+/* ---- the job's keys ------------------------------------------------------------------ */
+
+/* The path of the setting that gives the job group's key, along the chain of
+ * models/workload/jobclass.h: the job group (for parallelism.KEY the
+ * top-level parallelism group), its class (job.class, else defaults.class,
+ * in job_classes), the defaults group.  False when none gives it. */
+static bool job_key_path(const dc_scenario *sc, const char *key, char *path, size_t size)
+{
+    bool sub = strncmp(key, "parallelism.", 12) == 0;
+    snprintf(path, size, "%s%s", sub ? "" : "job.", key);
+    if (dc_scenario_lookup(sc, path))
+        return true;
+    const char *cls = NULL;
+    config_setting_t *c = dc_scenario_lookup(sc, "job.class");
+    if (!c)
+        c = dc_scenario_lookup(sc, "defaults.class");
+    if (c && config_setting_type(c) == CONFIG_TYPE_STRING)
+        cls = config_setting_get_string(c);
+    config_setting_t *list = cls ? dc_scenario_lookup(sc, "job_classes") : NULL;
+    for (int i = 0; list && i < config_setting_length(list); i++) {
+        const char *n = NULL;
+        if (config_setting_lookup_string(config_setting_get_elem(list, (unsigned)i), "name", &n) &&
+            strcmp(n, cls) == 0) {
+            snprintf(path, size, "job_classes.[%d].%s", i, key);
+            if (dc_scenario_lookup(sc, path))
+                return true;
+            break;
+        }
+    }
+    snprintf(path, size, "defaults.%s", key);
+    return dc_scenario_lookup(sc, path) != NULL;
+}
+
 /* ---- the shape -------------------------------------------------------------------- */
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -161,12 +199,11 @@ int dc_size_shape_read(const dc_scenario *sc, dc_size_shape *sh, dc_error *err)
     sh->job_nodes = (uint64_t)v;
     sh->spare_nodes = number_at(sc, "cluster.spare_nodes", &v) ? (uint64_t)v : 0;
     sh->crews = !dc_scenario_lookup(sc, "repair") ? -1 : number_at(sc, "repair.crews", &v) ? (long long)v : 0;
-    sh->tensor = number_at(sc, "parallelism.tensor", &v) ? (int)v : 1;
-    sh->pipeline = number_at(sc, "parallelism.pipeline", &v) ? (int)v : 1;
-    if (!dc_scenario_lookup(sc, "parallelism"))
-        sh->tensor = sh->pipeline = 1;
-    uint64_t model = (uint64_t)sh->tensor * (uint64_t)sh->pipeline, g = sh->gpus_per_node;
-    sh->step_nodes = model / gcd64(model, g); /* lcm(G, t p) / G */
+    /* the layout as given; "auto" (or a class's) is known once a run reports it */
+    char path[160];
+    sh->tensor = job_key_path(sc, "parallelism.tensor", path, sizeof path) && number_at(sc, path, &v) ? (int)v : 1;
+    sh->pipeline = job_key_path(sc, "parallelism.pipeline", path, sizeof path) && number_at(sc, path, &v) ? (int)v : 1;
+    dc_size_shape_layout(sh, sh->tensor, sh->pipeline);
     sh->start_days = number_at(sc, "job.start_s", &v) ? v / 86400.0 : 0.0;
     sh->n_scaled = 0;
     sh->scaled[sh->n_scaled++] = "cluster.nodes";
@@ -179,9 +216,17 @@ int dc_size_shape_read(const dc_scenario *sc, dc_size_shape *sh, dc_error *err)
     for (size_t k = 0; k < sizeof site_keys / sizeof site_keys[0]; k++)
         if (dc_scenario_lookup(sc, site_keys[k]))
             sh->scaled[sh->n_scaled++] = site_keys[k];
-    if (dc_scenario_lookup(sc, "parallelism.data"))
+    if (job_key_path(sc, "parallelism.data", path, sizeof path) && number_at(sc, path, &v))
         sh->scaled[sh->n_scaled++] = "parallelism.data";
     return DC_OK;
+}
+
+void dc_size_shape_layout(dc_size_shape *sh, int tensor, int pipeline)
+{
+    sh->tensor = tensor > 0 ? tensor : 1;
+    sh->pipeline = pipeline > 0 ? pipeline : 1;
+    uint64_t model = (uint64_t)sh->tensor * (uint64_t)sh->pipeline, g = sh->gpus_per_node;
+    sh->step_nodes = model / gcd64(model, g); /* lcm(G, t p) / G */
 }
 
 /* ---- a size ------------------------------------------------------------------------ */
@@ -232,7 +277,9 @@ int dc_size_assignments(const dc_scenario *sc, const dc_size_shape *sh, uint64_t
         if (rc == DC_OK)
             rc = pushf(list, n_list, cap, err, "repair.parts.[%d].order_up_to=%lld", i, new_upto);
     }
-    if (rc == DC_OK && dc_scenario_lookup(sc, "parallelism.data"))
+    char path[160];
+    double v;
+    if (rc == DC_OK && job_key_path(sc, "parallelism.data", path, sizeof path) && number_at(sc, path, &v))
         rc = pushf(list, n_list, cap, err, "parallelism.data=%llu",
                    (unsigned long long)(n * sh->gpus_per_node / ((uint64_t)sh->tensor * (uint64_t)sh->pipeline)));
     return rc;
@@ -258,11 +305,12 @@ int dc_size_assumptions(const dc_scenario *sc, double mfu, double failures, doub
                         size_t *n_list, size_t *cap, dc_error *err)
 {
     int rc = DC_OK;
+    char path[160];
     if (mfu != 1.0) {
         if (dc_scenario_lookup(sc, "job.work_gpu_h"))
             rc = scale_key(sc, "job.work_gpu_h", 1.0 / mfu, 0, list, n_list, cap, err);
-        else if (dc_scenario_lookup(sc, "job.mfu"))
-            rc = scale_key(sc, "job.mfu", mfu, 0, list, n_list, cap, err);
+        else if (job_key_path(sc, "mfu", path, sizeof path))
+            rc = scale_key(sc, path, mfu, 0, list, n_list, cap, err);
         else
             rc = pushf(list, n_list, cap, err, "job.mfu=%.17g", 0.4 * mfu);
     }

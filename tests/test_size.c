@@ -203,6 +203,55 @@ static void test_assumptions(void)
     dc_sizer_destroy(s);
 }
 
+/* The layout from a class and from "auto": the step follows the run's. */
+static void test_layout_from_class_and_auto(void)
+{
+    static const char classed[] =
+        "name = \"c\"; horizon_days = 60.0;\n"
+        "cluster = { nodes = 16; gpus_per_node = 4; };\n"
+        "network = { tiers = 2; nodes_per_leaf = 4; };\n"
+        "job_classes = ( { name = \"m\"; params = 8e9; tokens = 1e11; mfu = 0.45;\n"
+        "  parallelism = { tensor = 4; pipeline = 2; global_batch_tokens = 2097152.0; }; } );\n"
+        "job = { class = \"m\"; nodes = 16; restart_s = 60.0; };\n";
+    dc_sizer *s = sizer_for(classed, 1, 10.0);
+    CU_ASSERT_EQUAL(dc_sizer_shape(s)->step_nodes, 2); /* lcm(4, 8) / 4 */
+    dc_size_answer a;
+    dc_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(dc_sizer_search(s, 0, 10.0, 0.9, &a, &err), DC_OK);
+    CU_ASSERT(a.found);
+    CU_ASSERT_EQUAL(a.job_nodes % 2, 0);
+    dc_sizer_destroy(s);
+    /* a class's mfu is the one a plan's factor scales */
+    s = sizer_for(classed, 1, 10.0);
+    char **l = NULL;
+    size_t n = 0, cap = 0;
+    CU_ASSERT_EQUAL(dc_size_assumptions(dc_sizer_scenario(s), 0.5, 1.0, 1.0, &l, &n, &cap, &err), DC_OK);
+    CU_ASSERT(hasf(l, n, "job_classes.[0].mfu", 0.45 * 0.5));
+    free_list(l, n);
+    dc_sizer_destroy(s);
+
+    static const char automatic[] =
+        "name = \"a\"; horizon_days = 60.0;\n"
+        "cluster = { nodes = 16; gpus_per_node = 8; };\n"
+        "network = { tiers = 2; nodes_per_leaf = 4; };\n"
+        "storage = { tiers = ( { name = \"hbm\"; kind = \"hbm\"; capacity_tb = 0.32; read_gb_per_s = 2e4;\n"
+        "            write_gb_per_s = 2e4; } ); };\n"
+        "job = { nodes = 16; params = 70e9; tokens = 2e11; mfu = 0.5; };\n"
+        "job_classes = ( { name = \"c\"; parallelism = { tensor = \"auto\"; pipeline = \"auto\"; data = \"auto\";\n"
+        "  global_batch_tokens = 4194304.0; }; } );\n"
+        "defaults = { class = \"c\"; };\n";
+    s = sizer_for(automatic, 1, 30.0);
+    CU_ASSERT_EQUAL(dc_sizer_shape(s)->step_nodes, 1); /* not known before a run */
+    CU_ASSERT_EQUAL_FATAL(dc_sizer_search(s, 0, 30.0, 0.9, &a, &err), DC_OK);
+    /* 70B in 40 GB per GPU: tensor 8 x pipeline 2 (tests/test_fabric), so steps of 2 nodes */
+    CU_ASSERT_EQUAL(dc_sizer_shape(s)->tensor, 8);
+    CU_ASSERT_EQUAL(dc_sizer_shape(s)->pipeline, 2);
+    CU_ASSERT_EQUAL(dc_sizer_shape(s)->step_nodes, 2);
+    CU_ASSERT(a.found);
+    CU_ASSERT_EQUAL(a.job_nodes % 2, 0);
+    dc_sizer_destroy(s);
+}
+
 static void test_no_job(void)
 {
     static const char nojob[] = "name = \"n\"; horizon_days = 1.0; cluster = { nodes = 2; };\n";
@@ -490,7 +539,9 @@ static void test_cli(void)
 static int register_suites(void)
 {
     DC_TEST_SUITE("size", {"shape and assignments", test_shape_and_assignments},
-                  {"assumptions of a plan", test_assumptions}, {"no job group", test_no_job},
+                  {"assumptions of a plan", test_assumptions},
+                  {"the layout from a class and from auto", test_layout_from_class_and_auto},
+                  {"no job group", test_no_job},
                   {"an evaluation is plain runs with the seeds S + r", test_evaluation_is_runs},
                   {"the search finds what a scan of every size finds", test_search_equals_scan},
                   {"the answer never grows with the deadline", test_monotone_in_deadline},
