@@ -35,5 +35,6 @@ int dc_report_jobs(struct dc_trace_file *tf, const char *path, dc_error *err);
 int dc_cmd_keys(int argc, char **argv);
 int dc_cmd_mttf(int argc, char **argv);
 int dc_cmd_sweep(int argc, char **argv);
+int dc_cmd_size(int argc, char **argv);
 
 #endif
