@@ -13,12 +13,14 @@
 #include "summary.h"
 #include "trace_read.h"
 
-enum { O_JSON = 256, O_UNITS, O_SET, O_HTML };
+enum { O_JSON = 256, O_UNITS, O_SET, O_HTML, O_JOBS };
 
 static const dc_cli_opt report_opts[] = {
     {"json", O_JSON, NULL, 0, "print the summary as one JSON object (dcsim.version, run.seed, run.scenario, then "
                               "every figure)"},
     {"units", O_UNITS, NULL, 0, "with --json: each figure as {\"value\": V, \"unit\": U}"},
+    {"jobs", O_JOBS, NULL, 0, "print the /jobs table instead: one line per job (size, span, times, state, "
+                              "GPU-hours and their useful share, exposed communication, mean step)"},
     {"html", O_HTML, "OUT.html", 0, "write one self-contained HTML page instead (no network, no script; the "
                                     "figures as inline SVG; a run or a sweep file)"},
     {0},
@@ -39,7 +41,7 @@ static const dc_cli_cmd report_cmd = {
 };
 
 typedef struct flags {
-    bool json, units;
+    bool json, units, jobs;
     const char *html;
     const char *sets[256];
     size_t n_sets;
@@ -57,6 +59,9 @@ static int flag_opt(void *ctx, int key, const char *arg, dc_error *err)
         return DC_OK;
     case O_HTML:
         f->html = arg;
+        return DC_OK;
+    case O_JOBS:
+        f->jobs = true;
         return DC_OK;
     case O_SET:
         if (f->n_sets == 256)
@@ -82,8 +87,10 @@ int dc_cmd_report(int argc, char **argv)
         return dc_cli_usage_error(&report_cmd, "--units goes with --json");
     const char *path = argv[first];
     bool json = fl.json;
-    if (fl.html && json)
-        return dc_cli_usage_error(&report_cmd, "--html and --json contradict each other");
+    bool jobs = fl.jobs;
+    if ((fl.html != NULL) + json + jobs > 1)
+        return dc_cli_usage_error(&report_cmd, "--json, --jobs and --html do not go together (dcsim export "
+                                  "TRACE.h5 /jobs gives the table as CSV)");
     if (fl.html) {
         dc_error herr = {0};
         if (dc_cli_report_html(path, fl.html, &herr) != DC_OK)
@@ -120,7 +127,10 @@ int dc_cmd_report(int argc, char **argv)
         || dc_trace_attr_double(t, "horizon_s", &horizon_s, &err) != DC_OK
         || dc_trace_attr_double(t, "end_s", &end_s, &err) != DC_OK)
         goto fail;
-    if (json) {
+    if (jobs) {
+        if (dc_report_jobs(t, path, &err) != DC_OK)
+            goto fail;
+    } else if (json) {
         char *scenario = NULL, *text = NULL;
         dc_error ignored = {0};
         dc_trace_attr_string(t, "scenario", &text, &ignored);

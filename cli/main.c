@@ -35,6 +35,7 @@ static const command commands[] = {
     {"compare", dc_cmd_compare},
     {"export", dc_cmd_export},
     {"mttf", dc_cmd_mttf},
+    {"size", dc_cmd_size},
     {"keys", dc_cmd_keys},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -54,6 +55,7 @@ static const dc_cli_cmd dcsim_cmd = {
              "  compare    summaries of several traces side by side, with relative differences\n"
              "  export     one dataset of a trace as CSV\n"
              "  mttf       time to failure against job size, 8 GPUs to the whole cluster\n"
+             "  size       the smallest cluster that trains the job by a deadline, and three plans\n"
              "  keys       the reference of every scenario key (Markdown)\n"
              "  help CMD   the help of CMD\n"
              "\n"

@@ -331,7 +331,7 @@ static void test_embedded_and_validate(void)
 static void test_conventions(void)
 {
     static const char *const cmds[] = {"run", "validate", "scenarios", "report", "plot", "sweep", "compare",
-                                       "export", "mttf", "keys"};
+                                       "export", "mttf", "size", "keys"};
     char want[64];
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         dc_runner_result h = dc_runner_dcsim((const char *[]){cmds[i], "--help", NULL}, NULL);

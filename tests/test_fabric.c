@@ -10,39 +10,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cluster.h"
+#include "workload/scheduler.h"
 #include "registry.h"
+#include "rowtable.h"
+#include "table.h"
+#include "trace_read.h"
+#include "runner.h"
+#include "simrun.h"
 #include "testutil.h"
 
-static dc_sim *build_text(const char *text, const char *const *sets, size_t n_sets, dc_scenario **sc_out)
-{
-    dc_error err = {0};
-    dc_scenario *sc = NULL;
-    if (dc_scenario_load_string(text, "test.cfg", &sc, &err) != DC_OK) {
-        fprintf(stderr, "load: %s\n", err.msg);
-        CU_FAIL("scenario did not load");
-        return NULL;
-    }
-    dc_scenario_set_schema(sc, dc_schemas());
-    for (size_t i = 0; i < n_sets; i++)
-        if (dc_scenario_set(sc, sets[i], &err) != DC_OK) {
-            fprintf(stderr, "set: %s\n", err.msg);
-            CU_FAIL("override rejected");
-            dc_scenario_destroy(sc);
-            return NULL;
-        }
-    dc_sim *sim = NULL;
-    if (dc_scenario_validate(sc, &err) != DC_OK || dc_build(sc, -1, &sim, &err) != DC_OK) {
-        fprintf(stderr, "build: %s\n", err.msg);
-        CU_FAIL("scenario did not build");
-        dc_sim_destroy(sim);
-        dc_scenario_destroy(sc);
-        return NULL;
-    }
-    *sc_out = sc;
-    return sim;
-}
+#define REL(a, b, tol) (fabs((a) - (b)) <= (tol) * fabs(b))
 
 /* ---------- domains and node lists ---------- */
 
@@ -111,11 +91,10 @@ static const char mixed_cfg[] =
 
 static void test_domains_and_lists(void)
 {
-    dc_scenario *sc = NULL;
-    dc_sim *sim = build_text(mixed_cfg, NULL, 0, &sc);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     dc_error err = {0};
-    CU_ASSERT_EQUAL_FATAL(dc_sim_add_model(sim, &lists_model, sc, &err), DC_OK);
+    dc_sim *sim = dc_simrun_build(mixed_cfg, NULL, 0, -1, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL_FATAL(dc_sim_add_model(sim, &lists_model, NULL, &err), DC_OK);
     dc_cluster *c = dc_cluster_of(sim);
     /* 100 nodes, 2 per leaf, 8 leaves per pod: 50 leaves, 7 pods */
     CU_ASSERT_EQUAL(dc_cluster_nodes_per_leaf(c), 2);
@@ -136,7 +115,6 @@ static void test_domains_and_lists(void)
     dc_summary_get(dc_sim_summary(sim), "failures.total", &failures);
     CU_ASSERT(failures > 10); /* the lists went through failures */
     dc_sim_destroy(sim);
-    dc_scenario_destroy(sc);
 }
 
 static void test_domains_default(void)
@@ -145,8 +123,8 @@ static void test_domains_default(void)
     const char cfg[] = "horizon_days = 1.0;\n"
                        "cluster = { nodes = 10; gpus_per_node = 8; nodes_per_rack = 4; };\n"
                        "job = { nodes = 4; work_gpu_h = 10.0; };\n";
-    dc_scenario *sc = NULL;
-    dc_sim *sim = build_text(cfg, NULL, 0, &sc);
+    dc_error err = {0};
+    dc_sim *sim = dc_simrun_build(cfg, NULL, 0, -1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     dc_cluster *c = dc_cluster_of(sim);
     CU_ASSERT_EQUAL(dc_cluster_nodes_per_leaf(c), 4);
@@ -155,7 +133,423 @@ static void test_domains_default(void)
     CU_ASSERT_EQUAL(dc_cluster_node_pod(c, 9), 0);
     CU_ASSERT_EQUAL(dc_cluster_node_leaf(c, 9), 2);
     dc_sim_destroy(sim);
-    dc_scenario_destroy(sc);
+}
+
+static dc_sim *run_text(const char *text, const char *const *sets, size_t n_sets)
+{
+    return dc_simrun_text(text, sets, n_sets, -1);
+}
+
+static double fig(dc_sim *sim, const char *key)
+{
+    return dc_simrun_fig(sim, key);
+}
+
+/* The value of the first event of kind for cluster job id job (NAN: none). */
+static double event_value(dc_sim *sim, const char *kind, int32_t job)
+{
+    const dc_eventlog *log = dc_sim_eventlog(sim);
+    const dc_eventlog_row *rows = dc_eventlog_rows(log);
+    for (size_t i = 0; i < dc_eventlog_count(log); i++)
+        if (rows[i].job == job && strcmp(rows[i].kind, kind) == 0)
+            return rows[i].value;
+    return NAN;
+}
+
+/* ---------- per-job models: classes, defaults, step time ---------- */
+
+#define CLUSTER16                                                                                                  \
+    "horizon_days = 400.0;\n"                                                                                      \
+    "cluster = { nodes = 16; gpus_per_node = 8; nodes_per_rack = 4; };\n"                                          \
+    "network = { tiers = 2; nodes_per_leaf = 4; leaf_oversubscription = 2.0; };\n"
+
+/* The same job four ways: all keys in the job group (the legacy layout),
+ * from a class, as a jobs entry naming the class, and spread over the
+ * entry, its class and the defaults.  Same work, same step, same end. */
+static void test_class_inheritance(void)
+{
+    const char legacy[] = CLUSTER16
+        "job = { nodes = 16; params = 8e9; tokens = 1e11; mfu = 0.45; flop_per_param_token = 6.0; restart_s = 60.0; };\n"
+        "parallelism = { tensor = 4; pipeline = 2; global_batch_tokens = 2097152.0; seq_len = 4096; dp_overlap = 0.5; };\n";
+    const char classed[] = CLUSTER16
+        "job_classes = ( { name = \"llm_8b\"; params = 8e9; tokens = 1e11; mfu = 0.45;\n"
+        "  parallelism = { tensor = 4; pipeline = 2; global_batch_tokens = 2097152.0; dp_overlap = 0.5; }; } );\n"
+        "job = { class = \"llm_8b\"; nodes = 16; restart_s = 60.0; };\n";
+    const char entry[] = CLUSTER16
+        "job_classes = ( { name = \"llm_8b\"; params = 8e9; tokens = 1e11; mfu = 0.45;\n"
+        "  parallelism = { tensor = 4; pipeline = 2; global_batch_tokens = 2097152.0; dp_overlap = 0.5; }; } );\n"
+        "jobs = ( { name = \"one\"; class = \"llm_8b\"; nodes = 16; restart_s = 60.0; } );\n";
+    const char spread[] = CLUSTER16
+        "defaults = { mfu = 0.45; class = \"llm_8b\"; parallelism = { global_batch_tokens = 2097152.0; }; };\n"
+        "job_classes = ( { name = \"llm_8b\"; params = 8e9; mfu = 0.3; parallelism = { pipeline = 2; dp_overlap = 0.5; }; } );\n"
+        "jobs = ( { name = \"one\"; nodes = 16; tokens = 1e11; restart_s = 60.0; mfu = 0.45;\n"
+        "           parallelism = { tensor = 4; }; } );\n";
+    dc_sim *a = run_text(legacy, NULL, 0), *b = run_text(classed, NULL, 0);
+    dc_sim *c = run_text(entry, NULL, 0), *d = run_text(spread, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    double days = fig(a, "job.completion_days");
+    /* the step model slowed it: more than the ideal, less than twice */
+    CU_ASSERT(days > fig(a, "job.ideal_days") * 1.01 && days < 2.0 * fig(a, "job.ideal_days"));
+    CU_ASSERT_EQUAL(fig(b, "job.completion_days"), days);
+    CU_ASSERT_EQUAL(fig(b, "step.time_s"), fig(a, "step.time_s"));
+    CU_ASSERT_EQUAL(fig(b, "step.tensor"), 4.0);
+    CU_ASSERT_EQUAL(fig(b, "step.pipeline"), 2.0);
+    CU_ASSERT(REL(event_value(c, "job_done", 0), days * 86400.0, 1e-12));
+    CU_ASSERT(REL(event_value(d, "job_done", 0), days * 86400.0, 1e-12));
+    CU_ASSERT(REL(fig(c, "gpu_hours.communication"), fig(a, "gpu_hours.communication"), 1e-12));
+    CU_ASSERT(fig(a, "gpu_hours.communication") > 0.0 && fig(a, "gpu_hours.pipeline_bubble") > 0.0);
+    dc_sim_destroy(a);
+    dc_sim_destroy(b);
+    dc_sim_destroy(c);
+    dc_sim_destroy(d);
+}
+
+/* "auto": tensor up to the node, then pipeline, until the model fits. A
+ * 70B model on 512 GPUs (4M-token batches) needs 47.8 GB at 8 x 1, 30.3 GB
+ * at 8 x 2, 21.6 GB at 8 x 4 (hand computed: states P/(t p) (2 + 2 + 12/d),
+ * activations 34 s h / t per layer on L/p layers, min(m, p) in flight);
+ * a 7B model fits one GPU (47 GB). */
+static void test_auto_layout(void)
+{
+#define AUTO_CFG(hbm)                                                                                              \
+    "horizon_days = 1.0; stop_when_done = false;\n"                                                                \
+    "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"                                          \
+    "network = { tiers = 2; nodes_per_leaf = 4; };\n" hbm                                                          \
+    "job = { nodes = 64; params = 70e9; tokens = 1e12; };\n"                                                       \
+    "job_classes = ( { name = \"c\"; parallelism = { tensor = \"auto\"; pipeline = \"auto\"; data = \"auto\";\n"   \
+    "  global_batch_tokens = 4194304.0; }; } );\n"                                                                 \
+    "defaults = { class = \"c\"; };\n"
+    const char cfg80[] = AUTO_CFG(""), cfg40[] = AUTO_CFG("storage = { tiers = ( { name = \"hbm\"; kind = \"hbm\"; "
+                                                           "capacity_tb = 0.32; read_gb_per_s = 2e4; "
+                                                           "write_gb_per_s = 2e4; } ); };\n");
+    dc_sim *a = run_text(cfg80, NULL, 0), *b = run_text(cfg40, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_EQUAL(fig(a, "step.tensor"), 8.0);
+    CU_ASSERT_EQUAL(fig(a, "step.pipeline"), 1.0);
+    CU_ASSERT_EQUAL(fig(a, "step.data"), 64.0);
+    CU_ASSERT_EQUAL(fig(b, "step.tensor"), 8.0);
+    CU_ASSERT_EQUAL(fig(b, "step.pipeline"), 2.0);
+    CU_ASSERT(REL(fig(b, "step.memory_gb_per_gpu"), 30.333889, 1e-6));
+    dc_sim_destroy(a);
+    dc_sim_destroy(b);
+    const char *sets[] = {"job.params=7e9"};
+    dc_sim *c = run_text(cfg80, sets, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(fig(c, "step.tensor"), 1.0);
+    CU_ASSERT_EQUAL(fig(c, "step.pipeline"), 1.0);
+    dc_sim_destroy(c);
+#undef AUTO_CFG
+}
+
+/* A stream whose class gives a layout: every job has its step time, so a
+ * job's run takes longer than its work at full rate (restart_s = 0). */
+static void test_stream_step_time(void)
+{
+    const char cfg[] = "horizon_days = 30.0; stop_when_done = true;\n"
+                       "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+                       "network = { tiers = 2; nodes_per_leaf = 4; leaf_oversubscription = 4.0; };\n"
+                       "job_classes = ( { name = \"c\"; params = 1e9; parallelism = { tensor = \"auto\"; pipeline = 1;\n"
+                       "  global_batch_tokens = 1048576.0; seq_len = 2048; dp_overlap = 0.0; }; } );\n"
+                       "jobs = ( { name = \"s\"; class = \"c\"; count = 20; restart_s = 0.0;\n"
+                       "  interarrival = { law = \"exponential\"; mean_h = 0.5; }; nodes_min = 1; nodes_max = 16;\n"
+                       "  duration = { law = \"lognormal\"; median_h = 2.0; sigma = 0.5; }; } );\n";
+    dc_sim *sim = run_text(cfg, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(fig(sim, "jobs.completed"), 20.0);
+    /* every multi-node job spent GPU-hours communicating */
+    CU_ASSERT(fig(sim, "gpu_hours.communication") > 0.0);
+    dc_sim_destroy(sim);
+}
+
+/* A job's own checkpoint tier and size, and a class's write time. */
+static void test_job_checkpoints(void)
+{
+    const char cfg[] = "horizon_days = 10.0;\n"
+                       "cluster = { nodes = 8; gpus_per_node = 8; };\n"
+                       "storage = { node_link_gbps = 400.0; tiers = ( { name = \"pfs\"; kind = \"pfs\"; capacity_tb = 1e3;\n"
+                       "  read_gb_per_s = 20.0; write_gb_per_s = 10.0; } ); };\n"
+                       "job_classes = ( { name = \"c\"; checkpoint = true; checkpoint_interval_s = 3600.0;\n"
+                       "  checkpoint_write_s = 30.0; } );\n"
+                       "jobs = ( { name = \"tiered\"; nodes = 2; work_gpu_h = 160.0; params = 5e9; checkpoint = true;\n"
+                       "           checkpoint_interval_s = 3600.0; checkpoint_tier = \"pfs\"; restart_s = 0.0; },\n"
+                       "         { name = \"sized\"; nodes = 2; work_gpu_h = 160.0; checkpoint = true; checkpoint_gb = 50.0;\n"
+                       "           checkpoint_interval_s = 3600.0; checkpoint_tier = \"pfs\"; restart_s = 0.0; start_h = 100.0; },\n"
+                       "         { name = \"classed\"; class = \"c\"; nodes = 2; work_gpu_h = 160.0; restart_s = 0.0;\n"
+                       "           start_h = 200.0; } );\n";
+    dc_sim *sim = run_text(cfg, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    /* 5e9 params x 14 B = 70 GB at the tier's 10 GB/s (the nodes' links give
+     * 100): 7 s; 50 GB: 5 s; the class's 30 s.  10 h of work, 9 checkpoints. */
+    CU_ASSERT(REL(event_value(sim, "checkpoint", 0), 7.0, 1e-9));
+    CU_ASSERT(REL(event_value(sim, "checkpoint", 1), 5.0, 1e-9));
+    CU_ASSERT(REL(event_value(sim, "checkpoint", 2), 30.0, 1e-12));
+    CU_ASSERT(REL(event_value(sim, "job_done", 2), 10 * 3600.0 + 9 * 30.0, 1e-12));
+    dc_sim_destroy(sim);
+}
+
+/* ---------- the /jobs table ---------- */
+
+static void test_rowtable(void)
+{
+    dc_rowtable_set *set = dc_rowtable_set_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    dc_rowtable *t = dc_rowtable_set_get(set, "jobs", "doc");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_PTR_EQUAL(dc_rowtable_set_get(set, "jobs", "other"), t);
+    int a = dc_rowtable_add_column(t, "a", DC_ROWCOL_I4, 0, "", "an int");
+    int b = dc_rowtable_add_column(t, "b", DC_ROWCOL_F8, 0, "h", "a float");
+    int c = dc_rowtable_add_column(t, "c", DC_ROWCOL_STR, 4, "", "a string");
+    CU_ASSERT(a == 0 && b == 1 && c == 2);
+    CU_ASSERT_EQUAL(dc_rowtable_add_column(t, "b", DC_ROWCOL_F8, 0, "", ""), -1); /* taken */
+    CU_ASSERT_EQUAL(dc_rowtable_add_column(t, "big", DC_ROWCOL_STR, DC_ROWTABLE_MAX_ROW, "", ""), -1);
+    CU_ASSERT_EQUAL(dc_rowtable_column_offset(t, 1) % 8, 0); /* aligned */
+    dc_rowtable_set_i4(t, a, 7);
+    dc_rowtable_set_str(t, c, "abcdef"); /* truncated to 4 */
+    dc_rowtable_commit(t);
+    dc_rowtable_set_f8(t, b, 2.5);
+    dc_rowtable_set_str(t, c, "xy");
+    dc_rowtable_commit(t);
+    CU_ASSERT_EQUAL(dc_rowtable_add_column(t, "late", DC_ROWCOL_F8, 0, "", ""), -1); /* rows exist */
+    CU_ASSERT_EQUAL(dc_rowtable_rows(t), 2);
+    const unsigned char *d = dc_rowtable_data(t);
+    size_t rs = dc_rowtable_row_size(t);
+    int32_t i0;
+    double f0, f1;
+    memcpy(&i0, d + dc_rowtable_column_offset(t, 0), 4);
+    memcpy(&f0, d + dc_rowtable_column_offset(t, 1), 8);
+    memcpy(&f1, d + rs + dc_rowtable_column_offset(t, 1), 8);
+    CU_ASSERT(i0 == 7 && isnan(f0) && f1 == 2.5); /* an unset float is NaN */
+    CU_ASSERT(memcmp(d + dc_rowtable_column_offset(t, 2), "abcd", 4) == 0);
+    CU_ASSERT(memcmp(d + rs + dc_rowtable_column_offset(t, 2), "xy\0\0", 4) == 0);
+    CU_ASSERT(!dc_rowtable_set_failed(set));
+    dc_rowtable_set_destroy(set);
+}
+
+/* The column of name in a rowtable, and a float or integer cell of it. */
+static double cell(const dc_rowtable *t, size_t row, const char *name)
+{
+    int c = dc_rowtable_column_index(t, name);
+    if (c < 0)
+        return NAN;
+    const unsigned char *p = (const unsigned char *)dc_rowtable_data(t) + row * dc_rowtable_row_size(t)
+                             + dc_rowtable_column_offset(t, (size_t)c);
+    if (dc_rowtable_column_type(t, (size_t)c) == DC_ROWCOL_I4) {
+        int32_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    double v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Each row's lines sum to its total, each line over the rows to the run's
+ * line (1e-9), and with pools each pool's lines over the pools too. */
+static bool check_breakdowns(dc_sim *sim, const char *what)
+{
+    dc_rowtable *t = NULL;
+    dc_rowtable_set *set = dc_sim_tables(sim);
+    for (size_t i = 0; i < dc_rowtable_set_count(set); i++)
+        if (strcmp(dc_rowtable_name(dc_rowtable_set_at(set, i)), "jobs") == 0)
+            t = dc_rowtable_set_at(set, i);
+    dc_summary *s = dc_sim_summary(sim);
+    double jobs_gpu_h = 0;
+    bool ok = true;
+    if (!t) { /* no job, no table, no job's GPU-hours */
+        double useful = 0;
+        dc_summary_get(s, "gpu_hours.useful", &useful);
+        return useful == 0.0;
+    }
+    size_t n = dc_rowtable_rows(t);
+    for (size_t r = 0; r < n; r++) {
+        double sum = 0, total = cell(t, r, "gpu_hours.total");
+        for (size_t c = 0; c < dc_rowtable_columns(t); c++) {
+            const char *name = dc_rowtable_column_name(t, c);
+            if (strncmp(name, "gpu_hours.", 10) == 0 && strcmp(name, "gpu_hours.total") != 0)
+                sum += cell(t, r, name);
+        }
+        if (!(fabs(sum - total) <= 1e-9 * fmax(1.0, total))) {
+            fprintf(stderr, "\n  %s: job row %zu: lines sum to %.12g, total %.12g", what, r, sum, total);
+            ok = false;
+        }
+        jobs_gpu_h += total;
+    }
+    for (size_t c = 0; c < dc_rowtable_columns(t); c++) {
+        const char *name = dc_rowtable_column_name(t, c);
+        if (strncmp(name, "gpu_hours.", 10) != 0 || strcmp(name, "gpu_hours.total") == 0)
+            continue;
+        double sum = 0, run = 0;
+        for (size_t r = 0; r < n; r++)
+            sum += cell(t, r, name);
+        bool has = dc_summary_get(s, name, &run);
+        /* a line the run does not list is nobody's */
+        if (!has)
+            run = 0.0;
+        if (!(fabs(sum - run) <= 1e-9 * fmax(1.0, fabs(run)))) {
+            fprintf(stderr, "\n  %s: %s: jobs sum to %.12g, the run says %.12g", what, name, sum, run);
+            ok = false;
+        }
+        /* pools */
+        dc_scheduler *sched = dc_scheduler_of(sim);
+        int np = sched ? dc_sched_pool_count(sched) : 0;
+        if (np >= 2) {
+            double psum = 0;
+            for (int p = 0; p < np; p++) {
+                char key[128];
+                double v = 0;
+                snprintf(key, sizeof key, "pool.%s.%s", dc_sched_pool_name(sched, p), name);
+                if (!dc_summary_get(s, key, &v)) {
+                    fprintf(stderr, "\n  %s: no %s", what, key);
+                    ok = false;
+                }
+                psum += v;
+            }
+            if (!(fabs(psum - run) <= 1e-9 * fmax(1.0, fabs(run)))) {
+                fprintf(stderr, "\n  %s: %s: pools sum to %.12g, the run says %.12g", what, name, psum, run);
+                ok = false;
+            }
+        }
+    }
+    return ok;
+}
+
+/* Every shipped scenario: the jobs' rows against the run's breakdown. */
+static void test_breakdowns_shipped(void)
+{
+    const char *src = getenv("DCSIM_SRCDIR");
+    if (!src)
+        src = "..";
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "find '%s/scenarios' -name '*.cfg' | sort", src);
+    int status = 0;
+    char *list = dc_runner_shell(cmd, &status);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+    CU_ASSERT_EQUAL(status, 0);
+    size_t n = 0;
+    for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
+        dc_sim *sim = dc_simrun_file(line, NULL, 0, -1);
+        CU_ASSERT_PTR_NOT_NULL(sim);
+        if (sim) {
+            CU_ASSERT(check_breakdowns(sim, line));
+            dc_sim_destroy(sim);
+        }
+        n++;
+    }
+    CU_ASSERT(n >= 18);
+    free(list);
+}
+
+/* dcsim report --jobs reads the trace's table: a line per job, the total. */
+static void test_report_jobs(void)
+{
+    char dir[] = "/tmp/dcsim-fabric-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char cfg[600], trace[600];
+    snprintf(cfg, sizeof cfg, "%s/jobs.cfg", dir);
+    snprintf(trace, sizeof trace, "%s/jobs.h5", dir);
+    const char text[] = "horizon_days = 2.0;\n"
+                        "cluster = { nodes = 8; gpus_per_node = 8; };\n"
+                        "jobs = ( { name = \"a\"; nodes = 2; work_gpu_h = 160.0; },\n"
+                        "         { name = \"b\"; nodes = 4; work_gpu_h = 320.0; start_h = 1.0; },\n"
+                        "         { name = \"late\"; nodes = 1; work_gpu_h = 8.0; start_h = 100.0; } );\n";
+    CU_ASSERT_EQUAL_FATAL(dc_runner_write(cfg, text, strlen(text)), 0);
+    const char *run[] = {"run", cfg, "-o", trace, "--quiet", NULL};
+    dc_runner_result r = dc_runner_dcsim(run, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    dc_runner_free(&r);
+    const char *rep[] = {"report", "--jobs", trace, NULL};
+    r = dc_runner_dcsim(rep, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT(strstr(r.out, "3 jobs in") != NULL);
+    CU_ASSERT(strstr(r.out, " a ") && strstr(r.out, " b ") && strstr(r.out, "late"));
+    CU_ASSERT(strstr(r.out, "completed") && strstr(r.out, "not_submitted"));
+    /* a: 160 GPU-h of work + 600 s restart on 16 GPUs: 162.7 GPU-h held */
+    CU_ASSERT(strstr(r.out, "162.7") != NULL);
+    CU_ASSERT(strstr(r.out, "all jobs:") && strstr(r.out, "2 of 3 started"));
+    dc_runner_free(&r);
+    const char *both[] = {"report", "--jobs", "--json", trace, NULL};
+    r = dc_runner_dcsim(both, NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT(strstr(r.err, "do not go together") != NULL);
+    dc_runner_free(&r);
+    /* the trace's /jobs reads back as a table */
+    dc_error err = {0};
+    dc_trace_file *tf = dc_trace_open(trace, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tf);
+    dc_table *tb = dc_table_create();
+    CU_ASSERT_EQUAL(dc_trace_read_table(tf, "/jobs", tb, &err), DC_OK);
+    CU_ASSERT_EQUAL(dc_table_rows(tb), 3);
+    CU_ASSERT_STRING_EQUAL(dc_table_column_name(tb, 0), "job");
+    CU_ASSERT_STRING_EQUAL(dc_table_text(tb, 0, 1), "a");
+    dc_table_destroy(tb);
+    dc_trace_close(tf);
+    remove(trace);
+    remove(cfg);
+    rmdir(dir);
+}
+
+/* Bad input: the message names the file, line and key. */
+typedef struct bad_case {
+    const char *what, *text, *frag[3];
+} bad_case;
+
+#define BAD_BASE "horizon_days = 1.0;\ncluster = { nodes = 16; gpus_per_node = 8; };\nnetwork = { tiers = 2; };\n"
+
+static const bad_case bad_cases[] = {
+    {"unknown class", BAD_BASE "job = { nodes = 4; work_gpu_h = 10.0;\n class = \"nope\"; };\n",
+     {"test.cfg:5", "job.class", "no job class \"nope\""}},
+    {"class named twice",
+     BAD_BASE "job_classes = ( { name = \"a\"; },\n { name = \"a\"; } );\njob = { nodes = 4; work_gpu_h = 10.0; };\n",
+     {"test.cfg:5", "job_classes.[1].name", "named twice"}},
+    {"layout that does not divide a stream's job",
+     BAD_BASE "jobs = ( { name = \"s\"; count = 3; nodes_min = 1; nodes_max = 1; params = 1e9;\n"
+              " parallelism = { tensor = 16;\n global_batch_tokens = 1e6; };\n"
+              " interarrival = { law = \"exponential\"; mean_h = 1.0; };\n duration = { law = \"constant\"; mean_h = 1.0; }; } );\n",
+     {"test.cfg:5", "jobs.[0].parallelism.tensor", "does not divide the job's 8 GPUs (job \"s-0\")"}},
+    {"layout without a batch",
+     BAD_BASE "jobs = ( { name = \"one\"; nodes = 2; params = 1e9; tokens = 1e10;\n parallelism = { tensor = 8; }; } );\n",
+     {"test.cfg:5", "jobs.[0].parallelism", "global_batch_tokens"}},
+    {"tensor degree not whole",
+     BAD_BASE "jobs = ( { name = \"one\"; nodes = 2; params = 1e9; tokens = 1e10;\n parallelism = {\n tensor = 2.5; "
+              "global_batch_tokens = 1e6; }; } );\n",
+     {"test.cfg:6", "jobs.[0].parallelism.tensor", "whole number"}},
+    {"layout without params",
+     BAD_BASE "jobs = ( { name = \"one\"; nodes = 2; work_gpu_h = 10.0;\n parallelism = { global_batch_tokens = 1e6; }; } );\n",
+     {"test.cfg:5", "jobs.[0].parallelism", "needs the job's params"}},
+    {"one job with neither work nor tokens",
+     BAD_BASE "jobs = ( {\n name = \"one\"; nodes = 2; params = 1e9; } );\n",
+     {"test.cfg:4", "jobs.[0]", "give the job's work"}},
+    {"checkpoint tier that does not exist",
+     BAD_BASE "jobs = ( { name = \"one\"; nodes = 2; params = 1e9; tokens = 1e10; checkpoint = true;\n"
+              " checkpoint_interval_s = 3600.0;\n checkpoint_tier = \"pfs\"; } );\n",
+     {"test.cfg:6", "jobs.[0].checkpoint_tier", "no storage tier is named \"pfs\""}},
+};
+
+static void test_bad_input(void)
+{
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        const bad_case *b = &bad_cases[i];
+        dc_error err = {0};
+        dc_scenario *sc = NULL;
+        CU_ASSERT_EQUAL_FATAL(dc_scenario_load_string(b->text, "test.cfg", &sc, &err), DC_OK);
+        dc_scenario_set_schema(sc, dc_schemas());
+        dc_sim *sim = NULL;
+        int rc = dc_scenario_validate(sc, &err);
+        if (rc == DC_OK)
+            rc = dc_build(sc, -1, &sim, &err);
+        bool ok = rc == DC_EINPUT;
+        for (int k = 0; k < 3 && ok; k++)
+            ok = strstr(err.msg, b->frag[k]) != NULL;
+        if (!ok)
+            fprintf(stderr, "\n  %s: rc %d, message \"%s\"", b->what, rc, err.msg);
+        CU_ASSERT(ok);
+        dc_sim_destroy(sim);
+        dc_scenario_destroy(sc);
+    }
 }
 
 static int register_suites(void)
@@ -163,6 +557,16 @@ static int register_suites(void)
     DC_TEST_SUITE("cluster",
                   {"network domains; every job's node list through a busy run", test_domains_and_lists},
                   {"domains without a network: racks, one pod", test_domains_default});
+    DC_TEST_SUITE("job models",
+                  {"the same job from its own keys, a class, a jobs entry, the defaults", test_class_inheritance},
+                  {"auto layout: tensor to the node, then pipeline, until it fits", test_auto_layout},
+                  {"every job of a stream has its step time", test_stream_step_time},
+                  {"a job's checkpoint tier and size, a class's write time", test_job_checkpoints},
+                  {"bad input: file, line, key and what is wrong", test_bad_input});
+    DC_TEST_SUITE("jobs table",
+                  {"rows: columns, blanks, truncation, limits", test_rowtable},
+                  {"every shipped scenario: jobs' lines sum to theirs and to the run's", test_breakdowns_shipped},
+                  {"dcsim report --jobs", test_report_jobs});
     return 0;
 }
 

@@ -11,7 +11,9 @@
 #include "checkpoint.h"
 #include "cluster.h"
 #include "jobspec.h"
+#include "jobtable.h"
 #include "scheduler.h"
+#include "steptime.h"
 #include "fabric/storage.h"
 
 const dc_param dc_job_params[] = {
@@ -23,15 +25,15 @@ const dc_param dc_job_params[] = {
     {"job.work_gpu_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "GPU-h", 0, NULL, 0, 1e15,
      NULL, "work at the full rate of one GPU (instead of params and tokens)"},
     {"job.params", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "", 0, NULL, 0, 1e16, NULL,
-     "model parameters"},
+     "model parameters (or the job's class)"},
     {"job.tokens", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "", 0, NULL, 0, 1e18, NULL,
-     "training tokens"},
-    {"job.flop_per_param_token", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "FLOP", 6, NULL, 0, 1e3, NULL,
-     "FLOP per parameter per token (6 for dense forward + backward)"},
-    {"job.gpu_peak_tflops", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "TFLOP/s", 989, NULL, 0, 1e6, NULL,
-     "peak dense throughput of one GPU (H100 SXM bf16: 989)"},
-    {"job.mfu", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "", 0.4, NULL, 0, 1, NULL,
-     "model FLOP utilisation while computing"},
+     "training tokens (or the job's class)"},
+    {"job.flop_per_param_token", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "FLOP", 0, NULL, 0,
+     1e3, NULL, "FLOP per parameter per token (default 6 for dense forward + backward, or the job's class)"},
+    {"job.gpu_peak_tflops", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "TFLOP/s", 0, NULL, 0, 1e6,
+     NULL, "peak dense throughput of one GPU (default 989, H100 SXM bf16, or the job's class)"},
+    {"job.mfu", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "", 0, NULL, 0, 1, NULL,
+     "model FLOP utilisation while computing (default 0.4, or the job's class)"},
     {"job.restart_s", DC_PARAM_FLOAT, 0, "s", 600, NULL, 0, 1e7, NULL,
      "time from an interruption noticed (with nodes available) to computing again"},
     {"job.start_s", DC_PARAM_FLOAT, 0, "s", 0, NULL, 0, 1e10, NULL, "when the job is submitted"},
@@ -77,6 +79,7 @@ enum { IO_WRITE, IO_DRAIN, IO_READ };
 
 typedef struct job_model {
     jobs_model *m;
+    dc_job_info info;
     dc_sim *sim;
     dc_cluster *cluster;
     dc_eventlog *log;
@@ -93,8 +96,10 @@ typedef struct job_model {
     bool leaving;               /* preempted: give the nodes back after this checkpoint */
     bool ended;                 /* done, or ended by its time limit */
     bool timed_out;
-    double queued_since_s, wait_s, first_start_s, preempt_lost_gpu_s;
+    double queued_since_s, wait_s, first_start_s, preempt_lost_gpu_s, end_s;
     uint64_t n_preempted;
+    char user[32], cls[32];     /* the scenario is gone once the run starts: copies */
+    uint32_t racks, pods;       /* span of the first allocation */
     dc_mtbi_estimator est;
 
     dc_job_phase state;
@@ -161,6 +166,9 @@ struct jobs_model {
     bool legacy;                /* jobs[0] is the job group: its figures under job.* */
     bool stop_when_done;
     job_model **by_id;          /* cluster job id -> job (NULL: a service) */
+    dc_jobtable *table;         /* the /jobs rows */
+    uint32_t *span_mark;        /* scratch: a rack's or pod's last marker */
+    uint32_t span_marker;
     size_t n_by_id;
     size_t n_classes;
     char (*class_names)[32];
@@ -169,6 +177,13 @@ struct jobs_model {
 static job_model *job_by_id(jobs_model *m, int32_t id)
 {
     return id >= 0 && (size_t)id < m->n_by_id ? m->by_id[id] : NULL;
+}
+
+const dc_job_info *dc_job_info_of(dc_sim *sim, int32_t job)
+{
+    jobs_model *m = dc_sim_model(sim, "job");
+    job_model *j = m && m->by_id ? job_by_id(m, job) : NULL;
+    return j ? &j->info : NULL;
 }
 
 /* Full rate: GPU-seconds of work per second with every GPU at full speed. */
@@ -424,6 +439,30 @@ static void acquire(job_model *j)
     restart(j);
 }
 
+/* Racks and pods of the nodes it holds (marks in a scratch array the size
+ * of the cluster's racks, reset by a rising marker: O(nodes held)). */
+static void measure_span(job_model *j)
+{
+    jobs_model *m = j->m;
+    uint32_t n;
+    const uint32_t *nodes = dc_cluster_job_node_list(j->cluster, j->id, &n);
+    uint32_t npr = dc_cluster_nodes_per_rack(j->cluster);
+    j->racks = j->pods = 0;
+    for (int level = 0; level < 2 && m->span_mark; level++) {
+        uint32_t mark = ++m->span_marker;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t u = level == 0 ? nodes[k] / npr : dc_cluster_node_pod(j->cluster, nodes[k]);
+            if (m->span_mark[u] != mark) {
+                m->span_mark[u] = mark;
+                if (level == 0)
+                    j->racks++;
+                else
+                    j->pods++;
+            }
+        }
+    }
+}
+
 /* The scheduler gave it all its nodes. */
 static void on_sched_start(void *ctx)
 {
@@ -432,8 +471,10 @@ static void on_sched_start(void *ctx)
     bank(j);
     j->nodes_held = j->nodes_needed;
     j->wait_s += now - j->queued_since_s;
-    if (isnan(j->first_start_s))
+    if (isnan(j->first_start_s)) {
         j->first_start_s = now;
+        measure_span(j);
+    }
     restart(j);
 }
 
@@ -477,10 +518,14 @@ static void release_all(job_model *j, bool requeue)
     dc_sched_done(j->sched, j->handle, requeue);
 }
 
+static void write_row(job_model *j);
+
 static void job_ended(job_model *j)
 {
     jobs_model *m = j->m;
     j->ended = true;
+    j->end_s = dc_sim_now(j->sim);
+    write_row(j);
     if (++m->n_ended == m->n && m->stop_when_done)
         dc_sim_stop(j->sim);
 }
@@ -971,14 +1016,59 @@ static bool any_corrupting_class(const dc_scenario *sc, const char **name)
     return false;
 }
 
+/* The job's model from its chain (jobclass.h). */
+static int resolve_model(const dc_scenario *sc, const config_setting_t *where, dc_job_info *info, bool *has_tokens,
+                         dc_error *err)
+{
+    int rc = dc_job_chain_of(sc, where, &info->chain, err);
+    if (rc != DC_OK)
+        return rc;
+    const dc_job_chain *ch = &info->chain;
+    double params = 0, tokens = 0, fpt = 6, peak = 989, mfu = 0.4;
+    bool has_params = dc_job_chain_number(ch, "params", &params);
+    *has_tokens = dc_job_chain_number(ch, "tokens", &tokens);
+    dc_job_chain_number(ch, "flop_per_param_token", &fpt);
+    dc_job_chain_number(ch, "gpu_peak_tflops", &peak);
+    dc_job_chain_number(ch, "mfu", &mfu);
+    info->flop_per_param_token = fpt;
+    info->peak_flops = peak * 1e12;
+    info->kernel_eff = mfu;
+    info->params = has_params ? params : 0.0;
+    info->tokens = *has_tokens ? tokens : 0.0;
+    return DC_OK;
+}
+
+/* The job's work when the spec has none (NAN), from the model; else the
+ * tokens that work trains at full speed. */
+static int resolve_work(const dc_scenario *sc, dc_job_spec *sp, bool has_tokens, dc_job_info *info, dc_error *err)
+{
+    double k = info->peak_flops * info->kernel_eff, fp = info->flop_per_param_token * info->params;
+    if (isnan(sp->work_gpu_s)) {
+        if (!(info->params > 0) || !has_tokens) {
+            if (sp->trace_file[0])
+                return dc_error_set(err, DC_EINPUT, "%s:%d: give the job's work", sp->trace_file, sp->trace_line);
+            return dc_scenario_error_at(sc, sp->where, err,
+                                        "give the job's work: work_gpu_h, or params and tokens (its own, its "
+                                        "class's or the defaults')");
+        }
+        sp->work_gpu_s = fp * info->tokens / k;
+    } else {
+        info->tokens = info->params > 0 ? sp->work_gpu_s * k / fp : 0.0;
+    }
+    info->work_gpu_s = sp->work_gpu_s;
+    info->nodes = sp->nodes;
+    return DC_OK;
+}
+
 /* Reads the job group into a spec and the job's work (legacy keys). */
 static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster *c, dc_job_spec *sp,
-                          double *params_out, dc_error *err)
+                          double *params_out, dc_job_info *info, dc_error *err)
 {
     memset(sp, 0, sizeof *sp);
     const char *name = "job", *str;
     config_setting_lookup_string(g, "name", &name);
     snprintf(sp->name, sizeof sp->name, "%s", name);
+    sp->where = g;
     int nodes = 0;
     config_setting_lookup_int(g, "nodes", &nodes);
     if ((uint32_t)nodes > dc_cluster_node_count(c))
@@ -986,22 +1076,20 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
                                     "the job needs %d nodes but the cluster has %u (nodes + spare_nodes)", nodes,
                                     dc_cluster_node_count(c));
     sp->nodes = (uint32_t)nodes;
-    double work_h, params = 0, tokens, fpt = 6, peak = 989, mfu = 0.4;
+    double work_h, tokens;
     bool has_work = config_setting_lookup_float(g, "work_gpu_h", &work_h);
-    bool has_params = config_setting_lookup_float(g, "params", &params);
     bool has_tokens = config_setting_lookup_float(g, "tokens", &tokens);
-    config_setting_lookup_float(g, "flop_per_param_token", &fpt);
-    config_setting_lookup_float(g, "gpu_peak_tflops", &peak);
-    config_setting_lookup_float(g, "mfu", &mfu);
     if (has_work && has_tokens)
         return dc_scenario_error_at(sc, config_setting_get_member(g, "work_gpu_h"), err,
                                     "give either work_gpu_h or params and tokens, not both");
-    if (has_work)
-        sp->work_gpu_s = work_h * 3600.0;
-    else if (has_params && has_tokens)
-        sp->work_gpu_s = fpt * params * tokens / (peak * 1e12 * mfu);
-    else
-        return dc_scenario_error_at(sc, g, err, "give the job's work: work_gpu_h, or params and tokens");
+    sp->work_gpu_s = has_work ? work_h * 3600.0 : NAN;
+    bool chain_tokens;
+    int rc = resolve_model(sc, g, info, &chain_tokens, err);
+    if (rc == DC_OK)
+        rc = resolve_work(sc, sp, chain_tokens, info, err);
+    if (rc != DC_OK)
+        return rc;
+    double params = info->params;
     *params_out = params;
     sp->restart_s = 600;
     config_setting_lookup_float(g, "restart_s", &sp->restart_s);
@@ -1021,16 +1109,21 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
 }
 
 /* A job of a spec: its checkpoint plan, pool, request; registers it. */
-static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc_job_spec *sp,
+static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc_job_spec *sp, const dc_job_info *info,
                     const dc_checkpoint_plan *global, int global_rc, const dc_error *global_err, dc_error *err)
 {
     dc_sim *sim = m->sim;
     j->m = m;
+    j->info = *info;
+    j->info.name = j->name;
     j->sim = sim;
     j->cluster = m->cluster;
     j->log = dc_sim_eventlog(sim);
     j->sched = dc_scheduler_of(sim);
     snprintf(j->name, sizeof j->name, "%s", sp->name);
+    snprintf(j->user, sizeof j->user, "%s", sp->user);
+    snprintf(j->cls, sizeof j->cls, "%s", info->chain.class_name ? info->chain.class_name : "");
+    j->info.chain.class_name = j->cls;
     j->gpus_per_node = dc_cluster_gpus_per_node(j->cluster);
     j->nodes_needed = sp->nodes;
     j->work_total_gpu_s = sp->work_gpu_s;
@@ -1062,9 +1155,29 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     }
 
     /* checkpoint plan: the group's, by kind, with the job's overrides */
+    dc_job_spec own = *sp;
+    const char *tier = NULL;
+    double size_gb = NAN;
+    if (!info->legacy) {
+        /* what the job's group does not say, its class or the defaults may */
+        dc_job_chain rest = info->chain;
+        rest.at[0] = NULL;
+        bool b;
+        if (own.checkpoint < 0 && dc_job_chain_bool(&rest, "checkpoint", &b))
+            own.checkpoint = b;
+        double v;
+        bool is_auto;
+        if (isnan(own.ckpt_interval_s) && dc_job_chain_number_auto(&rest, "checkpoint_interval_s", &v, &is_auto))
+            own.ckpt_interval_s = is_auto ? -1.0 : v;
+        if (isnan(own.ckpt_write_s))
+            dc_job_chain_number(&rest, "checkpoint_write_s", &own.ckpt_write_s);
+        dc_job_chain_string(&info->chain, "checkpoint_tier", &tier);
+        dc_job_chain_number(&info->chain, "checkpoint_gb", &size_gb);
+    }
+    sp = &own;
     bool want = sp->checkpoint >= 0 ? sp->checkpoint
                                     : (global->enabled && (sp->kind == DC_KIND_TRAINING || sp->kind == DC_KIND_FINE_TUNING));
-    if (want && global_rc != DC_OK && isnan(sp->ckpt_write_s)) {
+    if (want && global_rc != DC_OK && isnan(sp->ckpt_write_s) && !tier) {
         *err = *global_err;
         return global_rc;
     }
@@ -1073,15 +1186,38 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
         /* no checkpoint group: a fixed policy from the job's own keys */
         j->ckpt = (dc_checkpoint_plan){.enabled = true, .policy = DC_CHECKPOINT_FIXED, .interval_s = 3600.0,
                                        .window_s = 168 * 3600.0, .prior_s = 24 * 3600.0, .prior_mtbi_s = NAN,
-                                       .retain = 1};
-        if (isnan(sp->ckpt_write_s) || isnan(sp->ckpt_interval_s) || sp->ckpt_interval_s < 0)
+                                       .retain = 1, .observed = true};
+        if ((isnan(sp->ckpt_write_s) && !tier) || isnan(sp->ckpt_interval_s) || (sp->ckpt_interval_s < 0 && !tier))
             return dc_scenario_error_at(sc, (config_setting_t *)where, err,
                                         "checkpoint = true without a checkpoint group needs checkpoint_interval_s "
-                                        "(a number) and checkpoint_write_s");
+                                        "(a number, or auto with checkpoint_tier) and checkpoint_write_s or "
+                                        "checkpoint_tier");
     }
     j->ckpt.enabled = want;
+    if (want && !info->legacy) {
+        /* the job's own size: given, else from its parameters */
+        double bpp = 14;
+        config_lookup_float(dc_scenario_config(sc), "checkpoint.bytes_per_param", &bpp);
+        if (isnan(size_gb) && info->params > 0)
+            size_gb = info->params * bpp / 1e9;
+        if (!isnan(size_gb) && size_gb != j->ckpt.size_gb) {
+            if (j->ckpt.n_levels == 0 && j->ckpt.write_gb_per_s > 0 && !j->ckpt.async)
+                j->ckpt.write_s = size_gb / j->ckpt.write_gb_per_s;
+            j->ckpt.size_gb = size_gb;
+        }
+        if (tier) {
+            int rc = dc_checkpoint_plan_set_tier(sc, dc_job_chain_setting(&info->chain, "checkpoint_tier"), &j->ckpt,
+                                                 tier, err);
+            if (rc != DC_OK)
+                return rc;
+            j->ckpt.async = false;
+            if (!(j->ckpt.size_gb > 0))
+                return dc_scenario_error_at(sc, dc_job_chain_setting(&info->chain, "checkpoint_tier"), err,
+                                            "a checkpoint written to a tier needs its size: checkpoint_gb, or params");
+        }
+    }
     if (want) {
-        if (!isnan(sp->ckpt_write_s)) {
+        if (!isnan(sp->ckpt_write_s) && !tier) {
             j->ckpt.write_s = sp->ckpt_write_s;
             j->ckpt.n_levels = 0; /* the job's own write time */
             j->ckpt.async = false;
@@ -1144,17 +1280,21 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         snprintf(m->class_names[i], sizeof m->class_names[i], "%s", cn);
     }
 
+    int rc = dc_jobclass_check(sc, err);
+    if (rc != DC_OK)
+        return rc;
     config_setting_t *g = dc_scenario_lookup(sc, "job");
     dc_job_spec legacy;
+    dc_job_info legacy_info = {.legacy = true};
     double params = 0;
     if (g) {
-        int rc = read_job_group(sc, g, m->cluster, &legacy, &params, err);
+        rc = read_job_group(sc, g, m->cluster, &legacy, &params, &legacy_info, err);
         if (rc != DC_OK)
             return rc;
     }
     dc_job_spec *specs = NULL;
     size_t n_specs = 0;
-    int rc = dc_jobspec_read(sc, sim, dc_cluster_gpus_per_node(m->cluster), &specs, &n_specs, err);
+    rc = dc_jobspec_read(sc, sim, dc_cluster_gpus_per_node(m->cluster), &specs, &n_specs, err);
     if (rc != DC_OK)
         return rc;
 
@@ -1197,9 +1337,25 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         free(specs);
         return dc_error_set(err, DC_ENOMEM, "out of memory for %zu jobs", m->n);
     }
+    dc_job_info info = {0};
+    const config_setting_t *info_of = NULL; /* the group info was resolved for (a stream's jobs share it) */
+    bool chain_tokens = false;
     for (size_t i = 0; i < m->n && rc == DC_OK; i++) {
-        const dc_job_spec *sp = g ? (i == 0 ? &legacy : &specs[i - 1]) : &specs[i];
-        rc = init_job(m, &m->jobs[i], sc, sp, &global, global_rc, &global_err, err);
+        dc_job_spec *sp = g ? (i == 0 ? &legacy : &specs[i - 1]) : &specs[i];
+        if (g && i == 0) {
+            info = legacy_info;
+        } else {
+            if (sp->where != info_of) {
+                info = (dc_job_info){0};
+                rc = resolve_model(sc, sp->where, &info, &chain_tokens, err);
+                info_of = sp->where;
+            }
+            if (rc == DC_OK)
+                rc = resolve_work(sc, sp, chain_tokens, &info, err);
+            if (rc != DC_OK)
+                break;
+        }
+        rc = init_job(m, &m->jobs[i], sc, sp, &info, &global, global_rc, &global_err, err);
         if (g && i == 0 && rc == DC_OK)
             m->jobs[0].ckpt.enabled = global.enabled; /* the job group keeps the group's plan as is */
     }
@@ -1243,6 +1399,16 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
 static int job_start(void *state, dc_sim *sim, dc_error *err)
 {
     jobs_model *m = state;
+    if (m->n > 0) {
+        /* every speed source is registered by now: the /jobs columns */
+        m->table = dc_jobtable_create(sim, m->cluster);
+        uint32_t units = dc_cluster_rack_count(m->cluster);
+        if (dc_cluster_pod_count(m->cluster) > units)
+            units = dc_cluster_pod_count(m->cluster);
+        m->span_mark = calloc(units + 1, sizeof *m->span_mark);
+        if (!m->table || !m->span_mark)
+            return dc_error_set(err, DC_ENOMEM, "out of memory for the /jobs table");
+    }
     for (size_t i = 0; i < m->n; i++) {
         job_model *j = &m->jobs[i];
         /* Every speed source registered at init; all start at full speed. */
@@ -1366,6 +1532,76 @@ static void legacy_summary(job_model *j, dc_sim *sim)
 
 }
 
+/* The index of speed source name, -1 when none registered it. */
+static int source_index(const dc_cluster *c, const char *name)
+{
+    for (size_t i = 0; i < dc_cluster_speed_source_count(c); i++)
+        if (strcmp(dc_cluster_speed_source_name(c, (int)i), name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The job's /jobs row as it stands now (jobtable.h). */
+static void fill_record(job_model *j, dc_job_record *r)
+{
+    double now = dc_sim_now(j->sim), gpn = j->gpus_per_node;
+    bool submitted = j->start_s <= now;
+    *r = (dc_job_record){
+        .id = j->id,
+        .name = j->name,
+        .class_name = j->cls,
+        .kind = dc_job_kind_names[j->kind],
+        .pool = j->sched ? dc_sched_pool_name(j->sched, j->req.pool) : "",
+        .user = j->user,
+        .state = j->ended ? (j->timed_out ? "time_limit" : "completed") : submitted ? "unfinished" : "not_submitted",
+        .nodes = j->nodes_needed,
+        .gpus = (uint32_t)rate(j),
+        .racks = j->racks,
+        .pods = j->pods,
+        .submit_s = j->start_s,
+        .start_s = j->first_start_s,
+        .end_s = j->ended ? j->end_s : NAN,
+        .wait_s = j->wait_s + (j->state == DC_JOB_PENDING && !j->ended && submitted ? now - j->queued_since_s : 0.0),
+        .interruptions = j->n_interruptions,
+        .preemptions = j->n_preempted,
+        .checkpoints = j->n_checkpoints,
+    };
+    for (int st = 0; st < DC_JOB_PHASES; st++) {
+        if (st != DC_JOB_PENDING && st != DC_JOB_DONE)
+            r->run_s += j->time_s[st];
+        r->total_gpu_h += j->held_node_s[st] * gpn / 3600.0;
+    }
+    double *l = r->line_gpu_h;
+    l[DC_JOBLINE_USEFUL] = j->done_gpu_s / 3600.0;
+    l[DC_JOBLINE_ROLLBACK] = j->lost_gpu_s / 3600.0;
+    l[DC_JOBLINE_CORRUPTION] = j->sdc_lost_gpu_s / 3600.0;
+    l[DC_JOBLINE_PREEMPTED] = j->preempt_lost_gpu_s / 3600.0;
+    l[DC_JOBLINE_DETECTION] = j->held_node_s[DC_JOB_DETECTING] * gpn / 3600.0;
+    l[DC_JOBLINE_CHECKPOINT] = j->held_node_s[DC_JOB_CHECKPOINTING] * gpn / 3600.0;
+    l[DC_JOBLINE_RESTART] = j->held_node_s[DC_JOB_RESTARTING] * gpn / 3600.0;
+    l[DC_JOBLINE_WAITING] = j->held_node_s[DC_JOB_WAITING] * gpn / 3600.0;
+    size_t ns = dc_cluster_speed_source_count(j->cluster);
+    double slow = 0.0;
+    for (size_t k = 0; k < ns; k++) {
+        l[DC_JOBLINES + k] = j->slow_gpu_s[k] / 3600.0;
+        slow += j->slow_gpu_s[k];
+    }
+    /* The step: the compute part over the running GPU-time's mean speed. */
+    double running = j->held_node_s[DC_JOB_RUNNING] * gpn, tc = dc_steptime_compute_s(j->sim, j->id);
+    r->mean_step_s = running > slow ? tc * running / (running - slow) : NAN;
+    int comm = source_index(j->cluster, "communication");
+    r->comm_share = running > 0.0 ? (comm >= 0 ? j->slow_gpu_s[comm] / running : 0.0) : NAN;
+}
+
+static void write_row(job_model *j)
+{
+    if (!j->m->table)
+        return;
+    dc_job_record r;
+    fill_record(j, &r);
+    dc_jobtable_write(j->m->table, &r);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -1467,6 +1703,37 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
     free(waits);
 }
 
+/* With pools, each pool's jobs' breakdown lines (they sum to the run's). */
+static void pool_summary(jobs_model *m, dc_sim *sim)
+{
+    dc_scheduler *sched = dc_scheduler_of(sim);
+    int n_pools = sched ? dc_sched_pool_count(sched) : 0;
+    if (n_pools < 2)
+        return;
+    size_t n_lines = DC_JOBLINES + dc_cluster_speed_source_count(m->cluster);
+    double *sum = calloc((size_t)n_pools * n_lines, sizeof *sum);
+    if (!sum) {
+        dc_sim_fail(sim, DC_ENOMEM, "out of memory summing the pools");
+        return;
+    }
+    for (size_t i = 0; i < m->n; i++) {
+        dc_job_record r;
+        fill_record(&m->jobs[i], &r);
+        for (size_t k = 0; k < n_lines; k++)
+            sum[(size_t)m->jobs[i].req.pool * n_lines + k] += r.line_gpu_h[k];
+    }
+    dc_summary *s = dc_sim_summary(sim);
+    for (int p = 0; p < n_pools; p++)
+        for (size_t k = 0; k < n_lines; k++) {
+            char key[128];
+            snprintf(key, sizeof key, "pool.%s.gpu_hours.%s", dc_sched_pool_name(sched, p),
+                     k < DC_JOBLINES ? dc_jobline_names[k]
+                                     : dc_cluster_speed_source_name(m->cluster, (int)(k - DC_JOBLINES)));
+            dc_summary_set(s, key, sum[(size_t)p * n_lines + k], "GPU-h", "this pool's jobs' line");
+        }
+    free(sum);
+}
+
 static void job_finish(void *state, dc_sim *sim)
 {
     jobs_model *m = state;
@@ -1487,6 +1754,11 @@ static void job_finish(void *state, dc_sim *sim)
         for (size_t k = 0; k < DC_MAX_SPEED_SOURCES; k++)
             slow[k] += j->slow_gpu_s[k];
     }
+    /* the rows of the jobs that did not end, in job order */
+    for (size_t i = 0; i < m->n; i++)
+        if (!m->jobs[i].ended)
+            write_row(&m->jobs[i]);
+    pool_summary(m, sim);
     if (m->legacy)
         legacy_summary(&m->jobs[0], sim);
     bool streams = m->n > (m->legacy ? 1u : 0u); /* jobs beyond the job group */
@@ -1531,6 +1803,8 @@ static void job_destroy(void *state)
     free(m->jobs);
     free(m->by_id);
     free(m->class_names);
+    free(m->span_mark);
+    dc_jobtable_destroy(m->table);
 }
 
 const dc_model_type dc_model_job = {
