@@ -61,10 +61,19 @@ typedef struct stat95 {
 } stat95;
 stat95 dc_plot_stats(const dc_plot_run *runs, const size_t *idx, size_t m, const char *key, double scale);
 
-/* Groups runs by the summary figure xkey: calls fn once per distinct x
- * (ascending) with the indices of its runs. */
-typedef void (*dc_plot_group_fn)(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m);
-int dc_plot_by_x(const dc_plot_run *runs, size_t n, const char *xkey, dc_plot_group_fn fn, void *ctx,
-                 size_t *groups, double *xmin, double *xmax, dc_error *err);
+/* Calls write(trace, NAME, end_s, d, err) for every /series/NAME the kind
+ * needs, on the first run: the figures of one run over time. */
+typedef int (*dc_plot_series_fn)(dc_trace_file *t, const char *name, double end_s, dc_plot_data *d, dc_error *err);
+int dc_plot_each_series(const dc_plot_kind *k, const dc_plot_run *run, dc_plot_series_fn write, dc_plot_data *d,
+                        dc_error *err);
+
+/* One data file of a set of runs grouped by the summary figure xkey: a
+ * header line, then row(f, ctx, x, ...) once per distinct x (ascending)
+ * with the indices of its runs (runs without the figure are left out).
+ * Sets the variables npoints, xmin, xmax, xlog (1 when x spans a factor of
+ * 8 or more) and reps (runs per point), which every such figure draws by. */
+typedef void (*dc_plot_row_fn)(FILE *f, void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m);
+int dc_plot_export_by_x(dc_plot_data *d, const char *file, const char *header, const dc_plot_run *runs, size_t n,
+                        const char *xkey, dc_plot_row_fn row, void *ctx, dc_error *err);
 
 #endif

@@ -82,18 +82,24 @@ static int write_series(dc_trace_file *t, const char *name, double end_s, dc_plo
     return dc_plot_data_close(d, f, err);
 }
 
-int dc_plot_export_series(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
-                          dc_error *err)
+int dc_plot_each_series(const dc_plot_kind *k, const dc_plot_run *run, dc_plot_series_fn write, dc_plot_data *d,
+                        dc_error *err)
 {
-    (void)n;
     for (size_t i = 0; i < DC_PLOT_MAX_NEEDS && k->needs[i]; i++) {
         if (strncmp(k->needs[i], "/series/", 8) != 0)
             continue;
-        int rc = write_series(runs[0].trace, k->needs[i] + 8, runs[0].end_s, d, err);
+        int rc = write(run->trace, k->needs[i] + 8, run->end_s, d, err);
         if (rc != DC_OK)
             return rc;
     }
     return DC_OK;
+}
+
+int dc_plot_export_series(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
+                          dc_error *err)
+{
+    (void)n;
+    return dc_plot_each_series(k, &runs[0], write_series, d, err);
 }
 
 /* ---- generic: bars from summary figures under a prefix ---------------------------- */
@@ -630,13 +636,12 @@ static int xrun_cmp(const void *a, const void *b)
     return p->i < q->i ? -1 : p->i > q->i;
 }
 
-/* Groups runs by the summary figure xkey: calls fn once per distinct x
- * (ascending) with the indices of its runs. */
-int dc_plot_by_x(const dc_plot_run *runs, size_t n, const char *xkey, dc_plot_group_fn fn, void *ctx,
+/* Calls row once per distinct x (ascending) with the indices of its runs. */
+static int by_x(FILE *f, const dc_plot_run *runs, size_t n, const char *xkey, dc_plot_row_fn row, void *ctx,
                 size_t *groups, double *xmin, double *xmax, dc_error *err)
 {
-    xrun *xs = malloc(n * sizeof *xs);
-    size_t *idx = malloc(n * sizeof *idx);
+    xrun *xs = malloc(n * sizeof *xs + 1);
+    size_t *idx = malloc(n * sizeof *idx + 1);
     if (!xs || !idx) {
         free(xs);
         free(idx);
@@ -656,12 +661,33 @@ int dc_plot_by_x(const dc_plot_run *runs, size_t n, const char *xkey, dc_plot_gr
         size_t b = a, k = 0;
         while (b < m && xs[b].x == xs[a].x)
             idx[k++] = xs[b++].i;
-        fn(ctx, xs[a].x, runs, idx, k);
+        row(f, ctx, xs[a].x, runs, idx, k);
         (*groups)++;
         a = b;
     }
     free(xs);
     free(idx);
+    return DC_OK;
+}
+
+int dc_plot_export_by_x(dc_plot_data *d, const char *file, const char *header, const dc_plot_run *runs, size_t n,
+                        const char *xkey, dc_plot_row_fn row, void *ctx, dc_error *err)
+{
+    FILE *f = dc_plot_data_open(d, file, err);
+    if (!f)
+        return err->code;
+    fputs(header, f);
+    size_t groups = 0;
+    double xmin = NAN, xmax = NAN;
+    int rc = by_x(f, runs, n, xkey, row, ctx, &groups, &xmin, &xmax, err);
+    int rc2 = dc_plot_data_close(d, f, err);
+    if (rc != DC_OK || rc2 != DC_OK)
+        return rc != DC_OK ? rc : rc2;
+    dc_plot_var_number(d, "npoints", (double)groups);
+    dc_plot_var_number(d, "xmin", xmin);
+    dc_plot_var_number(d, "xmax", xmax);
+    dc_plot_var_number(d, "xlog", xmin > 0 && xmax / xmin >= 8.0 ? 1.0 : 0.0);
+    dc_plot_var_number(d, "reps", groups ? (double)n / (double)groups : 0.0);
     return DC_OK;
 }
 
@@ -675,20 +701,19 @@ static void put_stat(FILE *f, stat95 st)
 }
 
 typedef struct ckpt_ctx {
-    FILE *f;
     double best_x, best_ettr;
 } ckpt_ctx;
 
-static void ckpt_group(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
+static void ckpt_group(FILE *f, void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
 {
     ckpt_ctx *c = ctx;
     /* Daly's model is of time: with the step-time model, job.ettr also
      * carries the scaling efficiency, step.ettr_time is the time ratio. */
     bool timed = isfinite(dc_plot_get(runs[idx[0]].summary, "step.ettr_time"));
     stat95 e = dc_plot_stats(runs, idx, m, timed ? "step.ettr_time" : "job.ettr", 1.0);
-    dc_plot_put(c->f, x);
-    put_stat(c->f, e);
-    fputc('\n', c->f);
+    dc_plot_put(f, x);
+    put_stat(f, e);
+    fputc('\n', f);
     if (isfinite(e.mean) && (!isfinite(c->best_ettr) || e.mean > c->best_ettr)) {
         c->best_ettr = e.mean;
         c->best_x = x;
@@ -710,17 +735,11 @@ static int export_checkpoint(const dc_plot_kind *kind, const dc_plot_run *runs, 
                              dc_error *err)
 {
     (void)kind;
-    FILE *f = dc_plot_data_open(d, "checkpoint.csv", err);
-    if (!f)
-        return err->code;
-    fputs("# interval_s,ettr_mean,ettr_ci95,n (runs with the same interval pooled)\n", f);
-    ckpt_ctx c = {f, NAN, NAN};
-    size_t groups = 0;
-    double xmin, xmax;
-    int rc = dc_plot_by_x(runs, n, "job.checkpoint_interval_s", ckpt_group, &c, &groups, &xmin, &xmax, err);
-    int rc2 = dc_plot_data_close(d, f, err);
-    if (rc != DC_OK || rc2 != DC_OK)
-        return rc != DC_OK ? rc : rc2;
+    ckpt_ctx c = {NAN, NAN};
+    int rc = dc_plot_export_by_x(d, "checkpoint.csv", "# interval_s,ettr_mean,ettr_ci95,n (runs with the same interval pooled)\n",
+                                 runs, n, "job.checkpoint_interval_s", ckpt_group, &c, err);
+    if (rc != DC_OK)
+        return rc;
     /* C, M and R: the model's inputs, the same in every run of a scan of the
      * interval (their mean otherwise). */
     size_t *all = calloc(n + 1, sizeof *all);
@@ -743,18 +762,14 @@ static int export_checkpoint(const dc_plot_kind *kind, const dc_plot_run *runs, 
     dc_plot_var_number(d, "C", C.mean);
     dc_plot_var_number(d, "M", M.mean);
     dc_plot_var_number(d, "R", nr ? R / (double)nr : NAN);
-    dc_plot_var_number(d, "npoints", (double)groups);
-    dc_plot_var_number(d, "xmin", xmin);
-    dc_plot_var_number(d, "xmax", xmax);
     dc_plot_var_number(d, "best_s", c.best_x);
     dc_plot_var_number(d, "best_ettr", c.best_ettr);
-    dc_plot_var_number(d, "reps", groups ? (double)n / (double)groups : 0.0);
     return DC_OK;
 }
 
-static void scale_group(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
+static void scale_group(FILE *f, void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
 {
-    FILE *f = ctx;
+    (void)ctx;
     dc_plot_put(f, x);
     put_stat(f, dc_plot_stats(runs, idx, m, "job.ettr", 1.0));
     put_stat(f, dc_plot_stats(runs, idx, m, "job.completion_days", 1.0));
@@ -767,27 +782,17 @@ static int export_scale(const dc_plot_kind *kind, const dc_plot_run *runs, size_
                         dc_error *err)
 {
     (void)kind;
-    FILE *f = dc_plot_data_open(d, "scale.csv", err);
-    if (!f)
-        return err->code;
-    fputs("# gpus,ettr_mean,ettr_ci95,ettr_n,days_mean,days_ci95,days_n,ideal_days_mean,ideal_ci95,ideal_n,"
-          "interruptions_mean,interruptions_ci95,interruptions_n (days: runs that finished)\n",
-          f);
-    size_t groups = 0;
-    double xmin, xmax;
-    int rc = dc_plot_by_x(runs, n, "job.gpus", scale_group, f, &groups, &xmin, &xmax, err);
-    int rc2 = dc_plot_data_close(d, f, err);
-    if (rc != DC_OK || rc2 != DC_OK)
-        return rc != DC_OK ? rc : rc2;
-    dc_plot_var_number(d, "npoints", (double)groups);
-    dc_plot_var_number(d, "xmin", xmin);
-    dc_plot_var_number(d, "xmax", xmax);
-    dc_plot_var_number(d, "xlog", xmin > 0 && xmax / xmin >= 8.0 ? 1.0 : 0.0);
+    int rc = dc_plot_export_by_x(d, "scale.csv",
+                                 "# gpus,ettr_mean,ettr_ci95,ettr_n,days_mean,days_ci95,days_n,ideal_days_mean,"
+                                 "ideal_ci95,ideal_n,interruptions_mean,interruptions_ci95,interruptions_n "
+                                 "(days: runs that finished)\n",
+                                 runs, n, "job.gpus", scale_group, NULL, err);
+    if (rc != DC_OK)
+        return rc;
     size_t unfinished = 0;
     for (size_t i = 0; i < n; i++)
         unfinished += !(dc_plot_get(runs[i].summary, "job.completed") > 0);
     dc_plot_var_number(d, "unfinished", (double)unfinished);
-    dc_plot_var_number(d, "reps", groups ? (double)n / (double)groups : 0.0);
     return DC_OK;
 }
 

@@ -244,9 +244,9 @@ int dc_plot_export_cost(const dc_plot_kind *k, const dc_plot_run *runs, size_t n
 
 /* ---- scaling: useful work per GPU against GPUs ----------------------------------------- */
 
-static void scaling_group(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
+static void scaling_group(FILE *f, void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
 {
-    FILE *f = ctx;
+    (void)ctx;
     stat95 st[] = {
         dc_plot_stats(runs, idx, m, "step.scaling_efficiency", 100.0),
         dc_plot_stats(runs, idx, m, "job.ettr", 100.0),
@@ -268,31 +268,17 @@ int dc_plot_export_scaling(const dc_plot_kind *k, const dc_plot_run *runs, size_
                            dc_error *err)
 {
     (void)k;
-    FILE *f = dc_plot_data_open(d, "scaling.csv", err);
-    if (!f)
-        return err->code;
-    fputs("# gpus,scaling_eff_pct,ci95,goodput_pct,ci95,ettr_time_pct,ci95,days,ci95,tokens_per_s,ci95 "
-          "(means of the runs with this many GPUs; days: runs that finished)\n",
-          f);
-    size_t groups = 0;
-    double xmin, xmax;
-    int rc = dc_plot_by_x(runs, n, "job.gpus", scaling_group, f, &groups, &xmin, &xmax, err);
-    int rc2 = dc_plot_data_close(d, f, err);
-    if (rc != DC_OK || rc2 != DC_OK)
-        return rc != DC_OK ? rc : rc2;
-    dc_plot_var_number(d, "npoints", (double)groups);
-    dc_plot_var_number(d, "xmin", xmin);
-    dc_plot_var_number(d, "xmax", xmax);
-    dc_plot_var_number(d, "xlog", xmin > 0 && xmax / xmin >= 8.0 ? 1.0 : 0.0);
-    dc_plot_var_number(d, "reps", groups ? (double)n / (double)groups : 0.0);
-    return DC_OK;
+    return dc_plot_export_by_x(d, "scaling.csv",
+                               "# gpus,scaling_eff_pct,ci95,goodput_pct,ci95,ettr_time_pct,ci95,days,ci95,tokens_per_s,"
+                               "ci95 (means of the runs with this many GPUs; days: runs that finished)\n",
+                               runs, n, "job.gpus", scaling_group, NULL, err);
 }
 
 /* ---- MTTF against job size ---------------------------------------------------------------- */
 
-static void mttf_group(void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
+static void mttf_group(FILE *f, void *ctx, double x, const dc_plot_run *runs, const size_t *idx, size_t m)
 {
-    FILE *f = ctx;
+    (void)ctx;
     stat95 s = dc_plot_stats(runs, idx, m, "job.mttf_h", 1.0);
     stat95 e = dc_plot_stats(runs, idx, m, "job.expected_mtbi_h", 1.0);
     stat95 k = dc_plot_stats(runs, idx, m, "job.interruptions", 1.0);
@@ -312,21 +298,8 @@ int dc_plot_export_mttf(const dc_plot_kind *k, const dc_plot_run *runs, size_t n
                         dc_error *err)
 {
     (void)k;
-    FILE *f = dc_plot_data_open(d, "mttf.csv", err);
-    if (!f)
-        return err->code;
-    fputs("# gpus,mttf_h_mean,mttf_h_ci95,expected_h,interruptions (all runs),runs\n", f);
-    size_t groups = 0;
-    double xmin, xmax;
-    int rc = dc_plot_by_x(runs, n, "job.gpus", mttf_group, f, &groups, &xmin, &xmax, err);
-    int rc2 = dc_plot_data_close(d, f, err);
-    if (rc != DC_OK || rc2 != DC_OK)
-        return rc != DC_OK ? rc : rc2;
-    dc_plot_var_number(d, "npoints", (double)groups);
-    dc_plot_var_number(d, "xmin", xmin);
-    dc_plot_var_number(d, "xmax", xmax);
-    dc_plot_var_number(d, "reps", groups ? (double)n / (double)groups : 0.0);
-    return DC_OK;
+    return dc_plot_export_by_x(d, "mttf.csv", "# gpus,mttf_h_mean,mttf_h_ci95,expected_h,interruptions (all runs),runs\n",
+                               runs, n, "job.gpus", mttf_group, NULL, err);
 }
 
 /* ---- inference ------------------------------------------------------------------------------ */
@@ -479,13 +452,9 @@ int dc_plot_export_power(const dc_plot_kind *k, const dc_plot_run *runs, size_t 
                          dc_error *err)
 {
     (void)n;
-    for (size_t i = 0; i < DC_PLOT_MAX_NEEDS && k->needs[i]; i++) {
-        if (strncmp(k->needs[i], "/series/", 8) != 0)
-            continue;
-        int rc = write_binned(runs[0].trace, k->needs[i] + 8, runs[0].end_s, d, err);
-        if (rc != DC_OK)
-            return rc;
-    }
+    int rc = dc_plot_each_series(k, &runs[0], write_binned, d, err);
+    if (rc != DC_OK)
+        return rc;
     const char *text = runs[0].scenario_text;
     double v;
     dc_plot_var_number(d, "throttle_c",

@@ -176,7 +176,7 @@ const char *dc_table_text(const dc_table *t, size_t row, size_t col)
     return c && t->cols[col].type == DC_COL_TEXT && c->text ? c->text : "";
 }
 
-void dc_format_real(char *buf, size_t size, double v)
+void dc_table_format_real(char *buf, size_t size, double v)
 {
     if (isnan(v)) {
         snprintf(buf, size, "nan");
@@ -193,7 +193,7 @@ void dc_format_real(char *buf, size_t size, double v)
     }
 }
 
-void dc_csv_field(FILE *out, const char *text)
+void dc_table_csv_field(FILE *out, const char *text)
 {
     if (!text)
         text = "";
@@ -217,7 +217,7 @@ int dc_table_write_csv(const dc_table *t, FILE *out, dc_error *err)
     for (size_t c = 0; c < t->n_cols; c++) {
         if (c)
             fputc(',', out);
-        dc_csv_field(out, t->cols[c].name);
+        dc_table_csv_field(out, t->cols[c].name);
     }
     fputc('\n', out);
     char num[40];
@@ -228,14 +228,14 @@ int dc_table_write_csv(const dc_table *t, FILE *out, dc_error *err)
                 fputc(',', out);
             switch (t->cols[c].type) {
             case DC_COL_REAL:
-                dc_format_real(num, sizeof num, v->real);
+                dc_table_format_real(num, sizeof num, v->real);
                 fputs(num, out);
                 break;
             case DC_COL_INT:
                 fprintf(out, "%lld", (long long)v->i);
                 break;
             case DC_COL_TEXT:
-                dc_csv_field(out, v->text);
+                dc_table_csv_field(out, v->text);
                 break;
             }
         }

@@ -48,8 +48,8 @@ const char *dc_table_text(const dc_table *t, size_t row, size_t col);
 int dc_table_write_csv(const dc_table *t, FILE *out, dc_error *err);
 
 /* The shortest decimal text of v that reads back to v ("nan", "inf"). */
-void dc_format_real(char *buf, size_t size, double v);
+void dc_table_format_real(char *buf, size_t size, double v);
 /* Writes text as one CSV field (quoted when it has to be). */
-void dc_csv_field(FILE *out, const char *text);
+void dc_table_csv_field(FILE *out, const char *text);
 
 #endif

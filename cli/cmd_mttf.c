@@ -21,6 +21,7 @@
  *          the projection Kokolis et al. make (1.8 h at 16,384 GPUs on
  *          RSC-1 from 6.50 per 1000 node-days). */
 #include "cli.h"
+#include "json.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -124,26 +125,6 @@ static void human(double h, char *buf, size_t size)
         snprintf(buf, size, "%.2f h", h);
     else
         snprintf(buf, size, "%.1f min", h * 60.0);
-}
-
-static void json_str(FILE *out, const char *v)
-{
-    fputc('"', out);
-    for (; *v; v++) {
-        if (*v == '"' || *v == '\\')
-            fputc('\\', out);
-        if ((unsigned char)*v >= 0x20)
-            fputc(*v, out);
-    }
-    fputc('"', out);
-}
-
-static void json_num(FILE *out, const char *key, double v, bool last)
-{
-    if (isfinite(v))
-        fprintf(out, "\"%s\": %.17g%s", key, v, last ? "" : ", ");
-    else
-        fprintf(out, "\"%s\": null%s", key, last ? "" : ", ");
 }
 
 int dc_cmd_mttf(int argc, char **argv)
@@ -308,26 +289,43 @@ int dc_cmd_mttf(int argc, char **argv)
         rows[i].projection_h = r_node > 0 ? 24.0 / (rows[i].nodes * r_node) : NAN;
 
     if (json) {
-        printf("{\"scenario\": ");
-        json_str(stdout, name);
-        printf(", \"seed\": %" PRIu64 ", \"gpus_per_node\": %u, \"nodes\": %u, ", run_seed, gpn, total_nodes);
-        json_num(stdout, "failures_per_1000_node_days", 1000.0 * r_node, false);
-        printf("\"sizes\": [");
+        dc_json *j = dc_json_create(stdout, 0);
+        if (!j) {
+            dc_error_set(&err, DC_ENOMEM, "out of memory");
+            goto fail;
+        }
+        dc_json_begin_object(j);
+        dc_json_member_string(j, "scenario", name);
+        dc_json_member_int(j, "seed", (int64_t)run_seed);
+        dc_json_member_int(j, "gpus_per_node", gpn);
+        dc_json_member_int(j, "nodes", total_nodes);
+        dc_json_member_number(j, "failures_per_1000_node_days", 1000.0 * r_node);
+        dc_json_key(j, "sizes");
+        dc_json_begin_array(j);
         for (size_t i = 0; i < n_sizes; i++) {
             const row *r = &rows[i];
-            printf("%s{\"gpus\": %" PRIu64 ", \"nodes\": %u, ", i ? ", " : "", r->gpus, r->nodes);
-            json_num(stdout, "simulated_days", r->days, false);
-            json_num(stdout, "interruptions", r->n, false);
-            json_num(stdout, "exposure_h", r->exposure_h, false);
-            json_num(stdout, "mttf_h", r->mttf_h, false);
-            json_num(stdout, "mttf_lo_h", r->lo_h, false);
-            json_num(stdout, "mttf_hi_h", r->hi_h, false);
-            json_num(stdout, "expected_h", r->expected_h, false);
-            json_num(stdout, "projection_h", r->projection_h, false);
-            json_num(stdout, "ettr", r->ettr, true);
-            printf("}");
+            dc_json_begin_object(j);
+            dc_json_member_int(j, "gpus", (int64_t)r->gpus);
+            dc_json_member_int(j, "nodes", r->nodes);
+            dc_json_member_number(j, "simulated_days", r->days);
+            dc_json_member_number(j, "interruptions", r->n);
+            dc_json_member_number(j, "exposure_h", r->exposure_h);
+            dc_json_member_number(j, "mttf_h", r->mttf_h);
+            dc_json_member_number(j, "mttf_lo_h", r->lo_h);
+            dc_json_member_number(j, "mttf_hi_h", r->hi_h);
+            dc_json_member_number(j, "expected_h", r->expected_h);
+            dc_json_member_number(j, "projection_h", r->projection_h);
+            dc_json_member_number(j, "ettr", r->ettr);
+            dc_json_end_object(j);
         }
-        printf("]}\n");
+        dc_json_end_array(j);
+        dc_json_end_object(j);
+        int rc = dc_json_finish(j);
+        dc_json_destroy(j);
+        if (rc != DC_OK) {
+            dc_error_set(&err, rc, "cannot write the table to standard output");
+            goto fail;
+        }
     } else {
         printf("dcsim mttf: scenario %s (%s), seed %" PRIu64 ", %u nodes x %u GPUs\n", name,
                file ? file : "embedded", run_seed, total_nodes, gpn);

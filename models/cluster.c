@@ -29,6 +29,7 @@ const dc_param dc_cluster_params[] = {
 typedef struct job_slot {
     uint32_t nodes;
     uint32_t held;
+    uint32_t *list, cap; /* the held nodes (node_pos[n] is n's index) */
     dc_job_phase phase;
     double speed[DC_MAX_SPEED_SOURCES];
 } job_slot;
@@ -39,6 +40,8 @@ struct dc_cluster {
     uint8_t *state;       /* dc_node_state per node */
     uint8_t *reason;      /* down reason per DOWN node (0: plain down) */
     int32_t *job_of;      /* job per node, -1 if none */
+    uint32_t *node_pos;   /* a BUSY node's index in its job's list */
+    uint32_t nodes_per_leaf, leaves_per_pod; /* network domains */
     /* Idle nodes in a doubly linked FIFO list (O(1) removal when a spare fails). */
     int32_t *idle_next, *idle_prev;
     int32_t idle_head, idle_tail;
@@ -87,6 +90,55 @@ int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node) { return c->job_
 uint32_t dc_cluster_job_count(const dc_cluster *c) { return c->n_jobs; }
 uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job) { return c->jobs[job].nodes; }
 uint32_t dc_cluster_job_held_nodes(const dc_cluster *c, int32_t job) { return c->jobs[job].held; }
+uint32_t dc_cluster_nodes_per_leaf(const dc_cluster *c) { return c->nodes_per_leaf; }
+uint32_t dc_cluster_leaves_per_pod(const dc_cluster *c) { return c->leaves_per_pod; }
+uint32_t dc_cluster_node_leaf(const dc_cluster *c, uint32_t node) { return node / c->nodes_per_leaf; }
+uint32_t dc_cluster_node_pod(const dc_cluster *c, uint32_t node) { return node / c->nodes_per_leaf / c->leaves_per_pod; }
+uint32_t dc_cluster_leaf_count(const dc_cluster *c) { return (c->n_nodes + c->nodes_per_leaf - 1) / c->nodes_per_leaf; }
+
+uint32_t dc_cluster_pod_count(const dc_cluster *c)
+{
+    return (dc_cluster_leaf_count(c) + c->leaves_per_pod - 1) / c->leaves_per_pod;
+}
+
+void dc_cluster_set_domains(dc_cluster *c, uint32_t nodes_per_leaf, uint32_t leaves_per_pod)
+{
+    c->nodes_per_leaf = nodes_per_leaf > 0 ? nodes_per_leaf : 1;
+    /* 0: one pod holding every leaf */
+    c->leaves_per_pod = leaves_per_pod > 0 ? leaves_per_pod : dc_cluster_leaf_count(c);
+}
+
+const uint32_t *dc_cluster_job_node_list(const dc_cluster *c, int32_t job, uint32_t *n)
+{
+    *n = c->jobs[job].held;
+    return c->jobs[job].list;
+}
+
+/* Node becomes job's (BUSY): on its list.  false when out of memory. */
+static bool list_add(dc_cluster *c, int32_t job, uint32_t node)
+{
+    job_slot *j = &c->jobs[job];
+    if (j->held == j->cap) {
+        uint32_t ncap = j->cap ? 2 * j->cap : (j->nodes ? j->nodes : 1);
+        uint32_t *g = realloc(j->list, (size_t)ncap * sizeof *g);
+        if (!g)
+            return false;
+        j->list = g;
+        j->cap = ncap;
+    }
+    c->node_pos[node] = j->held;
+    j->list[j->held++] = node;
+    return true;
+}
+
+/* A BUSY node leaves its job's list (swap with the last). */
+static void list_remove(dc_cluster *c, uint32_t node)
+{
+    job_slot *j = &c->jobs[c->job_of[node]];
+    uint32_t k = c->node_pos[node], last = j->list[--j->held];
+    j->list[k] = last;
+    c->node_pos[last] = k;
+}
 int32_t dc_cluster_idle_first(const dc_cluster *c) { return c->idle_head; }
 int32_t dc_cluster_idle_next(const dc_cluster *c, uint32_t node) { return c->idle_next[node]; }
 double dc_cluster_node_idle_since_s(const dc_cluster *c, uint32_t node) { return c->idle_since_s[node]; }
@@ -205,12 +257,15 @@ bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node)
 {
     if (c->idle_head < 0)
         return false;
-    bank(c);
     uint32_t n = (uint32_t)c->idle_head;
+    if (!list_add(c, job, n)) {
+        dc_sim_fail(c->sim, DC_ENOMEM, "out of memory giving a node to a job");
+        return false;
+    }
+    bank(c);
     idle_remove(c, n);
     c->state[n] = DC_NODE_BUSY;
     c->job_of[n] = job;
-    c->jobs[job].held++;
     c->n_busy++;
     *node = n;
     return true;
@@ -220,6 +275,10 @@ bool dc_cluster_take_node(dc_cluster *c, int32_t job, uint32_t node)
 {
     if (node >= c->n_nodes || c->state[node] != DC_NODE_IDLE)
         return false;
+    if (!list_add(c, job, node)) {
+        dc_sim_fail(c->sim, DC_ENOMEM, "out of memory giving a node to a job");
+        return false;
+    }
     bank(c);
     idle_remove(c, node);
     c->state[node] = DC_NODE_BUSY;
@@ -263,7 +322,7 @@ void dc_cluster_release(dc_cluster *c, uint32_t node)
 {
     bank(c);
     c->n_busy--;
-    c->jobs[c->job_of[node]].held--;
+    list_remove(c, node);
     idle_push(c, node);
     dc_sim_publish(c->sim, c->sig_node_idle, NULL);
 }
@@ -287,7 +346,7 @@ void dc_cluster_fail_detected(dc_cluster *c, int class_id, const char *class_nam
             continue;
         if (c->state[n] == DC_NODE_BUSY) {
             c->n_busy--;
-            c->jobs[c->job_of[n]].held--;
+            list_remove(c, n);
         } else
             idle_remove(c, n);
         c->state[n] = DC_NODE_DOWN;
@@ -449,13 +508,16 @@ static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     c->gpus_per_node = (uint32_t)gpn;
     c->nodes_per_rack = (uint32_t)npr;
     c->n_racks = (c->n_nodes + c->nodes_per_rack - 1) / c->nodes_per_rack;
+    c->nodes_per_leaf = c->nodes_per_rack;
+    c->leaves_per_pod = c->n_racks;
     c->state = malloc(c->n_nodes);
     c->reason = calloc(c->n_nodes, 1);
     c->job_of = malloc(c->n_nodes * sizeof *c->job_of);
+    c->node_pos = malloc(c->n_nodes * sizeof *c->node_pos);
     c->idle_next = malloc(c->n_nodes * sizeof *c->idle_next);
     c->idle_prev = malloc(c->n_nodes * sizeof *c->idle_prev);
     c->idle_since_s = malloc(c->n_nodes * sizeof *c->idle_since_s);
-    if (!c->state || !c->reason || !c->job_of || !c->idle_next || !c->idle_prev || !c->idle_since_s)
+    if (!c->state || !c->reason || !c->job_of || !c->node_pos || !c->idle_next || !c->idle_prev || !c->idle_since_s)
         return dc_error_set(err, DC_ENOMEM, "out of memory for %u nodes", c->n_nodes);
     c->idle_head = c->idle_tail = -1;
     c->n_reasons = 1; /* reason 0: plain down */
@@ -521,6 +583,9 @@ static void cluster_destroy(void *state)
     free(c->class_names);
     free(c->class_accel);
     free(c->job_of);
+    free(c->node_pos);
+    for (uint32_t j = 0; c->jobs && j < c->n_jobs; j++)
+        free(c->jobs[j].list);
     free(c->idle_next);
     free(c->idle_prev);
     free(c->idle_since_s);

@@ -135,12 +135,29 @@ dc_node_state dc_cluster_node_state(const dc_cluster *c, uint32_t node);
 /* The job holding node, -1 if none. */
 int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node);
 
+/* Network domains, for placement and the fabric: node i sits under leaf
+ * switch i / nodes_per_leaf (a ToR, or a rail group), leaf l in pod
+ * l / leaves_per_pod.  The network model sets them at its init from its
+ * topology (dc_cluster_set_domains); without a network a leaf is a rack and
+ * the whole cluster one pod.  Models init before the network (the
+ * scheduler) read them at start or later, never at init. */
+void dc_cluster_set_domains(dc_cluster *c, uint32_t nodes_per_leaf, uint32_t leaves_per_pod);
+uint32_t dc_cluster_nodes_per_leaf(const dc_cluster *c);
+uint32_t dc_cluster_leaves_per_pod(const dc_cluster *c);
+uint32_t dc_cluster_leaf_count(const dc_cluster *c);
+uint32_t dc_cluster_pod_count(const dc_cluster *c);
+uint32_t dc_cluster_node_leaf(const dc_cluster *c, uint32_t node);
+uint32_t dc_cluster_node_pod(const dc_cluster *c, uint32_t node);
+
 /* Jobs register at init so that failure models can size job-level faults. */
 int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes);
 uint32_t dc_cluster_job_count(const dc_cluster *c);
 uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job);
 /* Nodes the job holds now (BUSY for it): fewer than it needs while it waits. */
 uint32_t dc_cluster_job_held_nodes(const dc_cluster *c, int32_t job);
+/* Those nodes, in no particular order (*n = their count); the array is the
+ * cluster's and changes with the next node the job takes or loses. */
+const uint32_t *dc_cluster_job_node_list(const dc_cluster *c, int32_t job, uint32_t *n);
 
 /* The idle nodes in the order they will be handed out (longest idle first):
  * dc_cluster_idle_first, then dc_cluster_idle_next until -1. */

@@ -11,6 +11,8 @@
  * a valid index. */
 #include "summary.h"
 
+#include "json.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -183,55 +185,20 @@ const char *dc_summary_doc(const dc_summary *s, size_t i)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static void json_string(FILE *out, const char *str)
-{
-    static const char hex[] = "0123456789abcdef";
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
-        unsigned char c = *p;
-        switch (c) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\b': fputs("\\b", out); break;
-        case '\f': fputs("\\f", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                fputs("\\u00", out);
-                fputc(hex[c >> 4], out);
-                fputc(hex[c & 0xf], out);
-            } else {
-                fputc(c, out); /* UTF-8 bytes pass through */
-            }
-        }
-    }
-    fputc('"', out);
-}
-
 int dc_summary_write_json(const dc_summary *s, FILE *out)
 {
     if (!s || !out)
         return DC_EINTERNAL;
-    if (s->n == 0) {
-        fputs("{}\n", out);
-    } else {
-        fputs("{\n", out);
-        for (size_t i = 0; i < s->n; i++) {
-            fputs("  ", out);
-            json_string(out, s->fig[i].key);
-            fputs(": ", out);
-            double v = s->fig[i].value;
-            if (isfinite(v))
-                fprintf(out, "%.17g", v);
-            else
-                fputs("null", out);
-            fputs(i + 1 < s->n ? ",\n" : "\n", out);
-        }
-        fputs("}\n", out);
-    }
-    return ferror(out) ? DC_EIO : DC_OK;
+    dc_json *j = dc_json_create(out, DC_JSON_LINES);
+    if (!j)
+        return DC_ENOMEM;
+    dc_json_begin_object(j);
+    for (size_t i = 0; i < s->n; i++)
+        dc_json_member_number(j, s->fig[i].key, s->fig[i].value);
+    dc_json_end_object(j);
+    int rc = dc_json_finish(j);
+    dc_json_destroy(j);
+    return rc;
 }
 
 /* ---- Text ---------------------------------------------------------------- */

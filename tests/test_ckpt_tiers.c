@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "simrun.h"
 #include "workload/checkpoint.h"
 #include "cluster.h"
 #include "registry.h"
@@ -19,32 +20,6 @@
 #include "testutil.h"
 
 #define REL(a, b) (fabs((a) - (b)) <= 1e-9 * fabs(b))
-
-static dc_sim *build_text(const char *text, const char *const *sets, size_t n_sets, dc_error *err)
-{
-    dc_scenario *sc = NULL;
-    dc_sim *sim = NULL;
-    if (dc_scenario_load_string(text, "test.cfg", &sc, err) != DC_OK)
-        return NULL;
-    dc_scenario_set_schema(sc, dc_schemas());
-    int rc = DC_OK;
-    for (size_t i = 0; i < n_sets && rc == DC_OK; i++)
-        rc = dc_scenario_set(sc, sets[i], err);
-    if (rc == DC_OK && dc_scenario_validate(sc, err) == DC_OK)
-        dc_build(sc, -1, &sim, err);
-    dc_scenario_destroy(sc);
-    return sim;
-}
-
-static double fig(dc_sim *sim, const char *key)
-{
-    double v = NAN;
-    if (!dc_summary_get(dc_sim_summary(sim), key, &v)) {
-        fprintf(stderr, "missing summary figure %s\n", key);
-        CU_FAIL("summary figure missing");
-    }
-    return v;
-}
 
 /* Failures injected at a time: nodes [first, first + n). */
 typedef struct injection {
@@ -66,7 +41,7 @@ static void inject(dc_sim *sim, void *ctx, uint64_t arg)
 static dc_sim *run_with(const char *text, const char *const *sets, size_t n_sets, const injection *in)
 {
     dc_error err = {0};
-    dc_sim *sim = build_text(text, sets, n_sets, &err);
+    dc_sim *sim = dc_simrun_build(text, sets, n_sets, -1, &err);
     if (!sim) {
         fprintf(stderr, "build: %s\n", err.msg);
         CU_FAIL("scenario did not build");
@@ -74,13 +49,7 @@ static dc_sim *run_with(const char *text, const char *const *sets, size_t n_sets
     }
     if (in)
         dc_sim_at(sim, in->at_s, inject, (void *)in, 0);
-    if (dc_sim_run(sim, &err) != DC_OK) {
-        fprintf(stderr, "run: %s\n", err.msg);
-        CU_FAIL("scenario did not run");
-        dc_sim_destroy(sim);
-        return NULL;
-    }
-    return sim;
+    return dc_simrun_run(sim);
 }
 
 /* 4 nodes (80 Gbit/s storage links: 10 GB/s each, 40 GB/s in all) and 4
@@ -108,18 +77,18 @@ static void test_write_alone(void)
     dc_sim *sim = run_with(base_cfg, NULL, 0, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     const double c = 1e-3 + 400e9 / 20e9;
-    CU_ASSERT(REL(fig(sim, "job.checkpoint_write_s"), c));
-    CU_ASSERT(REL(fig(sim, "job.checkpoint_write_mean_s"), c));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.checkpoint_write_s"), c));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.checkpoint_write_mean_s"), c));
     /* checkpoints at 1100, 2100 + C, 3100 + 2C, 4100 + 3C (done by 4320) */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoints"), 4.0, 0.0);
-    CU_ASSERT(REL(fig(sim, "job.useful_gpu_h"), 32.0 * (4320.0 - 100.0 - 4 * c) / 3600.0));
-    CU_ASSERT(REL(fig(sim, "job.time_checkpointing_h"), 4 * c / 3600.0));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoints"), 4.0, 0.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.useful_gpu_h"), 32.0 * (4320.0 - 100.0 - 4 * c) / 3600.0));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.time_checkpointing_h"), 4 * c / 3600.0));
     dc_sim_destroy(sim);
     /* On the DDR of the 4 nodes: 400 GB / (4 x 100 GB/s), no latency. */
     const char *sets[] = {"checkpoint.tier=\"ddr\""};
     sim = run_with(base_cfg, sets, 1, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT(REL(fig(sim, "job.checkpoint_write_mean_s"), 1.0));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.checkpoint_write_mean_s"), 1.0));
     dc_sim_destroy(sim);
 }
 
@@ -147,10 +116,10 @@ static void test_write_shared_with_stream(void)
 {
     dc_sim *sim = run_with(stream_cfg, NULL, 0, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double step = fig(sim, "step.time_s");
-    CU_ASSERT(REL(fig(sim, "storage.dataset.cache_hit"), 0.5));
+    double step = dc_simrun_fig(sim, "step.time_s");
+    CU_ASSERT(REL(dc_simrun_fig(sim, "storage.dataset.cache_hit"), 0.5));
     /* 1 byte per token is nothing: the write gets the whole 20 GB/s. */
-    CU_ASSERT(REL(fig(sim, "job.checkpoint_write_mean_s"), 400e9 / (20e9 - 0.5 * 65536.0 / step)));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.checkpoint_write_mean_s"), 400e9 / (20e9 - 0.5 * 65536.0 / step)));
     dc_sim_destroy(sim);
     /* Bytes per token for a fill demand d = 0.5 x 65536 x bpt / step = 4 GB/s. */
     char set[96];
@@ -158,12 +127,12 @@ static void test_write_shared_with_stream(void)
     const char *sets[] = {set};
     sim = run_with(stream_cfg, sets, 1, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT(REL(fig(sim, "step.time_s"), step)); /* the streams get their demand: no stall */
-    double got = fig(sim, "job.checkpoint_write_mean_s");
+    CU_ASSERT(REL(dc_simrun_fig(sim, "step.time_s"), step)); /* the streams get their demand: no stall */
+    double got = dc_simrun_fig(sim, "job.checkpoint_write_mean_s");
     printf("\n  checkpoint sharing the file system with the cache fill: %.6f s (400 / 16 = 25)", got);
     CU_ASSERT(REL(got, 400e9 / 16e9));
     /* The planned write time is the write alone. */
-    CU_ASSERT(REL(fig(sim, "job.checkpoint_write_s"), 20.0));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.checkpoint_write_s"), 20.0));
     dc_sim_destroy(sim);
 }
 
@@ -177,21 +146,21 @@ static void test_async_with_stream(void)
                           "storage.dataset.bytes_per_token=1e5"};
     dc_sim *sim = run_with(stream_cfg, sets, 3, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double ck = fig(sim, "job.checkpoints");
+    double ck = dc_simrun_fig(sim, "job.checkpoints");
     dc_sim_destroy(sim);
     injection cut = {2110.0, 0, 1};
     sim = run_with(stream_cfg, sets, 3, &cut);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.interruptions"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoint_drains_lost"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoints_lost"), 1.0, 0.0);
-    CU_ASSERT(fig(sim, "job.checkpoints") < ck);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.interruptions"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoint_drains_lost"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoints_lost"), 1.0, 0.0);
+    CU_ASSERT(dc_simrun_fig(sim, "job.checkpoints") < ck);
     /* two snapshots of 2 s, then waiting for the node (no spare) for good */
-    CU_ASSERT(REL(fig(sim, "job.time_checkpointing_h"), 4.0 / 3600.0));
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.time_running_h") + fig(sim, "job.time_waiting_h") + 4.0 / 3600.0
-                               + fig(sim, "job.time_restarting_h"), 0.05 * 24.0, 1e-9);
-    CU_ASSERT(REL(fig(sim, "job.time_waiting_h"), (0.05 * 86400.0 - 2110.0) / 3600.0));
-    CU_ASSERT(fig(sim, "job.lost_gpu_h") > 0.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.time_checkpointing_h"), 4.0 / 3600.0));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.time_running_h") + dc_simrun_fig(sim, "job.time_waiting_h") + 4.0 / 3600.0
+                               + dc_simrun_fig(sim, "job.time_restarting_h"), 0.05 * 24.0, 1e-9);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.time_waiting_h"), (0.05 * 86400.0 - 2110.0) / 3600.0));
+    CU_ASSERT(dc_simrun_fig(sim, "job.lost_gpu_h") > 0.0);
     dc_sim_destroy(sim);
 }
 
@@ -207,30 +176,30 @@ static void test_async(void)
     const double d = 1e-3 + 20.0;
     dc_sim *sim = run_with(base_cfg, sets, 2, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT(REL(fig(sim, "job.checkpoint_write_s"), 2.0));
-    CU_ASSERT(REL(fig(sim, "job.checkpoint_drain_mean_s"), d));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.checkpoint_write_s"), 2.0));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.checkpoint_drain_mean_s"), d));
     /* snapshots at 1100, 2102, 3104, 4106: only 8 s of stall */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoints"), 4.0, 0.0);
-    CU_ASSERT(REL(fig(sim, "job.time_checkpointing_h"), 8.0 / 3600.0));
-    CU_ASSERT(REL(fig(sim, "job.useful_gpu_h"), 32.0 * (4320.0 - 100.0 - 8.0) / 3600.0));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoints"), 4.0, 0.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.time_checkpointing_h"), 8.0 / 3600.0));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.useful_gpu_h"), 32.0 * (4320.0 - 100.0 - 8.0) / 3600.0));
     dc_sim_destroy(sim);
 
     injection cut = {2110.0, 0, 1};
     sim = run_with(base_cfg, sets, 2, &cut);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.interruptions"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoint_drains_lost"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoints_lost"), 1.0, 0.0);
-    CU_ASSERT(REL(fig(sim, "job.lost_gpu_h"), 32.0 * 1006.0 / 3600.0));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.interruptions"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoint_drains_lost"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoints_lost"), 1.0, 0.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.lost_gpu_h"), 32.0 * 1006.0 / 3600.0));
     /* The restart: 100 s, then 400 GB read at min(50, 4 links x 10) GB/s + 1 ms. */
-    CU_ASSERT(REL(fig(sim, "job.restart_read_mean_s"), 10.0 + 1e-3));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.restart_read_mean_s"), 10.0 + 1e-3));
     dc_sim_destroy(sim);
 
     injection after = {2130.0, 0, 1};
     sim = run_with(base_cfg, sets, 2, &after);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoint_drains_lost"), 0.0, 0.0);
-    CU_ASSERT(REL(fig(sim, "job.lost_gpu_h"), 32.0 * 26.0 / 3600.0));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoint_drains_lost"), 0.0, 0.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.lost_gpu_h"), 32.0 * 26.0 / 3600.0));
     dc_sim_destroy(sim);
 }
 
@@ -246,9 +215,9 @@ static void test_async_waits_for_drain(void)
                           "storage.tiers.[0].write_gb_per_s=0.25"};
     dc_sim *sim = run_with(base_cfg, sets, 3, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT(REL(fig(sim, "job.time_checkpointing_h"), 6.0 / 3600.0));
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoints"), 2.0, 0.0);
-    CU_ASSERT(REL(fig(sim, "job.checkpoint_drain_mean_s"), 1600.0 + 1e-3));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.time_checkpointing_h"), 6.0 / 3600.0));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoints"), 2.0, 0.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.checkpoint_drain_mean_s"), 1600.0 + 1e-3));
     dc_sim_destroy(sim);
 }
 
@@ -278,10 +247,10 @@ static void test_multilevel_restart(void)
     injection node = {fail_s, 0, 1};
     dc_sim *sim = run_with(text, NULL, 0, &node);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoint_level0.restores"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoint_level1.restores"), 0.0, 0.0);
-    CU_ASSERT(REL(fig(sim, "job.restart_read_mean_s"), 0.5));
-    CU_ASSERT(REL(fig(sim, "job.lost_gpu_h"), 32.0 * (run_before - 3000.0) / 3600.0));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoint_level0.restores"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoint_level1.restores"), 0.0, 0.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.restart_read_mean_s"), 0.5));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.lost_gpu_h"), 32.0 * (run_before - 3000.0) / 3600.0));
     dc_sim_destroy(sim);
 
     /* The rack of nodes 0 and 1: both copies of node 0's shard gone; the
@@ -290,10 +259,10 @@ static void test_multilevel_restart(void)
     injection rack = {fail_s, 0, 2};
     sim = run_with(text, NULL, 0, &rack);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoint_level0.restores"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoint_level1.restores"), 1.0, 0.0);
-    CU_ASSERT(REL(fig(sim, "job.restart_read_mean_s"), 10.0 + 1e-3));
-    CU_ASSERT(REL(fig(sim, "job.lost_gpu_h"), 32.0 * (run_before - 2000.0) / 3600.0));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoint_level0.restores"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoint_level1.restores"), 1.0, 0.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.restart_read_mean_s"), 10.0 + 1e-3));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.lost_gpu_h"), 32.0 * (run_before - 2000.0) / 3600.0));
     dc_sim_destroy(sim);
 
     /* Local NVMe without partners: one node's failure already loses the
@@ -301,11 +270,11 @@ static void test_multilevel_restart(void)
     with_levels(text, sizeof text, "levels = ( { tier = \"nvme\"; every = 1; }, { tier = \"pfs\"; every = 2; } );");
     sim = run_with(text, NULL, 0, &node);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoint_level0.restores"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoint_level1.restores"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoint_level0.restores"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoint_level1.restores"), 1.0, 0.0);
     /* NVMe writes 400 GB / (4 x 4 GB/s) = 25 s */
     double run_local = fail_s - 100.0 - 25.0 - w - 25.0;
-    CU_ASSERT(REL(fig(sim, "job.lost_gpu_h"), 32.0 * (run_local - 2000.0) / 3600.0));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.lost_gpu_h"), 32.0 * (run_local - 2000.0) / 3600.0));
     dc_sim_destroy(sim);
 }
 
@@ -324,16 +293,16 @@ static void test_corruption_then_failure(void)
 {
     const char *sets[] = {"checkpoint.retain=2"};
     dc_error err = {0};
-    dc_sim *sim = build_text(base_cfg, sets, 1, &err);
+    dc_sim *sim = dc_simrun_build(base_cfg, sets, 1, -1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     injection fail = {3000.0, 1, 1};
     dc_sim_at(sim, 1500.0, corrupt, NULL, 0);
     dc_sim_at(sim, fail.at_s, inject, &fail, 0);
     CU_ASSERT_EQUAL_FATAL(dc_sim_run(sim, &err), DC_OK);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.corruption_rollbacks"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.corruption_from_scratch"), 0.0, 0.0);
-    CU_ASSERT(REL(fig(sim, "job.corruption_lost_gpu_h"), 32.0 * (2500.0 - 100.0 - 2 * (20.0 + 1e-3) - 1000.0) / 3600.0));
-    CU_ASSERT(REL(fig(sim, "gpu_hours.rollback"), 32.0 * (3000.0 - 2610.001) / 3600.0));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.corruption_rollbacks"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.corruption_from_scratch"), 0.0, 0.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.corruption_lost_gpu_h"), 32.0 * (2500.0 - 100.0 - 2 * (20.0 + 1e-3) - 1000.0) / 3600.0));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "gpu_hours.rollback"), 32.0 * (3000.0 - 2610.001) / 3600.0));
     dc_sim_destroy(sim);
 }
 

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runner.h"
 #include "summary.h"
 #include "testutil.h"
 #include "trace_read.h"
@@ -23,87 +24,6 @@ static const char *dcsim_path;
 static const char *srcdir;
 static char workdir[256];  /* scratch: scenarios, captured output */
 static char outdir[300];   /* where runs may write traces; must stay empty on errors */
-
-typedef struct result {
-    int status;
-    char *out;
-    char *err;
-} result;
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return strdup("");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Runs dcsim with args (NULL-terminated), capturing stdout and stderr. */
-static result run(const char *const *args)
-{
-    char out_path[400], err_path[400];
-    snprintf(out_path, sizeof out_path, "%s/stdout", workdir);
-    snprintf(err_path, sizeof err_path, "%s/stderr", workdir);
-    const char *argv[64];
-    size_t n = 0;
-    argv[n++] = dcsim_path;
-    for (size_t i = 0; args[i] && n < 63; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
-    result r = {-1, NULL, NULL};
-    pid_t pid = fork();
-    if (pid == 0) {
-        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        /* A run must never hang: a minute is ample for anything here. */
-        alarm(60);
-        execv(dcsim_path, (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    r.out = slurp(out_path);
-    r.err = slurp(err_path);
-    return r;
-}
-
-static void result_free(result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static int count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
-}
 
 static const char good_cfg[] =
     "horizon_days = 2.0;\n"
@@ -207,44 +127,24 @@ static void test_bad_inputs(void)
     for (size_t i = 0; i < n; i++) {
         const bad_case *bc = &bad_cases[i];
         if (bc->scenario)
-            write_file(cfg, bc->scenario);
+            dc_test_write_text(cfg, bc->scenario);
         const char *args[10];
         size_t k = 0;
         for (; bc->args[k]; k++)
             args[k] = strcmp(bc->args[k], "@CFG") == 0 ? cfg : strcmp(bc->args[k], "@OUT") == 0 ? out : bc->args[k];
         args[k] = NULL;
-        result r = run(args);
+        dc_runner_result r = dc_runner_dcsim(args, NULL);
         bool ok = r.status == 2;
         for (size_t f = 0; f < 3 && bc->fragments[f]; f++)
             ok = ok && strstr(r.err, bc->fragments[f]) != NULL;
         ok = ok && strncmp(r.err, "dcsim", 5) == 0 && r.out[0] == '\0';
-        int left = count_entries(outdir);
+        int left = dc_runner_count_entries(outdir);
         if (!ok || left != 0)
             fprintf(stderr, "\n  bad input '%s': status %d, %d files left, stderr: %s", bc->what, r.status, left, r.err);
         CU_ASSERT(ok);
         CU_ASSERT_EQUAL(left, 0);
-        result_free(&r);
+        dc_runner_free(&r);
     }
-}
-
-/* Finds "key": in a JSON object and reads the number after it (NaN for null). */
-static bool json_number(const char *json, const char *key, double *v)
-{
-    char pat[256];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *p = strstr(json, pat);
-    if (!p)
-        return false;
-    p += strlen(pat);
-    while (*p == ' ')
-        p++;
-    if (strncmp(p, "null", 4) == 0) {
-        *v = NAN;
-        return true;
-    }
-    char *end;
-    *v = strtod(p, &end);
-    return end != p;
 }
 
 static size_t count_kind(const dc_eventlog *log, const char *kind)
@@ -261,9 +161,9 @@ static void test_trace_matches_summary(void)
     char cfg[400], trace[400];
     snprintf(cfg, sizeof cfg, "%s/scenarios/small.cfg", srcdir);
     snprintf(trace, sizeof trace, "%s/small.h5", outdir);
-    result r = run((const char *[]){"run", cfg, "-o", trace, "--json", NULL});
+    dc_runner_result r = dc_runner_dcsim((const char *[]){"run", cfg, "-o", trace, "--json", NULL}, NULL);
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
-    CU_ASSERT_EQUAL(count_entries(outdir), 1); /* the trace, no temporary left */
+    CU_ASSERT_EQUAL(dc_runner_count_entries(outdir), 1); /* the trace, no temporary left */
 
     dc_error err = {0};
     dc_trace_file *t = dc_trace_open(trace, &err);
@@ -274,7 +174,7 @@ static void test_trace_matches_summary(void)
     size_t compared = 0;
     for (size_t i = 0; i < dc_summary_count(s); i++) {
         double v = NAN;
-        bool found = json_number(r.out, dc_summary_key(s, i), &v);
+        bool found = dc_test_json_number(r.out, dc_summary_key(s, i), &v) != NULL;
         CU_ASSERT(found);
         double tv = dc_summary_value(s, i);
         bool same = (isnan(v) && isnan(tv)) || v == tv;
@@ -323,16 +223,16 @@ static void test_trace_matches_summary(void)
     dc_trace_close(t);
 
     /* dcsim report prints the same figures. */
-    result rep = run((const char *[]){"report", trace, "--json", NULL});
+    dc_runner_result rep = dc_runner_dcsim((const char *[]){"report", trace, "--json", NULL}, NULL);
     CU_ASSERT_EQUAL(rep.status, 0);
     CU_ASSERT_STRING_EQUAL(rep.out, r.out);
-    result_free(&rep);
-    rep = run((const char *[]){"report", trace, NULL});
+    dc_runner_free(&rep);
+    rep = dc_runner_dcsim((const char *[]){"report", trace, NULL}, NULL);
     CU_ASSERT_EQUAL(rep.status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(rep.out, "job.ettr"));
     CU_ASSERT_PTR_NOT_NULL(strstr(rep.out, "Where the GPU-hours went"));
-    result_free(&rep);
-    result_free(&r);
+    dc_runner_free(&rep);
+    dc_runner_free(&r);
     unlink(trace);
 }
 
@@ -343,9 +243,9 @@ static void test_same_seed_same_results(void)
     snprintf(a, sizeof a, "%s/a.h5", outdir);
     snprintf(b, sizeof b, "%s/b.h5", outdir);
     snprintf(c, sizeof c, "%s/c.h5", outdir);
-    result ra = run((const char *[]){"run", cfg, "--seed", "3", "-o", a, "--json", NULL});
-    result rb = run((const char *[]){"run", cfg, "--seed", "3", "-o", b, "--json", NULL});
-    result rc = run((const char *[]){"run", cfg, "--seed", "4", "-o", c, "--json", NULL});
+    dc_runner_result ra = dc_runner_dcsim((const char *[]){"run", cfg, "--seed", "3", "-o", a, "--json", NULL}, NULL);
+    dc_runner_result rb = dc_runner_dcsim((const char *[]){"run", cfg, "--seed", "3", "-o", b, "--json", NULL}, NULL);
+    dc_runner_result rc = dc_runner_dcsim((const char *[]){"run", cfg, "--seed", "4", "-o", c, "--json", NULL}, NULL);
     CU_ASSERT(ra.status == 0 && rb.status == 0 && rc.status == 0);
     CU_ASSERT_STRING_EQUAL(ra.out, rb.out);
     CU_ASSERT_STRING_NOT_EQUAL(ra.out, rc.out);
@@ -368,57 +268,57 @@ static void test_same_seed_same_results(void)
         dc_eventlog_destroy(logs[i]);
         unlink(paths[i]);
     }
-    result_free(&ra);
-    result_free(&rb);
-    result_free(&rc);
+    dc_runner_free(&ra);
+    dc_runner_free(&rb);
+    dc_runner_free(&rc);
 }
 
 static void test_embedded_and_validate(void)
 {
     char cfg[400];
     snprintf(cfg, sizeof cfg, "%s/scenarios/10k_gpu.cfg", srcdir);
-    result e = run((const char *[]){"run", "--no-trace", "--json", NULL});
-    result f = run((const char *[]){"run", cfg, "--no-trace", "--json", NULL});
+    dc_runner_result e = dc_runner_dcsim((const char *[]){"run", "--no-trace", "--json", NULL}, NULL);
+    dc_runner_result f = dc_runner_dcsim((const char *[]){"run", cfg, "--no-trace", "--json", NULL}, NULL);
     CU_ASSERT_EQUAL(e.status, 0);
     CU_ASSERT_EQUAL(f.status, 0);
     CU_ASSERT_STRING_EQUAL(e.out, f.out); /* the embedded copy is the file */
     double ettr = 0, gpus = 0;
     /* The time spent making progress (Meta's ETTR) is above 85%; job.ettr
      * also counts the step's scaling inefficiency (step-time model). */
-    CU_ASSERT(json_number(f.out, "step.ettr_time", &ettr) && ettr > 0.85 && ettr < 1.0);
-    CU_ASSERT(json_number(f.out, "job.gpus", &gpus) && gpus == 10240.0);
-    result_free(&e);
-    result_free(&f);
+    CU_ASSERT((dc_test_json_number(f.out, "step.ettr_time", &ettr) != NULL) && ettr > 0.85 && ettr < 1.0);
+    CU_ASSERT((dc_test_json_number(f.out, "job.gpus", &gpus) != NULL) && gpus == 10240.0);
+    dc_runner_free(&e);
+    dc_runner_free(&f);
 
     /* dcsim mttf on the flagship: sizes its step-time model could not split
      * are measured as pure data parallelism; MTTF halves as the size doubles. */
-    result m = run((const char *[]){"mttf", cfg, "--sizes", "8,16", "--failures", "40", "--json", NULL});
+    dc_runner_result m = dc_runner_dcsim((const char *[]){"mttf", cfg, "--sizes", "8,16", "--failures", "40", "--json", NULL}, NULL);
     CU_ASSERT_EQUAL(m.status, 0);
     if (m.status != 0)
         fprintf(stderr, "\n  dcsim mttf: %s", m.err);
-    result_free(&m);
+    dc_runner_free(&m);
 
-    result v = run((const char *[]){"validate", cfg, NULL});
+    dc_runner_result v = dc_runner_dcsim((const char *[]){"validate", cfg, NULL}, NULL);
     CU_ASSERT_EQUAL(v.status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(v.out, "valid"));
-    result_free(&v);
+    dc_runner_free(&v);
 
-    result ver = run((const char *[]){"--version", NULL});
+    dc_runner_result ver = dc_runner_dcsim((const char *[]){"--version", NULL}, NULL);
     CU_ASSERT_EQUAL(ver.status, 0);
     CU_ASSERT_EQUAL(strncmp(ver.out, "dcsim ", 6), 0);
-    result_free(&ver);
+    dc_runner_free(&ver);
 
-    result k = run((const char *[]){"keys", NULL});
+    dc_runner_result k = dc_runner_dcsim((const char *[]){"keys", NULL}, NULL);
     CU_ASSERT_EQUAL(k.status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(k.out, "checkpoint.interval_s"));
     CU_ASSERT_PTR_NOT_NULL(strstr(k.out, "failures.[].mtbf_h"));
     /* docs/scenario.md is the output of dcsim keys, kept current. */
     char doc[400];
     snprintf(doc, sizeof doc, "%s/docs/scenario.md", srcdir);
-    char *doc_text = slurp(doc);
+    char *doc_text = dc_runner_slurp(doc, NULL);
     CU_ASSERT_STRING_EQUAL(doc_text, k.out);
     free(doc_text);
-    result_free(&k);
+    dc_runner_free(&k);
 }
 
 /* A failed run leaves an earlier trace of the same name untouched. */
@@ -427,23 +327,23 @@ static void test_failed_run_keeps_old_trace(void)
     char cfg[400], trace[400];
     snprintf(cfg, sizeof cfg, "%s/good.cfg", workdir);
     snprintf(trace, sizeof trace, "%s/keep.h5", outdir);
-    write_file(cfg, good_cfg);
-    result r = run((const char *[]){"run", cfg, "-o", trace, "--quiet", NULL});
+    dc_test_write_text(cfg, good_cfg);
+    dc_runner_result r = dc_runner_dcsim((const char *[]){"run", cfg, "-o", trace, "--quiet", NULL}, NULL);
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
     CU_ASSERT_STRING_EQUAL(r.out, "");
-    result_free(&r);
-    char *before = slurp(trace);
+    dc_runner_free(&r);
+    char *before = dc_runner_slurp(trace, NULL);
     struct stat st0;
     CU_ASSERT_EQUAL(stat(trace, &st0), 0);
-    r = run((const char *[]){"run", cfg, "-o", trace, "--set", "cluster.nodes=0", NULL});
+    r = dc_runner_dcsim((const char *[]){"run", cfg, "-o", trace, "--set", "cluster.nodes=0", NULL}, NULL);
     CU_ASSERT_EQUAL(r.status, 2);
     struct stat st1;
     CU_ASSERT_EQUAL(stat(trace, &st1), 0);
     CU_ASSERT_EQUAL(st0.st_size, st1.st_size);
     CU_ASSERT_EQUAL(st0.st_mtime, st1.st_mtime);
-    CU_ASSERT_EQUAL(count_entries(outdir), 1);
+    CU_ASSERT_EQUAL(dc_runner_count_entries(outdir), 1);
     free(before);
-    result_free(&r);
+    dc_runner_free(&r);
     unlink(trace);
 }
 
@@ -464,9 +364,9 @@ static int setup(void)
 
 static void teardown(void)
 {
-    const char *names[] = {"stdout", "stderr", "bad.cfg", "good.cfg"};
+    const char *names[] = {"bad.cfg", "good.cfg"};
     char p[512];
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < 2; i++) {
         snprintf(p, sizeof p, "%s/%s", workdir, names[i]);
         unlink(p);
     }

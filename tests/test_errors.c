@@ -176,21 +176,6 @@ static const err_case cases[] = {
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return strdup("");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)(n > 0 ? n : 0) + 1);
-    size_t got = n > 0 ? fread(buf, 1, (size_t)n, f) : 0;
-    buf[got] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static void write_bytes(const char *path, const char *data, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -201,7 +186,7 @@ static void write_bytes(const char *path, const char *data, size_t n)
 
 static void copy_prefix(const char *from, const char *to, long n)
 {
-    char *all = slurp(from);
+    char *all = dc_runner_slurp(from, NULL);
     FILE *f = fopen(from, "rb");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     fseek(f, 0, SEEK_END);
@@ -336,7 +321,7 @@ static const char previous[] = "the previous output, to be kept\n";
 
 static void run_case(const err_case *c)
 {
-    char dir[300], tmpdir[320], errp[340], outp[340];
+    char dir[300], tmpdir[320];
     snprintf(dir, sizeof dir, "%s/case.XXXXXX", fixdir);
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
     snprintf(tmpdir, sizeof tmpdir, "%s/tmp", dir);
@@ -398,44 +383,23 @@ static void run_case(const err_case *c)
         break;
     }
 
-    const char *argv[32];
+    const char *args[32];
     char *owned[32];
     size_t n = 0;
-    argv[n++] = dcsim_path;
     for (size_t i = 0; c->args[i] && n < 31; i++) {
-        owned[n - 1] = subst(c->args[i], dir);
-        argv[n] = owned[n - 1];
+        owned[n] = subst(c->args[i], dir);
+        args[n] = owned[n];
         n++;
     }
-    argv[n] = NULL;
-    snprintf(errp, sizeof errp, "%s/../%s.err", dir, strrchr(dir, '/') + 1);
-    snprintf(outp, sizeof outp, "%s/../%s.out", dir, strrchr(dir, '/') + 1);
+    args[n] = NULL;
+    char tmp_env[340];
+    snprintf(tmp_env, sizeof tmp_env, "TMPDIR=%s", tmpdir);
+    const char *env[] = {tmp_env, c->env, NULL};
+    dc_runner_opts opts = {.dir = dir, .env = env, .fsize_limit = c->fsize};
 
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int o = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        if (chdir(dir) != 0)
-            _exit(126);
-        setenv("TMPDIR", tmpdir, 1);
-        if (c->env) {
-            char *kv = strdup(c->env), *eq = strchr(kv, '=');
-            *eq = '\0';
-            setenv(kv, eq + 1, 1);
-        }
-        if (c->fsize) {
-            struct rlimit rl = {(rlim_t)c->fsize, (rlim_t)c->fsize};
-            setrlimit(RLIMIT_FSIZE, &rl);
-        }
-        /* No hang: everything here ends in seconds (valgrind included). */
-        alarm(120);
-        execv(dcsim_path, (char *const *)argv);
-        _exit(127);
-    }
+    dc_runner_child child;
+    CU_ASSERT_EQUAL_FATAL(dc_runner_start(&child, dcsim_path, args, &opts), 0);
+    pid_t pid = child.pid;
     if (c->sig) {
         /* Once the handler is in place, let it run a little, then signal. */
         for (int i = 0; i < 6000 && !catches(pid, c->sig); i++)
@@ -446,15 +410,14 @@ static void run_case(const err_case *c)
         usleep(1000u * (d ? (unsigned)atoi(d) : 300u));
         kill(pid, c->sig);
     }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    int status = WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
-    char *err = slurp(errp);
-    if (WIFSIGNALED(st))
-        fprintf(stderr, "\n  %s: killed by signal %d (%s)\n", c->what, WTERMSIG(st),
-                WTERMSIG(st) == SIGALRM ? "hang" : "crash");
-    CU_ASSERT_FALSE(WIFSIGNALED(st));
+    dc_runner_result r = dc_runner_wait(&child);
+    /* killed by a signal: its negated number, never an exit status */
+    int status = r.signaled ? -r.signal : r.status;
+    char *err = r.err;
+    if (r.signaled)
+        fprintf(stderr, "\n  %s: killed by signal %d (%s)\n", c->what, r.signal,
+                r.signal == SIGALRM ? "hang" : "crash");
+    CU_ASSERT_FALSE(r.signaled);
     if (status != c->status)
         fprintf(stderr, "\n  %s: status %d, expected %d; stderr: %s\n", c->what, status, c->status, err);
     CU_ASSERT_EQUAL(status, c->status);
@@ -468,7 +431,7 @@ static void run_case(const err_case *c)
 
     /* The previous output intact; nothing else left behind. */
     if (c->prev) {
-        char *now = slurp(out);
+        char *now = dc_runner_slurp(out, NULL);
         if (strcmp(now, previous) != 0)
             fprintf(stderr, "\n  %s: out.h5 was changed\n", c->what);
         CU_ASSERT_STRING_EQUAL(now, previous);
@@ -494,14 +457,12 @@ static void run_case(const err_case *c)
         fprintf(stderr, "\n  %s: left %d file(s) in TMPDIR, e.g. %s\n", c->what, extra, first);
     CU_ASSERT_EQUAL(extra, 0);
 
-    free(err);
-    for (size_t i = 1; i < n; i++)
-        free(owned[i - 1]);
+    dc_runner_free(&r);
+    for (size_t i = 0; i < n; i++)
+        free(owned[i]);
     free(cfg);
     free(out);
     free(corrupt);
-    unlink(errp);
-    unlink(outp);
     remove_tree(dir);
 }
 

@@ -20,6 +20,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 
+#include "badinput.h"
+#include "simrun.h"
 #include "workload/inference.h"
 #include "workload/nhpp.h"
 #include "workload/queueing.h"
@@ -28,45 +30,6 @@
 #include "testutil.h"
 
 /* ---------- helpers ---------- */
-
-static dc_sim *run_text(const char *text, const char *const *sets, size_t n_sets, int64_t seed)
-{
-    dc_error err = {0};
-    dc_scenario *sc = NULL;
-    if (dc_scenario_load_string(text, "test.cfg", &sc, &err) != DC_OK) {
-        fprintf(stderr, "load: %s\n", err.msg);
-        CU_FAIL("scenario did not load");
-        return NULL;
-    }
-    dc_scenario_set_schema(sc, dc_schemas());
-    for (size_t i = 0; i < n_sets; i++)
-        if (dc_scenario_set(sc, sets[i], &err) != DC_OK) {
-            fprintf(stderr, "set %s: %s\n", sets[i], err.msg);
-            CU_FAIL("override rejected");
-            dc_scenario_destroy(sc);
-            return NULL;
-        }
-    dc_sim *sim = NULL;
-    if (dc_scenario_validate(sc, &err) != DC_OK || dc_build(sc, seed, &sim, &err) != DC_OK
-        || dc_sim_run(sim, &err) != DC_OK) {
-        fprintf(stderr, "run: %s\n", err.msg);
-        CU_FAIL("scenario did not run");
-        dc_sim_destroy(sim);
-        sim = NULL;
-    }
-    dc_scenario_destroy(sc);
-    return sim;
-}
-
-static double fig(dc_sim *sim, const char *key)
-{
-    double v = NAN;
-    if (!dc_summary_get(dc_sim_summary(sim), key, &v)) {
-        fprintf(stderr, "missing summary figure %s\n", key);
-        CU_FAIL("summary figure missing");
-    }
-    return v;
-}
 
 static bool close_rel(double got, double want, double tol)
 {
@@ -77,7 +40,7 @@ static bool close_rel(double got, double want, double tol)
 static void check_breakdown(dc_sim *sim)
 {
     const dc_summary *s = dc_sim_summary(sim);
-    double total = 0.0, capacity = fig(sim, DC_BREAKDOWN_TOTAL);
+    double total = 0.0, capacity = dc_simrun_fig(sim, DC_BREAKDOWN_TOTAL);
     for (size_t i = 0; i < dc_summary_count(s); i++) {
         const char *k = dc_summary_key(s, i);
         if (strncmp(k, DC_BREAKDOWN_PREFIX, strlen(DC_BREAKDOWN_PREFIX)) == 0 && strcmp(k, DC_BREAKDOWN_TOTAL) != 0)
@@ -367,17 +330,17 @@ static void test_request_erlang_c(void)
         const char *sets[] = {set_q, set_h};
         double w[REPS], sum = 0.0, sum2 = 0.0;
         for (int r = 0; r < REPS; r++) {
-            dc_sim *sim = run_text(mmc_cfg, sets, 2, 100 + r);
+            dc_sim *sim = dc_simrun_text(mmc_cfg, sets, 2, 100 + r);
             CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-            w[r] = fig(sim, "inference.wait_mean_s");
+            w[r] = dc_simrun_fig(sim, "inference.wait_mean_s");
             sum += w[r];
             /* Little's law on the run's own sample path: L = lambda W, Lq = lambda Wq */
-            double qps = fig(sim, "inference.qps_served");
-            double L = fig(sim, "inference.in_system_mean"), W = fig(sim, "inference.e2e_mean_s");
-            double Lq = fig(sim, "inference.queue_mean");
+            double qps = dc_simrun_fig(sim, "inference.qps_served");
+            double L = dc_simrun_fig(sim, "inference.in_system_mean"), W = dc_simrun_fig(sim, "inference.e2e_mean_s");
+            double Lq = dc_simrun_fig(sim, "inference.queue_mean");
             CU_ASSERT(close_rel(qps * W, L, 0.01));
             CU_ASSERT(fabs(qps * w[r] - Lq) <= 0.02 * Lq + 0.005);
-            CU_ASSERT_EQUAL(fig(sim, "inference.dropped"), 0.0);
+            CU_ASSERT_EQUAL(dc_simrun_fig(sim, "inference.dropped"), 0.0);
             dc_sim_destroy(sim);
         }
         double mean = sum / REPS;
@@ -402,15 +365,15 @@ static void test_aggregate_erlang_c(void)
     snprintf(set_q, sizeof set_q, "inference.arrivals.qps=%.17g", lambda);
     const char *sets[] = {set_q, "inference.mode=\"aggregate\"", "inference.tokens_out.law=\"constant\"",
                           "horizon_days=0.25"};
-    dc_sim *sim = run_text(mmc_cfg, sets, 4, 1);
+    dc_sim *sim = dc_simrun_text(mmc_cfg, sets, 4, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double C = dc_erlang_c(4, lambda / mu), lq = C * 0.9 / 0.1;
-    CU_ASSERT(close_rel(fig(sim, "inference.queue_mean"), lq, 1e-9));
-    CU_ASSERT(close_rel(fig(sim, "inference.in_system_mean"), lq + lambda / mu, 1e-9));
-    CU_ASSERT(close_rel(fig(sim, "inference.replica_capacity_qps"), mu, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.queue_mean"), lq, 1e-9));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.in_system_mean"), lq + lambda / mu, 1e-9));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.replica_capacity_qps"), mu, 1e-12));
     /* the sampled waits: 100,000 draws of a law with mean Wq and sd below 3 Wq / sqrt(C) */
     double wq = C / (4 * mu - lambda);
-    CU_ASSERT(fabs(fig(sim, "inference.wait_mean_s") - wq) <= 3.29 * 3.0 * wq / sqrt(C * 1e5));
+    CU_ASSERT(fabs(dc_simrun_fig(sim, "inference.wait_mean_s") - wq) <= 3.29 * 3.0 * wq / sqrt(C * 1e5));
     dc_sim_destroy(sim);
 }
 
@@ -449,19 +412,19 @@ static void compare_modes(const char *cfg, const char *const *sets, size_t n_set
     for (size_t i = 0; i < n_sets; i++)
         agg_sets[i] = sets[i];
     agg_sets[n_sets] = "inference.mode=\"aggregate\"";
-    dc_sim *agg = run_text(cfg, agg_sets, n_sets + 1, 1);
+    dc_sim *agg = dc_simrun_text(cfg, agg_sets, n_sets + 1, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(agg);
     double req[32] = {0};
     for (int s = 0; s < SEEDS; s++) {
-        dc_sim *sim = run_text(cfg, sets, n_sets, 1 + s);
+        dc_sim *sim = dc_simrun_text(cfg, sets, n_sets, 1 + s);
         CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
         for (size_t k = 0; k < n_keys; k++)
-            req[k] += fig(sim, keys[k].key) / SEEDS;
+            req[k] += dc_simrun_fig(sim, keys[k].key) / SEEDS;
         dc_sim_destroy(sim);
     }
     printf("\n  %s: figure, per-request, aggregate", what);
     for (size_t k = 0; k < n_keys; k++) {
-        double a = fig(agg, keys[k].key);
+        double a = dc_simrun_fig(agg, keys[k].key);
         bool ok = close_rel(a, req[k], keys[k].tol);
         printf("\n    %-30s %10.5g %10.5g  %+.1f%% (tolerance %.0f%%)%s", keys[k].key, req[k], a,
                100.0 * (a - req[k]) / req[k], 100.0 * keys[k].tol, ok ? "" : "  <-- FAILS");
@@ -554,37 +517,37 @@ static size_t count_events(dc_sim *sim, const char *kind)
 
 static void test_failures_retry(void)
 {
-    dc_sim *sim = run_text(fail_cfg, NULL, 0, 4);
+    dc_sim *sim = dc_simrun_text(fail_cfg, NULL, 0, 4);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double lost = fig(sim, "inference.replica_failures"), faults = fig(sim, "inference.replica_faults");
+    double lost = dc_simrun_fig(sim, "inference.replica_failures"), faults = dc_simrun_fig(sim, "inference.replica_faults");
     /* Node failures strike the service's nodes at 1 / MTBF per node-hour held. */
-    double node_h = fig(sim, "inference.gpu_h") / 8.0, expect = node_h / 10.0;
+    double node_h = dc_simrun_fig(sim, "inference.gpu_h") / 8.0, expect = node_h / 10.0;
     printf("\n  replicas lost %.0f (expected %.1f), restarted by faults %.0f, requests retried %.0f\n", lost,
-           expect, faults, fig(sim, "inference.retried"));
+           expect, faults, dc_simrun_fig(sim, "inference.retried"));
     CU_ASSERT(fabs(lost - expect) <= DC_Z99 * sqrt(expect) + 1.0);
     CU_ASSERT(faults >= 1.0);
-    CU_ASSERT(fig(sim, "inference.retried") >= 1.0);
+    CU_ASSERT(dc_simrun_fig(sim, "inference.retried") >= 1.0);
     /* no request is lost: every arrival is served, dropped or still in flight */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "inference.requests"),
-                           fig(sim, "inference.served") + fig(sim, "inference.dropped")
-                               + fig(sim, "inference.in_flight_end"),
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "inference.requests"),
+                           dc_simrun_fig(sim, "inference.served") + dc_simrun_fig(sim, "inference.dropped")
+                               + dc_simrun_fig(sim, "inference.in_flight_end"),
                            0.0);
     /* every replica lost or faulted started again (a spare at once, or after repair) */
     size_t ready = count_events(sim, "replica_ready");
     CU_ASSERT(ready >= 4 + (size_t)(lost + faults) - 1);
     CU_ASSERT_EQUAL(count_events(sim, "replica_lost"), (size_t)lost);
-    CU_ASSERT(fig(sim, "inference.replicas_mean") > 3.5);
+    CU_ASSERT(dc_simrun_fig(sim, "inference.replicas_mean") > 3.5);
     check_breakdown(sim);
     dc_sim_destroy(sim);
 
     const char *sets[] = {"inference.mode=\"aggregate\""};
-    sim = run_text(fail_cfg, sets, 1, 4);
+    sim = dc_simrun_text(fail_cfg, sets, 1, 4);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT(fig(sim, "inference.replica_failures") >= 1.0);
-    CU_ASSERT(fig(sim, "inference.retried") > 0.0);
-    CU_ASSERT(close_rel(fig(sim, "inference.served") + fig(sim, "inference.dropped")
-                            + fig(sim, "inference.in_flight_end"),
-                        fig(sim, "inference.requests"), 1e-9));
+    CU_ASSERT(dc_simrun_fig(sim, "inference.replica_failures") >= 1.0);
+    CU_ASSERT(dc_simrun_fig(sim, "inference.retried") > 0.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.served") + dc_simrun_fig(sim, "inference.dropped")
+                            + dc_simrun_fig(sim, "inference.in_flight_end"),
+                        dc_simrun_fig(sim, "inference.requests"), 1e-9));
     check_breakdown(sim);
     dc_sim_destroy(sim);
 }
@@ -614,43 +577,30 @@ static void test_breakdown_mixed(void)
 {
     for (int mode = 0; mode < 2; mode++) {
         const char *sets[] = {mode ? "inference.mode=\"request\"" : "inference.mode=\"aggregate\""};
-        dc_sim *sim = run_text(mixed_cfg, sets, 1, 2);
+        dc_sim *sim = dc_simrun_text(mixed_cfg, sets, 1, 2);
         CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
         check_breakdown(sim);
-        double serving = fig(sim, "gpu_hours.inference_serving"), idle = fig(sim, "gpu_hours.inference_idle");
-        double starting = fig(sim, "gpu_hours.inference_starting");
-        CU_ASSERT(close_rel(serving + idle + starting, fig(sim, "inference.gpu_h"), 1e-12));
+        double serving = dc_simrun_fig(sim, "gpu_hours.inference_serving"), idle = dc_simrun_fig(sim, "gpu_hours.inference_idle");
+        double starting = dc_simrun_fig(sim, "gpu_hours.inference_starting");
+        CU_ASSERT(close_rel(serving + idle + starting, dc_simrun_fig(sim, "inference.gpu_h"), 1e-12));
         CU_ASSERT(serving > 0.0 && idle > 0.0 && starting > 0.0);
-        CU_ASSERT(fig(sim, "inference.scale_ups") >= 1.0);
+        CU_ASSERT(dc_simrun_fig(sim, "inference.scale_ups") >= 1.0);
         /* the hooks for power and cost models */
         dc_inference *inf = dc_inference_of(sim);
         CU_ASSERT_PTR_NOT_NULL_FATAL(inf);
         dc_inference_totals t;
         dc_inference_totals_now(inf, &t);
-        CU_ASSERT(close_rel((t.gpu_s_serving + t.gpu_s_idle + t.gpu_s_starting) / 3600.0, fig(sim, "inference.gpu_h"),
+        CU_ASSERT(close_rel((t.gpu_s_serving + t.gpu_s_idle + t.gpu_s_starting) / 3600.0, dc_simrun_fig(sim, "inference.gpu_h"),
                             1e-12));
         dc_inference_report_energy(inf, 3.6e9);
         dc_inference_report_cost(inf, 500.0);
-        double mtok = (fig(sim, "inference.tokens_in") + fig(sim, "inference.tokens_out")) / 1e6;
-        CU_ASSERT_DOUBLE_EQUAL(fig(sim, "inference.energy_kwh"), 1000.0, 1e-9);
-        CU_ASSERT(close_rel(fig(sim, "inference.energy_per_request_j"), 3.6e9 / fig(sim, "inference.served"), 1e-12));
-        CU_ASSERT(close_rel(fig(sim, "inference.energy_per_mtok_kwh"), 1000.0 / mtok, 1e-12));
-        CU_ASSERT(close_rel(fig(sim, "inference.cost_per_mtok_usd"), 500.0 / mtok, 1e-12));
+        double mtok = (dc_simrun_fig(sim, "inference.tokens_in") + dc_simrun_fig(sim, "inference.tokens_out")) / 1e6;
+        CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "inference.energy_kwh"), 1000.0, 1e-9);
+        CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.energy_per_request_j"), 3.6e9 / dc_simrun_fig(sim, "inference.served"), 1e-12));
+        CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.energy_per_mtok_kwh"), 1000.0 / mtok, 1e-12));
+        CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.cost_per_mtok_usd"), 500.0 / mtok, 1e-12));
         dc_sim_destroy(sim);
     }
-}
-
-static bool same_summary(dc_sim *a, dc_sim *b)
-{
-    const dc_summary *sa = dc_sim_summary(a), *sb = dc_sim_summary(b);
-    if (dc_summary_count(sa) != dc_summary_count(sb))
-        return false;
-    for (size_t i = 0; i < dc_summary_count(sa); i++) {
-        double va = dc_summary_value(sa, i), vb = dc_summary_value(sb, i);
-        if (strcmp(dc_summary_key(sa, i), dc_summary_key(sb, i)) != 0 || memcmp(&va, &vb, sizeof va) != 0)
-            return false;
-    }
-    return true;
 }
 
 static void test_determinism(void)
@@ -658,13 +608,13 @@ static void test_determinism(void)
     for (int mode = 0; mode < 2; mode++) {
         const char *sets[] = {mode ? "inference.mode=\"request\"" : "inference.mode=\"aggregate\"",
                               "horizon_days=0.1"};
-        dc_sim *a = run_text(mixed_cfg, sets, 2, 9), *b = run_text(mixed_cfg, sets, 2, 9);
-        dc_sim *c = run_text(mixed_cfg, sets, 2, 10);
+        dc_sim *a = dc_simrun_text(mixed_cfg, sets, 2, 9), *b = dc_simrun_text(mixed_cfg, sets, 2, 9);
+        dc_sim *c = dc_simrun_text(mixed_cfg, sets, 2, 10);
         CU_ASSERT_PTR_NOT_NULL_FATAL(a);
         CU_ASSERT_PTR_NOT_NULL_FATAL(b);
         CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-        CU_ASSERT(same_summary(a, b));
-        CU_ASSERT(!same_summary(a, c));
+        CU_ASSERT(dc_simrun_same_summary(a, b));
+        CU_ASSERT(!dc_simrun_same_summary(a, c));
         dc_sim_destroy(a);
         dc_sim_destroy(b);
         dc_sim_destroy(c);
@@ -682,9 +632,9 @@ static void test_autoscaler(void)
                           "inference.replicas.min=1", "inference.replicas.max=8", "inference.replicas.initial=1",
                           "inference.arrivals.qps=50.0", "horizon_days=0.25",
                           "trace.events=true", "cluster.nodes=10"};
-    dc_sim *sim = run_text(chat_cfg, sets, 9, 1);
+    dc_sim *sim = dc_simrun_text(chat_cfg, sets, 9, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double cap = fig(sim, "inference.replica_capacity_qps");
+    double cap = dc_simrun_fig(sim, "inference.replica_capacity_qps");
     const dc_series *s = NULL;
     for (size_t i = 0; i < dc_series_set_count(dc_sim_series_set(sim)); i++)
         if (strcmp(dc_series_name(dc_series_set_at(dc_sim_series_set(sim), i)), "inference_replicas") == 0)
@@ -739,7 +689,7 @@ static void test_shipped_scenarios(void)
         CU_ASSERT_EQUAL(rc, DC_OK);
         if (sim) {
             check_breakdown(sim);
-            CU_ASSERT(fig(sim, "inference.served") > 0.0);
+            CU_ASSERT(dc_simrun_fig(sim, "inference.served") > 0.0);
         }
         dc_sim_destroy(sim);
         dc_scenario_destroy(sc);
@@ -749,43 +699,6 @@ static void test_shipped_scenarios(void)
 /* ---------- bad input through the program ---------- */
 
 static char workdir[256];
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return strdup("");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Runs dcsim run CFG -o OUT; returns the exit status and stderr. */
-static int run_dcsim(const char *cfg, const char *out, char **err_text)
-{
-    const char *dcsim = getenv("DCSIM");
-    char err_path[400];
-    snprintf(err_path, sizeof err_path, "%s/stderr", workdir);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int o = open("/dev/null", O_WRONLY);
-        dup2(o, 1);
-        dup2(e, 2);
-        alarm(60);
-        execl(dcsim, dcsim, "run", cfg, "-o", out, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    *err_text = slurp(err_path);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 #define BAD_HEAD                                                                                   \
     "horizon_days = 1.0; stop_when_done = false;\n"                                                \
@@ -874,29 +787,8 @@ static void test_bad_input(void)
                   "};\n",
          {"bad.cfg:5", "inference.mode", "aggregate"}},
     };
-    char cfg[400], out[400];
-    snprintf(cfg, sizeof cfg, "%s/bad.cfg", workdir);
-    snprintf(out, sizeof out, "%s/out.h5", workdir);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        FILE *f = fopen(cfg, "w");
-        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-        fputs(cases[i].cfg, f);
-        fclose(f);
-        char *err = NULL;
-        int status = run_dcsim(cfg, out, &err);
-        bool ok = status == 2 && strncmp(err, "dcsim", 5) == 0;
-        for (int k = 0; k < 3 && cases[i].frag[k]; k++)
-            ok = ok && strstr(err, cases[i].frag[k]) != NULL;
-        struct stat st;
-        bool left = stat(out, &st) == 0;
-        if (!ok || left)
-            fprintf(stderr, "\n  bad input '%s': status %d, output %s, stderr: %s", cases[i].what, status,
-                    left ? "left behind" : "none", err);
-        CU_ASSERT(ok);
-        CU_ASSERT(!left);
-        free(err);
-        unlink(out);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        dc_test_bad_run(workdir, cases[i].what, cases[i].cfg, NULL, cases[i].frag, 3);
 }
 
 static int setup(void)
@@ -907,11 +799,6 @@ static int setup(void)
 
 static void teardown(void)
 {
-    char p[512];
-    snprintf(p, sizeof p, "%s/bad.cfg", workdir);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/stderr", workdir);
-    unlink(p);
     rmdir(workdir);
 }
 

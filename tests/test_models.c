@@ -9,51 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "simrun.h"
 #include "workload/checkpoint.h"
 #include "cluster.h"
 #include "registry.h"
 #include "testutil.h"
-
-/* Builds and runs the scenario text with overrides; returns the sim (caller
- * destroys) or NULL after a CUnit failure. */
-static dc_sim *run_text(const char *text, const char *const *sets, size_t n_sets, int64_t seed)
-{
-    dc_error err = {0};
-    dc_scenario *sc = NULL;
-    if (dc_scenario_load_string(text, "test.cfg", &sc, &err) != DC_OK) {
-        fprintf(stderr, "load: %s\n", err.msg);
-        CU_FAIL("scenario did not load");
-        return NULL;
-    }
-    dc_scenario_set_schema(sc, dc_schemas());
-    for (size_t i = 0; i < n_sets; i++)
-        if (dc_scenario_set(sc, sets[i], &err) != DC_OK) {
-            fprintf(stderr, "set: %s\n", err.msg);
-            CU_FAIL("override rejected");
-            dc_scenario_destroy(sc);
-            return NULL;
-        }
-    dc_sim *sim = NULL;
-    if (dc_scenario_validate(sc, &err) != DC_OK || dc_build(sc, seed, &sim, &err) != DC_OK
-        || dc_sim_run(sim, &err) != DC_OK) {
-        fprintf(stderr, "run: %s\n", err.msg);
-        CU_FAIL("scenario did not run");
-        dc_sim_destroy(sim);
-        sim = NULL;
-    }
-    dc_scenario_destroy(sc);
-    return sim;
-}
-
-static double fig(dc_sim *sim, const char *key)
-{
-    double v = NAN;
-    if (!dc_summary_get(dc_sim_summary(sim), key, &v)) {
-        fprintf(stderr, "missing summary figure %s\n", key);
-        CU_FAIL("summary figure missing");
-    }
-    return v;
-}
 
 /* Exponential node failures, plenty of spares, a job that never ends:
  * interruptions are Poisson with mean N x horizon / MTBF. */
@@ -67,18 +27,18 @@ static const char superposition_cfg[] =
 
 static void test_superposition(void)
 {
-    dc_sim *sim = run_text(superposition_cfg, NULL, 0, 11);
+    dc_sim *sim = dc_simrun_text(superposition_cfg, NULL, 0, 11);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double expected = 64.0 * 2000.0 * 24.0 / 1000.0; /* 3072 */
-    double got = fig(sim, "job.interruptions");
+    double got = dc_simrun_fig(sim, "job.interruptions");
     double half = DC_Z99 * sqrt(expected);
     printf("\n  interruptions %.0f, expected %.0f +- %.0f (99%%)\n", got, expected, half);
     CU_ASSERT(fabs(got - expected) <= half);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "interruptions.node"), got, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "interruptions.node"), got, 0.0);
     /* Every node, busy or spare, fails while up: 128 x availability x T / MTBF. */
-    double avail = fig(sim, "cluster.node_availability");
+    double avail = dc_simrun_fig(sim, "cluster.node_availability");
     double expected_all = 128.0 * avail * 2000.0 * 24.0 / 1000.0;
-    CU_ASSERT(fabs(fig(sim, "failures.total") - expected_all) <= DC_Z99 * sqrt(expected_all));
+    CU_ASSERT(fabs(dc_simrun_fig(sim, "failures.total") - expected_all) <= DC_Z99 * sqrt(expected_all));
     dc_sim_destroy(sim);
 }
 
@@ -86,15 +46,15 @@ static void test_superposition(void)
 static void test_job_level_faults(void)
 {
     const char *sets[] = {"failures.[0].per=\"job_gpu\"", "failures.[0].mtbf_h=51200.0"};
-    dc_sim *sim = run_text(superposition_cfg, sets, 2, 3);
+    dc_sim *sim = dc_simrun_text(superposition_cfg, sets, 2, 3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     /* 512 GPUs / 51200 h = one per 100 h of computing (not while restarting). */
-    double computing_h = fig(sim, "job.time_running_h") + fig(sim, "job.time_checkpointing_h");
+    double computing_h = dc_simrun_fig(sim, "job.time_running_h") + dc_simrun_fig(sim, "job.time_checkpointing_h");
     double expected = computing_h / 100.0;
-    double got = fig(sim, "job.interruptions");
+    double got = dc_simrun_fig(sim, "job.interruptions");
     CU_ASSERT(fabs(got - expected) <= DC_Z99 * sqrt(expected));
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.tickets"), 0.0, 0.0); /* no node is lost */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.down"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.tickets"), 0.0, 0.0); /* no node is lost */
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.down"), 0.0, 0.0);
     dc_sim_destroy(sim);
 }
 
@@ -125,9 +85,9 @@ static void test_checkpoint_tradeoff(void)
         double sum = 0, sum2 = 0;
         for (int r = 0; r < REPS; r++) {
             /* Replication r uses seed r at every grid point: common random numbers. */
-            dc_sim *sim = run_text(ckpt_cfg, sets, 2, r + 1);
+            dc_sim *sim = dc_simrun_text(ckpt_cfg, sets, 2, r + 1);
             CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-            double e = fig(sim, "job.ettr");
+            double e = dc_simrun_fig(sim, "job.ettr");
             sum += e;
             sum2 += e * e;
             dc_sim_destroy(sim);
@@ -177,20 +137,20 @@ static const char crews_cfg[] =
 
 static void test_repair_crews(void)
 {
-    dc_sim *one = run_text(crews_cfg, NULL, 0, 9);
+    dc_sim *one = dc_simrun_text(crews_cfg, NULL, 0, 9);
     const char *sets[] = {"repair.crews=64"};
-    dc_sim *many = run_text(crews_cfg, sets, 1, 9);
+    dc_sim *many = dc_simrun_text(crews_cfg, sets, 1, 9);
     CU_ASSERT_PTR_NOT_NULL_FATAL(one);
     CU_ASSERT_PTR_NOT_NULL_FATAL(many);
     /* About 64 nodes x 1/200 h = 0.32 failures an hour, 2 h repairs: one crew
      * is 64% busy, and M/M/1 waits are Wq = rho/(mu - lambda) = 3.6 h. */
-    CU_ASSERT(fig(one, "repair.mean_wait_h") > 1.0);
-    CU_ASSERT(fig(one, "repair.max_queue") >= 2.0);
-    CU_ASSERT(fig(one, "repair.crew_utilization") > 0.4 && fig(one, "repair.crew_utilization") < 0.9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(many, "repair.mean_wait_h"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(many, "repair.max_queue"), 0.0, 0.0);
-    printf("\n  one crew: wait %.2f h, utilisation %.2f\n", fig(one, "repair.mean_wait_h"),
-           fig(one, "repair.crew_utilization"));
+    CU_ASSERT(dc_simrun_fig(one, "repair.mean_wait_h") > 1.0);
+    CU_ASSERT(dc_simrun_fig(one, "repair.max_queue") >= 2.0);
+    CU_ASSERT(dc_simrun_fig(one, "repair.crew_utilization") > 0.4 && dc_simrun_fig(one, "repair.crew_utilization") < 0.9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(many, "repair.mean_wait_h"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(many, "repair.max_queue"), 0.0, 0.0);
+    printf("\n  one crew: wait %.2f h, utilisation %.2f\n", dc_simrun_fig(one, "repair.mean_wait_h"),
+           dc_simrun_fig(one, "repair.crew_utilization"));
     dc_sim_destroy(one);
     dc_sim_destroy(many);
 }
@@ -210,10 +170,10 @@ static const char small_cfg[] =
 static void test_breakdown_sums(void)
 {
     for (int64_t seed = 1; seed <= 4; seed++) {
-        dc_sim *sim = run_text(small_cfg, NULL, 0, seed);
+        dc_sim *sim = dc_simrun_text(small_cfg, NULL, 0, seed);
         CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
         const dc_summary *s = dc_sim_summary(sim);
-        double total = 0.0, capacity = fig(sim, DC_BREAKDOWN_TOTAL);
+        double total = 0.0, capacity = dc_simrun_fig(sim, DC_BREAKDOWN_TOTAL);
         size_t lines = 0;
         for (size_t i = 0; i < dc_summary_count(s); i++) {
             const char *k = dc_summary_key(s, i);
@@ -228,23 +188,9 @@ static void test_breakdown_sums(void)
         CU_ASSERT_DOUBLE_EQUAL(capacity, 17 * 8 * dc_sim_now(sim) / 3600.0, 1e-9 * capacity);
         /* The waiting line appears: one spare and slow repairs. */
         if (seed == 1)
-            CU_ASSERT(fig(sim, "gpu_hours.waiting") > 0.0);
+            CU_ASSERT(dc_simrun_fig(sim, "gpu_hours.waiting") > 0.0);
         dc_sim_destroy(sim);
     }
-}
-
-static bool same_summary(dc_sim *a, dc_sim *b)
-{
-    const dc_summary *sa = dc_sim_summary(a), *sb = dc_sim_summary(b);
-    if (dc_summary_count(sa) != dc_summary_count(sb))
-        return false;
-    for (size_t i = 0; i < dc_summary_count(sa); i++) {
-        double va = dc_summary_value(sa, i), vb = dc_summary_value(sb, i);
-        if (strcmp(dc_summary_key(sa, i), dc_summary_key(sb, i)) != 0
-            || memcmp(&va, &vb, sizeof va) != 0)
-            return false;
-    }
-    return true;
 }
 
 static bool same_events(dc_sim *a, dc_sim *b)
@@ -256,16 +202,16 @@ static bool same_events(dc_sim *a, dc_sim *b)
 
 static void test_determinism(void)
 {
-    dc_sim *a = run_text(small_cfg, NULL, 0, 42);
-    dc_sim *b = run_text(small_cfg, NULL, 0, 42);
-    dc_sim *c = run_text(small_cfg, NULL, 0, 43);
+    dc_sim *a = dc_simrun_text(small_cfg, NULL, 0, 42);
+    dc_sim *b = dc_simrun_text(small_cfg, NULL, 0, 42);
+    dc_sim *c = dc_simrun_text(small_cfg, NULL, 0, 43);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT(dc_eventlog_count(dc_sim_eventlog(a)) > 20);
-    CU_ASSERT(same_summary(a, b));
+    CU_ASSERT(dc_simrun_same_summary(a, b));
     CU_ASSERT(same_events(a, b));
-    CU_ASSERT(!same_summary(a, c));
+    CU_ASSERT(!dc_simrun_same_summary(a, c));
     CU_ASSERT(!same_events(a, c));
     dc_sim_destroy(a);
     dc_sim_destroy(b);
@@ -285,12 +231,12 @@ static void test_two_sims_one_process(void)
     CU_ASSERT_EQUAL_FATAL(dc_build(sc, 43, &y, &err), DC_OK);
     CU_ASSERT_EQUAL(dc_sim_run(y, &err), DC_OK);
     CU_ASSERT_EQUAL(dc_sim_run(x, &err), DC_OK);
-    dc_sim *alone42 = run_text(small_cfg, NULL, 0, 42);
-    dc_sim *alone43 = run_text(small_cfg, NULL, 0, 43);
+    dc_sim *alone42 = dc_simrun_text(small_cfg, NULL, 0, 42);
+    dc_sim *alone43 = dc_simrun_text(small_cfg, NULL, 0, 43);
     CU_ASSERT_PTR_NOT_NULL_FATAL(alone42);
     CU_ASSERT_PTR_NOT_NULL_FATAL(alone43);
-    CU_ASSERT(same_summary(x, alone42) && same_events(x, alone42));
-    CU_ASSERT(same_summary(y, alone43) && same_events(y, alone43));
+    CU_ASSERT(dc_simrun_same_summary(x, alone42) && same_events(x, alone42));
+    CU_ASSERT(dc_simrun_same_summary(y, alone43) && same_events(y, alone43));
     dc_sim_destroy(x);
     dc_sim_destroy(y);
     dc_sim_destroy(alone42);
@@ -307,14 +253,14 @@ static void test_rack_failures(void)
         "job = { nodes = 16; work_gpu_h = 1e12; restart_s = 60.0; };\n"
         "failures = ( { name = \"pdu\"; per = \"rack\"; mtbf_h = 100.0; } );\n"
         "repair = { crews = 0; law = \"constant\"; mean_h = 0.5; };\n";
-    dc_sim *sim = run_text(cfg, NULL, 0, 1);
+    dc_sim *sim = dc_simrun_text(cfg, NULL, 0, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     /* 6 racks x 2400 h / 100 h = 144 rack failures (a rack under repair does not fail). */
-    double f = fig(sim, "failures.total");
+    double f = dc_simrun_fig(sim, "failures.total");
     CU_ASSERT(fabs(f - 144.0) <= DC_Z99 * 12.0 + 144.0 * 0.006);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.tickets"), f, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.tickets"), f, 0.0);
     /* Down node-hours = 4 nodes x 0.5 h per failure. */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.down"), f * 4 * 0.5 * 8, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.down"), f * 4 * 0.5 * 8, 1e-6);
     dc_sim_destroy(sim);
 }
 
@@ -326,14 +272,14 @@ static void test_completion(void)
         "cluster = { nodes = 4; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
         "job = { nodes = 4; work_gpu_h = 768.0; restart_s = 360.0; };\n" /* 24 h of 32 GPUs */
         "checkpoint = { interval_s = 3600.0; size_gb = 36.0; write_gb_per_s = 1.0; };\n"; /* 36 s */
-    dc_sim *sim = run_text(cfg, NULL, 0, 1);
+    dc_sim *sim = dc_simrun_text(cfg, NULL, 0, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     /* 0.1 h start + 24 h work + 23 checkpoints of 36 s (none after the last hour). */
     double expected_h = 0.1 + 24.0 + 23 * 0.01;
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.completion_days") * 24.0, expected_h, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.checkpoints"), 23.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.completion_days") * 24.0, expected_h, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoints"), 23.0, 0.0);
     CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, expected_h, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.ettr"), 24.0 / expected_h, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.ettr"), 24.0 / expected_h, 1e-12);
     dc_sim_destroy(sim);
 }
 
@@ -399,10 +345,10 @@ static void test_speed_factor(void)
     CU_ASSERT_EQUAL_FATAL(dc_sim_add_model(sim, &throttle_model, sc, &err), DC_OK);
     CU_ASSERT_EQUAL_FATAL(dc_sim_run(sim, &err), DC_OK);
     /* 12 h at full speed (half the work), the other half at half speed: 36 h. */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.completion_days") * 24.0, 36.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.throttle"), 24.0 * 32 * 0.5, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.useful"), 768.0, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.ettr"), 768.0 / (36.0 * 32), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.completion_days") * 24.0, 36.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.throttle"), 24.0 * 32 * 0.5, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.useful"), 768.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.ettr"), 768.0 / (36.0 * 32), 1e-12);
     dc_sim_destroy(sim);
     dc_scenario_destroy(sc);
 }

@@ -18,12 +18,14 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "badinput.h"
 #include "cluster.h"
 #include "fabric/collective.h"
 #include "flows.h"
 #include "maxmin.h"
 #include "fabric/network.h"
 #include "registry.h"
+#include "simrun.h"
 #include "workload/steptime.h"
 #include "fabric/storage.h"
 #include "testutil.h"
@@ -626,45 +628,6 @@ static void test_memory(void)
 
 /* ---- the models in a simulation ---- */
 
-static dc_sim *build_text(const char *text, const char *const *sets, size_t n_sets, dc_error *err)
-{
-    dc_scenario *sc = NULL;
-    dc_sim *sim = NULL;
-    if (dc_scenario_load_string(text, "test.cfg", &sc, err) != DC_OK)
-        return NULL;
-    dc_scenario_set_schema(sc, dc_schemas());
-    int rc = DC_OK;
-    for (size_t i = 0; i < n_sets && rc == DC_OK; i++)
-        rc = dc_scenario_set(sc, sets[i], err);
-    if (rc == DC_OK && dc_scenario_validate(sc, err) == DC_OK)
-        dc_build(sc, -1, &sim, err);
-    dc_scenario_destroy(sc);
-    return sim;
-}
-
-static dc_sim *run_text(const char *text, const char *const *sets, size_t n_sets)
-{
-    dc_error err = {0};
-    dc_sim *sim = build_text(text, sets, n_sets, &err);
-    if (!sim || dc_sim_run(sim, &err) != DC_OK) {
-        fprintf(stderr, "run: %s\n", err.msg);
-        CU_FAIL("scenario did not run");
-        dc_sim_destroy(sim);
-        return NULL;
-    }
-    return sim;
-}
-
-static double fig(dc_sim *sim, const char *key)
-{
-    double v = NAN;
-    if (!dc_summary_get(dc_sim_summary(sim), key, &v)) {
-        fprintf(stderr, "missing summary figure %s\n", key);
-        CU_FAIL("summary figure missing");
-    }
-    return v;
-}
-
 static const char step_cfg[] =
     "horizon_days = 100.0;\n"
     "cluster = { nodes = 4; gpus_per_node = 8; nodes_per_rack = 4; };\n"
@@ -678,19 +641,19 @@ static const char step_cfg[] =
  * source's GPU-hours are its share of the step. */
 static void test_job_runs_at_step_time(void)
 {
-    dc_sim *sim = run_text(step_cfg, NULL, 0);
+    dc_sim *sim = dc_simrun_text(step_cfg, NULL, 0, -1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double step = fig(sim, "step.time_s"), steps = fig(sim, "step.steps");
+    double step = dc_simrun_fig(sim, "step.time_s"), steps = dc_simrun_fig(sim, "step.steps");
     CU_ASSERT(REL(steps, 1e6));
-    double days = fig(sim, "job.completion_days");
+    double days = dc_simrun_fig(sim, "job.completion_days");
     CU_ASSERT(REL(days * 86400.0, 60.0 + steps * step));
     double run_gpu_h = 32 * steps * step / 3600.0;
-    CU_ASSERT(fabs(fig(sim, "gpu_hours.communication") - run_gpu_h * fig(sim, "step.comm_exposed_s") / step)
+    CU_ASSERT(fabs(dc_simrun_fig(sim, "gpu_hours.communication") - run_gpu_h * dc_simrun_fig(sim, "step.comm_exposed_s") / step)
               < 1e-6 * run_gpu_h);
-    CU_ASSERT(fabs(fig(sim, "gpu_hours.pipeline_bubble") - run_gpu_h * fig(sim, "step.bubble_s") / step)
+    CU_ASSERT(fabs(dc_simrun_fig(sim, "gpu_hours.pipeline_bubble") - run_gpu_h * dc_simrun_fig(sim, "step.bubble_s") / step)
               < 1e-6 * run_gpu_h);
-    CU_ASSERT(REL(fig(sim, "step.mfu"), 0.5 * fig(sim, "step.compute_s") / step));
-    CU_ASSERT(fabs(fig(sim, "step.ettr_time") - fig(sim, "job.ettr") / fig(sim, "step.scaling_efficiency")) < 1e-9);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "step.mfu"), 0.5 * dc_simrun_fig(sim, "step.compute_s") / step));
+    CU_ASSERT(fabs(dc_simrun_fig(sim, "step.ettr_time") - dc_simrun_fig(sim, "job.ettr") / dc_simrun_fig(sim, "step.scaling_efficiency")) < 1e-9);
     dc_sim_destroy(sim);
 }
 
@@ -708,22 +671,22 @@ static const char netfail_cfg[] =
 
 static void test_network_failures_in_run(void)
 {
-    dc_sim *sim = run_text(netfail_cfg, NULL, 0);
+    dc_sim *sim = dc_simrun_text(netfail_cfg, NULL, 0, -1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     /* 2 pods x 8 uplinks (2 leaves x 8 NICs / 2); a failed one is out 1 h of
      * 100: the working units fail at 16 x 100 d x 24 h x (100/101) / 100 h. */
-    double expect = 16 * 2400.0 * (100.0 / 101.0) / 100.0, got = fig(sim, "network.failures.pod_link");
+    double expect = 16 * 2400.0 * (100.0 / 101.0) / 100.0, got = dc_simrun_fig(sim, "network.failures.pod_link");
     printf("\n  pod link failures %.0f, expected %.0f +- %.0f (99%%)", got, expect, DC_Z99 * sqrt(expect));
     CU_ASSERT(fabs(got - expect) <= DC_Z99 * sqrt(expect));
-    CU_ASSERT(fig(sim, "network.degraded_h") > 0.0 && fig(sim, "network.min_health") < 1.0);
+    CU_ASSERT(dc_simrun_fig(sim, "network.degraded_h") > 0.0 && dc_simrun_fig(sim, "network.min_health") < 1.0);
     /* Each leaf switch holds a node of the job: every failure while the job
      * computes cuts it, and nothing else interrupts it. */
-    double sw = fig(sim, "network.failures.leaf_switch");
+    double sw = dc_simrun_fig(sim, "network.failures.leaf_switch");
     CU_ASSERT(sw > 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "network.interruptions"), fig(sim, "job.interruptions"), 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.interruptions"), sw, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "network.interruptions"), dc_simrun_fig(sim, "job.interruptions"), 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.interruptions"), sw, 0.0);
     /* Slower collectives while links are down: the mean efficiency is lower. */
-    CU_ASSERT(fig(sim, "step.mean_scaling_efficiency") < fig(sim, "step.scaling_efficiency"));
+    CU_ASSERT(dc_simrun_fig(sim, "step.mean_scaling_efficiency") < dc_simrun_fig(sim, "step.scaling_efficiency"));
     dc_sim_destroy(sim);
 }
 
@@ -770,7 +733,7 @@ static void xfer_start(dc_sim *sim, void *ctx, uint64_t arg)
 static void test_storage(void)
 {
     dc_error err = {0};
-    dc_sim *sim = build_text(storage_cfg, NULL, 0, &err);
+    dc_sim *sim = dc_simrun_build(storage_cfg, NULL, 0, -1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     xfer x = {dc_storage_of(sim), {0, 0}, {0, 0}};
     CU_ASSERT_PTR_NOT_NULL_FATAL(x.st);
@@ -785,11 +748,11 @@ static void test_storage(void)
     /* 100 GB at 10 GB/s: t = 10; the other then alone at 20: 200 GB more by t = 20. */
     CU_ASSERT(REL(x.done_s[0], 10.0) && REL(x.done_s[1], 20.0));
     /* The checkpoint of 400 GB from 4 nodes on each tier, alone. */
-    CU_ASSERT(REL(fig(sim, "storage.pfs.checkpoint_write_s"), 1e-3 + 400e9 / 20e9));
-    CU_ASSERT(REL(fig(sim, "storage.nvme.checkpoint_write_s"), 400e9 / 16e9));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "storage.pfs.checkpoint_write_s"), 1e-3 + 400e9 / 20e9));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "storage.nvme.checkpoint_write_s"), 400e9 / 16e9));
     /* Cost: 1000 TB x $10 + 4 nodes x 4 TB x $2 per month, for 10 days. */
-    CU_ASSERT(REL(fig(sim, "storage.cost_usd_per_month"), 10000.0 + 32.0));
-    CU_ASSERT(REL(fig(sim, "storage.cost_usd"), 10032.0 * 10 * 86400 / (30.44 * 86400)));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "storage.cost_usd_per_month"), 10000.0 + 32.0));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "storage.cost_usd"), 10032.0 * 10 * 86400 / (30.44 * 86400)));
     dc_sim_destroy(sim);
 }
 
@@ -810,13 +773,13 @@ static void test_tier_failures(void)
     /* Renewal counts: variance N T sigma^2 / mu^3; Weibull shape 2 has
      * sigma^2 / mu^2 = 4 / pi - 1. */
     double sd_weibull = sqrt(expect * (4.0 / M_PI - 1.0)), sd_exp = sqrt(expect);
-    dc_sim *sim = run_text(cfg, NULL, 0);
+    dc_sim *sim = dc_simrun_text(cfg, NULL, 0, -1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double got = fig(sim, "storage.nvme.failures");
+    double got = dc_simrun_fig(sim, "storage.nvme.failures");
     printf("\n  weibull: %.0f failures, expected %.0f +- %.0f (99%%)", got, expect, DC_Z99 * sd_weibull);
     CU_ASSERT(fabs(got - expect) <= DC_Z99 * sd_weibull);
     /* Each failure costs its 1 h of repair, bar those cut off at the end. */
-    double down = fig(sim, "storage.nvme.down_h");
+    double down = dc_simrun_fig(sim, "storage.nvme.down_h");
     CU_ASSERT(down <= got && down >= got - 64);
     dc_sim_destroy(sim);
     /* The same mean, exponential. */
@@ -826,9 +789,9 @@ static void test_tier_failures(void)
     char *w = strstr(text, weibull);
     CU_ASSERT_PTR_NOT_NULL_FATAL(w);
     memmove(w, w + strlen(weibull), strlen(w + strlen(weibull)) + 1);
-    sim = run_text(text, NULL, 0);
+    sim = dc_simrun_text(text, NULL, 0, -1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    got = fig(sim, "storage.nvme.failures");
+    got = dc_simrun_fig(sim, "storage.nvme.failures");
     printf("\n  exponential: %.0f failures, expected %.0f +- %.0f (99%%)\n", got, expect, DC_Z99 * sd_exp);
     CU_ASSERT(fabs(got - expect) <= DC_Z99 * sd_exp);
     dc_sim_destroy(sim);
@@ -847,19 +810,19 @@ static void test_data_stall(void)
         "  dataset = { tier = \"pfs\"; size_tb = 100.0; bytes_per_token = 1e4; }; };\n"
         "parallelism = { tensor = 8; global_batch_tokens = 65536.0; seq_len = 4096; };\n"
         "trace = { events = false; };\n";
-    dc_sim *sim = run_text(cfg, NULL, 0);
+    dc_sim *sim = dc_simrun_text(cfg, NULL, 0, -1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     /* 65536 x 1e4 B = 655 MB per step at 1 GB/s: 0.655 s of reading. */
-    double step = fig(sim, "step.time_s"), nostall = step - fig(sim, "step.data_stall_s");
+    double step = dc_simrun_fig(sim, "step.time_s"), nostall = step - dc_simrun_fig(sim, "step.data_stall_s");
     CU_ASSERT(REL(step, 0.65536));
     CU_ASSERT(nostall < step);
     /* While the tier is down the job stands still: data_stall GPU-hours are
      * 32 GPUs x the down time, on top of the stall of the healthy steps. */
-    double down_h = fig(sim, "storage.pfs.down_h");
+    double down_h = dc_simrun_fig(sim, "storage.pfs.down_h");
     CU_ASSERT(down_h > 0.0);
-    double run_h = fig(sim, "job.time_running_h");
-    double expect = 32.0 * ((run_h - down_h) * fig(sim, "step.data_stall_s") / step + down_h);
-    CU_ASSERT(fabs(fig(sim, "gpu_hours.data_stall") - expect) < 1e-6 * expect);
+    double run_h = dc_simrun_fig(sim, "job.time_running_h");
+    double expect = 32.0 * ((run_h - down_h) * dc_simrun_fig(sim, "step.data_stall_s") / step + down_h);
+    CU_ASSERT(fabs(dc_simrun_fig(sim, "gpu_hours.data_stall") - expect) < 1e-6 * expect);
     dc_sim_destroy(sim);
 }
 
@@ -883,16 +846,16 @@ static void big_read(dc_sim *sim, void *ctx, uint64_t arg)
 
 static void test_transfer_slows_stream(void)
 {
-    dc_sim *sim = run_text(stream_cfg, NULL, 0);
+    dc_sim *sim = dc_simrun_text(stream_cfg, NULL, 0, -1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double step = fig(sim, "step.time_s");
+    double step = dc_simrun_fig(sim, "step.time_s");
     dc_sim_destroy(sim);
     /* Bytes per token for a demand of 0.8 GB/s at this step time. */
     char set[96];
     snprintf(set, sizeof set, "storage.dataset.bytes_per_token=%.17g", 0.8e9 * step / 65536.0);
     const char *sets[] = {set};
     dc_error err = {0};
-    sim = build_text(stream_cfg, sets, 1, &err);
+    sim = dc_simrun_build(stream_cfg, sets, 1, -1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     dc_sim_at(sim, 100.0, big_read, dc_storage_of(sim), 0);
     CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
@@ -922,22 +885,22 @@ static void test_offload(void)
         "parallelism = { tensor = 8; global_batch_tokens = 262144.0; seq_len = 4096; zero_stage = 0;\n"
         "  activation_gb = 10.0; };\n"
         "trace = { events = false; };\n";
-    dc_sim *sim = run_text(cfg, NULL, 0);
+    dc_sim *sim = dc_simrun_text(cfg, NULL, 0, -1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     /* 1.25e9 parameters per GPU at 16 B (ZeRO 0) = 20 GB, plus 10 GB of
      * activations, fit the 40 GB of HBM per GPU: no offload. */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "step.offload"), 0.0, 0.0);
-    CU_ASSERT(REL(fig(sim, "step.memory_gb_per_gpu"), 1.25e9 * 16 / 1e9 + 10.0));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "step.offload"), 0.0, 0.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "step.memory_gb_per_gpu"), 1.25e9 * 16 / 1e9 + 10.0));
     dc_sim_destroy(sim);
     const char *sets[] = {"parallelism.activation_gb=25.0"};
-    sim = run_text(cfg, sets, 1);
+    sim = dc_simrun_text(cfg, sets, 1, -1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     /* 20 + 25 > 40 GB: the 15 GB of optimizer go to DDR (2 TB / 8 = 250 GB
      * per GPU); each step moves 1.25e9 x (2 + 2 + 24) B at 25 GB/s. */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "step.offload"), 1.0, 0.0);
-    CU_ASSERT(REL(fig(sim, "step.memory_gb_per_gpu"), 1.25e9 * 4 / 1e9 + 25.0));
-    CU_ASSERT(REL(fig(sim, "step.offload_s"), 1.25e9 * 28 / 25e9));
-    CU_ASSERT(fig(sim, "gpu_hours.memory_offload") > 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "step.offload"), 1.0, 0.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "step.memory_gb_per_gpu"), 1.25e9 * 4 / 1e9 + 25.0));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "step.offload_s"), 1.25e9 * 28 / 25e9));
+    CU_ASSERT(dc_simrun_fig(sim, "gpu_hours.memory_offload") > 0.0);
     dc_sim_destroy(sim);
 }
 
@@ -1008,22 +971,6 @@ static const bad_case bad_cases[] = {
 
 static const char *dcsim_path;
 
-static int run_dcsim(const char *cfg, const char *err_path)
-{
-    pid_t pid = fork();
-    if (pid == 0) {
-        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644), o = open("/dev/null", O_WRONLY);
-        dup2(e, 2);
-        dup2(o, 1);
-        alarm(60);
-        execl(dcsim_path, dcsim_path, "run", cfg, "--no-trace", (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 static void test_bad_input(void)
 {
     if (!dcsim_path) {
@@ -1032,48 +979,9 @@ static void test_bad_input(void)
     }
     char dir[] = "/tmp/dcsim_test_network_XXXXXX";
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-    char cfg[128], err_path[128];
-    snprintf(cfg, sizeof cfg, "%s/bad.cfg", dir);
-    snprintf(err_path, sizeof err_path, "%s/stderr", dir);
-    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
-        FILE *f = fopen(cfg, "w");
-        fputs(bad_cases[i].scenario, f);
-        fclose(f);
-        int status = run_dcsim(cfg, err_path);
-        char msg[2048] = "";
-        f = fopen(err_path, "r");
-        size_t n = f ? fread(msg, 1, sizeof msg - 1, f) : 0;
-        msg[n] = '\0';
-        if (f)
-            fclose(f);
-        bool ok = status == 2 && strncmp(msg, "dcsim", 5) == 0;
-        for (int k = 0; k < 3 && bad_cases[i].fragments[k]; k++)
-            ok = ok && strstr(msg, bad_cases[i].fragments[k]);
-        if (!ok)
-            fprintf(stderr, "\n  bad input '%s': status %d, stderr: %s", bad_cases[i].what, status, msg);
-        CU_ASSERT(ok);
-    }
-    unlink(cfg);
-    unlink(err_path);
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++)
+        dc_test_bad_run(dir, bad_cases[i].what, bad_cases[i].scenario, NULL, bad_cases[i].fragments, 3);
     rmdir(dir);
-}
-
-/* The lessons in scenarios/teach run and say what their README says. */
-static char *capture(const char *cmd, int *status)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n - 1, p)) > 0)
-        n += got;
-    if (buf)
-        buf[n] = '\0';
-    int st = pclose(p);
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return buf;
 }
 
 static size_t count_lines(const char *s)
@@ -1095,7 +1003,7 @@ static void test_lessons(void)
     int status;
     /* Scaling: more GPUs, shorter training, lower MFU and ETTR. */
     snprintf(cmd, sizeof cmd, "DCSIM='%s' sh '%s/scenarios/teach/scaling.sh' 1024 4096 16384", dcsim_path, src);
-    char *out = capture(cmd, &status);
+    char *out = dc_runner_shell(cmd, &status);
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     CU_ASSERT_EQUAL(status, 0);
     CU_ASSERT_EQUAL(count_lines(out), 4u);
@@ -1117,7 +1025,7 @@ static void test_lessons(void)
     };
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
         snprintf(cmd, sizeof cmd, "DCSIM='%s' sh '%s/scenarios/teach/'%s", dcsim_path, src, others[i][0]);
-        out = capture(cmd, &status);
+        out = dc_runner_shell(cmd, &status);
         CU_ASSERT_PTR_NOT_NULL_FATAL(out);
         bool ok = status == 0 && count_lines(out) == (size_t)atoi(others[i][1]);
         /* Only the HBM lesson has a row that must not fit. */

@@ -15,6 +15,7 @@
 #include "orbital/orbit.h"
 #include "orbital/radiator.h"
 #include "registry.h"
+#include "simrun.h"
 #include "testutil.h"
 
 /* One satellite carrying 2 nodes of 4 GPUs; the job holds both and computes
@@ -42,46 +43,10 @@ static const char base[] =
 #define ETA (0.97 * 0.98)
 #define LOAD_W (IT_W / ETA + 500.0)
 
-static dc_sim *run_sets(const char *text, const char *const *sets, size_t n, dc_error *err)
-{
-    dc_scenario *sc = NULL;
-    dc_sim *sim = NULL;
-    int rc = dc_scenario_load_string(text, "orbital.cfg", &sc, err);
-    if (rc == DC_OK) {
-        dc_scenario_set_schema(sc, dc_schemas());
-        for (size_t i = 0; i < n && rc == DC_OK; i++)
-            rc = dc_scenario_set(sc, sets[i], err);
-        if (rc == DC_OK)
-            rc = dc_scenario_validate(sc, err);
-        if (rc == DC_OK)
-            rc = dc_build(sc, -1, &sim, err);
-        if (rc == DC_OK)
-            rc = dc_sim_run(sim, err);
-    }
-    dc_scenario_destroy(sc);
-    if (rc != DC_OK) {
-        dc_sim_destroy(sim);
-        return NULL;
-    }
-    return sim;
-}
 
 static dc_sim *run_ok(const char *const *sets, size_t n)
 {
-    dc_error err = {0};
-    dc_sim *sim = run_sets(base, sets, n, &err);
-    if (!sim) {
-        fprintf(stderr, "\n  run: %s\n", err.msg);
-        CU_FAIL("scenario did not run");
-    }
-    return sim;
-}
-
-static double fig(dc_sim *sim, const char *key)
-{
-    double v = NAN;
-    dc_summary_get(dc_sim_summary(sim), key, &v);
-    return v;
+    return dc_simrun_text(base, sets, n, -1);
 }
 
 static const dc_series *series(dc_sim *sim, const char *name)
@@ -137,7 +102,7 @@ static void test_battery_one_orbit(void)
     double expect = fmin(1.0, soc_end + (P - LOAD_W) * 0.9 * (t - T) / cap);
     CU_ASSERT_DOUBLE_EQUAL(value_at(soc, t), expect, 1e-9);
     printf("\n  one orbit: eclipse %.1f min, SOC at exit %.4f (hand %.4f)\n", f * T / 60, value_at(soc, T), soc_end);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "orbital.battery_min_soc"), soc_end, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "orbital.battery_min_soc"), soc_end, 1e-9);
     dc_sim_destroy(sim);
 }
 
@@ -156,8 +121,8 @@ static void test_floor_in_eclipse(void)
     CU_ASSERT(t_floor < T);
     CU_ASSERT_DOUBLE_EQUAL(first_event(sim, "battery_floor"), t_floor, 1e-6);
     CU_ASSERT_DOUBLE_EQUAL(first_event(sim, "power_shed"), t_floor, 1e-6);
-    CU_ASSERT(fig(sim, "orbital.shed_events") >= 1.0);
-    CU_ASSERT(fig(sim, "gpu_hours.power_shed") > 0.0);
+    CU_ASSERT(dc_simrun_fig(sim, "orbital.shed_events") >= 1.0);
+    CU_ASSERT(dc_simrun_fig(sim, "gpu_hours.power_shed") > 0.0);
     dc_sim_destroy(sim);
 }
 
@@ -184,9 +149,9 @@ static void test_throttle_in_sunlight(void)
     CU_ASSERT_DOUBLE_EQUAL(value_at(limit, t_floor), (P - 500.0) * ETA, 1e-6);
     /* the load then equals the array's output: the battery stays at its floor */
     CU_ASSERT_DOUBLE_EQUAL(value_at(series(sim, "orbital_load_w"), 80000.0), P, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "orbital.battery_min_soc"), 0.2, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "orbital.shed_events"), 0.0, 0.0);
-    CU_ASSERT(fig(sim, "gpu_hours.thermal") > 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "orbital.battery_min_soc"), 0.2, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "orbital.shed_events"), 0.0, 0.0);
+    CU_ASSERT(dc_simrun_fig(sim, "gpu_hours.thermal") > 0.0);
     dc_sim_destroy(sim);
 }
 
@@ -213,7 +178,7 @@ static void test_radiator_running(void)
            t1, got, 0.5 * exp(-t1 / tau));
     CU_ASSERT_DOUBLE_EQUAL(got, 0.5 * exp(-t1 / tau), 0.01 * 0.5);
     CU_ASSERT_DOUBLE_EQUAL(value_at(temp, 86000.0) + 273.15, tss, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "orbital.eclipses"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "orbital.eclipses"), 0.0, 0.0);
     /* rejected heat = load at the steady state */
     CU_ASSERT_DOUBLE_EQUAL(value_at(series(sim, "radiator_rejected_w"), 86000.0), LOAD_W, 1e-3);
     dc_sim_destroy(sim);
@@ -245,8 +210,8 @@ static void test_radiator_limit(void)
     double cap = dc_radiator_capacity_w(&r, tmax, true);
     CU_ASSERT_DOUBLE_EQUAL(value_at(series(sim, "orbital_load_w"), 80000.0), cap, 1e-6);
     CU_ASSERT_DOUBLE_EQUAL(value_at(series(sim, "radiator_temp_c"), 80000.0), 20.0, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "orbital.radiator_max_c"), 20.0, 1e-6);
-    CU_ASSERT(fig(sim, "orbital.heat_limited_h") > 20.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "orbital.radiator_max_c"), 20.0, 1e-6);
+    CU_ASSERT(dc_simrun_fig(sim, "orbital.heat_limited_h") > 20.0);
     dc_sim_destroy(sim);
 }
 
@@ -261,18 +226,18 @@ static void test_radiation_counts(void)
     dc_sim *sim = run_ok(sets, 4);
     if (!sim)
         return;
-    double chip_years = fig(sim, "radiation.up_gpu_h") / (365.25 * 24.0);
+    double chip_years = dc_simrun_fig(sim, "radiation.up_gpu_h") / (365.25 * 24.0);
     static const char *const keys[] = {"radiation.sdc", "radiation.uce", "radiation.crash"};
     const double rad_per[] = {17.5, 47.0, 5000.0};
     for (int k = 0; k < 3; k++) {
-        double mean = chip_years * 150.0 / rad_per[k], n = fig(sim, keys[k]);
+        double mean = chip_years * 150.0 / rad_per[k], n = dc_simrun_fig(sim, keys[k]);
         printf("\n  %s: %g events, Poisson mean %.2f", keys[k], n, mean);
         CU_ASSERT(fabs(n - mean) <= DC_Z99 * sqrt(mean) + 1.0);
     }
     CU_ASSERT(chip_years > 7.9 && chip_years <= 8.0 * 365.0 / 365.25 + 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "radiation.dose_rad"), 150.0 * 365.0 / 365.25, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "radiation.dose_rad"), 150.0 * 365.0 / 365.25, 1e-6);
     /* corruptions of the computing job: it rolls back */
-    CU_ASSERT(fig(sim, "job.corruptions") > 0.0);
+    CU_ASSERT(dc_simrun_fig(sim, "job.corruptions") > 0.0);
     dc_sim_destroy(sim);
 }
 
@@ -302,20 +267,20 @@ static void test_no_repair(void)
     strcat(text, fail_text);
     static const char *const sets[] = {"horizon_days=100.0", "cluster.spare_nodes=2", "orbital.start_day_of_year=1.0"};
     dc_error err = {0};
-    dc_sim *sim = run_sets(text, sets, 3, &err);
+    dc_sim *sim = dc_simrun_try(text, "orbital.cfg", sets, 3, -1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     check_failed_series(sim, INFINITY);
-    CU_ASSERT(fig(sim, "radiation.failed_nodes") >= 3.0);
-    CU_ASSERT(fig(sim, "failures.total") >= 3.0);
+    CU_ASSERT(dc_simrun_fig(sim, "radiation.failed_nodes") >= 3.0);
+    CU_ASSERT(dc_simrun_fig(sim, "failures.total") >= 3.0);
     dc_sim_destroy(sim);
     /* with a launch every 20 days */
     static const char *const sets2[] = {"horizon_days=100.0", "cluster.spare_nodes=2", "orbital.start_day_of_year=1.0",
                                         "orbital.servicing.interval_days=20.0", "orbital.servicing.nodes_per_launch=4"};
-    sim = run_sets(text, sets2, 5, &err);
+    sim = dc_simrun_try(text, "orbital.cfg", sets2, 5, -1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     check_failed_series(sim, 20.0 * 86400.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "orbital.servicing_launches"), 5.0, 0.0); /* days 20, 40, 60, 80, 100 */
-    CU_ASSERT(fig(sim, "orbital.serviced_nodes") > 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "orbital.servicing_launches"), 5.0, 0.0); /* days 20, 40, 60, 80, 100 */
+    CU_ASSERT(dc_simrun_fig(sim, "orbital.serviced_nodes") > 0.0);
     dc_sim_destroy(sim);
     free(text);
 }
@@ -329,12 +294,12 @@ static void test_eclipse_season(void)
     if (!sim)
         return;
     double expect = dc_orbit_sso_eclipse_days(650.0, 18.0, day0(1.0), 365.0, dc_orbit_period_s(650.0) / 86400.0);
-    double got = fig(sim, "orbital.eclipse_days");
+    double got = dc_simrun_fig(sim, "orbital.eclipse_days");
     printf("\n  eclipse season in the run: %g days (orbit.h: %.1f)\n", got, expect);
     CU_ASSERT(fabs(got - expect) <= 1.5);
     CU_ASSERT(got > 60.0 && got < 120.0);
     /* the longest eclipse: f at the deepest beta of the year */
-    CU_ASSERT(fig(sim, "orbital.max_eclipse_min") > 19.0 && fig(sim, "orbital.max_eclipse_min") < 21.0);
+    CU_ASSERT(dc_simrun_fig(sim, "orbital.max_eclipse_min") > 19.0 && dc_simrun_fig(sim, "orbital.max_eclipse_min") < 21.0);
     dc_sim_destroy(sim);
 }
 
@@ -347,7 +312,7 @@ static void expect_error(const char *from, const char *to, const char *frag1, co
     CU_ASSERT_PTR_NOT_NULL_FATAL(at);
     snprintf(text, sizeof text, "%.*s%s%s", (int)(at - base), base, to, at + strlen(from));
     dc_error err = {0};
-    dc_sim *sim = run_sets(text, NULL, 0, &err);
+    dc_sim *sim = dc_simrun_try(text, "orbital.cfg", NULL, 0, -1, &err);
     CU_ASSERT_PTR_NULL(sim);
     dc_sim_destroy(sim);
     CU_ASSERT_EQUAL(err.code, DC_EINPUT);

@@ -50,105 +50,24 @@ static char trace_small[400], trace_a[400], trace_b[400], trace_lean[400];
 static char trace_step[400], trace_step_b[400], trace_inf[400], trace_cost[400], trace_power[400];
 static char sweep_file[400], sweep_norun[400];
 
-typedef struct result {
-    int status;
-    char *out;
-    char *err;
-} result;
-
-static char *slurp_n(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (len)
-            *len = 0;
-        return strdup("");
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = '\0';
-    fclose(f);
-    if (len)
-        *len = got;
-    return buf;
-}
-
-static char *slurp(const char *path)
-{
-    return slurp_n(path, NULL);
-}
-
 /* Runs dcsim with args, with the environment assignments env ("K=V", NULL
  * ends; may be NULL) added and TMPDIR set to tmpdir. */
-static result run_env(const char *const *env, const char *const *args)
+static dc_runner_result run_env(const char *const *env, const char *const *args)
 {
-    char out_path[400], err_path[400];
-    snprintf(out_path, sizeof out_path, "%s/stdout", workdir);
-    snprintf(err_path, sizeof err_path, "%s/stderr", workdir);
-    const char *argv[64];
-    size_t n = 0;
-    argv[n++] = dcsim_path;
-    for (size_t i = 0; args[i] && n < 63; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
-    result r = {-1, NULL, NULL};
-    pid_t pid = fork();
-    if (pid == 0) {
-        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        setenv("TMPDIR", tmpdir, 1);
-        unsetenv("DCSIM_GNUPLOT");
-        unsetenv("DCSIM_PLOTS");
-        for (size_t i = 0; env && env[i]; i++)
-            putenv((char *)env[i]);
-        alarm(120); /* never hang */
-        execv(dcsim_path, (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    r.out = slurp(out_path);
-    r.err = slurp(err_path);
-    return r;
+    static const char *const unset[] = {"DCSIM_GNUPLOT", "DCSIM_PLOTS", NULL};
+    char tmp[320];
+    snprintf(tmp, sizeof tmp, "TMPDIR=%s", tmpdir);
+    const char *all[16] = {tmp};
+    size_t n = 1;
+    for (size_t i = 0; env && env[i] && n < 15; i++)
+        all[n++] = env[i];
+    all[n] = NULL;
+    return dc_runner_dcsim(args, &(dc_runner_opts){.env = all, .unset = unset});
 }
 
-static result run(const char *const *args)
+static dc_runner_result run(const char *const *args)
 {
     return run_env(NULL, args);
-}
-
-static void result_free(result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static int count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
 }
 
 /* Removes what dir holds (recursively), not dir itself. */
@@ -202,7 +121,7 @@ static const unsigned char png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a
 static bool is_png(const char *path, size_t min_bytes)
 {
     size_t len = 0;
-    char *b = slurp_n(path, &len);
+    char *b = dc_runner_slurp(path, &len);
     bool ok = len >= min_bytes && len > 24 && memcmp(b, png_magic, 8) == 0 && memcmp(b + 12, "IHDR", 4) == 0;
     if (ok) {
         const unsigned char *u = (const unsigned char *)b;
@@ -217,7 +136,7 @@ static bool is_png(const char *path, size_t min_bytes)
 static bool is_svg(const char *path, size_t min_bytes)
 {
     size_t len = 0;
-    char *b = slurp_n(path, &len);
+    char *b = dc_runner_slurp(path, &len);
     bool ok = len >= min_bytes && strstr(b, "<svg") != NULL && strstr(b, "</svg>") != NULL;
     free(b);
     return ok;
@@ -226,7 +145,7 @@ static bool is_svg(const char *path, size_t min_bytes)
 static bool is_pdf(const char *path, size_t min_bytes)
 {
     size_t len = 0;
-    char *b = slurp_n(path, &len);
+    char *b = dc_runner_slurp(path, &len);
     bool eof = false; /* "%%EOF" near the end (the file holds NULs) */
     for (size_t i = len > 64 ? len - 64 : 0; i + 5 <= len && !eof; i++)
         eof = memcmp(b + i, "%%EOF", 5) == 0;
@@ -316,11 +235,11 @@ static int make_model_traces(void)
                          NULL},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-        result r = run(cmds[i]);
+        dc_runner_result r = run(cmds[i]);
         int bad = r.status != 0;
         if (bad)
             fprintf(stderr, "cannot make the fixtures (%s %s): %s", cmds[i][0], cmds[i][1], r.err);
-        result_free(&r);
+        dc_runner_free(&r);
         if (bad)
             return -1;
     }
@@ -337,17 +256,17 @@ static int make_traces(void)
     path_in(trace_a, sizeof trace_a, workdir, "small_a.h5");
     path_in(trace_b, sizeof trace_b, workdir, "small_b.h5");
     path_in(trace_lean, sizeof trace_lean, workdir, "lean.h5");
-    result r1 = run((const char *[]){"run", small_cfg, "-o", trace_small, "--quiet", NULL});
-    result r2 = run((const char *[]){"run", small_cfg, "-o", trace_a, "--seed", "3", "--set",
+    dc_runner_result r1 = run((const char *[]){"run", small_cfg, "-o", trace_small, "--quiet", NULL});
+    dc_runner_result r2 = run((const char *[]){"run", small_cfg, "-o", trace_a, "--seed", "3", "--set",
                                      "checkpoint.interval_s=900.0", "--quiet", NULL});
-    result r3 = run((const char *[]){"run", small_cfg, "-o", trace_b, "--seed", "4", "--set",
+    dc_runner_result r3 = run((const char *[]){"run", small_cfg, "-o", trace_b, "--seed", "4", "--set",
                                      "checkpoint.interval_s=2400.0", "--set", "job.nodes=12", "--quiet", NULL});
     int bad = r1.status || r2.status || r3.status;
     if (bad)
         fprintf(stderr, "cannot make the traces: %s%s%s", r1.err, r2.err, r3.err);
-    result_free(&r1);
-    result_free(&r2);
-    result_free(&r3);
+    dc_runner_free(&r1);
+    dc_runner_free(&r2);
+    dc_runner_free(&r3);
     if (bad)
         return -1;
 
@@ -412,7 +331,7 @@ static void test_every_script_draws(void)
                               : kind->input == DC_PLOT_SWEEP                                   ? sweep_file
                                                                                                : trace_small;
             bool steps = !strcmp(kind->name, "step") || !strcmp(kind->name, "scaling");
-            result r = kind->input == DC_PLOT_RUNS && steps
+            dc_runner_result r = kind->input == DC_PLOT_RUNS && steps
                            ? run((const char *[]){"plot", "--kind", kind->name, trace_step_b, trace_step, "-o", out,
                                                   NULL})
                        : kind->input == DC_PLOT_RUNS
@@ -427,16 +346,16 @@ static void test_every_script_draws(void)
                         r.status, r.err);
             CU_ASSERT(ok);
             CU_ASSERT_PTR_NOT_NULL(strstr(r.out, out));
-            result_free(&r);
+            dc_runner_free(&r);
         }
     }
     /* A PDF, by the extension. */
     char pdf[600];
     path_in(pdf, sizeof pdf, outdir, "timeline.pdf");
-    result r = run((const char *[]){"plot", trace_small, "--kind", "timeline", "-o", pdf, NULL});
+    dc_runner_result r = run((const char *[]){"plot", trace_small, "--kind", "timeline", "-o", pdf, NULL});
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT(is_pdf(pdf, 2000));
-    result_free(&r);
+    dc_runner_free(&r);
 
     /* The figures of runs from a scan, run by dcsim itself. */
     char out[600];
@@ -445,15 +364,15 @@ static void test_every_script_draws(void)
                              "checkpoint.interval_s=600.0,1200.0,2400.0", "--reps", "2", "-o", out, NULL});
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT(is_png(out, 5000));
-    result_free(&r);
+    dc_runner_free(&r);
     path_in(out, sizeof out, outdir, "scan_scale.svg");
     r = run((const char *[]){"plot", "--kind", "scale", "--scan", small_cfg, "--vary", "job.nodes=4,8,16", "--vary",
                              "cluster.nodes=4,8,16", "-o", out, NULL});
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT(is_svg(out, 2000));
-    result_free(&r);
+    dc_runner_free(&r);
 
-    CU_ASSERT_EQUAL(count_entries(tmpdir), 0); /* temporaries removed */
+    CU_ASSERT_EQUAL(dc_runner_count_entries(tmpdir), 0); /* temporaries removed */
     CU_ASSERT(!has_tmp(outdir));
     empty_dir(outdir);
 }
@@ -463,7 +382,7 @@ static void test_folder_of_figures(void)
 {
     char dir[600];
     path_in(dir, sizeof dir, outdir, "figures");
-    result r = run((const char *[]){"plot", trace_small, "-o", dir, "--format", "svg", NULL});
+    dc_runner_result r = run((const char *[]){"plot", trace_small, "-o", dir, "--format", "svg", NULL});
     CU_ASSERT_EQUAL(r.status, 0);
     /* The figures of one trace of a training scenario without the
      * step-time, inference, cost and power models. */
@@ -482,8 +401,8 @@ static void test_folder_of_figures(void)
         snprintf(f, sizeof f, "%s/%s.svg", dir, dc_plot_kinds[k].name);
         CU_ASSERT(is_svg(f, 2000));
     }
-    CU_ASSERT_EQUAL(count_entries(dir), (int)one);
-    result_free(&r);
+    CU_ASSERT_EQUAL(dc_runner_count_entries(dir), (int)one);
+    dc_runner_free(&r);
 
     /* The default folder is TRACE_figures beside the trace, PNG. */
     r = run((const char *[]){"plot", trace_small, NULL});
@@ -492,10 +411,10 @@ static void test_folder_of_figures(void)
     path_in(def, sizeof def, workdir, "small_figures/timeline.png");
     CU_ASSERT(is_png(def, 5000));
     path_in(def, sizeof def, workdir, "small_figures");
-    CU_ASSERT_EQUAL(count_entries(def), (int)one);
+    CU_ASSERT_EQUAL(dc_runner_count_entries(def), (int)one);
     empty_dir(def);
     rmdir(def);
-    result_free(&r);
+    dc_runner_free(&r);
 
     /* A trace that supports only some: those, and a note for the rest. */
     r = run((const char *[]){"plot", trace_lean, NULL});
@@ -503,25 +422,13 @@ static void test_folder_of_figures(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "/series/job_state"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "no figure"));
     path_in(def, sizeof def, workdir, "lean_figures");
-    CU_ASSERT_EQUAL(count_entries(def), -1); /* not left behind */
-    result_free(&r);
-    CU_ASSERT_EQUAL(count_entries(tmpdir), 0);
+    CU_ASSERT_EQUAL(dc_runner_count_entries(def), -1); /* not left behind */
+    dc_runner_free(&r);
+    CU_ASSERT_EQUAL(dc_runner_count_entries(tmpdir), 0);
     empty_dir(outdir);
 }
 
 /* ---- scan data against dcsim run ------------------------------------------------------ */
-
-static bool json_number(const char *json, const char *key, double *v)
-{
-    char pat[256];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *p = strstr(json, pat);
-    if (!p)
-        return false;
-    char *end;
-    *v = strtod(p + strlen(pat), &end);
-    return end != p + strlen(pat);
-}
 
 /* The points of a checkpoint scan are the mean and 95% interval (Student
  * t) of dcsim run with the same interval and seeds base, base + 1, ... */
@@ -533,11 +440,11 @@ static void test_scan_data(void)
     path_in(out, sizeof out, outdir, "scan.png");
     const char *intervals[] = {"700.0", "2000.0"};
     const int reps = 3, seed0 = 11;
-    result r = run((const char *[]){"plot", "--kind", "checkpoint", "--scan", small_cfg, "--vary",
+    dc_runner_result r = run((const char *[]){"plot", "--kind", "checkpoint", "--scan", small_cfg, "--vary",
                                     "checkpoint.interval_s=700.0,2000.0", "--reps", "3", "--seed", "11", "-o", out,
                                     "--data", data, NULL});
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
-    result_free(&r);
+    dc_runner_free(&r);
     char csv[700];
     path_in(csv, sizeof csv, data, "checkpoint.csv");
     FILE *f = fopen(csv, "r");
@@ -557,12 +464,12 @@ static void test_scan_data(void)
             char set[64], seed[16];
             snprintf(set, sizeof set, "checkpoint.interval_s=%s", intervals[row]);
             snprintf(seed, sizeof seed, "%d", seed0 + k);
-            result j = run((const char *[]){"run", small_cfg, "--no-trace", "--json", "--seed", seed, "--set", set,
+            dc_runner_result j = run((const char *[]){"run", small_cfg, "--no-trace", "--json", "--seed", seed, "--set", set,
                                             NULL});
             CU_ASSERT_EQUAL(j.status, 0);
-            CU_ASSERT(json_number(j.out, "job.ettr", &v[k]));
+            CU_ASSERT((dc_test_json_number(j.out, "job.ettr", &v[k]) != NULL));
             sum += v[k];
-            result_free(&j);
+            dc_runner_free(&j);
         }
         double m = sum / reps, ss = 0.0;
         for (int k = 0; k < reps; k++)
@@ -579,7 +486,7 @@ static void test_scan_data(void)
     /* What --data keeps: the data, setup.gp and plot.sh, which redraws. */
     char p[700];
     path_in(p, sizeof p, data, "setup.gp");
-    char *setup = slurp(p);
+    char *setup = dc_runner_slurp(p, NULL);
     CU_ASSERT_PTR_NOT_NULL(strstr(setup, "set terminal pngcairo"));
     CU_ASSERT_PTR_NOT_NULL(strstr(setup, "scenario = 'small'"));
     free(setup);
@@ -627,10 +534,10 @@ static void test_export_series(void)
         char path[64], csv[600];
         snprintf(path, sizeof path, "/series/%s", names[s]);
         path_in(csv, sizeof csv, outdir, "series.csv");
-        result r = run((const char *[]){"export", trace_small, path, "-o", csv, NULL});
+        dc_runner_result r = run((const char *[]){"export", trace_small, path, "-o", csv, NULL});
         CU_ASSERT_EQUAL(r.status, 0);
         CU_ASSERT_STRING_EQUAL(r.out, "");
-        result_free(&r);
+        dc_runner_free(&r);
         FILE *f = fopen(csv, "r");
         CU_ASSERT_PTR_NOT_NULL_FATAL(f);
         char line[256];
@@ -666,7 +573,7 @@ static void test_export_events_and_summary(void)
     dc_trace_close(t);
 
     /* /events on standard output (the path may leave out its '/'). */
-    result r = run((const char *[]){"export", trace_small, "events", NULL});
+    dc_runner_result r = run((const char *[]){"export", trace_small, "events", NULL});
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
     char *save = NULL;
     char *line = strtok_r(r.out, "\n", &save);
@@ -685,7 +592,7 @@ static void test_export_events_and_summary(void)
     CU_ASSERT(n > 50);
     CU_ASSERT_EQUAL(rows, n);
     CU_ASSERT_EQUAL(same, n);
-    result_free(&r);
+    dc_runner_free(&r);
 
     /* /summary: key,value,unit in summary order. */
     r = run((const char *[]){"export", trace_small, "/summary", NULL});
@@ -708,7 +615,7 @@ static void test_export_events_and_summary(void)
     CU_ASSERT(rows > 30);
     CU_ASSERT_EQUAL(rows, dc_summary_count(s));
     CU_ASSERT_EQUAL(same, rows);
-    result_free(&r);
+    dc_runner_free(&r);
 
     /* One figure. */
     double ettr = 0;
@@ -719,7 +626,7 @@ static void test_export_events_and_summary(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(comma);
     CU_ASSERT_EQUAL(strncmp(comma + 1, "job.ettr,", 9), 0);
     CU_ASSERT_EQUAL(strtod(comma + 10, NULL), ettr);
-    result_free(&r);
+    dc_runner_free(&r);
 
     /* --list names what there is. */
     r = run((const char *[]){"export", trace_small, "--list", NULL});
@@ -727,7 +634,7 @@ static void test_export_events_and_summary(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "/events\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "/series/nodes_up\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "/summary\n"));
-    result_free(&r);
+    dc_runner_free(&r);
     dc_eventlog_destroy(log);
     dc_summary_destroy(s);
 }
@@ -761,7 +668,7 @@ static void test_compare(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 
     /* --csv: every digit. */
-    result r = run((const char *[]){"compare", trace_a, trace_b, "--csv", NULL});
+    dc_runner_result r = run((const char *[]){"compare", trace_a, trace_b, "--csv", NULL});
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
     char *save = NULL;
     char *line = strtok_r(r.out, "\n", &save);
@@ -789,7 +696,7 @@ static void test_compare(void)
     CU_ASSERT_EQUAL(rows, dc_summary_count(a)); /* same models, same keys */
     CU_ASSERT(checked > 20);
     CU_ASSERT(differ > 5);
-    result_free(&r);
+    dc_runner_free(&r);
 
     /* The table a person reads: the same differences in percent, 2 decimals. */
     r = run((const char *[]){"compare", trace_a, trace_b, NULL});
@@ -818,7 +725,7 @@ static void test_compare(void)
         checked++;
     }
     CU_ASSERT_EQUAL(checked, dc_summary_count(a));
-    result_free(&r);
+    dc_runner_free(&r);
 
     /* --plot: grouped bars. */
     char fig[600];
@@ -827,7 +734,7 @@ static void test_compare(void)
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT(is_svg(fig, 2000));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "wrote"));
-    result_free(&r);
+    dc_runner_free(&r);
 
     /* The library's rule, on the cases the traces may not show. */
     CU_ASSERT_DOUBLE_EQUAL(dc_compare_reldiff(2.0, 3.0), 0.5, 1e-15);
@@ -936,9 +843,9 @@ static void test_bad_inputs(void)
     path_in(bad, sizeof bad, workdir, "badplots");
     mkdir(bad, 0755);
     path_in(badfile, sizeof badfile, bad, "style.gp");
-    write_file(badfile, "set datafile separator comma\n");
+    dc_test_write_text(badfile, "set datafile separator comma\n");
     path_in(badfile, sizeof badfile, bad, "nodes.gp");
-    write_file(badfile, "# broken\nplot datadir.'nodes_up.csv' using 1:2 with frobnicate\n");
+    dc_test_write_text(badfile, "# broken\nplot datadir.'nodes_up.csv' using 1:2 with frobnicate\n");
     char bad_env[700];
     snprintf(bad_env, sizeof bad_env, "DCSIM_PLOTS=%s", bad);
     /* A figure from before: a failed drawing must leave it alone. */
@@ -965,16 +872,16 @@ static void test_bad_inputs(void)
         for (k = 0; bc->env[k]; k++)
             env[k] = strcmp(bc->env[k], "DCSIM_PLOTS=@BAD") == 0 ? bad_env : bc->env[k];
         env[k] = NULL;
-        write_file(keep, "an older figure");
-        result r = run_env(env, args);
+        dc_test_write_text(keep, "an older figure");
+        dc_runner_result r = run_env(env, args);
         bool ok = r.status == 2 && strncmp(r.err, "dcsim", 5) == 0;
         for (size_t f = 0; f < 3 && bc->fragments[f]; f++)
             ok = ok && strstr(r.err, bc->fragments[f]) != NULL;
-        char *old = slurp(keep);
+        char *old = dc_runner_slurp(keep, NULL);
         bool kept = strcmp(old, "an older figure") == 0;
         free(old);
         unlink(keep);
-        int left = count_entries(outdir), temps = count_entries(tmpdir);
+        int left = dc_runner_count_entries(outdir), temps = dc_runner_count_entries(tmpdir);
         if (!ok || left != 0 || temps != 0 || !kept)
             fprintf(stderr, "\n  bad input '%s': status %d, %d files left, %d temporaries, stderr: %s", bc->what,
                     r.status, left, temps, r.err);
@@ -982,7 +889,7 @@ static void test_bad_inputs(void)
         CU_ASSERT(kept);
         CU_ASSERT_EQUAL(left, 0);
         CU_ASSERT_EQUAL(temps, 0);
-        result_free(&r);
+        dc_runner_free(&r);
         empty_dir(outdir);
         empty_dir(tmpdir);
     }
@@ -1046,10 +953,10 @@ static void test_sweep_figures(void)
     char data[600], out[600];
     path_in(data, sizeof data, outdir, "hist_data");
     path_in(out, sizeof out, outdir, "hist.png");
-    result r = run((const char *[]){"plot", sweep_file, "--kind", "histogram", "--metric", "cost.tco_usd", "--data",
+    dc_runner_result r = run((const char *[]){"plot", sweep_file, "--kind", "histogram", "--metric", "cost.tco_usd", "--data",
                                     data, "-o", out, NULL});
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
-    result_free(&r);
+    dc_runner_free(&r);
     CU_ASSERT(is_png(out, 5000));
 
     dc_error err = {0};
@@ -1102,7 +1009,7 @@ static void test_sweep_figures(void)
     r = run((const char *[]){"plot", sweep_file, "--kind", "histogram", "--metric", "cost.energy_usd", "--data", data,
                              "-o", out, NULL});
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
-    result_free(&r);
+    dc_runner_free(&r);
     n = read_quantiles(data, p50, p90, from_stats, 4);
     CU_ASSERT_EQUAL(n, 2);
     long rg = table_column(rt, "grid_point"), re = table_column(rt, "cost.energy_usd");
@@ -1138,9 +1045,9 @@ static void test_sweep_figures(void)
     CU_ASSERT(is_png(fig, 5000));
     path_in(fig, sizeof fig, dir, "tornado.png");
     CU_ASSERT(is_png(fig, 5000));
-    CU_ASSERT_EQUAL(count_entries(dir), 2);
-    result_free(&r);
-    CU_ASSERT_EQUAL(count_entries(tmpdir), 0);
+    CU_ASSERT_EQUAL(dc_runner_count_entries(dir), 2);
+    dc_runner_free(&r);
+    CU_ASSERT_EQUAL(dc_runner_count_entries(tmpdir), 0);
     empty_dir(outdir);
 }
 
@@ -1152,14 +1059,14 @@ static void test_step_scan(void)
     snprintf(hbm, sizeof hbm, "%s/scenarios/teach/hbm_ddr.cfg", srcdir);
     path_in(data, sizeof data, outdir, "step_data");
     path_in(out, sizeof out, outdir, "step.svg");
-    result r = run((const char *[]){"plot", "--kind", "step", "--scan", hbm, "--vary", "job.nodes=64,128", "--vary",
+    dc_runner_result r = run((const char *[]){"plot", "--kind", "step", "--scan", hbm, "--vary", "job.nodes=64,128", "--vary",
                                     "cluster.nodes=64,128", "--reps", "2", "--data", data, "-o", out, NULL});
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
-    result_free(&r);
+    dc_runner_free(&r);
     CU_ASSERT(is_svg(out, 2000));
     char path[700];
     path_in(path, sizeof path, data, "step.csv");
-    char *csv = slurp(path);
+    char *csv = dc_runner_slurp(path, NULL);
     /* Two bars (one per point, not per run), labelled by their GPUs. */
     size_t rows = 0;
     for (char *l = csv; (l = strchr(l, '\n')); l++)
@@ -1172,8 +1079,8 @@ static void test_step_scan(void)
     r = run((const char *[]){"run", hbm, "--set", "job.nodes=64", "--set", "cluster.nodes=64", "--no-trace", "--json",
                              NULL});
     double expect = NAN;
-    CU_ASSERT(json_number(r.out, "step.time_s", &expect));
-    result_free(&r);
+    CU_ASSERT((dc_test_json_number(r.out, "step.time_s", &expect) != NULL));
+    dc_runner_free(&r);
     char *p = strstr(csv, "512 GPUs,");
     if (p) {
         /* The step time is the column after the parts: count them from the header. */

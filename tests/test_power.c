@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "badinput.h"
 #include "cluster.h"
 #include "facility/cooling.h"
 #include "csv.h"
@@ -23,29 +24,12 @@
 #include "facility/power.h"
 #include "facility/thermal_aging.h"
 #include "registry.h"
+#include "simrun.h"
 #include "testutil.h"
 
 static char tmpdir[64];
 
 /* ---------- helpers ---------- */
-
-static dc_scenario *load(const char *text, const char *name, const char *const *sets, size_t n_sets, dc_error *err)
-{
-    dc_scenario *sc = NULL;
-    if (dc_scenario_load_string(text, name, &sc, err) != DC_OK)
-        return NULL;
-    dc_scenario_set_schema(sc, dc_schemas());
-    for (size_t i = 0; i < n_sets; i++)
-        if (dc_scenario_set(sc, sets[i], err) != DC_OK) {
-            dc_scenario_destroy(sc);
-            return NULL;
-        }
-    if (dc_scenario_validate(sc, err) != DC_OK) {
-        dc_scenario_destroy(sc);
-        return NULL;
-    }
-    return sc;
-}
 
 /* Builds and runs; extra (may be NULL) is added as a model before the run.
  * Returns the sim (caller destroys) or NULL after a CUnit failure. */
@@ -55,17 +39,16 @@ static dc_sim *run_with(const char *text, const char *const *sets, size_t n_sets
     dc_error err = {0};
     char name[128];
     snprintf(name, sizeof name, "%s/test.cfg", tmpdir);
-    dc_scenario *sc = load(text, name, sets, n_sets, &err);
+    dc_scenario *sc = dc_simrun_load(text, name, sets, n_sets, &err);
     dc_sim *sim = NULL;
-    if (!sc || dc_build(sc, seed, &sim, &err) != DC_OK || (extra && dc_sim_add_model(sim, extra, sc, &err) != DC_OK)
-        || dc_sim_run(sim, &err) != DC_OK) {
-        fprintf(stderr, "\n  run: %s\n", err.msg);
-        CU_FAIL("scenario did not run");
+    if (!sc || dc_build(sc, seed, &sim, &err) != DC_OK || (extra && dc_sim_add_model(sim, extra, sc, &err) != DC_OK)) {
+        fprintf(stderr, "\n  build: %s\n", err.msg);
+        CU_FAIL("scenario did not build");
         dc_sim_destroy(sim);
         sim = NULL;
     }
     dc_scenario_destroy(sc);
-    return sim;
+    return dc_simrun_run(sim);
 }
 
 static dc_sim *run_text(const char *text, const char *const *sets, size_t n_sets, int64_t seed)
@@ -78,7 +61,7 @@ static int build_error(const char *text, const char *const *sets, size_t n_sets,
 {
     char name[128];
     snprintf(name, sizeof name, "%s/bad.cfg", tmpdir);
-    dc_scenario *sc = load(text, name, sets, n_sets, err);
+    dc_scenario *sc = dc_simrun_load(text, name, sets, n_sets, err);
     if (!sc)
         return err->code;
     dc_sim *sim = NULL;
@@ -86,16 +69,6 @@ static int build_error(const char *text, const char *const *sets, size_t n_sets,
     dc_sim_destroy(sim);
     dc_scenario_destroy(sc);
     return rc;
-}
-
-static double fig(dc_sim *sim, const char *key)
-{
-    double v = NAN;
-    if (!dc_summary_get(dc_sim_summary(sim), key, &v)) {
-        fprintf(stderr, "\n  missing summary figure %s\n", key);
-        CU_FAIL("summary figure missing");
-    }
-    return v;
 }
 
 static const dc_series *series(dc_sim *sim, const char *name)
@@ -123,11 +96,7 @@ static bool write_plain(const char *name, const char *text)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return false;
-    fputs(text, f);
-    return fclose(f) == 0;
+    return dc_runner_write(path, text, strlen(text)) == 0;
 }
 
 static void write_file(const char *name, const char *text)
@@ -138,7 +107,7 @@ static void write_file(const char *name, const char *text)
 static bool breakdown_sums(dc_sim *sim)
 {
     const dc_summary *s = dc_sim_summary(sim);
-    double total = 0.0, capacity = fig(sim, DC_BREAKDOWN_TOTAL);
+    double total = 0.0, capacity = dc_simrun_fig(sim, DC_BREAKDOWN_TOTAL);
     for (size_t i = 0; i < dc_summary_count(s); i++) {
         const char *k = dc_summary_key(s, i);
         if (strncmp(k, DC_BREAKDOWN_PREFIX, strlen(DC_BREAKDOWN_PREFIX)) == 0 && strcmp(k, DC_BREAKDOWN_TOTAL) != 0)
@@ -420,17 +389,17 @@ static void test_energy_constant_load(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double T = 2 * 86400.0;
     double e_it = P_RUN * T / 3.6e6; /* kWh */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_energy_kwh"), e_it, 1e-12 * e_it);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.facility_energy_kwh"), e_it / ETA, 1e-12 * e_it);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.loss_energy_kwh"), e_it * (1 / ETA - 1), 1e-11 * e_it);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.cooling_energy_kwh"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.pue"), 1 / ETA, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_peak_mw"), P_RUN / 1e6, 1e-15);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_mean_mw"), P_RUN / 1e6, 1e-15);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.energy_cost_usd"), e_it / ETA * 0.1, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.carbon_kg"), e_it / ETA * 0.4, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.swing_1h_mw"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.kwh_per_useful_gpu_h"), e_it / ETA / (64 * 48.0), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_energy_kwh"), e_it, 1e-12 * e_it);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.facility_energy_kwh"), e_it / ETA, 1e-12 * e_it);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.loss_energy_kwh"), e_it * (1 / ETA - 1), 1e-11 * e_it);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.cooling_energy_kwh"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.pue"), 1 / ETA, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_peak_mw"), P_RUN / 1e6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_mean_mw"), P_RUN / 1e6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.energy_cost_usd"), e_it / ETA * 0.1, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.carbon_kg"), e_it / ETA * 0.4, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.swing_1h_mw"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.kwh_per_useful_gpu_h"), e_it / ETA / (64 * 48.0), 1e-12);
     CU_ASSERT_EQUAL(dc_series_length(series(sim, "power_it_w")), 1);
     dc_sim_destroy(sim);
 
@@ -439,12 +408,12 @@ static void test_energy_constant_load(void)
     sim = run_text(base_cfg, sets2, 1, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double e2 = (P_RESTART * 3600.0 + P_RUN * (T - 3600.0)) / 3.6e6;
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_energy_kwh"), e2, 1e-12 * e2);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_peak_mw"), P_RUN / 1e6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_energy_kwh"), e2, 1e-12 * e2);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_peak_mw"), P_RUN / 1e6, 1e-15);
     /* facility swing: the step at the end of the restart */
     double step = (P_RUN - P_RESTART) / ETA / 1e6;
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.swing_1min_mw"), step, 1e-12);
-    CU_ASSERT(!isfinite(fig(sim, "power.energy_cost_usd"))); /* no price given */
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.swing_1min_mw"), step, 1e-12);
+    CU_ASSERT(!isfinite(dc_simrun_fig(sim, "power.energy_cost_usd"))); /* no price given */
     dc_sim_destroy(sim);
 }
 
@@ -458,12 +427,12 @@ static void test_pue_constant_cop(void)
     dc_sim *sim = run_text(base_cfg, sets, 7, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double pue = 1.0 / ETA + 1.0 / 5.0;
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.pue"), pue, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.pue"), pue, 1e-12);
     const dc_series *s = series(sim, "pue");
     CU_ASSERT_EQUAL(dc_series_length(s), 1);
     CU_ASSERT_DOUBLE_EQUAL(dc_series_values(s)[0], pue, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.cooling_energy_kwh"), P_RUN / 5.0 * 2 * 86400 / 3.6e6, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.mean_cop"), 5.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.cooling_energy_kwh"), P_RUN / 5.0 * 2 * 86400 / 3.6e6, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "cooling.mean_cop"), 5.0, 1e-12);
     dc_sim_destroy(sim);
 }
 
@@ -486,9 +455,9 @@ static void test_cooling_energy_varying_cop(void)
         CU_ASSERT_DOUBLE_EQUAL(series_at(amb, k * 3600.0), t, 1e-9);
         e += P_RUN * 3600.0 / dc_cop(&air, t);
     }
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.cooling_energy_kwh"), e / 3.6e6, 1e-12 * e / 3.6e6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.cooling_energy_kwh"), e / 3.6e6, 1e-12 * e / 3.6e6);
     double it = P_RUN * 48 * 3600.0;
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.pue"), (it / ETA + e) / it, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.pue"), (it / ETA + e) / it, 1e-12);
     dc_sim_destroy(sim);
 }
 
@@ -514,9 +483,9 @@ static void test_site_cap_throttle(void)
     for (size_t i = 0; i < dc_series_length(it); i++)
         CU_ASSERT(dc_series_values(it)[i] <= 60000.0 * (1 + 1e-12));
     CU_ASSERT_DOUBLE_EQUAL(series_at(it, 3600.0), 60000.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.useful"), 64 * 48.0 * speed, 1e-9 * 64 * 48);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.power_cap"), 64 * 48.0 * (1 - speed), 1e-9 * 64 * 48);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.cap_throttled_h"), 48.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.useful"), 64 * 48.0 * speed, 1e-9 * 64 * 48);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.power_cap"), 64 * 48.0 * (1 - speed), 1e-9 * 64 * 48);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.cap_throttled_h"), 48.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(series_at(series(sim, "throttle_power"), 3600.0), speed, 1e-12);
     CU_ASSERT(breakdown_sums(sim));
     dc_sim_destroy(sim);
@@ -525,7 +494,7 @@ static void test_site_cap_throttle(void)
     const char *sets_b[] = {"power.site_cap_mw=0.06", "power.gpu.compute_bound_fraction=0.2"};
     sim = run_text(base_cfg, sets_b, 2, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.useful"), 64 * 48.0 * site_speed(60000.0, 0.2), 1e-9 * 64 * 48);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.useful"), 64 * 48.0 * site_speed(60000.0, 0.2), 1e-9 * 64 * 48);
     dc_sim_destroy(sim);
 }
 
@@ -548,8 +517,8 @@ static void test_site_cap_with_failures(void)
             max = fmax(max, dc_series_values(it)[i]);
         CU_ASSERT(max <= 62000.0 * (1 + 1e-12));
         CU_ASSERT(dc_series_length(it) > 100);
-        CU_ASSERT(fig(sim, "job.interruptions") > 5);
-        CU_ASSERT(fig(sim, "gpu_hours.power_cap") > 0);
+        CU_ASSERT(dc_simrun_fig(sim, "job.interruptions") > 5);
+        CU_ASSERT(dc_simrun_fig(sim, "gpu_hours.power_cap") > 0);
         CU_ASSERT(breakdown_sums(sim));
         dc_sim_destroy(sim);
     }
@@ -565,16 +534,16 @@ static void test_site_cap_hold(void)
         CU_ASSERT(dc_series_values(it)[i] <= 60000.0);
     double held = 8 * (2800.0 + 8 * 70.0) + 2 * (1000.0 + 8 * 70.0) + 1500.0 + 2000.0;
     CU_ASSERT_DOUBLE_EQUAL(series_at(it, 3600.0), held, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.useful"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.power_cap"), 64 * 48.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.useful"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.power_cap"), 64 * 48.0, 1e-9);
     CU_ASSERT(breakdown_sums(sim));
     dc_sim_destroy(sim);
     /* A cap above the demand holds nothing. */
     const char *sets2[] = {"power.site_cap_mw=0.08", "power.cap_policy=\"hold\""};
     sim = run_text(base_cfg, sets2, 2, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.useful"), 64 * 48.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.cap_throttled_h"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.useful"), 64 * 48.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.cap_throttled_h"), 0.0, 0.0);
     dc_sim_destroy(sim);
 }
 
@@ -585,8 +554,8 @@ static void test_gpu_and_rack_caps(void)
     dc_sim *sim = run_text(base_cfg, sets, 1, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double f = cbrt(430.0 / 630.0), speed = 1.0 / (0.8 / f + 0.2);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.useful"), 64 * 48.0 * speed, 1e-9 * 64 * 48);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_peak_mw"), (P_RUN - 64 * 200.0) / 1e6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.useful"), 64 * 48.0 * speed, 1e-9 * 64 * 48);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_peak_mw"), (P_RUN - 64 * 200.0) / 1e6, 1e-12);
     dc_sim_destroy(sim);
     /* 25 kW per rack of 4 nodes: (6250 - 2800) / 8 = 431.25 W per GPU */
     const char *sets2[] = {"power.rack_cap_kw=25.0"};
@@ -594,9 +563,9 @@ static void test_gpu_and_rack_caps(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     f = cbrt((431.25 - 70.0) / 630.0);
     speed = 1.0 / (0.8 / f + 0.2);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.useful"), 64 * 48.0 * speed, 1e-9 * 64 * 48);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.useful"), 64 * 48.0 * speed, 1e-9 * 64 * 48);
     /* no rack exceeds its cap: both job racks are full, at 4 x (2800 + 8 x 431.25) = 25 kW */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.it_peak_mw"), (2 * 25000.0 + 3120.0 + 3500.0) / 1e6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_peak_mw"), (2 * 25000.0 + 3120.0 + 3500.0) / 1e6, 1e-12);
     dc_sim_destroy(sim);
 }
 
@@ -703,7 +672,7 @@ static void test_thermal_step_response(void)
     /* time-mean inlet: the closed-form integral */
     double T = 86400.0, after = T - 7200.0;
     double mean = (tss0 * 7200.0 + tss1 * after + (tss0 - tss1) * 600.0 * (1 - exp(-after / 600.0))) / T;
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.mean_inlet_c"), mean, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "cooling.mean_inlet_c"), mean, 1e-9);
     dc_sim_destroy(sim);
 }
 
@@ -730,7 +699,7 @@ static void test_thermal_unit_down_tau(void)
     }
     CU_ASSERT(worst < 1e-9);
     CU_ASSERT(tss1 < 40.0); /* still within the available capacity */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.heat_lost_gpu_h"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.heat_lost_gpu_h"), 0.0, 0.0);
     dc_sim_destroy(sim);
 }
 
@@ -749,11 +718,11 @@ static void test_unit_failure_throttles_when_it_should(void)
     double tss0 = 30.0 + 10.0 * Q_IDLE / 1e5, tss1 = 30.0 + 10.0 * Q_RUN / 1e5, tss_a = 30.0 + Q_RUN / 7500.0;
     double t2h = tss1 + (tss0 - tss1) * exp(-7200.0 / 600.0);
     double peak = tss_a + (t2h - tss_a) * exp(-(36000.0 - 7200.0) / 800.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.max_inlet_c"), peak, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "cooling.max_inlet_c"), peak, 1e-9);
     CU_ASSERT(peak > tss1 + 2.0 && peak < 45.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.throttle_events"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.thermal"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.unit_down_h"), 8.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "cooling.throttle_events"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.thermal"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "cooling.unit_down_h"), 8.0, 1e-9);
     dc_sim_destroy(sim);
 
     sim = run_with(thermal_cfg, NULL, 0, 1, &two_units_down);
@@ -773,8 +742,8 @@ static void test_unit_failure_throttles_when_it_should(void)
     double f = cbrt((431.25 - 70.0) / 630.0), speed = 1.0 / (0.8 / f + 0.2);
     CU_ASSERT_DOUBLE_EQUAL(series_at(series(sim, "throttle_thermal"), 30000.0), speed, 1e-12);
     double hold_h = (36000.0 - t_thr) / 3600.0;
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.thermal"), 64 * hold_h * (1 - speed), 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.heat_throttled_h"), hold_h, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.thermal"), 64 * hold_h * (1 - speed), 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.heat_throttled_h"), hold_h, 1e-9);
     CU_ASSERT(breakdown_sums(sim));
     dc_sim_destroy(sim);
 }
@@ -800,13 +769,13 @@ static void test_thermal_shutdown(void)
     CU_ASSERT_DOUBLE_EQUAL(first_event(sim, "heat_throttle"), t_thr, 1e-6);
     CU_ASSERT_DOUBLE_EQUAL(first_event(sim, "heat_shutdown"), t_down, 1e-6);
     CU_ASSERT_DOUBLE_EQUAL(first_event(sim, "heat_resume"), t_up, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.shutdowns"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.interruptions"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.max_inlet_c"), 55.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.shutdown_gpu_h"), 64 * (t_up - t_down) / 3600.0, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.heat_shutdown"), 64 * (t_up - t_down) / 3600.0, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.down"), 0.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cooling.overheat_h"), (t_down - t_thr) / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "cooling.shutdowns"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.interruptions"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "cooling.max_inlet_c"), 55.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "cooling.shutdown_gpu_h"), 64 * (t_up - t_down) / 3600.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.heat_shutdown"), 64 * (t_up - t_down) / 3600.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.down"), 0.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "cooling.overheat_h"), (t_down - t_thr) / 3600.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(series_at(series(sim, "power_it_w"), t_down + 1.0), 0.0, 0.0);
     CU_ASSERT_DOUBLE_EQUAL(series_at(series(sim, "power_it_w"), t_up + 1.0), Q_RUN, 1e-9);
     CU_ASSERT(breakdown_sums(sim));
@@ -821,12 +790,12 @@ static void test_unit_failures_statistics(void)
                           "cooling.step_s=86400.0"};
     dc_sim *sim = run_text(thermal_cfg, sets, 4, 5);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double up_h = 4 * 2000 * 24.0 - fig(sim, "cooling.unit_down_h");
-    double expected = up_h / 500.0, n = fig(sim, "cooling.unit_failures");
+    double up_h = 4 * 2000 * 24.0 - dc_simrun_fig(sim, "cooling.unit_down_h");
+    double expected = up_h / 500.0, n = dc_simrun_fig(sim, "cooling.unit_failures");
     printf("\n  cooling unit failures %.0f, expected %.1f +- %.1f", n, expected, DC_Z99 * sqrt(expected));
     CU_ASSERT(fabs(n - expected) <= DC_Z99 * sqrt(expected));
     /* mean repair = down time / repairs: exponential, sd = mean */
-    double mean = fig(sim, "cooling.unit_down_h") / n;
+    double mean = dc_simrun_fig(sim, "cooling.unit_down_h") / n;
     CU_ASSERT(fabs(mean - 20.0) <= DC_Z99 * 20.0 / sqrt(n));
     dc_sim_destroy(sim);
 }
@@ -851,9 +820,9 @@ static void test_idle_shutdown(void)
     CU_ASSERT_DOUBLE_EQUAL(series_at(it, 8000.0), 4 * (2800.0 + 8 * 70.0), 1e-9); /* waiting for the boot */
     CU_ASSERT_DOUBLE_EQUAL(series_at(it, 9500.0), 4 * busy, 1e-9);
     /* the boot (1800 s from 7200) outlasts the restart (600 s) by 1200 s */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.power_up"), 32 * 1200.0 / 3600.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.boots"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.off_node_h"), (86400.0 - 3600.0 + 7200.0 - 3600.0) / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.power_up"), 32 * 1200.0 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.boots"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.off_node_h"), (86400.0 - 3600.0 + 7200.0 - 3600.0) / 3600.0, 1e-9);
     CU_ASSERT(breakdown_sums(sim));
     dc_sim_destroy(sim);
 }
@@ -871,7 +840,7 @@ static void test_time_of_use(void)
     dc_sim *sim = run_text(cfg, sets, 1, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double kw = P_RUN / ETA / 1000.0;
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.energy_cost_usd"), kw * 2 * (8 * 0.05 + 12 * 0.20 + 4 * 0.10), 1e-8);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.energy_cost_usd"), kw * 2 * (8 * 0.05 + 12 * 0.20 + 4 * 0.10), 1e-8);
     const dc_series *p = series(sim, "price_usd_per_kwh");
     CU_ASSERT_EQUAL(dc_series_length(p), 7); /* 06:00, then 08, 20, 00, 08, 20, 00 */
     CU_ASSERT_DOUBLE_EQUAL(dc_series_values(p)[0], 0.05, 0.0);
@@ -885,7 +854,7 @@ static void test_time_of_use(void)
              "  { from_hour = 20.0; usd_per_kwh = 0.10; } ); }; };\n");
     sim = run_text(cfg, NULL, 0, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.energy_cost_usd"), kw * 2 * (12 * 0.20 + 12 * 0.10), 1e-8);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.energy_cost_usd"), kw * 2 * (12 * 0.20 + 12 * 0.10), 1e-8);
     CU_ASSERT_DOUBLE_EQUAL(dc_series_values(series(sim, "price_usd_per_kwh"))[0], 0.10, 0.0);
     dc_sim_destroy(sim);
 }
@@ -901,8 +870,8 @@ static void test_price_and_carbon_files(void)
     dc_sim *sim = run_text(cfg, NULL, 0, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double kw = P_RUN / ETA / 1000.0;
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.energy_cost_usd"), kw * (10 * 0.1 + 20 * 0.3 + 18 * 0.2), 1e-8);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "power.carbon_kg"), kw * (24 * 0.5 + 24 * 0.25), 1e-8);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.energy_cost_usd"), kw * (10 * 0.1 + 20 * 0.3 + 18 * 0.2), 1e-8);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.carbon_kg"), kw * (24 * 0.5 + 24 * 0.25), 1e-8);
     CU_ASSERT_EQUAL(dc_series_length(series(sim, "price_usd_per_kwh")), 3);
     dc_sim_destroy(sim);
 }
@@ -1077,44 +1046,10 @@ static void test_cli_bad_inputs(void)
         {NULL, "power.site_cap_mw=0.01", "no throttle can meet it"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char cfg_path[256], out_path[256], err_path[256], trace[256], cfg[4096];
-        snprintf(cfg_path, sizeof cfg_path, "%s/cli.cfg", tmpdir);
-        snprintf(out_path, sizeof out_path, "%s/cli.out", tmpdir);
-        snprintf(err_path, sizeof err_path, "%s/cli.err", tmpdir);
-        snprintf(trace, sizeof trace, "%s/cli.h5", tmpdir);
+        char cfg[4096];
         snprintf(cfg, sizeof cfg, "%s%s", base_cfg, cases[i].extra ? cases[i].extra : "");
-        write_file("cli.cfg", cfg);
-        pid_t pid = fork();
-        if (pid == 0) {
-            int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            dup2(o, 1);
-            dup2(e, 2);
-            alarm(60);
-            execl(dcsim, dcsim, "run", cfg_path, "-o", trace, "--set", cases[i].set, (char *)NULL);
-            _exit(127);
-        }
-        int st = 0;
-        waitpid(pid, &st, 0);
-        char msg[2048] = "", out[64] = "";
-        FILE *f = fopen(err_path, "r");
-        if (f) {
-            size_t n = fread(msg, 1, sizeof msg - 1, f);
-            msg[n] = '\0';
-            fclose(f);
-        }
-        f = fopen(out_path, "r");
-        if (f) {
-            size_t n = fread(out, 1, sizeof out - 1, f);
-            out[n] = '\0';
-            fclose(f);
-        }
-        struct stat sb;
-        bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 2 && strncmp(msg, "dcsim: ", 7) == 0
-                  && strstr(msg, cases[i].fragment) && out[0] == '\0' && stat(trace, &sb) != 0;
-        if (!ok)
-            fprintf(stderr, "\n  cli case %zu: status %d, stderr: %s", i, WIFEXITED(st) ? WEXITSTATUS(st) : -1, msg);
-        CU_ASSERT(ok);
+        const char *extra[] = {"--set", cases[i].set, NULL};
+        dc_test_bad_run(tmpdir, cases[i].set, cfg, extra, &cases[i].fragment, 1);
     }
 }
 
@@ -1159,25 +1094,25 @@ static void test_full_determinism_and_breakdown(void)
     /* everything moved: throttling by heat and by the cap, unit failures */
     printf("\n  30 days: PUE %.3f, heat-throttled %.1f h, cap-throttled %.1f h, unit failures %.0f, "
            "shutdowns %.0f, swing 1 min %.3f MW",
-           fig(a, "power.pue"), fig(a, "power.heat_throttled_h"), fig(a, "power.cap_throttled_h"),
-           fig(a, "cooling.unit_failures"), fig(a, "cooling.shutdowns"), fig(a, "power.swing_1min_mw"));
-    CU_ASSERT(fig(a, "power.heat_throttled_h") > 0);
-    CU_ASSERT(fig(a, "power.cap_throttled_h") > 0);
-    CU_ASSERT(fig(a, "cooling.unit_failures") > 0);
+           dc_simrun_fig(a, "power.pue"), dc_simrun_fig(a, "power.heat_throttled_h"), dc_simrun_fig(a, "power.cap_throttled_h"),
+           dc_simrun_fig(a, "cooling.unit_failures"), dc_simrun_fig(a, "cooling.shutdowns"), dc_simrun_fig(a, "power.swing_1min_mw"));
+    CU_ASSERT(dc_simrun_fig(a, "power.heat_throttled_h") > 0);
+    CU_ASSERT(dc_simrun_fig(a, "power.cap_throttled_h") > 0);
+    CU_ASSERT(dc_simrun_fig(a, "cooling.unit_failures") > 0);
     CU_ASSERT(breakdown_sums(a));
     /* the cap holds sample-wise through all of it */
     const dc_series *it = series(a, "power_it_w");
     for (size_t i = 0; i < dc_series_length(it); i++)
         CU_ASSERT(dc_series_values(it)[i] <= 140000.0 * (1 + 1e-12));
     /* energies add up; the swing matches a brute-force scan */
-    double parts = fig(a, "power.it_energy_kwh") + fig(a, "power.loss_energy_kwh") + fig(a, "power.cooling_energy_kwh");
-    CU_ASSERT_DOUBLE_EQUAL(fig(a, "power.facility_energy_kwh"), parts, 1e-9 * parts);
+    double parts = dc_simrun_fig(a, "power.it_energy_kwh") + dc_simrun_fig(a, "power.loss_energy_kwh") + dc_simrun_fig(a, "power.cooling_energy_kwh");
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(a, "power.facility_energy_kwh"), parts, 1e-9 * parts);
     const dc_series *fac = series(a, "power_facility_w");
     double sw = swing_brute(dc_series_times(fac), dc_series_values(fac), dc_series_length(fac), dc_sim_now(a), 3600.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(a, "power.swing_1h_mw"), sw / 1e6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(a, "power.swing_1h_mw"), sw / 1e6, 1e-12);
     dc_sim *c = run_text(full_cfg, NULL, 0, 4);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    CU_ASSERT(fig(c, "power.facility_energy_kwh") != fig(a, "power.facility_energy_kwh"));
+    CU_ASSERT(dc_simrun_fig(c, "power.facility_energy_kwh") != dc_simrun_fig(a, "power.facility_energy_kwh"));
     dc_sim_destroy(a);
     dc_sim_destroy(b);
     dc_sim_destroy(c);
@@ -1189,23 +1124,7 @@ static dc_sim *run_file(const char *src, const char *rel)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", src, rel);
-    dc_error err = {0};
-    dc_scenario *sc = NULL;
-    dc_sim *sim = NULL;
-    if (dc_scenario_load_file(path, &sc, &err) == DC_OK) {
-        dc_scenario_set_schema(sc, dc_schemas());
-        if (dc_scenario_validate(sc, &err) != DC_OK || dc_build(sc, -1, &sim, &err) != DC_OK
-            || dc_sim_run(sim, &err) != DC_OK) {
-            dc_sim_destroy(sim);
-            sim = NULL;
-        }
-    }
-    if (!sim) {
-        fprintf(stderr, "\n  %s: %s", rel, err.msg);
-        CU_FAIL("scenario file did not run");
-    }
-    dc_scenario_destroy(sc);
-    return sim;
+    return dc_simrun_file(path, NULL, 0, -1);
 }
 
 /* The repository's scenarios with power and cooling run and tell their story. */
@@ -1218,13 +1137,13 @@ static void test_scenarios(void)
     }
     dc_sim *flag = run_file(src, "scenarios/10k_gpu.cfg");
     CU_ASSERT_PTR_NOT_NULL_FATAL(flag);
-    double pue = fig(flag, "power.pue"), it = fig(flag, "power.it_peak_mw");
+    double pue = dc_simrun_fig(flag, "power.pue"), it = dc_simrun_fig(flag, "power.it_peak_mw");
     printf("\n  10k_gpu: PUE %.3f, IT peak %.2f MW, swing 1 min %.2f MW, cost %.2f MUSD", pue, it,
-           fig(flag, "power.swing_1min_mw"), fig(flag, "power.energy_cost_usd") / 1e6);
+           dc_simrun_fig(flag, "power.swing_1min_mw"), dc_simrun_fig(flag, "power.energy_cost_usd") / 1e6);
     /* liquid cooled: about 1.1 (planning notes); 10,240 H100 at 700 W plus hosts, capped at 12 MW */
     CU_ASSERT(pue > 1.05 && pue < 1.15);
     CU_ASSERT(it > 10.0 && it <= 12.0 * (1 + 1e-12));
-    CU_ASSERT(fig(flag, "power.swing_1min_mw") > 5.0);
+    CU_ASSERT(dc_simrun_fig(flag, "power.swing_1min_mw") > 5.0);
     CU_ASSERT(breakdown_sums(flag));
 
     /* The pair: same IT work, air costs more cooling energy than liquid. */
@@ -1232,15 +1151,15 @@ static void test_scenarios(void)
     dc_sim *liq = run_file(src, "scenarios/power/liquid_hot.cfg");
     CU_ASSERT_PTR_NOT_NULL_FATAL(air);
     CU_ASSERT_PTR_NOT_NULL_FATAL(liq);
-    double pa = fig(air, "power.pue"), pl = fig(liq, "power.pue");
+    double pa = dc_simrun_fig(air, "power.pue"), pl = dc_simrun_fig(liq, "power.pue");
     printf("\n  hot site, a year: PUE air %.3f, liquid %.3f; cost air %.2f, liquid %.2f MUSD", pa, pl,
-           fig(air, "power.energy_cost_usd") / 1e6, fig(liq, "power.energy_cost_usd") / 1e6);
+           dc_simrun_fig(air, "power.energy_cost_usd") / 1e6, dc_simrun_fig(liq, "power.energy_cost_usd") / 1e6);
     CU_ASSERT(pa > 1.2 && pa < 1.5);
     CU_ASSERT(pl > 1.05 && pl < 1.25);
-    CU_ASSERT(fig(air, "power.cooling_energy_kwh") > 1.5 * fig(liq, "power.cooling_energy_kwh"));
-    double ia = fig(air, "power.it_energy_kwh"), il = fig(liq, "power.it_energy_kwh");
+    CU_ASSERT(dc_simrun_fig(air, "power.cooling_energy_kwh") > 1.5 * dc_simrun_fig(liq, "power.cooling_energy_kwh"));
+    double ia = dc_simrun_fig(air, "power.it_energy_kwh"), il = dc_simrun_fig(liq, "power.it_energy_kwh");
     CU_ASSERT(fabs(ia - il) < 1e-3 * ia);
-    CU_ASSERT(fig(air, "cooling.max_ambient_c") > 40.0);
+    CU_ASSERT(dc_simrun_fig(air, "cooling.max_ambient_c") > 40.0);
     CU_ASSERT(breakdown_sums(air) && breakdown_sums(liq));
 
     /* A 10 MW cap under a 12.2 MW demand: never exceeded, the job slower. */
@@ -1250,10 +1169,10 @@ static void test_scenarios(void)
     for (size_t i = 0; i < dc_series_length(s); i++)
         CU_ASSERT(dc_series_values(s)[i] <= 10e6 * (1 + 1e-12));
     printf("\n  capped site: %.1f days against %.1f, %.0f GPU-h lost to the cap",
-           fig(cap, "job.completion_days"), fig(flag, "job.completion_days"), fig(cap, "gpu_hours.power_cap"));
-    CU_ASSERT(fig(cap, "job.completion_days") > 1.05 * fig(flag, "job.completion_days"));
-    CU_ASSERT(fig(cap, "gpu_hours.power_cap") > 5 * fig(flag, "gpu_hours.power_cap"));
-    CU_ASSERT(fig(cap, "power.off_node_h") > 0);
+           dc_simrun_fig(cap, "job.completion_days"), dc_simrun_fig(flag, "job.completion_days"), dc_simrun_fig(cap, "gpu_hours.power_cap"));
+    CU_ASSERT(dc_simrun_fig(cap, "job.completion_days") > 1.05 * dc_simrun_fig(flag, "job.completion_days"));
+    CU_ASSERT(dc_simrun_fig(cap, "gpu_hours.power_cap") > 5 * dc_simrun_fig(flag, "gpu_hours.power_cap"));
+    CU_ASSERT(dc_simrun_fig(cap, "power.off_node_h") > 0);
     CU_ASSERT(breakdown_sums(cap));
     dc_sim_destroy(flag);
     dc_sim_destroy(air);
@@ -1281,11 +1200,11 @@ static void test_thermal_aging(void)
              "repair = { crews = 0; law = \"constant\"; mean_h = 0.01; };\n");
     dc_sim *sim = run_text(cfg, sets, 3, 4);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double af = fig(sim, "cooling.failure_acceleration_mean");
-    double avail = fig(sim, "cluster.node_availability");
+    double af = dc_simrun_fig(sim, "cooling.failure_acceleration_mean");
+    double avail = dc_simrun_fig(sim, "cluster.node_availability");
     double base = 8.0 * 20 * 24 / 10.0;
     double expected = base * avail * af;
-    double got = fig(sim, "failures.hot");
+    double got = dc_simrun_fig(sim, "failures.hot");
     printf("\n  mean factor %.3f: %.0f failures, expected %.0f +- %.0f (99%%)", af, got, expected,
            DC_Z99 * sqrt(expected));
     CU_ASSERT(af > 1.8 && af < 2.05);
@@ -1295,7 +1214,7 @@ static void test_thermal_aging(void)
     /* Without the marker the law has nothing to act on: an input error. */
     const char *bad[] = {"cooling.acceleration=\"arrhenius\""};
     dc_error err = {0};
-    dc_scenario *sc = load(thermal_cfg, "t.cfg", bad, 1, &err);
+    dc_scenario *sc = dc_simrun_load(thermal_cfg, "t.cfg", bad, 1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
     dc_sim *none = NULL;
     CU_ASSERT_EQUAL(dc_build(sc, 1, &none, &err), DC_EINPUT);

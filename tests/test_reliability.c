@@ -24,6 +24,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "simrun.h"
 #include "workload/checkpoint.h"
 #include "cluster.h"
 #include "registry.h"
@@ -90,24 +91,9 @@ static dc_sim *run_full(const char *text, const char *const *sets, size_t n_sets
                         size_t n_acts)
 {
     dc_error err = {0};
-    dc_scenario *sc = NULL;
-    if (dc_scenario_load_string(text, "test.cfg", &sc, &err) != DC_OK) {
-        fprintf(stderr, "load: %s\n", err.msg);
-        CU_FAIL("scenario did not load");
-        return NULL;
-    }
-    dc_scenario_set_schema(sc, dc_schemas());
-    for (size_t i = 0; i < n_sets; i++)
-        if (dc_scenario_set(sc, sets[i], &err) != DC_OK) {
-            fprintf(stderr, "set: %s\n", err.msg);
-            CU_FAIL("override rejected");
-            dc_scenario_destroy(sc);
-            return NULL;
-        }
+    dc_scenario *sc = dc_simrun_load(text, NULL, sets, n_sets, &err);
     dc_sim *sim = NULL;
-    int rc = dc_scenario_validate(sc, &err);
-    if (rc == DC_OK)
-        rc = dc_build(sc, seed, &sim, &err);
+    int rc = sc ? dc_build(sc, seed, &sim, &err) : err.code;
     if (rc == DC_OK && n_acts > 0) {
         rc = dc_sim_add_model(sim, &inject_model, sc, &err);
         if (rc == DC_OK) {
@@ -116,31 +102,19 @@ static dc_sim *run_full(const char *text, const char *const *sets, size_t n_sets
             s->n = n_acts;
         }
     }
-    if (rc == DC_OK)
-        rc = dc_sim_run(sim, &err);
-    if (rc != DC_OK) {
-        fprintf(stderr, "run: %s\n", err.msg);
-        CU_FAIL("scenario did not run");
-        dc_sim_destroy(sim);
-        sim = NULL;
-    }
     dc_scenario_destroy(sc);
-    return sim;
+    if (rc != DC_OK) {
+        fprintf(stderr, "\n  build: %s\n", err.msg);
+        CU_FAIL("scenario did not build");
+        dc_sim_destroy(sim);
+        return NULL;
+    }
+    return dc_simrun_run(sim);
 }
 
 static dc_sim *run_text(const char *text, const char *const *sets, size_t n_sets, int64_t seed)
 {
     return run_full(text, sets, n_sets, seed, NULL, 0);
-}
-
-static double fig(dc_sim *sim, const char *key)
-{
-    double v = NAN;
-    if (!dc_summary_get(dc_sim_summary(sim), key, &v)) {
-        fprintf(stderr, "missing summary figure %s\n", key);
-        CU_FAIL("summary figure missing");
-    }
-    return v;
 }
 
 /* Builds (without running) and returns the error message, "" if it built. */
@@ -281,9 +255,9 @@ static void test_daly_completion(void)
             /* Replication r uses seed r + 1 at every grid point: common random numbers. */
             dc_sim *sim = run_text(daly_cfg, sets, 3, r + 1);
             CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-            CU_ASSERT_EQUAL(fig(sim, "job.completed"), 1.0);
-            CU_ASSERT_EQUAL(fig(sim, "job.time_waiting_h"), 0.0);
-            double tw = fig(sim, "job.completion_days") * 86400.0;
+            CU_ASSERT_EQUAL(dc_simrun_fig(sim, "job.completed"), 1.0);
+            CU_ASSERT_EQUAL(dc_simrun_fig(sim, "job.time_waiting_h"), 0.0);
+            double tw = dc_simrun_fig(sim, "job.completion_days") * 86400.0;
             sum += tw;
             sum2 += tw * tw;
             dc_sim_destroy(sim);
@@ -325,16 +299,16 @@ static void test_detection_exact(void)
     const action acts[] = {{5000.0, ACT_FAIL, 0, 0, 600.0, 0}};
     dc_sim *sim = run_full(exact_cfg, NULL, 0, 1, acts, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.completion_days") * 86400.0, 38588.0, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.interruptions"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.time_detecting_h"), 600.0 / 3600.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.detection"), 600.0 * 8 / 3600.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.rollback"), 1064.0 * 16 / 3600.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.restart"), 600.0 * 16 / 3600.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.checkpoint"), 9 * 36.0 * 16 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.completion_days") * 86400.0, 38588.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.interruptions"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.time_detecting_h"), 600.0 / 3600.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.detection"), 600.0 * 8 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.rollback"), 1064.0 * 16 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.restart"), 600.0 * 16 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.checkpoint"), 9 * 36.0 * 16 / 3600.0, 1e-9);
     /* The ticket opens when the failure is noticed: back at 5600 + 3600. */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.mean_time_to_repair_h"), (9200.0 - 5000.0) / 3600.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.down"), 4200.0 * 8 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.mean_time_to_repair_h"), (9200.0 - 5000.0) / 3600.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.down"), 4200.0 * 8 / 3600.0, 1e-9);
     dc_sim_destroy(sim);
 
     /* A second failure reported at once (node 1 at 5100) ends the stall there:
@@ -342,9 +316,9 @@ static void test_detection_exact(void)
     const action two[] = {{5000.0, ACT_FAIL, 0, 0, 600.0, 0}, {5100.0, ACT_FAIL, 1, 0, 0.0, 0}};
     sim = run_full(exact_cfg, NULL, 0, 1, two, 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.completion_days") * 86400.0, 38088.0, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.interruptions"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.time_detecting_h"), 100.0 / 3600.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.completion_days") * 86400.0, 38088.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.interruptions"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.time_detecting_h"), 100.0 / 3600.0, 1e-12);
     dc_sim_destroy(sim);
 }
 
@@ -360,7 +334,7 @@ static void test_periodic_check(void)
                        "repair = { crews = 0; law = \"constant\"; mean_h = 1.0; };\n";
     dc_sim *sim = run_text(cfg, NULL, 0, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.time_detecting_h"), 900.0 / 3600.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.time_detecting_h"), 900.0 / 3600.0, 1e-12);
     const dc_eventlog *log = dc_sim_eventlog(sim);
     bool found = false;
     for (size_t i = 0; i < dc_eventlog_count(log); i++) {
@@ -373,7 +347,7 @@ static void test_periodic_check(void)
     }
     CU_ASSERT(found);
     /* Back at 36900 + 3600; restart 300 s; running until 12 h: nothing else happens. */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.time_running_h"), (36000.0 - 300.0 + 43200.0 - 40800.0) / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.time_running_h"), (36000.0 - 300.0 + 43200.0 - 40800.0) / 3600.0, 1e-9);
     dc_sim_destroy(sim);
 }
 
@@ -391,22 +365,22 @@ static void test_corruption(void)
     const action acts[] = {{9000.0, ACT_CORRUPT, 0, 1, 4000.0, 0}};
     dc_sim *sim = run_full(exact_cfg, NULL, 0, 1, acts, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.corruptions"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.corruption_rollbacks"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.corruption_from_scratch"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.corruption"), 5392.0 * 16 / 3600.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.rollback"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "interruptions.sdc"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.tickets"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.completion_days") * 86400.0, 42352.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.corruptions"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.corruption_rollbacks"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.corruption_from_scratch"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.corruption"), 5392.0 * 16 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.rollback"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "interruptions.sdc"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.tickets"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.completion_days") * 86400.0, 42352.0, 1e-6);
     dc_sim_destroy(sim);
 
     /* retain = 1 keeps only 11172 (corrupt): back to the start, 12592 s lost. */
     const char *one[] = {"checkpoint.retain=1"};
     sim = run_full(exact_cfg, one, 1, 1, acts, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.corruption_from_scratch"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.corruption"), 12592.0 * 16 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.corruption_from_scratch"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.corruption"), 12592.0 * 16 / 3600.0, 1e-9);
     dc_sim_destroy(sim);
 
     /* A visible failure at 10000 s restores 7536 (before the corruption):
@@ -414,10 +388,10 @@ static void test_corruption(void)
     const action wiped[] = {{9000.0, ACT_CORRUPT, 0, 1, 4000.0, 0}, {10000.0, ACT_FAIL, 1, 0, 0.0, 0}};
     sim = run_full(exact_cfg, NULL, 0, 1, wiped, 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.corruptions"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.corruption_rollbacks"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.corruption"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.interruptions"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.corruptions"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.corruption_rollbacks"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.corruption"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.interruptions"), 1.0, 0.0);
     dc_sim_destroy(sim);
 
     /* A failure at 12000 s restores 11172, captured after the corruption:
@@ -425,8 +399,8 @@ static void test_corruption(void)
     const action kept[] = {{9000.0, ACT_CORRUPT, 0, 1, 4000.0, 0}, {12000.0, ACT_FAIL, 1, 0, 0.0, 0}};
     sim = run_full(exact_cfg, NULL, 0, 1, kept, 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.corruption_rollbacks"), 1.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.interruptions"), 2.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.corruption_rollbacks"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.interruptions"), 2.0, 0.0);
     dc_sim_destroy(sim);
 }
 
@@ -445,11 +419,11 @@ static void test_parts(void)
     /* Zero lead time and enough stock: about 60 repairs, no one waits. */
     dc_sim *sim = run_text(parts_cfg, NULL, 0, 3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT(fig(sim, "repair.manual") > 30.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "parts.stockouts"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.parts_wait_h"), 0.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.parts_wait"), 0.0, 0.0);
-    CU_ASSERT(fig(sim, "parts.gpu.used") >= fig(sim, "repair.manual"));
+    CU_ASSERT(dc_simrun_fig(sim, "repair.manual") > 30.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "parts.stockouts"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.parts_wait_h"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.parts_wait"), 0.0, 0.0);
+    CU_ASSERT(dc_simrun_fig(sim, "parts.gpu.used") >= dc_simrun_fig(sim, "repair.manual"));
     dc_sim_destroy(sim);
 
     /* One part, a 48 h lead time: failures at 1000, 2000, 3000 s.  The first
@@ -462,14 +436,14 @@ static void test_parts(void)
                            {3000.0, ACT_FAIL, 18, 0, 0.0, 0}};
     sim = run_full(parts_cfg, sets, 5, 1, acts, 3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "parts.stockouts"), 2.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "parts.orders"), 3.0, 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.parts_wait_h"), 2 * 171800.0 / 3600.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.mean_parts_wait_h"), 171800.0 / 3600.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.parts_wait"), 2 * 171800.0 * 8 / 3600.0, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.manual"), 3.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "parts.stockouts"), 2.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "parts.orders"), 3.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.parts_wait_h"), 2 * 171800.0 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.mean_parts_wait_h"), 171800.0 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.parts_wait"), 2 * 171800.0 * 8 / 3600.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.manual"), 3.0, 0.0);
     /* The third order arrives at 175800 s and stays on hand. */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "parts.gpu.on_hand"), 1.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "parts.gpu.on_hand"), 1.0, 0.0);
     dc_sim_destroy(sim);
 }
 
@@ -513,7 +487,7 @@ static void test_infant_mortality(void)
      * count is Binomial(2000, F(500)), F(t) = 1 - exp(-(t/1000)^0.5). */
     dc_sim *sim = run_text(fresh_cfg, NULL, 0, 5);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double f = fig(sim, "failures.n"), p = weibull_cdf(500.0, 1000.0, 0.5);
+    double f = dc_simrun_fig(sim, "failures.n"), p = weibull_cdf(500.0, 1000.0, 0.5);
     printf("\n  fresh nodes: %.0f failures by 500 h, Weibull expects %.1f", f, 2000 * p);
     CU_ASSERT(binomial_ok(f, 2000, p, 0.999));
     dc_sim_destroy(sim);
@@ -522,7 +496,7 @@ static void test_infant_mortality(void)
     sim = run_text(fresh_cfg, aged, 1, 5);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double pa = 1.0 - exp(-(sqrt(1.5) - 1.0));
-    CU_ASSERT(binomial_ok(fig(sim, "failures.n"), 2000, pa, 0.999));
+    CU_ASSERT(binomial_ok(dc_simrun_fig(sim, "failures.n"), 2000, pa, 0.999));
     dc_sim_destroy(sim);
     /* Wear-out (shape 2.6, the old Titan K20X batch: Ostrouchov et al. SC 2020):
      * over 200 h, new nodes fail with F(200) = 1 - exp(-0.2^2.6) = 0.0150,
@@ -532,11 +506,11 @@ static void test_infant_mortality(void)
                               "failures.[0].initial_age_h=800.0"};
     sim = run_text(fresh_cfg, wear_new, 2, 5);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT(binomial_ok(fig(sim, "failures.n"), 2000, weibull_cdf(200.0, 1000.0, 2.6), 0.999));
+    CU_ASSERT(binomial_ok(dc_simrun_fig(sim, "failures.n"), 2000, weibull_cdf(200.0, 1000.0, 2.6), 0.999));
     dc_sim_destroy(sim);
     sim = run_text(fresh_cfg, wear_old, 3, 5);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT(binomial_ok(fig(sim, "failures.n"), 2000, -expm1(-(1.0 - pow(0.8, 2.6))), 0.999));
+    CU_ASSERT(binomial_ok(dc_simrun_fig(sim, "failures.n"), 2000, -expm1(-(1.0 - pow(0.8, 2.6))), 0.999));
     dc_sim_destroy(sim);
 
     /* With repairs of 100 h: the hazard restarts when the part is replaced
@@ -571,8 +545,8 @@ static void test_infant_mortality(void)
     free(ret);
     double p50 = weibull_cdf(50.0, 1000.0, 0.5);
     double early_rate = -log1p(-early / n_ret) / 50.0;
-    double up_h = 500 * end / 3600.0 * fig(sim, "cluster.node_availability");
-    double long_run = fig(sim, "failures.n") / up_h;
+    double up_h = 500 * end / 3600.0 * dc_simrun_fig(sim, "cluster.node_availability");
+    double long_run = dc_simrun_fig(sim, "failures.n") / up_h;
     printf("\n  after replacement: %.0f of %.0f fail within 50 h (Weibull %.4f x n = %.1f); hazard %.2e/h vs "
            "long-run %.2e/h\n",
            early, n_ret, p50, p50 * n_ret, early_rate, long_run);
@@ -616,7 +590,7 @@ static void test_acceleration(void)
     const action four[] = {{0.0, ACT_ACCEL, 0, 0, 0, 4.0}};
     sim = run_full(fresh_cfg, sets, 1, 3, four, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT(binomial_ok(fig(sim, "failures.n"), 2000, weibull_cdf(400.0, 1000.0, 0.5), 0.999));
+    CU_ASSERT(binomial_ok(dc_simrun_fig(sim, "failures.n"), 2000, weibull_cdf(400.0, 1000.0, 0.5), 0.999));
     dc_sim_destroy(sim);
 }
 
@@ -643,13 +617,13 @@ static void test_bad_nodes(void)
             *(bad[r->id] ? &on_bad : &on_good) += 1;
     }
     free(bad);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "failures.bad_nodes"), 50.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "failures.bad_nodes"), 50.0, 0.0);
     double T = 365 * 24.0;
     printf("\n  bad nodes: %.0f failures on 50 bad, %.0f on 950 good\n", on_bad, on_good);
     CU_ASSERT(poisson_ok(on_bad, 50 * T / (200.0 + 1.0), 0.999));
     CU_ASSERT(poisson_ok(on_good, 950 * T / (2000.0 + 1.0), 0.999));
     /* The hazard a checkpoint policy sees: 100 nodes x (0.95 / 2000 + 0.05 x 10 / 2000) per hour. */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "job.expected_mtbi_h"), 1.0 / (100 * (0.95 + 0.5) / 2000.0), 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.expected_mtbi_h"), 1.0 / (100 * (0.95 + 0.5) / 2000.0), 1e-9);
     dc_sim_destroy(sim);
 }
 
@@ -709,9 +683,9 @@ static void test_retirement(void)
     printf("\n  retired %d nodes (%d of them bad, of 10 bad), %d K-th failures\n", retired, retired_bad, due);
     CU_ASSERT(retired > 0);
     CU_ASSERT_EQUAL(retired, due);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.retired"), retired, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.retired"), retired, 0.0);
     CU_ASSERT(retired_bad > 0);
-    CU_ASSERT(fig(sim, "gpu_hours.retired") > 0.0);
+    CU_ASSERT(dc_simrun_fig(sim, "gpu_hours.retired") > 0.0);
     free(hist);
     free(n_hist);
     free(bad);
@@ -727,11 +701,11 @@ static void test_misdiagnosis(void)
                        "repair = { crews = 0; law = \"constant\"; mean_h = 2.0; misdiagnosis = 0.2; refail_h = 1.0; };\n";
     dc_sim *sim = run_text(cfg, NULL, 0, 8);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double n = fig(sim, "repair.manual"), k = fig(sim, "repair.misdiagnosed");
+    double n = dc_simrun_fig(sim, "repair.manual"), k = dc_simrun_fig(sim, "repair.misdiagnosed");
     printf("\n  misdiagnosed %.0f of %.0f manual repairs (p = 0.2)", k, n);
     CU_ASSERT(n > 1000);
     CU_ASSERT(binomial_ok(k, n, 0.2, 0.999));
-    double rep = fig(sim, "failures.repeats");
+    double rep = dc_simrun_fig(sim, "failures.repeats");
     CU_ASSERT(rep <= k && rep >= 0.9 * k);
     /* Returned still faulty, a node fails again an exponential time of mean
      * refail_h = 1 h later: the mean delay within its 99.9% interval. */
@@ -767,13 +741,13 @@ static void test_automation(void)
                        "           auto = { law = \"constant\"; mean_h = 0.25; }; };\n";
     dc_sim *sim = run_text(cfg, NULL, 0, 9);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double tries = fig(sim, "repair.auto_attempts"), fixed = fig(sim, "repair.auto_fixed");
+    double tries = dc_simrun_fig(sim, "repair.auto_attempts"), fixed = dc_simrun_fig(sim, "repair.auto_fixed");
     CU_ASSERT(binomial_ok(fixed, tries, 0.7, 0.999));
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.completed"), fixed + fig(sim, "repair.manual"), 0.0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "repair.auto_share"), fixed / fig(sim, "repair.completed"), 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.completed"), fixed + dc_simrun_fig(sim, "repair.manual"), 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.auto_share"), fixed / dc_simrun_fig(sim, "repair.completed"), 1e-12);
     /* Crew busy time = 3 h per manual repair (one still running at the end at most). */
-    double busy_h = fig(sim, "repair.crew_utilization") * 2 * 200 * 24;
-    CU_ASSERT(fabs(busy_h - 3.0 * fig(sim, "repair.manual")) <= 3.0 * 2 + 1e-6);
+    double busy_h = dc_simrun_fig(sim, "repair.crew_utilization") * 2 * 200 * 24;
+    CU_ASSERT(fabs(busy_h - 3.0 * dc_simrun_fig(sim, "repair.manual")) <= 3.0 * 2 + 1e-6);
     dc_sim_destroy(sim);
 }
 
@@ -805,12 +779,12 @@ static void test_stragglers(void)
         slow_node_s += end - r->time_s;
     }
     lost_gpu_s += (1.0 - f) * 256 * (end - last);
-    CU_ASSERT(fig(sim, "stragglers.onsets") >= 5);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.straggler"), lost_gpu_s / 3600.0, 1e-9 * (1 + lost_gpu_s));
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "stragglers.slow_node_h"), slow_node_s / 3600.0, 1e-9 * slow_node_s);
-    CU_ASSERT_EQUAL(fig(sim, "stragglers.tolerated"), fig(sim, "stragglers.detected"));
-    CU_ASSERT_EQUAL(fig(sim, "stragglers.evicted"), 0.0);
-    CU_ASSERT_EQUAL(fig(sim, "job.interruptions"), 0.0);
+    CU_ASSERT(dc_simrun_fig(sim, "stragglers.onsets") >= 5);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.straggler"), lost_gpu_s / 3600.0, 1e-9 * (1 + lost_gpu_s));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "stragglers.slow_node_h"), slow_node_s / 3600.0, 1e-9 * slow_node_s);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "stragglers.tolerated"), dc_simrun_fig(sim, "stragglers.detected"));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "stragglers.evicted"), 0.0);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "job.interruptions"), 0.0);
     dc_sim_destroy(sim);
 
     /* Evicted at detection (30 min): each straggler of the job costs
@@ -830,13 +804,13 @@ static void test_stragglers(void)
         if (strcmp(r->kind, "straggler") == 0 && r->job >= 0 && r->time_s + 1800.0 <= dc_sim_now(sim))
             busy_onsets++;
     }
-    double evicted = fig(sim, "stragglers.evicted");
+    double evicted = dc_simrun_fig(sim, "stragglers.evicted");
     CU_ASSERT(evicted >= 5);
-    CU_ASSERT_EQUAL(fig(sim, "stragglers.detected"), evicted);
-    CU_ASSERT_EQUAL(fig(sim, "interruptions.slow"), busy_onsets);
-    CU_ASSERT_EQUAL(fig(sim, "repair.tickets"), evicted);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "stragglers.detected"), evicted);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "interruptions.slow"), busy_onsets);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "repair.tickets"), evicted);
     double expected = busy_onsets * 0.5 * 0.4 * 256;
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.straggler"), expected, 0.01 * expected);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.straggler"), expected, 0.01 * expected);
     dc_sim_destroy(sim);
 }
 
@@ -859,23 +833,23 @@ static void test_observed_interval(void)
     dc_sim *conf_rate = run_text(cfg, conf_set, 2, 12);
     CU_ASSERT_PTR_NOT_NULL_FATAL(obs);
     CU_ASSERT_PTR_NOT_NULL_FATAL(conf_rate);
-    double m_h = fig(obs, "job.observed_mtbi_h");
+    double m_h = dc_simrun_fig(obs, "job.observed_mtbi_h");
     /* M = (T + prior_h) / (n + prior_h / M0) with n ~ Poisson(500 h / 5 h). */
     double mu = 100.0, half = z_of(0.999) * sqrt(mu);
     double lo = 524.0 / (mu + half + 0.24), hi = 524.0 / (mu - half + 0.24);
     printf("\n  observed M %.2f h (interval %.2f-%.2f h), interval %.0f s\n", m_h, lo, hi,
-           fig(obs, "job.checkpoint_interval_s"));
+           dc_simrun_fig(obs, "job.checkpoint_interval_s"));
     CU_ASSERT(m_h >= lo && m_h <= hi);
-    CU_ASSERT_DOUBLE_EQUAL(fig(obs, "job.checkpoint_interval_s"), dc_checkpoint_young_s(60.0, m_h * 3600.0),
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(obs, "job.checkpoint_interval_s"), dc_checkpoint_young_s(60.0, m_h * 3600.0),
                            1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(conf_rate, "job.checkpoint_interval_s"), dc_checkpoint_young_s(60.0, 360000.0), 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(conf_rate, "job.checkpoint_interval_s"), dc_checkpoint_young_s(60.0, 360000.0), 1e-6);
     dc_sim_destroy(conf_rate);
     /* Against the same failures, planning for the configured 100 h costs ETTR. */
     const char *conf_only[] = {"checkpoint.estimate=\"configured\"", "checkpoint.interval_s=6572.67069006"};
     dc_sim *conf = run_text(cfg, conf_only, 2, 12);
     CU_ASSERT_PTR_NOT_NULL_FATAL(conf);
-    printf("  ETTR observed %.4f, planned for 100 h %.4f\n", fig(obs, "job.ettr"), fig(conf, "job.ettr"));
-    CU_ASSERT(fig(obs, "job.ettr") > fig(conf, "job.ettr") + 0.05);
+    printf("  ETTR observed %.4f, planned for 100 h %.4f\n", dc_simrun_fig(obs, "job.ettr"), dc_simrun_fig(conf, "job.ettr"));
+    CU_ASSERT(dc_simrun_fig(obs, "job.ettr") > dc_simrun_fig(conf, "job.ettr") + 0.05);
     dc_sim_destroy(conf);
     dc_sim_destroy(obs);
 }
@@ -909,7 +883,7 @@ static void test_breakdown_all(void)
         dc_sim *sim = run_text(all_cfg, NULL, 0, seed);
         CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
         const dc_summary *s = dc_sim_summary(sim);
-        double total = 0.0, capacity = fig(sim, DC_BREAKDOWN_TOTAL);
+        double total = 0.0, capacity = dc_simrun_fig(sim, DC_BREAKDOWN_TOTAL);
         for (size_t i = 0; i < dc_summary_count(s); i++) {
             const char *k = dc_summary_key(s, i);
             if (strncmp(k, DC_BREAKDOWN_PREFIX, strlen(DC_BREAKDOWN_PREFIX)) == 0 && strcmp(k, DC_BREAKDOWN_TOTAL) != 0)
@@ -920,7 +894,7 @@ static void test_breakdown_all(void)
         for (size_t l = 0; l < 12; l++) {
             char key[64];
             snprintf(key, sizeof key, "gpu_hours.%s", lines[l]);
-            double v = fig(sim, key);
+            double v = dc_simrun_fig(sim, key);
             CU_ASSERT(v >= 0.0);
             seen[l] += v;
         }
@@ -936,14 +910,8 @@ static void test_breakdown_all(void)
 
 static bool same_run(dc_sim *a, dc_sim *b)
 {
-    const dc_summary *sa = dc_sim_summary(a), *sb = dc_sim_summary(b);
-    if (dc_summary_count(sa) != dc_summary_count(sb))
+    if (!dc_simrun_same_summary(a, b))
         return false;
-    for (size_t i = 0; i < dc_summary_count(sa); i++) {
-        double va = dc_summary_value(sa, i), vb = dc_summary_value(sb, i);
-        if (strcmp(dc_summary_key(sa, i), dc_summary_key(sb, i)) != 0 || memcmp(&va, &vb, sizeof va) != 0)
-            return false;
-    }
     const dc_eventlog *la = dc_sim_eventlog(a), *lb = dc_sim_eventlog(b);
     return dc_eventlog_count(la) == dc_eventlog_count(lb)
            && memcmp(dc_eventlog_rows(la), dc_eventlog_rows(lb), dc_eventlog_count(la) * sizeof(dc_eventlog_row)) == 0;
@@ -993,7 +961,7 @@ static void test_determinism(void)
     }
     CU_ASSERT(nx > 20 && nx == ny);
     CU_ASSERT(same);
-    CU_ASSERT(fig(x, "job.checkpoints") != fig(y, "job.checkpoints"));
+    CU_ASSERT(dc_simrun_fig(x, "job.checkpoints") != dc_simrun_fig(y, "job.checkpoints"));
     dc_sim_destroy(x);
     dc_sim_destroy(y);
 }
@@ -1053,70 +1021,7 @@ static void test_bad_input_messages(void)
 
 static const char *dcsim_path, *srcdir;
 static char workdir[256];
-
-typedef struct result {
-    int status;
-    char *out, *err;
-} result;
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return strdup("");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = '\0';
-    fclose(f);
-    return buf;
-}
-
-static result run_dcsim(const char *const *args)
-{
-    char out_path[400], err_path[400];
-    snprintf(out_path, sizeof out_path, "%s/stdout", workdir);
-    snprintf(err_path, sizeof err_path, "%s/stderr", workdir);
-    const char *argv[32];
-    size_t n = 0;
-    argv[n++] = dcsim_path;
-    for (size_t i = 0; args[i] && n < 31; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        if (chdir(workdir) != 0)
-            _exit(126);
-        alarm(120);
-        execv(dcsim_path, (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    result r = {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), slurp(out_path), slurp(err_path)};
-    return r;
-}
-
-static void result_free(result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
-}
+static const dc_runner_opts in_workdir = {.dir = workdir};
 
 typedef struct cli_case {
     const char *what;
@@ -1161,13 +1066,13 @@ static void test_cli_bad_input(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const cli_case *bc = &cases[i];
-        write_file(cfg, bc->scenario);
+        dc_test_write_text(cfg, bc->scenario);
         const char *args[10];
         size_t k = 0;
         for (; bc->args[k]; k++)
             args[k] = strcmp(bc->args[k], "@CFG") == 0 ? cfg : strcmp(bc->args[k], "@OUT") == 0 ? out : bc->args[k];
         args[k] = NULL;
-        result r = run_dcsim(args);
+        dc_runner_result r = dc_runner_dcsim(args, &in_workdir);
         bool ok = r.status == 2 && strncmp(r.err, "dcsim", 5) == 0 && r.out[0] == '\0';
         for (size_t f = 0; f < 3 && bc->fragments[f]; f++)
             ok = ok && strstr(r.err, bc->fragments[f]) != NULL;
@@ -1176,29 +1081,9 @@ static void test_cli_bad_input(void)
         if (!ok)
             fprintf(stderr, "\n  '%s': status %d, stderr: %s", bc->what, r.status, r.err);
         CU_ASSERT(ok);
-        result_free(&r);
+        dc_runner_free(&r);
     }
     unlink(cfg);
-}
-
-/* Finds "key": in text after from and reads the number after it. */
-static const char *json_number(const char *from, const char *key, double *v)
-{
-    char pat[128];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *p = strstr(from, pat);
-    if (!p)
-        return NULL;
-    p += strlen(pat);
-    while (*p == ' ')
-        p++;
-    if (strncmp(p, "null", 4) == 0) {
-        *v = NAN;
-        return p + 4;
-    }
-    char *end;
-    *v = strtod(p, &end);
-    return end;
 }
 
 /* dcsim mttf on a small cluster: per node 2000 h and per job-GPU 40,000 h:
@@ -1207,34 +1092,34 @@ static void test_cli_mttf(void)
 {
     char cfg[400];
     snprintf(cfg, sizeof cfg, "%s/mttf.cfg", workdir);
-    write_file(cfg, "horizon_days = 10.0;\n"
+    dc_test_write_text(cfg, "horizon_days = 10.0;\n"
                     "cluster = { nodes = 64; spare_nodes = 8; gpus_per_node = 8; nodes_per_rack = 4; };\n"
                     "job = { nodes = 64; work_gpu_h = 1e9; restart_s = 600.0; };\n"
                     "checkpoint = { size_gb = 100.0; write_gb_per_s = 10.0; };\n"
                     "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 2000.0; },\n"
                     "             { name = \"sw\"; per = \"job_gpu\"; mtbf_h = 40000.0; } );\n"
                     "repair = { crews = 0; law = \"constant\"; mean_h = 2.0; };\n");
-    result r = run_dcsim((const char *[]){"mttf", cfg, "--sizes", "8,64,512", "--failures", "300", "--json", NULL});
+    dc_runner_result r = dc_runner_dcsim((const char *[]){"mttf", cfg, "--sizes", "8,64,512", "--failures", "300", "--json", NULL}, &in_workdir);
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
     const double sizes[] = {8, 64, 512};
     const char *p = r.out;
     double per_1000 = NAN;
-    CU_ASSERT_PTR_NOT_NULL(json_number(r.out, "failures_per_1000_node_days", &per_1000));
+    CU_ASSERT_PTR_NOT_NULL(dc_test_json_number(r.out, "failures_per_1000_node_days", &per_1000));
     /* Node failures over the cluster: 24000 / 2000 = 12 per 1000 node-days
      * (a little less: nodes under repair do not fail). */
     CU_ASSERT(fabs(per_1000 - 12.0) < 0.5);
     for (size_t i = 0; i < 3; i++) {
         double gpus, nodes, n, exposure, mttf, lo, hi, expected, projection;
-        p = json_number(p, "gpus", &gpus);
+        p = dc_test_json_number(p, "gpus", &gpus);
         CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-        json_number(p, "nodes", &nodes);
-        json_number(p, "interruptions", &n);
-        json_number(p, "exposure_h", &exposure);
-        json_number(p, "mttf_h", &mttf);
-        json_number(p, "mttf_lo_h", &lo);
-        json_number(p, "mttf_hi_h", &hi);
-        json_number(p, "expected_h", &expected);
-        p = json_number(p, "projection_h", &projection);
+        dc_test_json_number(p, "nodes", &nodes);
+        dc_test_json_number(p, "interruptions", &n);
+        dc_test_json_number(p, "exposure_h", &exposure);
+        dc_test_json_number(p, "mttf_h", &mttf);
+        dc_test_json_number(p, "mttf_lo_h", &lo);
+        dc_test_json_number(p, "mttf_hi_h", &hi);
+        dc_test_json_number(p, "expected_h", &expected);
+        p = dc_test_json_number(p, "projection_h", &projection);
         CU_ASSERT_EQUAL(gpus, sizes[i]);
         double rate = nodes / 2000.0 + gpus / 40000.0;
         CU_ASSERT_DOUBLE_EQUAL(expected, 1.0 / rate, 1e-9 / rate);
@@ -1243,13 +1128,13 @@ static void test_cli_mttf(void)
         CU_ASSERT(lo < mttf && mttf < hi && n >= 250);
         CU_ASSERT_DOUBLE_EQUAL(projection, 24.0 / (nodes * per_1000 / 1000.0), 1e-6 * projection);
     }
-    result_free(&r);
+    dc_runner_free(&r);
     /* The text table names its columns. */
-    r = run_dcsim((const char *[]){"mttf", cfg, "--sizes", "64", "--failures", "50", NULL});
+    r = dc_runner_dcsim((const char *[]){"mttf", cfg, "--sizes", "64", "--failures", "50", NULL}, &in_workdir);
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "MTTF_h"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "projected_h"));
-    result_free(&r);
+    dc_runner_free(&r);
     unlink(cfg);
 }
 
@@ -1259,32 +1144,7 @@ static dc_sim *run_file(const char *rel, const char *const *sets, size_t n_sets,
 {
     char path[600];
     snprintf(path, sizeof path, "%s/%s", srcdir, rel);
-    dc_error err = {0};
-    dc_scenario *sc = NULL;
-    if (dc_scenario_load_file(path, &sc, &err) != DC_OK) {
-        fprintf(stderr, "\n  %s\n", err.msg);
-        CU_FAIL("calibration scenario did not load");
-        return NULL;
-    }
-    dc_scenario_set_schema(sc, dc_schemas());
-    int rc = DC_OK;
-    for (size_t i = 0; i < n_sets && rc == DC_OK; i++)
-        rc = dc_scenario_set(sc, sets[i], &err);
-    dc_sim *sim = NULL;
-    if (rc == DC_OK)
-        rc = dc_scenario_validate(sc, &err);
-    if (rc == DC_OK)
-        rc = dc_build(sc, seed, &sim, &err);
-    if (rc == DC_OK)
-        rc = dc_sim_run(sim, &err);
-    if (rc != DC_OK) {
-        fprintf(stderr, "\n  %s\n", err.msg);
-        CU_FAIL("calibration scenario did not run");
-        dc_sim_destroy(sim);
-        sim = NULL;
-    }
-    dc_scenario_destroy(sc);
-    return sim;
+    return dc_simrun_file(path, sets, n_sets, seed);
 }
 
 /* Llama 3 [Table 5]: unexpected interruptions by cause over 54 days. */
@@ -1309,12 +1169,12 @@ static void test_calibration_llama3(void)
         for (size_t i = 0; i < n_causes; i++) {
             char key[80];
             snprintf(key, sizeof key, "interruptions.%s", table[i].name);
-            double v = fig(sim, key);
+            double v = dc_simrun_fig(sim, key);
             pooled[i] += v;
             total += v;
         }
-        planned += fig(sim, "interruptions.planned_maintenance");
-        CU_ASSERT(fig(sim, "job.ettr") > 0.90); /* [L3]: above 90% */
+        planned += dc_simrun_fig(sim, "interruptions.planned_maintenance");
+        CU_ASSERT(dc_simrun_fig(sim, "job.ettr") > 0.90); /* [L3]: above 90% */
         dc_sim_destroy(sim);
     }
     double table_total = 0;
@@ -1342,16 +1202,16 @@ static void test_calibration_meta(void)
 {
     char cfg[600];
     snprintf(cfg, sizeof cfg, "%s/scenarios/calibration/meta_rsc1.cfg", srcdir);
-    result r = run_dcsim((const char *[]){"mttf", cfg, "--sizes", "8,1024,16384", "--failures", "400", "--json", NULL});
+    dc_runner_result r = dc_runner_dcsim((const char *[]){"mttf", cfg, "--sizes", "8,1024,16384", "--failures", "400", "--json", NULL}, &in_workdir);
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
     double per_1000 = NAN, m8 = NAN, m1024 = NAN, p16k = NAN, v;
-    json_number(r.out, "failures_per_1000_node_days", &per_1000);
-    const char *p = json_number(r.out, "gpus", &v);
-    p = json_number(p, "mttf_h", &m8);
-    p = json_number(p, "gpus", &v);
-    p = json_number(p, "mttf_h", &m1024);
-    p = json_number(p, "gpus", &v);
-    json_number(p, "projection_h", &p16k);
+    dc_test_json_number(r.out, "failures_per_1000_node_days", &per_1000);
+    const char *p = dc_test_json_number(r.out, "gpus", &v);
+    p = dc_test_json_number(p, "mttf_h", &m8);
+    p = dc_test_json_number(p, "gpus", &v);
+    p = dc_test_json_number(p, "mttf_h", &m1024);
+    p = dc_test_json_number(p, "gpus", &v);
+    dc_test_json_number(p, "projection_h", &p16k);
     printf("\n  RSC-1: %.3f failures per 1000 node-days (6.50), MTTF %.1f d at 8 GPUs (47.7), %.2f h at 1,024 (7.9), "
            "projected %.2f h at 16,384 (1.8)\n",
            per_1000, m8 / 24, m1024, p16k);
@@ -1362,7 +1222,7 @@ static void test_calibration_meta(void)
      * failures measure an MTTF within 10% (95%): 20% in all. */
     CU_ASSERT(fabs(m8 / 24 - 47.7) < 0.2 * 47.7);
     CU_ASSERT(fabs(m1024 - 7.9) < 0.2 * 7.9);
-    result_free(&r);
+    dc_runner_free(&r);
 }
 
 /* MegaScale [NSDI 2024]: over 100 restarts, ETTR over 90%, detection under
@@ -1374,19 +1234,19 @@ static void test_calibration_megascale(void)
     for (int s = 1; s <= SEEDS; s++) {
         dc_sim *sim = run_file("scenarios/calibration/megascale.cfg", NULL, 0, s);
         CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-        double n = fig(sim, "job.interruptions"), g = fig(sim, "job.gpus");
-        double detect_min = fig(sim, "job.time_detecting_h") / n * 60;
-        double back_min = (fig(sim, "job.time_detecting_h") + fig(sim, "job.time_restarting_h")
-                           + fig(sim, "gpu_hours.rollback") / g) / n * 60;
+        double n = dc_simrun_fig(sim, "job.interruptions"), g = dc_simrun_fig(sim, "job.gpus");
+        double detect_min = dc_simrun_fig(sim, "job.time_detecting_h") / n * 60;
+        double back_min = (dc_simrun_fig(sim, "job.time_detecting_h") + dc_simrun_fig(sim, "job.time_restarting_h")
+                           + dc_simrun_fig(sim, "gpu_hours.rollback") / g) / n * 60;
         printf("\n  MegaScale seed %d: %.0f restarts, ETTR %.4f, detection %.1f min, back in %.1f min, automated %.2f", s,
-               n, fig(sim, "job.ettr"), detect_min, back_min, fig(sim, "repair.auto_share"));
+               n, dc_simrun_fig(sim, "job.ettr"), detect_min, back_min, dc_simrun_fig(sim, "repair.auto_share"));
         CU_ASSERT(n > 100);
-        CU_ASSERT(fig(sim, "job.ettr") > 0.90);
+        CU_ASSERT(dc_simrun_fig(sim, "job.ettr") > 0.90);
         CU_ASSERT(detect_min < 10.0);
         CU_ASSERT(back_min < 15.0);
-        fixed += fig(sim, "repair.auto_fixed");
-        tried += fig(sim, "repair.auto_attempts");
-        onsets += fig(sim, "stragglers.onsets");
+        fixed += dc_simrun_fig(sim, "repair.auto_fixed");
+        tried += dc_simrun_fig(sim, "repair.auto_attempts");
+        onsets += dc_simrun_fig(sim, "stragglers.onsets");
         dc_sim_destroy(sim);
     }
     printf("\n");
@@ -1444,7 +1304,7 @@ static int setup(void)
 
 static void teardown(void)
 {
-    const char *names[] = {"stdout", "stderr", "bad.cfg", "mttf.cfg", "out.h5"};
+    const char *names[] = {"bad.cfg", "mttf.cfg", "out.h5"};
     char p[512];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", workdir, names[i]);

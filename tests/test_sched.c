@@ -22,8 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "badinput.h"
 #include "cluster.h"
 #include "registry.h"
+#include "simrun.h"
 #include "workload/scheduler.h"
 #include "testutil.h"
 
@@ -31,42 +33,13 @@
 
 static char tmpdir[256];
 
+/* The scenario as a file in tmpdir, so that its traces resolve beside it. */
 static dc_sim *run_text(const char *text, const char *name, int64_t seed)
 {
-    dc_error err = {0};
-    dc_scenario *sc = NULL;
     char path[512];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
-    if (dc_scenario_load_file(path, &sc, &err) != DC_OK) {
-        fprintf(stderr, "load: %s\n", err.msg);
-        CU_FAIL("scenario did not load");
-        return NULL;
-    }
-    dc_scenario_set_schema(sc, dc_schemas());
-    dc_sim *sim = NULL;
-    if (dc_scenario_validate(sc, &err) != DC_OK || dc_build(sc, seed, &sim, &err) != DC_OK
-        || dc_sim_run(sim, &err) != DC_OK) {
-        fprintf(stderr, "run: %s\n", err.msg);
-        CU_FAIL("scenario did not run");
-        dc_sim_destroy(sim);
-        sim = NULL;
-    }
-    dc_scenario_destroy(sc);
-    return sim;
-}
-
-static double fig(dc_sim *sim, const char *key)
-{
-    double v = NAN;
-    if (!dc_summary_get(dc_sim_summary(sim), key, &v)) {
-        fprintf(stderr, "missing summary figure %s\n", key);
-        CU_FAIL("summary figure missing");
-    }
-    return v;
+    dc_test_write_text(path, text);
+    return dc_simrun_file(path, NULL, 0, seed);
 }
 
 /* ---------- EASY against a recomputed reservation ---------- */
@@ -217,12 +190,12 @@ static void test_hand_schedule(void)
     CU_ASSERT_DOUBLE_EQUAL(t[1], 1.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(t[2], 0.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(t[3], 2.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "jobs.completed"), 4.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 4.0, 0);
     /* waits 0, 1, 0, 2 h: mean 0.75 h; the last job ends at 5 h */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "jobs.wait_mean_h"), 0.75, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.wait_mean_h"), 0.75, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, 5.0, 1e-9);
     /* busy node-hours 2 + 4 + 1 + 3 = 10 of 4 x 5 */
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "cluster.utilisation"), 10.0 / 20.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "cluster.utilisation"), 10.0 / 20.0, 1e-9);
     dc_sim_destroy(sim);
 
     snprintf(text, sizeof text, cfg, "false");
@@ -287,9 +260,9 @@ static void test_preemption_order(void)
     CU_ASSERT_DOUBLE_EQUAL(start_d, 1.0, 1e-9); /* no checkpoint: the nodes come back at once */
     CU_ASSERT_DOUBLE_EQUAL(start_f, 1.5, 1e-9);
     CU_ASSERT(start_f < start_e);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "jobs.preemptions"), 3.0, 0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.preempted"), (4 * 1.0 + 2 * 1.0 + 2 * 1.5) * 8, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "jobs.completed"), 6.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.preemptions"), 3.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.preempted"), (4 * 1.0 + 2 * 1.0 + 2 * 1.5) * 8, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 6.0, 0);
     dc_sim_destroy(sim);
 }
 
@@ -317,12 +290,12 @@ static void test_checkpoint_and_limit(void)
         if (strcmp(rows[i].kind, "job_start") == 0 && rows[i].job == 1)
             start_b = rows[i].time_s;
     CU_ASSERT_DOUBLE_EQUAL(start_b, 7200.0 + 60.0, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.preempted"), 0.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "jobs.completed"), 2.0, 0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "jobs.preemptions"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.preempted"), 0.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 2.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.preemptions"), 1.0, 0);
     /* A: 10 h of work + one 60 s write; B: 1 h in between */
     CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim), 11 * 3600.0 + 60.0, 1e-6);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.checkpoint"), 4 * 8 * 60.0 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.checkpoint"), 4 * 8 * 60.0 / 3600.0, 1e-9);
     dc_sim_destroy(sim);
 
     static const char cfg2[] = "horizon_days = 1.0; trace = { events = true; };\n"
@@ -330,9 +303,9 @@ static void test_checkpoint_and_limit(void)
                                "jobs = ( { name = \"C\"; nodes = 1; work_gpu_h = 16.0; max_run_h = 1.0; restart_s = 0.0; } );\n";
     sim = run_text(cfg2, "limit.cfg", 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "jobs.timed_out"), 1.0, 0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "jobs.completed"), 0.0, 0);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "gpu_hours.preempted"), 8.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.timed_out"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 0.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.preempted"), 8.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim), 3600.0, 1e-6); /* all jobs ended: the run stops */
     dc_sim_destroy(sim);
 }
@@ -353,7 +326,7 @@ static void test_quotas(void)
         ");\n";
     dc_sim *sim = run_text(cfg, "quota.cfg", 3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT_DOUBLE_EQUAL(fig(sim, "jobs.submitted"), 300.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.submitted"), 300.0, 0);
     const dc_eventlog_row *rows = dc_eventlog_rows(dc_sim_eventlog(sim));
     int32_t size[300] = {0};
     long used[2] = {0, 0}, peak[2] = {0, 0};
@@ -397,15 +370,15 @@ static void test_spot_rate(void)
     for (int64_t seed = 1; seed <= 3; seed++) {
         dc_sim *sim = run_text(cfg, "spot.cfg", seed);
         CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-        double n = fig(sim, "pool.spot.reclaims");
-        double exposure_days = fig(sim, "pool.spot.exposure_node_h") / 24.0;
+        double n = dc_simrun_fig(sim, "pool.spot.reclaims");
+        double exposure_days = dc_simrun_fig(sim, "pool.spot.exposure_node_h") / 24.0;
         double mu = 0.2 * exposure_days;
         printf("\n  seed %lld: %.0f reclaims, expected %.1f +- %.1f (99%%); %.0f evictions", (long long)seed, n, mu,
-               Z99 * sqrt(mu), fig(sim, "pool.spot.preemptions"));
+               Z99 * sqrt(mu), dc_simrun_fig(sim, "pool.spot.preemptions"));
         CU_ASSERT(fabs(n - mu) <= Z99 * sqrt(mu));
-        CU_ASSERT(fig(sim, "pool.spot.preemptions") > 0);
+        CU_ASSERT(dc_simrun_fig(sim, "pool.spot.preemptions") > 0);
         /* the reclaimed node-time is in the breakdown */
-        CU_ASSERT(fig(sim, "gpu_hours.spot_reclaimed") > 0);
+        CU_ASSERT(dc_simrun_fig(sim, "gpu_hours.spot_reclaimed") > 0);
         total += n;
         mu_total += mu;
         dc_sim_destroy(sim);
@@ -448,11 +421,11 @@ static void test_breakdown(void)
             sum += dc_summary_value(s, i);
     }
     printf("\n  breakdown %.6f of capacity %.6f GPU-h; preemptions %.0f, interruptions %.0f\n", sum, cap,
-           fig(sim, "jobs.preemptions"), fig(sim, "jobs.interruptions"));
+           dc_simrun_fig(sim, "jobs.preemptions"), dc_simrun_fig(sim, "jobs.interruptions"));
     CU_ASSERT(cap > 0);
     CU_ASSERT_DOUBLE_EQUAL(sum, cap, 1e-9 * cap);
-    CU_ASSERT(fig(sim, "jobs.preemptions") > 0);
-    CU_ASSERT(fig(sim, "jobs.interruptions") > 0);
+    CU_ASSERT(dc_simrun_fig(sim, "jobs.preemptions") > 0);
+    CU_ASSERT(dc_simrun_fig(sim, "jobs.interruptions") > 0);
     /* the scheduler's idle count agrees with the cluster at the end */
     dc_scheduler *sch = dc_scheduler_of(sim);
     for (int p = 0; p < dc_sched_pool_count(sch); p++)
@@ -505,44 +478,11 @@ static void test_bad_input(void)
     }
     for (size_t i = 0; i < sizeof bad_inputs / sizeof bad_inputs[0]; i++) {
         const bad *b = &bad_inputs[i];
-        char cfg[512], csv[512], errp[512];
-        snprintf(cfg, sizeof cfg, "%s/bad.cfg", tmpdir);
+        char csv[512];
         snprintf(csv, sizeof csv, "%s/t.csv", tmpdir);
-        snprintf(errp, sizeof errp, "%s/stderr", tmpdir);
-        FILE *f = fopen(cfg, "w");
-        fputs(b->cfg, f);
-        fclose(f);
-        if (b->csv) {
-            f = fopen(csv, "w");
-            fputs(b->csv, f);
-            fclose(f);
-        }
-        pid_t pid = fork();
-        if (pid == 0) {
-            int e = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            int o = open("/dev/null", O_WRONLY);
-            dup2(o, 1);
-            dup2(e, 2);
-            alarm(60);
-            execl(dcsim, dcsim, "run", cfg, "--no-trace", (char *)NULL);
-            _exit(127);
-        }
-        int st = 0;
-        waitpid(pid, &st, 0);
-        int status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-        char msg[2048] = "";
-        f = fopen(errp, "r");
-        if (f) {
-            size_t n = fread(msg, 1, sizeof msg - 1, f);
-            msg[n] = '\0';
-            fclose(f);
-        }
-        bool ok = status == 2;
-        for (int k = 0; k < 3 && b->fragments[k]; k++)
-            ok = ok && strstr(msg, b->fragments[k]) != NULL;
-        if (!ok)
-            fprintf(stderr, "\n  bad input '%s': status %d, stderr: %s", b->what, status, msg);
-        CU_ASSERT(ok);
+        if (b->csv)
+            dc_test_write_text(csv, b->csv);
+        dc_test_bad_run(tmpdir, b->what, b->cfg, NULL, b->fragments, 3);
         unlink(csv);
     }
 }

@@ -31,6 +31,7 @@
 #include "config.h"
 #include "cost/cost.h"
 #include "registry.h"
+#include "simrun.h"
 #include "stats.h"
 #include "sweep.h"
 #include "sweep_report.h"
@@ -43,46 +44,17 @@ static char workdir[256];
 
 /* ---- helpers --------------------------------------------------------------------- */
 
-/* Loads text, applies sets, validates; NULL (and err) on failure. */
-static dc_scenario *load(const char *text, const char *const *sets, size_t n_sets, dc_error *err)
-{
-    dc_scenario *sc = NULL;
-    if (dc_scenario_load_string(text, "t.cfg", &sc, err) != DC_OK)
-        return NULL;
-    dc_scenario_set_schema(sc, dc_schemas());
-    for (size_t i = 0; i < n_sets; i++)
-        if (dc_scenario_set(sc, sets[i], err) != DC_OK) {
-            dc_scenario_destroy(sc);
-            return NULL;
-        }
-    if (dc_scenario_validate(sc, err) != DC_OK) {
-        dc_scenario_destroy(sc);
-        return NULL;
-    }
-    return sc;
-}
-
 static dc_sim *run_scenario(dc_scenario *sc, int64_t seed)
 {
     dc_error err = {0};
     dc_sim *sim = NULL;
-    if (dc_build(sc, seed, &sim, &err) != DC_OK || dc_sim_run(sim, &err) != DC_OK) {
-        fprintf(stderr, "\n  run: %s\n", err.msg);
-        CU_FAIL("scenario did not run");
+    if (dc_build(sc, seed, &sim, &err) != DC_OK) {
+        fprintf(stderr, "\n  build: %s\n", err.msg);
+        CU_FAIL("scenario did not build");
         dc_sim_destroy(sim);
         return NULL;
     }
-    return sim;
-}
-
-static double fig(dc_sim *sim, const char *key)
-{
-    double v = NAN;
-    if (!dc_summary_get(dc_sim_summary(sim), key, &v)) {
-        fprintf(stderr, "\n  missing summary figure %s\n", key);
-        CU_FAIL("summary figure missing");
-    }
-    return v;
+    return dc_simrun_run(sim);
 }
 
 static bool close_rel(double a, double b, double tol)
@@ -100,7 +72,7 @@ static const dc_uncertain *one_input(const char *job_line, dc_scenario **sc_out)
     char text[1024];
     snprintf(text, sizeof text, BASE_CFG "job = { nodes = 8; %s restart_s = 0.0; };\n", job_line);
     dc_error err = {0};
-    dc_scenario *sc = load(text, NULL, 0, &err);
+    dc_scenario *sc = dc_simrun_load(text, "t.cfg", NULL, 0, &err);
     if (!sc) {
         fprintf(stderr, "\n  %s\n", err.msg);
         CU_FAIL("did not load");
@@ -204,7 +176,7 @@ static void test_truncation(void)
     snprintf(text, sizeof text,
              BASE_CFG "job = { nodes = { dist = \"uniform\"; min = 1.0; max = 8.0; }; work_gpu_h = 10.0; };\n");
     dc_error err = {0};
-    sc = load(text, NULL, 0, &err);
+    sc = dc_simrun_load(text, "t.cfg", NULL, 0, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
     u = dc_scenario_uncertain(sc, 0);
     CU_ASSERT(u->integer);
@@ -246,7 +218,7 @@ static void test_draws(void)
                       "  restart_s = { dist = \"lognormal\"; median = 600.0; sigma = 0.3; stream = \"f\"; };\n"
                       "  mfu = { dist = \"uniform\"; min = 0.3; max = 0.5; }; };\n");
     dc_error err = {0};
-    dc_scenario *sc = load(text, NULL, 0, &err);
+    dc_scenario *sc = dc_simrun_load(text, "t.cfg", NULL, 0, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
     CU_ASSERT_EQUAL(dc_scenario_uncertain_count(sc), 3);
     double v[3], w[3];
@@ -269,11 +241,11 @@ static void test_median_and_set(void)
     static const char text[] = BASE_CFG
         "job = { nodes = 8; work_gpu_h = { dist = \"uniform\"; min = 500.0; max = 1500.0; }; restart_s = 0.0; };\n";
     dc_error err = {0};
-    dc_scenario *sc = load(text, NULL, 0, &err);
+    dc_scenario *sc = dc_simrun_load(text, "t.cfg", NULL, 0, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
     dc_sim *sim = run_scenario(sc, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT(close_rel(fig(sim, "job.ideal_days"), 1000.0 / 64.0 / 24.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "job.ideal_days"), 1000.0 / 64.0 / 24.0, 1e-12));
     dc_sim_destroy(sim);
     /* after validation: the value is fixed and the input gone */
     CU_ASSERT_EQUAL(dc_scenario_set(sc, "job.work_gpu_h=640", &err), DC_OK);
@@ -281,21 +253,21 @@ static void test_median_and_set(void)
     dc_scenario_destroy(sc);
     /* before validation */
     const char *sets[] = {"job.work_gpu_h=640"};
-    sc = load(text, sets, 1, &err);
+    sc = dc_simrun_load(text, "t.cfg", sets, 1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
     CU_ASSERT_EQUAL(dc_scenario_uncertain_count(sc), 0);
     dc_scenario_destroy(sc);
     /* a parameter of the distribution (so a sweep can vary an uncertainty) */
     const char *param[] = {"job.work_gpu_h.max=2000"};
-    sc = load(text, param, 1, &err);
+    sc = dc_simrun_load(text, "t.cfg", param, 1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
     CU_ASSERT_EQUAL(dc_uncertain_quantile(dc_scenario_uncertain(sc, 0), 0.5), 1250.0);
     dc_scenario_destroy(sc);
     const char *bad[] = {"job.restart_s.sd=1"};
-    CU_ASSERT_PTR_NULL(load(text, bad, 1, &err));
+    CU_ASSERT_PTR_NULL(dc_simrun_load(text, "t.cfg", bad, 1, &err));
     CU_ASSERT_STRING_EQUAL(err.msg, "--set job.restart_s.sd=1: job.restart_s is not a distribution in the scenario");
     const char *negative[] = {"job.work_gpu_h.min=-5"};
-    CU_ASSERT_PTR_NULL(load(text, negative, 1, &err));
+    CU_ASSERT_PTR_NULL(dc_simrun_load(text, "t.cfg", negative, 1, &err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "job.work_gpu_h.min: -5 is outside the key's range"));
 }
 
@@ -330,7 +302,7 @@ static void test_validation_errors(void)
         char text[1024];
         snprintf(text, sizeof text, BASE_CFG "job = { nodes = 8; work_gpu_h = 10.0;\n %s };\n", cases[i].value);
         dc_error err = {0};
-        dc_scenario *sc = load(text, NULL, 0, &err);
+        dc_scenario *sc = dc_simrun_load(text, "t.cfg", NULL, 0, &err);
         bool ok = !sc && err.code == DC_EINPUT;
         for (size_t f = 0; f < 3 && cases[i].fragments[f]; f++)
             ok = ok && strstr(err.msg, cases[i].fragments[f]) != NULL;
@@ -446,59 +418,59 @@ static const char cost_cfg[] =
 static void test_tco_by_hand(void)
 {
     dc_error err = {0};
-    dc_scenario *sc = load(cost_cfg, NULL, 0, &err);
+    dc_scenario *sc = dc_simrun_load(cost_cfg, "t.cfg", NULL, 0, &err);
     if (!sc)
         fprintf(stderr, "\n  %s\n", err.msg);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
     dc_sim *sim = run_scenario(sc, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     /* capital: owned half of 32 x 1000 + 4 x 2000 = 20000; residual 4000; D = 8000 / yr */
-    CU_ASSERT(close_rel(fig(sim, "cost.capex_usd"), 20000.0, 1e-12));
-    CU_ASSERT(close_rel(fig(sim, "cost.depreciation_usd"), 8000.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_usd"), 20000.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.depreciation_usd"), 8000.0, 1e-12));
     /* interest 0.1 x (20000 x 1 - 8000 x 1 / 2) */
-    CU_ASSERT(close_rel(fig(sim, "cost.interest_usd"), 1600.0, 1e-12));
-    CU_ASSERT(close_rel(fig(sim, "cost.residual_value_usd"), 12000.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.interest_usd"), 1600.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.residual_value_usd"), 12000.0, 1e-12));
     /* energy: 10 kW x 8766 h; the owned half pays 0.1 $/kWh */
-    CU_ASSERT(close_rel(fig(sim, "cost.energy_kwh"), 87660.0, 1e-12));
-    CU_ASSERT(close_rel(fig(sim, "cost.energy_usd"), 4383.0, 1e-12));
-    CU_ASSERT(close_rel(fig(sim, "cost.maintenance_usd"), 0.05 * 20000.0, 1e-12));
-    CU_ASSERT(close_rel(fig(sim, "cost.staff_usd"), 0.5 * 4 / 2.0 * 1000.0, 1e-12));
-    CU_ASSERT(close_rel(fig(sim, "cost.licences_usd"), 320.0, 1e-12));
-    CU_ASSERT(close_rel(fig(sim, "cost.data_transfer_usd"), 60.0, 1e-12));
-    CU_ASSERT_EQUAL(fig(sim, "cost.repairs_usd"), 0.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.energy_kwh"), 87660.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.energy_usd"), 4383.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.maintenance_usd"), 0.05 * 20000.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.staff_usd"), 0.5 * 4 / 2.0 * 1000.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.licences_usd"), 320.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.data_transfer_usd"), 60.0, 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cost.repairs_usd"), 0.0);
     /* on demand: 8 GPUs x 8766 h x 2 */
-    CU_ASSERT(close_rel(fig(sim, "cost.rent_on_demand_usd"), 140256.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.rent_on_demand_usd"), 140256.0, 1e-12));
     /* reserved: 8 GPUs x (4383 h x 2 x 0.5 + 4383 h past the term x 2) */
-    CU_ASSERT(close_rel(fig(sim, "cost.rent_reserved_usd"), 35064.0 + 70128.0, 1e-12));
-    CU_ASSERT(close_rel(fig(sim, "cost.spot_usd"), 110.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.rent_reserved_usd"), 35064.0 + 70128.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.spot_usd"), 110.0, 1e-12));
     double tco = 8000 + 1600 + 4383 + 1000 + 1000 + 320 + 60 + 140256 + 105192 + 110;
-    CU_ASSERT(close_rel(fig(sim, "cost.tco_usd"), tco, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.tco_usd"), tco, 1e-12));
     /* the job took 100 / 32 h: within the deadline */
-    CU_ASSERT_EQUAL(fig(sim, "deadline.missed"), 0.0);
-    CU_ASSERT(close_rel(fig(sim, "cost.total_usd"), tco, 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "deadline.missed"), 0.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.total_usd"), tco, 1e-12));
     /* no discounting: the NPV is the TCO */
-    CU_ASSERT(close_rel(fig(sim, "cost.npv_usd"), tco, 1e-9));
-    CU_ASSERT(close_rel(fig(sim, "cost.usd_per_useful_gpu_h"), tco / 100.0, 1e-12));
-    CU_ASSERT(close_rel(fig(sim, "cost.usd_per_model"), tco, 1e-12));
-    CU_ASSERT(close_rel(fig(sim, "output.useful_gpu_h_per_gpu_day"), 100.0 / (32 * 365.25), 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.npv_usd"), tco, 1e-9));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.usd_per_useful_gpu_h"), tco / 100.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.usd_per_model"), tco, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "output.useful_gpu_h_per_gpu_day"), 100.0 / (32 * 365.25), 1e-12));
     dc_sim_destroy(sim);
     dc_scenario_destroy(sc);
 
     /* A job of 2 days (64 GPU-h on 32 GPUs... x 48): 0.5 day late on a 1.5-day deadline */
     const char *sets[] = {"job.work_gpu_h=1536", "deadline.days=1.5", "stop_when_done=true"};
-    sc = load(cost_cfg, sets, 3, &err);
+    sc = dc_simrun_load(cost_cfg, "t.cfg", sets, 3, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
     sim = run_scenario(sc, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT(close_rel(fig(sim, "job.completion_days"), 2.0, 1e-12));
-    CU_ASSERT_EQUAL(fig(sim, "deadline.missed"), 1.0);
-    CU_ASSERT(close_rel(fig(sim, "deadline.days_late"), 0.5, 1e-12));
-    CU_ASSERT(close_rel(fig(sim, "deadline.penalty_usd"), 105.0, 1e-12));
-    CU_ASSERT(close_rel(fig(sim, "cost.total_usd") - fig(sim, "cost.tco_usd"), 105.0, 1e-9));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "job.completion_days"), 2.0, 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "deadline.missed"), 1.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "deadline.days_late"), 0.5, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "deadline.penalty_usd"), 105.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.total_usd") - dc_simrun_fig(sim, "cost.tco_usd"), 105.0, 1e-9));
     /* the window is the 2 days: on demand 8 GPUs x 48 h x 2 */
-    CU_ASSERT(close_rel(fig(sim, "cost.rent_on_demand_usd"), 768.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.rent_on_demand_usd"), 768.0, 1e-12));
     /* reserved: the half-year commitment is paid in full */
-    CU_ASSERT(close_rel(fig(sim, "cost.rent_reserved_usd"), 35064.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.rent_reserved_usd"), 35064.0, 1e-12));
     dc_sim_destroy(sim);
     dc_scenario_destroy(sc);
 }
@@ -538,7 +510,7 @@ static void test_capital_and_pv(void)
      * spread evenly; computed here from the helpers and the figures */
     const char *sets[] = {"cost.discount_rate=0.1"};
     dc_error err = {0};
-    dc_scenario *sc = load(cost_cfg, sets, 1, &err);
+    dc_scenario *sc = dc_simrun_load(cost_cfg, "t.cfg", sets, 1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
     dc_sim *sim = run_scenario(sc, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
@@ -546,8 +518,8 @@ static void test_capital_and_pv(void)
     double capital = (8000.0 + 0.1 * 20000.0) * dc_cost_pv_const(delta, 0, 1) - 0.1 * 8000.0 * dc_cost_pv_linear(delta, 0, 1);
     double even = (4383.0 + 1000 + 1000 + 320 + 60 + 140256 + 110) * dc_cost_pv_const(delta, 0, 1);
     double reserved = 35064.0 / 0.5 * dc_cost_pv_const(delta, 0, 0.5) + 70128.0 / 0.5 * dc_cost_pv_const(delta, 0.5, 1);
-    CU_ASSERT(close_rel(fig(sim, "cost.npv_usd"), capital + even + reserved, 1e-9));
-    CU_ASSERT(fig(sim, "cost.npv_usd") < fig(sim, "cost.tco_usd"));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.npv_usd"), capital + even + reserved, 1e-9));
+    CU_ASSERT(dc_simrun_fig(sim, "cost.npv_usd") < dc_simrun_fig(sim, "cost.tco_usd"));
     dc_sim_destroy(sim);
     dc_scenario_destroy(sc);
 }
@@ -564,7 +536,7 @@ static void test_cost_errors(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         dc_error err = {0};
-        dc_scenario *sc = load(cost_cfg, &cases[i].set, 1, &err);
+        dc_scenario *sc = dc_simrun_load(cost_cfg, "t.cfg", &cases[i].set, 1, &err);
         dc_sim *sim = NULL;
         int rc = sc ? dc_build(sc, 1, &sim, &err) : err.code;
         if (cases[i].fragment) {
@@ -586,7 +558,7 @@ static void test_cost_errors(void)
     static const char *frags[] = {"t.cfg:4: cost.opex.electricity_usd_per_kwh", "no failure class is named \"gpu\""};
     for (size_t i = 0; i < 2; i++) {
         dc_error err = {0};
-        dc_scenario *sc = load(texts[i], NULL, 0, &err);
+        dc_scenario *sc = dc_simrun_load(texts[i], "t.cfg", NULL, 0, &err);
         CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
         dc_sim *sim = NULL;
         CU_ASSERT_EQUAL(dc_build(sc, 1, &sim, &err), DC_EINPUT);
@@ -798,7 +770,7 @@ static void test_common_random_numbers(void)
             CU_ASSERT_EQUAL(ta[i], tb[i]);
             CU_ASSERT_EQUAL(ia[i], ib[i]);
         }
-        CU_ASSERT(fig(sa, "job.work_done_fraction") != fig(sb, "job.work_done_fraction"));
+        CU_ASSERT(dc_simrun_fig(sa, "job.work_done_fraction") != dc_simrun_fig(sb, "job.work_done_fraction"));
         free(ta);
         free(tb);
         free(ia);
@@ -892,94 +864,6 @@ static void test_sweep_spec_errors(void)
 
 /* ---- the command line ------------------------------------------------------------- */
 
-typedef struct result {
-    int status;
-    char *out, *err;
-} result;
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return strdup("");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Runs argv (NULL-terminated; argv[0] the program) capturing output;
- * env: "NAME=VALUE" to add to its environment, or NULL. */
-static result run_prog(const char *const *argv, const char *env)
-{
-    char out_path[400], err_path[400];
-    snprintf(out_path, sizeof out_path, "%s/stdout", workdir);
-    snprintf(err_path, sizeof err_path, "%s/stderr", workdir);
-    result r = {-1, NULL, NULL};
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        alarm(120);
-        if (env)
-            putenv((char *)env);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    r.out = slurp(out_path);
-    r.err = slurp(err_path);
-    return r;
-}
-
-static result run_dcsim(const char *const *args)
-{
-    const char *argv[48];
-    size_t n = 0;
-    argv[n++] = dcsim_path;
-    for (size_t i = 0; args[i] && n < 47; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
-    return run_prog(argv, NULL);
-}
-
-static void result_free(result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static int count_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
-}
-
 /* The raw bytes of /runs, and its row count. */
 static unsigned char *read_runs(const char *path, size_t *bytes, size_t *rows)
 {
@@ -1027,7 +911,7 @@ static void test_cli_identical_runs(void)
     snprintf(a, sizeof a, "%s/a.h5", workdir);
     snprintf(b, sizeof b, "%s/b.h5", workdir);
     snprintf(c, sizeof c, "%s/c.h5", workdir);
-    write_file(cfg, crn_cfg);
+    dc_test_write_text(cfg, crn_cfg);
     const char *common[] = {"sweep", cfg, "--reps", "10", "--vary", "job.mfu=0.3,0.5", "--vary", "repair.crews=1:2:1"};
     const char *args[20];
     size_t n = 0;
@@ -1038,13 +922,13 @@ static void test_cli_identical_runs(void)
     args[n++] = "--threads";
     args[n++] = "1";
     args[n] = NULL;
-    result r1 = run_dcsim(args);
+    dc_runner_result r1 = dc_runner_dcsim(args, NULL);
     CU_ASSERT_EQUAL_FATAL(r1.status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r1.out, "grid point 4 of 4: job.mfu=0.5, repair.crews=2"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r1.out, "sensitivity"));
     args[n - 3] = b;
     args[n - 1] = "2";
-    result r2 = run_dcsim(args);
+    dc_runner_result r2 = dc_runner_dcsim(args, NULL);
     CU_ASSERT_EQUAL_FATAL(r2.status, 0);
     size_t ba, bb, na, nb;
     unsigned char *ra = read_runs(a, &ba, &na), *rb = read_runs(b, &bb, &nb);
@@ -1075,7 +959,7 @@ static void test_cli_identical_runs(void)
         /* Open MPI's runtime leaks by design (plugins, argv copies); under
          * AddressSanitizer only our own code's leaks matter, and those the
          * serial runs above check on the same code paths. */
-        result r3 = run_prog(margv, "ASAN_OPTIONS=detect_leaks=0");
+        dc_runner_result r3 = dc_runner_run(margv[0], margv + 1, &(dc_runner_opts){.env = (const char *const[]){"ASAN_OPTIONS=detect_leaks=0", NULL}});
         if (r3.status != 0)
             fprintf(stderr, "\n  mpirun: status %d: %s", r3.status, r3.err);
         CU_ASSERT_EQUAL(r3.status, 0);
@@ -1089,15 +973,15 @@ static void test_cli_identical_runs(void)
         CU_ASSERT_STRING_EQUAL(r1.out, r3.out);
         printf("\n  2 MPI ranks: /runs identical to the serial run (%zu bytes)\n", bc);
         free(rc);
-        result_free(&r3);
+        dc_runner_free(&r3);
         unlink(c);
     } else {
         printf("\n  (dcsim built without MPI: the 2-rank run is skipped)\n");
     }
     free(ra);
     free(rb);
-    result_free(&r1);
-    result_free(&r2);
+    dc_runner_free(&r1);
+    dc_runner_free(&r2);
     unlink(a);
     unlink(b);
     unlink(cfg);
@@ -1108,10 +992,10 @@ static void test_cli_output_file(void)
     char cfg[400], out[400];
     snprintf(cfg, sizeof cfg, "%s/an.cfg", workdir);
     snprintf(out, sizeof out, "%s/an.h5", workdir);
-    write_file(cfg, analytic_cfg);
-    result r = run_dcsim((const char *[]){"sweep", cfg, "--reps", "50", "--vary", "job.restart_s=0,8640",
+    dc_test_write_text(cfg, analytic_cfg);
+    dc_runner_result r = dc_runner_dcsim((const char *[]){"sweep", cfg, "--reps", "50", "--vary", "job.restart_s=0,8640",
                                           "--deadline-days", "1.0", "--tornado", "--tornado-reps", "2", "-o", out,
-                                          "--quiet", NULL});
+                                          "--quiet", NULL}, NULL);
     CU_ASSERT_EQUAL_FATAL(r.status, 0);
     CU_ASSERT_STRING_EQUAL(r.out, "");
     hid_t f = H5Fopen(out, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -1157,7 +1041,7 @@ static void test_cli_output_file(void)
     H5Fclose(f);
     unlink(out);
     unlink(cfg);
-    result_free(&r);
+    dc_runner_free(&r);
 }
 
 typedef struct bad_cli {
@@ -1198,24 +1082,24 @@ static void test_cli_bad_input(void)
     snprintf(out, sizeof out, "%s/out.h5", outdir);
     mkdir(outdir, 0755);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        write_file(cfg, cases[i].scenario);
+        dc_test_write_text(cfg, cases[i].scenario);
         const char *args[12];
         size_t k = 0;
         for (; cases[i].args[k]; k++)
             args[k] = strcmp(cases[i].args[k], "@CFG") == 0 ? cfg : strcmp(cases[i].args[k], "@OUT") == 0 ? out
                                                                                                          : cases[i].args[k];
         args[k] = NULL;
-        result r = run_dcsim(args);
+        dc_runner_result r = dc_runner_dcsim(args, NULL);
         bool ok = r.status == 2 && strncmp(r.err, "dcsim", 5) == 0 && r.out[0] == '\0';
         for (size_t f = 0; f < 3 && cases[i].fragments[f]; f++)
             ok = ok && strstr(r.err, cases[i].fragments[f]);
-        int left = count_entries(outdir);
+        int left = dc_runner_count_entries(outdir);
         if (!ok || left != 0)
             fprintf(stderr, "\n  bad input '%s': status %d, %d files left, stderr: %s", cases[i].what, r.status, left,
                     r.err);
         CU_ASSERT(ok);
         CU_ASSERT_EQUAL(left, 0);
-        result_free(&r);
+        dc_runner_free(&r);
     }
     unlink(cfg);
     rmdir(outdir);

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "eventlog.h"
 #include "series.h"
+#include "json.h"
 #include "summary.h"
 #include "testutil.h"
 #include "trace.h"
@@ -35,21 +36,6 @@ static bool file_exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
-}
-
-/* Number of entries in a directory other than . and .. */
-static int dir_entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            n++;
-    closedir(d);
-    return n;
 }
 
 /* The whole file, malloc'd; NULL if it cannot be read. */
@@ -98,6 +84,86 @@ static char *capture(int (*writer)(const dc_summary *, FILE *), const dc_summary
     fclose(f);
     CU_ASSERT_EQUAL(rc, DC_OK);
     return buf;
+}
+
+/* ---- the JSON writer ------------------------------------------------------------ */
+
+static void test_json_writer(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    dc_json *j = dc_json_create(f, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    dc_json_begin_object(j);
+    dc_json_member_string(j, "name", "a \"b\"\\\n\t\x01 \xc3\xa9");
+    dc_json_member_number(j, "x", 0.1);
+    dc_json_member_number(j, "nan", NAN);
+    dc_json_member_number(j, "inf", -INFINITY);
+    dc_json_member_int(j, "big", INT64_MAX);
+    dc_json_key(j, "list");
+    dc_json_begin_array(j);
+    dc_json_int(j, 1);
+    dc_json_begin_object(j);
+    dc_json_key(j, "t");
+    dc_json_bool(j, true);
+    dc_json_end_object(j);
+    dc_json_begin_array(j);
+    dc_json_end_array(j);
+    dc_json_null(j);
+    dc_json_end_array(j);
+    dc_json_end_object(j);
+    CU_ASSERT_EQUAL(dc_json_finish(j), DC_OK);
+    dc_json_destroy(j);
+    fclose(f);
+    /* 0.1 in %.17g reads back as the same double */
+    CU_ASSERT_STRING_EQUAL(buf, "{\"name\": \"a \\\"b\\\"\\\\\\n\\t\\u0001 \xc3\xa9\", \"x\": 0.10000000000000001, "
+                                "\"nan\": null, \"inf\": null, \"big\": 9223372036854775807, "
+                                "\"list\": [1, {\"t\": true}, [], null]}\n");
+    free(buf);
+
+    /* one member a line at the outermost level, nested containers compact */
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    j = dc_json_create(f, DC_JSON_LINES);
+    dc_json_begin_object(j);
+    dc_json_member_int(j, "a", 1);
+    dc_json_key(j, "b");
+    dc_json_begin_array(j);
+    dc_json_int(j, 2);
+    dc_json_int(j, 3);
+    dc_json_end_array(j);
+    dc_json_end_object(j);
+    CU_ASSERT_EQUAL(dc_json_finish(j), DC_OK);
+    dc_json_destroy(j);
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(buf, "{\n  \"a\": 1,\n  \"b\": [2, 3]\n}\n");
+    free(buf);
+
+    /* an empty object is {} in either layout */
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    j = dc_json_create(f, DC_JSON_LINES);
+    dc_json_begin_object(j);
+    dc_json_end_object(j);
+    dc_json_finish(j);
+    dc_json_destroy(j);
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(buf, "{}\n");
+    free(buf);
+
+    /* a failed stream is reported */
+    FILE *full = fopen("/dev/full", "w");
+    if (full) {
+        setvbuf(full, NULL, _IONBF, 0);
+        j = dc_json_create(full, 0);
+        dc_json_begin_array(j);
+        dc_json_end_array(j);
+        CU_ASSERT_EQUAL(dc_json_finish(j), DC_EIO);
+        dc_json_destroy(j);
+        fclose(full);
+    }
 }
 
 /* ---- summary ---------------------------------------------------------------- */
@@ -652,7 +718,7 @@ static void test_trace_write_failures(void)
     size_t len0 = 0, len1 = 0;
     unsigned char *before = slurp(path, &len0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(before);
-    int entries = dir_entries(g_dir);
+    int entries = dc_runner_count_entries(g_dir);
 
     /* (a) the temporary file cannot be created: a directory holds its name. */
     const char *tmp = tmp_name_of(path);
@@ -675,7 +741,7 @@ static void test_trace_write_failures(void)
                         DC_OK);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "bad/key"));
     CU_ASSERT_FALSE(file_exists(tmp));
-    CU_ASSERT_EQUAL(dir_entries(g_dir), entries);
+    CU_ASSERT_EQUAL(dc_runner_count_entries(g_dir), entries);
     after = slurp(path, &len1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(after);
     CU_ASSERT_TRUE(len0 == len1 && memcmp(before, after, len0) == 0);
@@ -694,10 +760,10 @@ static void test_trace_check_writable(void)
 {
     dc_error err;
     char path[600];
-    int entries = dir_entries(g_dir);
+    int entries = dc_runner_count_entries(g_dir);
     path_in(path, sizeof path, "w.h5");
     CU_ASSERT_EQUAL(dc_trace_check_writable(path, &err), DC_OK);
-    CU_ASSERT_EQUAL(dir_entries(g_dir), entries); /* nothing left behind */
+    CU_ASSERT_EQUAL(dc_runner_count_entries(g_dir), entries); /* nothing left behind */
     CU_ASSERT_FALSE(file_exists(path));
 
     path_in(path, sizeof path, "missing/w.h5");
@@ -834,6 +900,7 @@ static void test_trace_missing_parts(void)
 
 static int register_tests(void)
 {
+    DC_TEST_SUITE("json", {"the writer: layout, escapes, numbers, errors", test_json_writer});
     DC_TEST_SUITE("summary", {"set, get, order", test_summary_set_get_order},
                   {"add accumulates", test_summary_add}, {"JSON", test_summary_json},
                   {"text with breakdown", test_summary_text});
@@ -865,7 +932,7 @@ int main(void)
         return 1;
     }
     int status = dc_test_run_all();
-    if (dir_entries(g_dir) != 0) {
+    if (dc_runner_count_entries(g_dir) != 0) {
         fprintf(stderr, "test_trace: files left in %s\n", g_dir);
         status = 1;
     } else {

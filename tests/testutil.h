@@ -5,10 +5,14 @@
 #ifndef DC_TESTUTIL_H
 #define DC_TESTUTIL_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <CUnit/Basic.h>
+
+#include "runner.h"
 
 /* Runs every registered suite verbosely (CUnit prints its "Run Summary"
  * table) and returns the process exit status: 0 only if every assertion held. */
@@ -59,6 +63,35 @@ static inline int dc_test_main(int (*register_suites)(void))
         return 1;
     }
     return dc_test_run_all();
+}
+
+/* Writes text to path; a failure to write ends the test. */
+static inline void dc_test_write_text(const char *path, const char *text)
+{
+    CU_ASSERT_EQUAL_FATAL(dc_runner_write(path, text, strlen(text)), 0);
+}
+
+/* Finds "key": in JSON text from `from` on and reads the number after it
+ * into *v (NaN for null, and when it is missing).  Returns where the number
+ * ends, or NULL if the key is not there or no number follows. */
+static inline const char *dc_test_json_number(const char *from, const char *key, double *v)
+{
+    *v = NAN;
+    char pat[256];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(from, pat);
+    if (!p)
+        return NULL;
+    p += strlen(pat);
+    while (*p == ' ')
+        p++;
+    if (strncmp(p, "null", 4) == 0) {
+        *v = NAN;
+        return p + 4;
+    }
+    char *end;
+    *v = strtod(p, &end);
+    return end != p ? end : NULL;
 }
 
 /* Two-sided 99% normal quantile, for Poisson/normal confidence intervals. */

@@ -297,6 +297,12 @@ static int network_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
         }
         return rc;
     }
+    /* Placement reads the domains through the cluster (a torus: an x ring
+     * is a "leaf", an x-y plane a "pod"). */
+    if (s.kind == DC_TOPO_TORUS)
+        dc_cluster_set_domains(c, s.torus[0], s.torus[1]);
+    else
+        dc_cluster_set_domains(c, s.nodes_per_leaf, s.tiers == 3 ? s.leaves_per_pod : 0);
     rc = parse_failures(net, sim, sc, dc_scenario_lookup(sc, "network.failures"), err);
     if (rc != DC_OK)
         return rc;

@@ -43,7 +43,7 @@
 #include <string.h>
 
 #include "cluster.h"
-#include "facility/thermal_aging.h"
+#include "thermal_aging.h"
 #include "dist.h"
 #include "environment.h"
 #include "law_params.h"
