@@ -106,15 +106,20 @@ dc_trace_file *dc_trace_open(const char *path, dc_error *err)
     }
     hid_t a = H5Aopen(f, "format_version", H5P_DEFAULT);
     hid_t type = a >= 0 ? H5Aget_type(a) : -1;
+    hid_t space = a >= 0 ? H5Aget_space(a) : -1;
     long long version = 0;
-    bool ok = type >= 0 && H5Tget_class(type) == H5T_INTEGER &&
-              H5Aread(a, H5T_NATIVE_LLONG, &version) >= 0;
+    /* One value: H5Aread writes every element, and a list of versions
+     * would overflow the single long long it is given. */
+    bool ok = type >= 0 && space >= 0 && H5Tget_class(type) == H5T_INTEGER &&
+              H5Sget_simple_extent_npoints(space) == 1 && H5Aread(a, H5T_NATIVE_LLONG, &version) >= 0;
+    if (space >= 0)
+        H5Sclose(space);
     if (type >= 0)
         H5Tclose(type);
     if (a >= 0)
         H5Aclose(a);
     if (!ok) {
-        dc_error_set(err, DC_EINPUT, "'%s' is not a dcsim trace (format_version is not an integer)",
+        dc_error_set(err, DC_EINPUT, "'%s' is not a dcsim trace (format_version is not one integer)",
                      path);
         goto done;
     }

@@ -14,6 +14,7 @@
 #include "reliability/failure.h"
 #include "workload/inference.h"
 #include "workload/job.h"
+#include "workload/jobclass.h"
 #include "workload/jobspec.h"
 #include "orbital/orbital.h"
 #include "fabric/network.h"
@@ -65,6 +66,7 @@ static const dc_param *const schemas[] = {
     dc_scheduler_params,
     dc_job_params,
     dc_jobspec_params,
+    dc_jobclass_params,
     dc_checkpoint_params,
     dc_inference_params,
     dc_failure_params,

@@ -38,12 +38,17 @@ static char trace_fix[300], sweep_fix[300];
     "power = { gpu = { peak_w = 700.0; }; };\ncooling = { type = \"air\"; capacity_kw = 100.0; };\n"
 #define AMBIENT POWERED "environment = { ambient = { source = \"csv\"; file = \"data.csv\"; }; };\n"
 #define CARBON POWERED "environment = { carbon = { source = \"csv\"; file = \"data.csv\"; }; };\n"
+/* A powered cluster in orbit; what goes in the orbital group is the case's. */
+#define ORBITAL(what)                                                                               \
+    "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 4; work_gpu_h = 50.0; };\n" \
+    "power = { gpu = { peak_w = 700.0; }; };\n"                                                    \
+    "orbital = { satellites = 4; altitude_km = 650.0; " what " };\n"
 /* Runs for minutes unless stopped: failures faster than the repairs. */
 #define LONG_SETS "--set", "horizon_days=20000", "--set", "job.work_gpu_h=1e12", "--set", "trace.events=false", \
                   "--set", "failures.[0].mtbf_h=1.0", "--set", "job.restart_s=1.0"
 
 /* What becomes of corrupt.h5 before the run. */
-enum { T_NONE, T_HALF, T_4K, T_EMPTY, T_GARBAGE, T_V99, T_V0, T_NOFMT, T_FLIP, T_BLOCK };
+enum { T_NONE, T_HALF, T_4K, T_EMPTY, T_GARBAGE, T_V99, T_V0, T_NOFMT, T_FLIP, T_BLOCK, T_MULTIVER };
 
 typedef struct err_case {
     const char *what;
@@ -61,6 +66,16 @@ typedef struct err_case {
 } err_case;
 
 static const err_case cases[] = {
+    /* ---- scenarios the models could not run (they crashed) ---- */
+    {"orbital without solar or radiator", ORBITAL("battery = { capacity_kwh = 5.0; };"), NULL, 0, NULL, 0, 0, false,
+     {"run", "@CFG", "--no-trace"}, 2, {"bad.cfg:5", "orbital", "required key 'solar' missing"}, NULL},
+    {"orbital without a radiator", ORBITAL("solar = { area_m2 = 100.0; };"), NULL, 0, NULL, 0, 0, false,
+     {"validate", "@CFG"}, 2, {"bad.cfg:5", "orbital", "required key 'radiator' missing"}, NULL},
+    {"orbital made by --set", NULL, NULL, 0, NULL, 0, 0, false,
+     {"run", "@SMALL", "--no-trace", "--set", "orbital.satellites=1", "--set", "orbital.altitude_km=650", "--set",
+      "power.gpu.peak_w=700"},
+     2, {"(--set) orbital", "required key 'solar' missing"}, NULL},
+
     /* ---- data files (ambient temperature, carbon) ---- */
     {"empty CSV", AMBIENT, "", 0, NULL, 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
      {"bad.cfg:6", "environment.ambient.file", "no header line"}, NULL},
@@ -125,6 +140,15 @@ static const err_case cases[] = {
      {"compare", "@TRACE", "@CORRUPT"}, 2, {"corrupt.h5", "checksum does not match"}, NULL},
     {"plot of a newer trace", NULL, NULL, T_V99, NULL, 0, 0, false,
      {"plot", "@CORRUPT", "--kind", "nodes", "-o", "@DIR/fig.png"}, 2, {"format version 99"}, NULL},
+
+    {"report of a trace with 4096 format versions", NULL, NULL, T_MULTIVER, NULL, 0, 0, false,
+     {"report", "@CORRUPT"}, 2, {"corrupt.h5", "not a dcsim trace", "format_version is not one integer"}, NULL},
+    {"export of a trace with 4096 format versions", NULL, NULL, T_MULTIVER, NULL, 0, 0, false,
+     {"export", "@CORRUPT", "/events"}, 2, {"corrupt.h5", "format_version is not one integer"}, NULL},
+    {"compare with a trace with 4096 format versions", NULL, NULL, T_MULTIVER, NULL, 0, 0, false,
+     {"compare", "@TRACE", "@CORRUPT"}, 2, {"corrupt.h5", "format_version is not one integer"}, NULL},
+    {"plot of a trace with 4096 format versions", NULL, NULL, T_MULTIVER, NULL, 0, 0, false,
+     {"plot", "@CORRUPT", "--kind", "nodes", "-o", "@DIR/fig.png"}, 2, {"corrupt.h5", "format_version"}, NULL},
 
     /* ---- limits ---- */
     {"ten billion GPUs with per-GPU clocks", NULL, NULL, 0, NULL, 0, 0, true,
@@ -217,6 +241,25 @@ static void rechecksum(const char *path)
     fseek(f, 0, SEEK_SET);
     CU_ASSERT_EQUAL(fwrite(block, 1, sizeof block, f), sizeof block);
     fclose(f);
+}
+
+/* An HDF5 file of another program (no checksum block) whose root attribute
+ * format_version is an array of 4096 integers (read into one long long, it
+ * overwrote the stack: exit 139). */
+static void write_multi_version(const char *path)
+{
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CU_ASSERT_TRUE_FATAL(f >= 0);
+    hsize_t dims[1] = {4096};
+    static int v[4096];
+    for (size_t i = 0; i < 4096; i++)
+        v[i] = 1;
+    hid_t space = H5Screate_simple(1, dims, NULL);
+    hid_t a = H5Acreate2(f, "format_version", H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+    CU_ASSERT_TRUE(a >= 0 && H5Awrite(a, H5T_NATIVE_INT, v) >= 0);
+    H5Aclose(a);
+    H5Sclose(space);
+    H5Fclose(f);
 }
 
 /* Sets (or, value < 0, deletes) the root attribute format_version. */
@@ -378,6 +421,9 @@ static void run_case(const err_case *c)
     case T_NOFMT:
         copy_prefix(trace_fix, corrupt, -1);
         set_format_version(corrupt, c->trace == T_V99 ? 99 : c->trace == T_V0 ? 0 : -1);
+        break;
+    case T_MULTIVER:
+        write_multi_version(corrupt);
         break;
     default:
         break;

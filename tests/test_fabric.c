@@ -15,6 +15,8 @@
 #include "registry.h"
 #include "testutil.h"
 
+#define REL(a, b, tol) (fabs((a) - (b)) <= (tol) * fabs(b))
+
 static dc_sim *build_text(const char *text, const char *const *sets, size_t n_sets, dc_scenario **sc_out)
 {
     dc_error err = {0};
@@ -158,11 +160,250 @@ static void test_domains_default(void)
     dc_scenario_destroy(sc);
 }
 
+static dc_sim *run_text(const char *text, const char *const *sets, size_t n_sets)
+{
+    dc_scenario *sc = NULL;
+    dc_sim *sim = build_text(text, sets, n_sets, &sc);
+    if (!sim)
+        return NULL;
+    dc_error err = {0};
+    if (dc_sim_run(sim, &err) != DC_OK) {
+        fprintf(stderr, "run: %s\n", err.msg);
+        CU_FAIL("scenario did not run");
+        dc_sim_destroy(sim);
+        sim = NULL;
+    }
+    dc_scenario_destroy(sc);
+    return sim;
+}
+
+static double fig(dc_sim *sim, const char *key)
+{
+    double v = NAN;
+    if (!dc_summary_get(dc_sim_summary(sim), key, &v)) {
+        fprintf(stderr, "missing summary figure %s\n", key);
+        CU_FAIL("summary figure missing");
+    }
+    return v;
+}
+
+/* The value of the first event of kind for cluster job id job (NAN: none). */
+static double event_value(dc_sim *sim, const char *kind, int32_t job)
+{
+    const dc_eventlog *log = dc_sim_eventlog(sim);
+    const dc_eventlog_row *rows = dc_eventlog_rows(log);
+    for (size_t i = 0; i < dc_eventlog_count(log); i++)
+        if (rows[i].job == job && strcmp(rows[i].kind, kind) == 0)
+            return rows[i].value;
+    return NAN;
+}
+
+/* ---------- per-job models: classes, defaults, step time ---------- */
+
+#define CLUSTER16                                                                                                  \
+    "horizon_days = 400.0;\n"                                                                                      \
+    "cluster = { nodes = 16; gpus_per_node = 8; nodes_per_rack = 4; };\n"                                          \
+    "network = { tiers = 2; nodes_per_leaf = 4; leaf_oversubscription = 2.0; };\n"
+
+/* The same job four ways: all keys in the job group (the legacy layout),
+ * from a class, as a jobs entry naming the class, and spread over the
+ * entry, its class and the defaults.  Same work, same step, same end. */
+static void test_class_inheritance(void)
+{
+    const char legacy[] = CLUSTER16
+        "job = { nodes = 16; params = 8e9; tokens = 1e11; mfu = 0.45; flop_per_param_token = 6.0; restart_s = 60.0; };\n"
+        "parallelism = { tensor = 4; pipeline = 2; global_batch_tokens = 2097152.0; seq_len = 4096; dp_overlap = 0.5; };\n";
+    const char classed[] = CLUSTER16
+        "job_classes = ( { name = \"llm_8b\"; params = 8e9; tokens = 1e11; mfu = 0.45;\n"
+        "  parallelism = { tensor = 4; pipeline = 2; global_batch_tokens = 2097152.0; dp_overlap = 0.5; }; } );\n"
+        "job = { class = \"llm_8b\"; nodes = 16; restart_s = 60.0; };\n";
+    const char entry[] = CLUSTER16
+        "job_classes = ( { name = \"llm_8b\"; params = 8e9; tokens = 1e11; mfu = 0.45;\n"
+        "  parallelism = { tensor = 4; pipeline = 2; global_batch_tokens = 2097152.0; dp_overlap = 0.5; }; } );\n"
+        "jobs = ( { name = \"one\"; class = \"llm_8b\"; nodes = 16; restart_s = 60.0; } );\n";
+    const char spread[] = CLUSTER16
+        "defaults = { mfu = 0.45; class = \"llm_8b\"; parallelism = { global_batch_tokens = 2097152.0; }; };\n"
+        "job_classes = ( { name = \"llm_8b\"; params = 8e9; mfu = 0.3; parallelism = { pipeline = 2; dp_overlap = 0.5; }; } );\n"
+        "jobs = ( { name = \"one\"; nodes = 16; tokens = 1e11; restart_s = 60.0; mfu = 0.45;\n"
+        "           parallelism = { tensor = 4; }; } );\n";
+    dc_sim *a = run_text(legacy, NULL, 0), *b = run_text(classed, NULL, 0);
+    dc_sim *c = run_text(entry, NULL, 0), *d = run_text(spread, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    double days = fig(a, "job.completion_days");
+    /* the step model slowed it: more than the ideal, less than twice */
+    CU_ASSERT(days > fig(a, "job.ideal_days") * 1.01 && days < 2.0 * fig(a, "job.ideal_days"));
+    CU_ASSERT_EQUAL(fig(b, "job.completion_days"), days);
+    CU_ASSERT_EQUAL(fig(b, "step.time_s"), fig(a, "step.time_s"));
+    CU_ASSERT_EQUAL(fig(b, "step.tensor"), 4.0);
+    CU_ASSERT_EQUAL(fig(b, "step.pipeline"), 2.0);
+    CU_ASSERT(REL(event_value(c, "job_done", 0), days * 86400.0, 1e-12));
+    CU_ASSERT(REL(event_value(d, "job_done", 0), days * 86400.0, 1e-12));
+    CU_ASSERT(REL(fig(c, "gpu_hours.communication"), fig(a, "gpu_hours.communication"), 1e-12));
+    CU_ASSERT(fig(a, "gpu_hours.communication") > 0.0 && fig(a, "gpu_hours.pipeline_bubble") > 0.0);
+    dc_sim_destroy(a);
+    dc_sim_destroy(b);
+    dc_sim_destroy(c);
+    dc_sim_destroy(d);
+}
+
+/* "auto": tensor up to the node, then pipeline, until the model fits. A
+ * 70B model on 512 GPUs (4M-token batches) needs 47.8 GB at 8 x 1, 30.3 GB
+ * at 8 x 2, 21.6 GB at 8 x 4 (hand computed: states P/(t p) (2 + 2 + 12/d),
+ * activations 34 s h / t per layer on L/p layers, min(m, p) in flight);
+ * a 7B model fits one GPU (47 GB). */
+static void test_auto_layout(void)
+{
+#define AUTO_CFG(hbm)                                                                                              \
+    "horizon_days = 1.0; stop_when_done = false;\n"                                                                \
+    "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"                                          \
+    "network = { tiers = 2; nodes_per_leaf = 4; };\n" hbm                                                          \
+    "job = { nodes = 64; params = 70e9; tokens = 1e12; };\n"                                                       \
+    "job_classes = ( { name = \"c\"; parallelism = { tensor = \"auto\"; pipeline = \"auto\"; data = \"auto\";\n"   \
+    "  global_batch_tokens = 4194304.0; }; } );\n"                                                                 \
+    "defaults = { class = \"c\"; };\n"
+    const char cfg80[] = AUTO_CFG(""), cfg40[] = AUTO_CFG("storage = { tiers = ( { name = \"hbm\"; kind = \"hbm\"; "
+                                                           "capacity_tb = 0.32; read_gb_per_s = 2e4; "
+                                                           "write_gb_per_s = 2e4; } ); };\n");
+    dc_sim *a = run_text(cfg80, NULL, 0), *b = run_text(cfg40, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_EQUAL(fig(a, "step.tensor"), 8.0);
+    CU_ASSERT_EQUAL(fig(a, "step.pipeline"), 1.0);
+    CU_ASSERT_EQUAL(fig(a, "step.data"), 64.0);
+    CU_ASSERT_EQUAL(fig(b, "step.tensor"), 8.0);
+    CU_ASSERT_EQUAL(fig(b, "step.pipeline"), 2.0);
+    CU_ASSERT(REL(fig(b, "step.memory_gb_per_gpu"), 30.333889, 1e-6));
+    dc_sim_destroy(a);
+    dc_sim_destroy(b);
+    const char *sets[] = {"job.params=7e9"};
+    dc_sim *c = run_text(cfg80, sets, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(fig(c, "step.tensor"), 1.0);
+    CU_ASSERT_EQUAL(fig(c, "step.pipeline"), 1.0);
+    dc_sim_destroy(c);
+#undef AUTO_CFG
+}
+
+/* A stream whose class gives a layout: every job has its step time, so a
+ * job's run takes longer than its work at full rate (restart_s = 0). */
+static void test_stream_step_time(void)
+{
+    const char cfg[] = "horizon_days = 30.0; stop_when_done = true;\n"
+                       "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+                       "network = { tiers = 2; nodes_per_leaf = 4; leaf_oversubscription = 4.0; };\n"
+                       "job_classes = ( { name = \"c\"; params = 1e9; parallelism = { tensor = \"auto\"; pipeline = 1;\n"
+                       "  global_batch_tokens = 1048576.0; seq_len = 2048; dp_overlap = 0.0; }; } );\n"
+                       "jobs = ( { name = \"s\"; class = \"c\"; count = 20; restart_s = 0.0;\n"
+                       "  interarrival = { law = \"exponential\"; mean_h = 0.5; }; nodes_min = 1; nodes_max = 16;\n"
+                       "  duration = { law = \"lognormal\"; median_h = 2.0; sigma = 0.5; }; } );\n";
+    dc_sim *sim = run_text(cfg, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(fig(sim, "jobs.completed"), 20.0);
+    /* every multi-node job spent GPU-hours communicating */
+    CU_ASSERT(fig(sim, "gpu_hours.communication") > 0.0);
+    dc_sim_destroy(sim);
+}
+
+/* A job's own checkpoint tier and size, and a class's write time. */
+static void test_job_checkpoints(void)
+{
+    const char cfg[] = "horizon_days = 10.0;\n"
+                       "cluster = { nodes = 8; gpus_per_node = 8; };\n"
+                       "storage = { node_link_gbps = 400.0; tiers = ( { name = \"pfs\"; kind = \"pfs\"; capacity_tb = 1e3;\n"
+                       "  read_gb_per_s = 20.0; write_gb_per_s = 10.0; } ); };\n"
+                       "job_classes = ( { name = \"c\"; checkpoint = true; checkpoint_interval_s = 3600.0;\n"
+                       "  checkpoint_write_s = 30.0; } );\n"
+                       "jobs = ( { name = \"tiered\"; nodes = 2; work_gpu_h = 160.0; params = 5e9; checkpoint = true;\n"
+                       "           checkpoint_interval_s = 3600.0; checkpoint_tier = \"pfs\"; restart_s = 0.0; },\n"
+                       "         { name = \"sized\"; nodes = 2; work_gpu_h = 160.0; checkpoint = true; checkpoint_gb = 50.0;\n"
+                       "           checkpoint_interval_s = 3600.0; checkpoint_tier = \"pfs\"; restart_s = 0.0; start_h = 100.0; },\n"
+                       "         { name = \"classed\"; class = \"c\"; nodes = 2; work_gpu_h = 160.0; restart_s = 0.0;\n"
+                       "           start_h = 200.0; } );\n";
+    dc_sim *sim = run_text(cfg, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    /* 5e9 params x 14 B = 70 GB at the tier's 10 GB/s (the nodes' links give
+     * 100): 7 s; 50 GB: 5 s; the class's 30 s.  10 h of work, 9 checkpoints. */
+    CU_ASSERT(REL(event_value(sim, "checkpoint", 0), 7.0, 1e-9));
+    CU_ASSERT(REL(event_value(sim, "checkpoint", 1), 5.0, 1e-9));
+    CU_ASSERT(REL(event_value(sim, "checkpoint", 2), 30.0, 1e-12));
+    CU_ASSERT(REL(event_value(sim, "job_done", 2), 10 * 3600.0 + 9 * 30.0, 1e-12));
+    dc_sim_destroy(sim);
+}
+
+/* Bad input: the message names the file, line and key. */
+typedef struct bad_case {
+    const char *what, *text, *frag[3];
+} bad_case;
+
+#define BAD_BASE "horizon_days = 1.0;\ncluster = { nodes = 16; gpus_per_node = 8; };\nnetwork = { tiers = 2; };\n"
+
+static const bad_case bad_cases[] = {
+    {"unknown class", BAD_BASE "job = { nodes = 4; work_gpu_h = 10.0;\n class = \"nope\"; };\n",
+     {"test.cfg:5", "job.class", "no job class \"nope\""}},
+    {"class named twice",
+     BAD_BASE "job_classes = ( { name = \"a\"; },\n { name = \"a\"; } );\njob = { nodes = 4; work_gpu_h = 10.0; };\n",
+     {"test.cfg:5", "job_classes.[1].name", "named twice"}},
+    {"layout that does not divide a stream's job",
+     BAD_BASE "jobs = ( { name = \"s\"; count = 3; nodes_min = 1; nodes_max = 1; params = 1e9;\n"
+              " parallelism = { tensor = 16;\n global_batch_tokens = 1e6; };\n"
+              " interarrival = { law = \"exponential\"; mean_h = 1.0; };\n duration = { law = \"constant\"; mean_h = 1.0; }; } );\n",
+     {"test.cfg:5", "jobs.[0].parallelism.tensor", "does not divide the job's 8 GPUs (job \"s-0\")"}},
+    {"layout without a batch",
+     BAD_BASE "jobs = ( { name = \"one\"; nodes = 2; params = 1e9; tokens = 1e10;\n parallelism = { tensor = 8; }; } );\n",
+     {"test.cfg:5", "jobs.[0].parallelism", "global_batch_tokens"}},
+    {"tensor degree not whole",
+     BAD_BASE "jobs = ( { name = \"one\"; nodes = 2; params = 1e9; tokens = 1e10;\n parallelism = {\n tensor = 2.5; "
+              "global_batch_tokens = 1e6; }; } );\n",
+     {"test.cfg:6", "jobs.[0].parallelism.tensor", "whole number"}},
+    {"layout without params",
+     BAD_BASE "jobs = ( { name = \"one\"; nodes = 2; work_gpu_h = 10.0;\n parallelism = { global_batch_tokens = 1e6; }; } );\n",
+     {"test.cfg:5", "jobs.[0].parallelism", "needs the job's params"}},
+    {"one job with neither work nor tokens",
+     BAD_BASE "jobs = ( {\n name = \"one\"; nodes = 2; params = 1e9; } );\n",
+     {"test.cfg:4", "jobs.[0]", "give the job's work"}},
+    {"checkpoint tier that does not exist",
+     BAD_BASE "jobs = ( { name = \"one\"; nodes = 2; params = 1e9; tokens = 1e10; checkpoint = true;\n"
+              " checkpoint_interval_s = 3600.0;\n checkpoint_tier = \"pfs\"; } );\n",
+     {"test.cfg:6", "jobs.[0].checkpoint_tier", "no storage tier is named \"pfs\""}},
+};
+
+static void test_bad_input(void)
+{
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        const bad_case *b = &bad_cases[i];
+        dc_error err = {0};
+        dc_scenario *sc = NULL;
+        CU_ASSERT_EQUAL_FATAL(dc_scenario_load_string(b->text, "test.cfg", &sc, &err), DC_OK);
+        dc_scenario_set_schema(sc, dc_schemas());
+        dc_sim *sim = NULL;
+        int rc = dc_scenario_validate(sc, &err);
+        if (rc == DC_OK)
+            rc = dc_build(sc, -1, &sim, &err);
+        bool ok = rc == DC_EINPUT;
+        for (int k = 0; k < 3 && ok; k++)
+            ok = strstr(err.msg, b->frag[k]) != NULL;
+        if (!ok)
+            fprintf(stderr, "\n  %s: rc %d, message \"%s\"", b->what, rc, err.msg);
+        CU_ASSERT(ok);
+        dc_sim_destroy(sim);
+        dc_scenario_destroy(sc);
+    }
+}
+
 static int register_suites(void)
 {
     DC_TEST_SUITE("cluster",
                   {"network domains; every job's node list through a busy run", test_domains_and_lists},
                   {"domains without a network: racks, one pod", test_domains_default});
+    DC_TEST_SUITE("job models",
+                  {"the same job from its own keys, a class, a jobs entry, the defaults", test_class_inheritance},
+                  {"auto layout: tensor to the node, then pipeline, until it fits", test_auto_layout},
+                  {"every job of a stream has its step time", test_stream_step_time},
+                  {"a job's checkpoint tier and size, a class's write time", test_job_checkpoints},
+                  {"bad input: file, line, key and what is wrong", test_bad_input});
     return 0;
 }
 

@@ -322,6 +322,42 @@ static void expect_error(const char *from, const char *to, const char *frag1, co
     CU_ASSERT(ok);
 }
 
+/* Issue 18 item 5: a scheduler section (any key) must not change the
+ * orbital figures.  With one, the scheduler places jobs with
+ * dc_cluster_take_node, which did not count the node as held, so the
+ * release wrapped the job's held count below zero (2^32 - 1 nodes): the
+ * power model's IT power became 1.6e6 MW and the radiator 17783 C.  Fixed
+ * at that root in models/cluster.c (commit 4f2a6cf); this checks the
+ * figures are the same with the default scheduler made explicit, and
+ * within the physics' bounds. */
+static void test_scheduler_section(void)
+{
+    const char *src = getenv("DCSIM_SRCDIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/scenarios/orbital/starcloud.cfg", src ? src : ".");
+    static const char *const plain[] = {"horizon_days=0.1"};
+    static const char *const sched[] = {"horizon_days=0.1", "scheduler.backfill=true"};
+    dc_sim *a = dc_simrun_file(path, plain, 1, -1);
+    dc_sim *b = dc_simrun_file(path, sched, 2, -1);
+    if (a && b) {
+        static const char *const keys[] = {"orbital.radiator_max_c", "power.it_mean_mw", "job.ettr",
+                                           "job.useful_gpu_h"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            double x = dc_simrun_fig(a, keys[i]), y = dc_simrun_fig(b, keys[i]);
+            if (x != y)
+                fprintf(stderr, "\n  %s: %.17g without a scheduler section, %.17g with one\n", keys[i], x, y);
+            CU_ASSERT_EQUAL(x, y);
+        }
+        /* 81 nodes x (600 W host + 4 x 400 W) is the most IT power there is;
+         * the radiator throttles compute at max_temp_c = 20 C. */
+        CU_ASSERT(dc_simrun_fig(b, "power.it_mean_mw") <= 81 * (600.0 + 4 * 400.0) / 1e6);
+        CU_ASSERT(dc_simrun_fig(b, "orbital.radiator_max_c") < 20.0 + 0.01);
+        CU_ASSERT(dc_simrun_fig(b, "job.ettr") > 0.0);
+    }
+    dc_sim_destroy(a);
+    dc_sim_destroy(b);
+}
+
 static void test_bad_input(void)
 {
     expect_error("altitude_km = 650.0", "altitude_km = 100.0", "orbital.cfg:8: orbital.altitude_km", "100");
@@ -346,7 +382,8 @@ static int register_suites(void)
                   {"radiation counts", test_radiation_counts},
                   {"no repair", test_no_repair},
                   {"eclipse season", test_eclipse_season},
-                  {"bad input", test_bad_input});
+                  {"bad input", test_bad_input},
+                  {"a scheduler section changes no orbital figure", test_scheduler_section});
     return 0;
 }
 

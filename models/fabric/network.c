@@ -117,6 +117,13 @@ dc_coll_cost dc_network_collective(const dc_network *net, dc_coll_op op, uint32_
     return dc_topology_collective(net->topo, op, net->algo, n, stride, bytes);
 }
 
+dc_coll_cost dc_network_job_collective(const dc_network *net, int32_t job, dc_coll_op op, dc_coll_algo algo,
+                                       uint32_t n, uint32_t stride, double bytes)
+{
+    (void)job;
+    return dc_topology_collective(net->topo, op, algo, n, stride, bytes);
+}
+
 static double worst_health(const dc_network *net)
 {
     double h[3];

@@ -53,5 +53,9 @@ dc_coll_algo dc_network_algorithm(const dc_network *net);
  * the fabric's current health. */
 dc_coll_cost dc_network_collective(const dc_network *net, dc_coll_op op, uint32_t n, uint32_t stride,
                                    double bytes);
+/* op of cluster job id job over n of its ranks at stride GPUs on bytes,
+ * with algorithm algo (AUTO: the fastest), on the bandwidth the job gets. */
+dc_coll_cost dc_network_job_collective(const dc_network *net, int32_t job, dc_coll_op op, dc_coll_algo algo,
+                                       uint32_t n, uint32_t stride, double bytes);
 
 #endif

@@ -24,6 +24,8 @@
 #include "radiator.h"
 
 #define G(path, doc) {path, DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL, doc}
+/* A group the model cannot run without (its area keys are required). */
+#define GR(path, doc) {path, DC_PARAM_GROUP, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL, doc}
 #define F(path, flags, unit, def, lo, hi, doc) {path, DC_PARAM_FLOAT, flags, unit, def, NULL, lo, hi, NULL, doc}
 
 const dc_param dc_orbital_params[] = {
@@ -38,18 +40,18 @@ const dc_param dc_orbital_params[] = {
       "coarse step at which the radiator is advanced and sampled between eclipse events"),
     F("orbital.bus_w", 0, "W", 500, 0, 1e8,
       "per satellite: avionics, attitude control, coolant pumps (counted as the power model's cooling power)"),
-    G("orbital.solar", "the solar array of one satellite"),
+    GR("orbital.solar", "the solar array of one satellite"),
     F("orbital.solar.area_m2", DC_PARAM_REQUIRED | DC_PARAM_MIN_EXCLUSIVE, "m2", 0, 0, 1e9, "array area per satellite"),
     F("orbital.solar.efficiency", DC_PARAM_MIN_EXCLUSIVE, "", 0.30, 0, 1, "cell efficiency (triple junction: about 0.30)"),
     F("orbital.solar.pointing_loss", 0, "", 0.05, 0, 0.99, "fraction lost to pointing and packing"),
     F("orbital.solar.degradation_per_year", 0, "1/yr", 0.01, 0, 0.5, "fraction of output lost per year (radiation, UV)"),
-    G("orbital.battery", "the battery of one satellite"),
+    G("orbital.battery", "the battery of one satellite (absent: none, the array carries the load or compute stops in eclipse)"),
     F("orbital.battery.capacity_kwh", DC_PARAM_REQUIRED, "kWh", 0, 0, 1e9, "capacity per satellite"),
     F("orbital.battery.depth_of_discharge", 0, "", 0.8, 0, 1, "usable fraction of the capacity"),
     F("orbital.battery.charge_efficiency", DC_PARAM_MIN_EXCLUSIVE, "", 0.95, 0, 1, "energy stored / energy in"),
     F("orbital.battery.discharge_efficiency", DC_PARAM_MIN_EXCLUSIVE, "", 0.95, 0, 1, "energy out / energy drawn"),
     F("orbital.battery.initial_soc", 0, "", 1, 0, 1, "state of charge at the start (clamped to the floor)"),
-    G("orbital.radiator", "the radiators of one satellite"),
+    GR("orbital.radiator", "the radiators of one satellite"),
     F("orbital.radiator.area_m2", DC_PARAM_REQUIRED | DC_PARAM_MIN_EXCLUSIVE, "m2", 0, 0, 1e9, "panel area per satellite (one face)"),
     {"orbital.radiator.sides", DC_PARAM_INT, 0, "", 2, NULL, 1, 2, NULL, "faces that emit"},
     F("orbital.radiator.emissivity", DC_PARAM_MIN_EXCLUSIVE, "", 0.92, 0, 1, "infrared emissivity, in (0, 1]"),

@@ -220,9 +220,23 @@ int dc_checkpoint_plan_read(const dc_scenario *sc, double model_params,
     if (plan->n_levels == 0 && !has_bw)
         return dc_scenario_error_at(sc, g, err, "give write_gb_per_s, or a storage tier (tier or levels)");
     /* With tiers, the job sets write_s from the tier at its start. */
+    plan->write_gb_per_s = has_bw ? bw : 0.0;
     plan->write_s = plan->n_levels ? NAN : plan->size_gb / bw;
     if (plan->async)
         plan->write_s = plan->snapshot_s = plan->size_gb / plan->snapshot_s;
+    return DC_OK;
+}
+
+int dc_checkpoint_plan_set_tier(const dc_scenario *sc, const config_setting_t *at, dc_checkpoint_plan *plan,
+                                const char *tier, dc_error *err)
+{
+    dc_checkpoint_level lv = {.every = 1};
+    int rc = set_level(sc, (config_setting_t *)at, &lv, tier, err);
+    if (rc != DC_OK)
+        return rc;
+    plan->levels[0] = lv;
+    plan->n_levels = 1;
+    plan->write_s = NAN; /* from the tier at the job's start */
     return DC_OK;
 }
 

@@ -125,6 +125,7 @@ typedef struct dc_checkpoint_plan {
     double interval_s; /* fixed interval, or the latest computed for auto */
     double write_s;
     double size_gb;
+    double write_gb_per_s; /* without tiers: the bandwidth write_s came from (0: none given) */
     /* auto */
     bool observed;         /* estimate = "observed" */
     double window_s, prior_s;
@@ -140,6 +141,11 @@ typedef struct dc_checkpoint_plan {
 
 /* The schema rows of the checkpoint group ({0}-terminated). */
 extern const dc_param dc_checkpoint_params[];
+
+/* Makes the plan write every checkpoint to tier (one level), as
+ * checkpoint.tier = "NAME" does; at names the key for messages. */
+int dc_checkpoint_plan_set_tier(const dc_scenario *sc, const config_setting_t *at, dc_checkpoint_plan *plan,
+                                const char *tier, dc_error *err);
 
 /* The level checkpoint number k (from 1) is written to. */
 size_t dc_checkpoint_level_of(const dc_checkpoint_plan *plan, uint64_t k);

@@ -23,15 +23,15 @@ const dc_param dc_job_params[] = {
     {"job.work_gpu_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "GPU-h", 0, NULL, 0, 1e15,
      NULL, "work at the full rate of one GPU (instead of params and tokens)"},
     {"job.params", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "", 0, NULL, 0, 1e16, NULL,
-     "model parameters"},
+     "model parameters (or the job's class)"},
     {"job.tokens", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "", 0, NULL, 0, 1e18, NULL,
-     "training tokens"},
-    {"job.flop_per_param_token", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "FLOP", 6, NULL, 0, 1e3, NULL,
-     "FLOP per parameter per token (6 for dense forward + backward)"},
-    {"job.gpu_peak_tflops", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "TFLOP/s", 989, NULL, 0, 1e6, NULL,
-     "peak dense throughput of one GPU (H100 SXM bf16: 989)"},
-    {"job.mfu", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "", 0.4, NULL, 0, 1, NULL,
-     "model FLOP utilisation while computing"},
+     "training tokens (or the job's class)"},
+    {"job.flop_per_param_token", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "FLOP", 0, NULL, 0,
+     1e3, NULL, "FLOP per parameter per token (default 6 for dense forward + backward, or the job's class)"},
+    {"job.gpu_peak_tflops", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "TFLOP/s", 0, NULL, 0, 1e6,
+     NULL, "peak dense throughput of one GPU (default 989, H100 SXM bf16, or the job's class)"},
+    {"job.mfu", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "", 0, NULL, 0, 1, NULL,
+     "model FLOP utilisation while computing (default 0.4, or the job's class)"},
     {"job.restart_s", DC_PARAM_FLOAT, 0, "s", 600, NULL, 0, 1e7, NULL,
      "time from an interruption noticed (with nodes available) to computing again"},
     {"job.start_s", DC_PARAM_FLOAT, 0, "s", 0, NULL, 0, 1e10, NULL, "when the job is submitted"},
@@ -77,6 +77,7 @@ enum { IO_WRITE, IO_DRAIN, IO_READ };
 
 typedef struct job_model {
     jobs_model *m;
+    dc_job_info info;
     dc_sim *sim;
     dc_cluster *cluster;
     dc_eventlog *log;
@@ -169,6 +170,13 @@ struct jobs_model {
 static job_model *job_by_id(jobs_model *m, int32_t id)
 {
     return id >= 0 && (size_t)id < m->n_by_id ? m->by_id[id] : NULL;
+}
+
+const dc_job_info *dc_job_info_of(dc_sim *sim, int32_t job)
+{
+    jobs_model *m = dc_sim_model(sim, "job");
+    job_model *j = m && m->by_id ? job_by_id(m, job) : NULL;
+    return j ? &j->info : NULL;
 }
 
 /* Full rate: GPU-seconds of work per second with every GPU at full speed. */
@@ -971,14 +979,59 @@ static bool any_corrupting_class(const dc_scenario *sc, const char **name)
     return false;
 }
 
+/* The job's model from its chain (jobclass.h). */
+static int resolve_model(const dc_scenario *sc, const config_setting_t *where, dc_job_info *info, bool *has_tokens,
+                         dc_error *err)
+{
+    int rc = dc_job_chain_of(sc, where, &info->chain, err);
+    if (rc != DC_OK)
+        return rc;
+    const dc_job_chain *ch = &info->chain;
+    double params = 0, tokens = 0, fpt = 6, peak = 989, mfu = 0.4;
+    bool has_params = dc_job_chain_number(ch, "params", &params);
+    *has_tokens = dc_job_chain_number(ch, "tokens", &tokens);
+    dc_job_chain_number(ch, "flop_per_param_token", &fpt);
+    dc_job_chain_number(ch, "gpu_peak_tflops", &peak);
+    dc_job_chain_number(ch, "mfu", &mfu);
+    info->flop_per_param_token = fpt;
+    info->peak_flops = peak * 1e12;
+    info->kernel_eff = mfu;
+    info->params = has_params ? params : 0.0;
+    info->tokens = *has_tokens ? tokens : 0.0;
+    return DC_OK;
+}
+
+/* The job's work when the spec has none (NAN), from the model; else the
+ * tokens that work trains at full speed. */
+static int resolve_work(const dc_scenario *sc, dc_job_spec *sp, bool has_tokens, dc_job_info *info, dc_error *err)
+{
+    double k = info->peak_flops * info->kernel_eff, fp = info->flop_per_param_token * info->params;
+    if (isnan(sp->work_gpu_s)) {
+        if (!(info->params > 0) || !has_tokens) {
+            if (sp->trace_file[0])
+                return dc_error_set(err, DC_EINPUT, "%s:%d: give the job's work", sp->trace_file, sp->trace_line);
+            return dc_scenario_error_at(sc, sp->where, err,
+                                        "give the job's work: work_gpu_h, or params and tokens (its own, its "
+                                        "class's or the defaults')");
+        }
+        sp->work_gpu_s = fp * info->tokens / k;
+    } else {
+        info->tokens = info->params > 0 ? sp->work_gpu_s * k / fp : 0.0;
+    }
+    info->work_gpu_s = sp->work_gpu_s;
+    info->nodes = sp->nodes;
+    return DC_OK;
+}
+
 /* Reads the job group into a spec and the job's work (legacy keys). */
 static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster *c, dc_job_spec *sp,
-                          double *params_out, dc_error *err)
+                          double *params_out, dc_job_info *info, dc_error *err)
 {
     memset(sp, 0, sizeof *sp);
     const char *name = "job", *str;
     config_setting_lookup_string(g, "name", &name);
     snprintf(sp->name, sizeof sp->name, "%s", name);
+    sp->where = g;
     int nodes = 0;
     config_setting_lookup_int(g, "nodes", &nodes);
     if ((uint32_t)nodes > dc_cluster_node_count(c))
@@ -986,22 +1039,20 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
                                     "the job needs %d nodes but the cluster has %u (nodes + spare_nodes)", nodes,
                                     dc_cluster_node_count(c));
     sp->nodes = (uint32_t)nodes;
-    double work_h, params = 0, tokens, fpt = 6, peak = 989, mfu = 0.4;
+    double work_h, tokens;
     bool has_work = config_setting_lookup_float(g, "work_gpu_h", &work_h);
-    bool has_params = config_setting_lookup_float(g, "params", &params);
     bool has_tokens = config_setting_lookup_float(g, "tokens", &tokens);
-    config_setting_lookup_float(g, "flop_per_param_token", &fpt);
-    config_setting_lookup_float(g, "gpu_peak_tflops", &peak);
-    config_setting_lookup_float(g, "mfu", &mfu);
     if (has_work && has_tokens)
         return dc_scenario_error_at(sc, config_setting_get_member(g, "work_gpu_h"), err,
                                     "give either work_gpu_h or params and tokens, not both");
-    if (has_work)
-        sp->work_gpu_s = work_h * 3600.0;
-    else if (has_params && has_tokens)
-        sp->work_gpu_s = fpt * params * tokens / (peak * 1e12 * mfu);
-    else
-        return dc_scenario_error_at(sc, g, err, "give the job's work: work_gpu_h, or params and tokens");
+    sp->work_gpu_s = has_work ? work_h * 3600.0 : NAN;
+    bool chain_tokens;
+    int rc = resolve_model(sc, g, info, &chain_tokens, err);
+    if (rc == DC_OK)
+        rc = resolve_work(sc, sp, chain_tokens, info, err);
+    if (rc != DC_OK)
+        return rc;
+    double params = info->params;
     *params_out = params;
     sp->restart_s = 600;
     config_setting_lookup_float(g, "restart_s", &sp->restart_s);
@@ -1021,11 +1072,13 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
 }
 
 /* A job of a spec: its checkpoint plan, pool, request; registers it. */
-static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc_job_spec *sp,
+static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc_job_spec *sp, const dc_job_info *info,
                     const dc_checkpoint_plan *global, int global_rc, const dc_error *global_err, dc_error *err)
 {
     dc_sim *sim = m->sim;
     j->m = m;
+    j->info = *info;
+    j->info.name = j->name;
     j->sim = sim;
     j->cluster = m->cluster;
     j->log = dc_sim_eventlog(sim);
@@ -1062,9 +1115,29 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     }
 
     /* checkpoint plan: the group's, by kind, with the job's overrides */
+    dc_job_spec own = *sp;
+    const char *tier = NULL;
+    double size_gb = NAN;
+    if (!info->legacy) {
+        /* what the job's group does not say, its class or the defaults may */
+        dc_job_chain rest = info->chain;
+        rest.at[0] = NULL;
+        bool b;
+        if (own.checkpoint < 0 && dc_job_chain_bool(&rest, "checkpoint", &b))
+            own.checkpoint = b;
+        double v;
+        bool is_auto;
+        if (isnan(own.ckpt_interval_s) && dc_job_chain_number_auto(&rest, "checkpoint_interval_s", &v, &is_auto))
+            own.ckpt_interval_s = is_auto ? -1.0 : v;
+        if (isnan(own.ckpt_write_s))
+            dc_job_chain_number(&rest, "checkpoint_write_s", &own.ckpt_write_s);
+        dc_job_chain_string(&info->chain, "checkpoint_tier", &tier);
+        dc_job_chain_number(&info->chain, "checkpoint_gb", &size_gb);
+    }
+    sp = &own;
     bool want = sp->checkpoint >= 0 ? sp->checkpoint
                                     : (global->enabled && (sp->kind == DC_KIND_TRAINING || sp->kind == DC_KIND_FINE_TUNING));
-    if (want && global_rc != DC_OK && isnan(sp->ckpt_write_s)) {
+    if (want && global_rc != DC_OK && isnan(sp->ckpt_write_s) && !tier) {
         *err = *global_err;
         return global_rc;
     }
@@ -1073,15 +1146,38 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
         /* no checkpoint group: a fixed policy from the job's own keys */
         j->ckpt = (dc_checkpoint_plan){.enabled = true, .policy = DC_CHECKPOINT_FIXED, .interval_s = 3600.0,
                                        .window_s = 168 * 3600.0, .prior_s = 24 * 3600.0, .prior_mtbi_s = NAN,
-                                       .retain = 1};
-        if (isnan(sp->ckpt_write_s) || isnan(sp->ckpt_interval_s) || sp->ckpt_interval_s < 0)
+                                       .retain = 1, .observed = true};
+        if ((isnan(sp->ckpt_write_s) && !tier) || isnan(sp->ckpt_interval_s) || (sp->ckpt_interval_s < 0 && !tier))
             return dc_scenario_error_at(sc, (config_setting_t *)where, err,
                                         "checkpoint = true without a checkpoint group needs checkpoint_interval_s "
-                                        "(a number) and checkpoint_write_s");
+                                        "(a number, or auto with checkpoint_tier) and checkpoint_write_s or "
+                                        "checkpoint_tier");
     }
     j->ckpt.enabled = want;
+    if (want && !info->legacy) {
+        /* the job's own size: given, else from its parameters */
+        double bpp = 14;
+        config_lookup_float(dc_scenario_config(sc), "checkpoint.bytes_per_param", &bpp);
+        if (isnan(size_gb) && info->params > 0)
+            size_gb = info->params * bpp / 1e9;
+        if (!isnan(size_gb) && size_gb != j->ckpt.size_gb) {
+            if (j->ckpt.n_levels == 0 && j->ckpt.write_gb_per_s > 0 && !j->ckpt.async)
+                j->ckpt.write_s = size_gb / j->ckpt.write_gb_per_s;
+            j->ckpt.size_gb = size_gb;
+        }
+        if (tier) {
+            int rc = dc_checkpoint_plan_set_tier(sc, dc_job_chain_setting(&info->chain, "checkpoint_tier"), &j->ckpt,
+                                                 tier, err);
+            if (rc != DC_OK)
+                return rc;
+            j->ckpt.async = false;
+            if (!(j->ckpt.size_gb > 0))
+                return dc_scenario_error_at(sc, dc_job_chain_setting(&info->chain, "checkpoint_tier"), err,
+                                            "a checkpoint written to a tier needs its size: checkpoint_gb, or params");
+        }
+    }
     if (want) {
-        if (!isnan(sp->ckpt_write_s)) {
+        if (!isnan(sp->ckpt_write_s) && !tier) {
             j->ckpt.write_s = sp->ckpt_write_s;
             j->ckpt.n_levels = 0; /* the job's own write time */
             j->ckpt.async = false;
@@ -1144,17 +1240,21 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         snprintf(m->class_names[i], sizeof m->class_names[i], "%s", cn);
     }
 
+    int rc = dc_jobclass_check(sc, err);
+    if (rc != DC_OK)
+        return rc;
     config_setting_t *g = dc_scenario_lookup(sc, "job");
     dc_job_spec legacy;
+    dc_job_info legacy_info = {.legacy = true};
     double params = 0;
     if (g) {
-        int rc = read_job_group(sc, g, m->cluster, &legacy, &params, err);
+        rc = read_job_group(sc, g, m->cluster, &legacy, &params, &legacy_info, err);
         if (rc != DC_OK)
             return rc;
     }
     dc_job_spec *specs = NULL;
     size_t n_specs = 0;
-    int rc = dc_jobspec_read(sc, sim, dc_cluster_gpus_per_node(m->cluster), &specs, &n_specs, err);
+    rc = dc_jobspec_read(sc, sim, dc_cluster_gpus_per_node(m->cluster), &specs, &n_specs, err);
     if (rc != DC_OK)
         return rc;
 
@@ -1197,9 +1297,25 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         free(specs);
         return dc_error_set(err, DC_ENOMEM, "out of memory for %zu jobs", m->n);
     }
+    dc_job_info info = {0};
+    const config_setting_t *info_of = NULL; /* the group info was resolved for (a stream's jobs share it) */
+    bool chain_tokens = false;
     for (size_t i = 0; i < m->n && rc == DC_OK; i++) {
-        const dc_job_spec *sp = g ? (i == 0 ? &legacy : &specs[i - 1]) : &specs[i];
-        rc = init_job(m, &m->jobs[i], sc, sp, &global, global_rc, &global_err, err);
+        dc_job_spec *sp = g ? (i == 0 ? &legacy : &specs[i - 1]) : &specs[i];
+        if (g && i == 0) {
+            info = legacy_info;
+        } else {
+            if (sp->where != info_of) {
+                info = (dc_job_info){0};
+                rc = resolve_model(sc, sp->where, &info, &chain_tokens, err);
+                info_of = sp->where;
+            }
+            if (rc == DC_OK)
+                rc = resolve_work(sc, sp, chain_tokens, &info, err);
+            if (rc != DC_OK)
+                break;
+        }
+        rc = init_job(m, &m->jobs[i], sc, sp, &info, &global, global_rc, &global_err, err);
         if (g && i == 0 && rc == DC_OK)
             m->jobs[0].ckpt.enabled = global.enabled; /* the job group keeps the group's plan as is */
     }

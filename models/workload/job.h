@@ -51,11 +51,32 @@
 #ifndef DC_JOB_H
 #define DC_JOB_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "jobclass.h"
 #include "sim.h"
 
 /* Its states are dc_job_phase (cluster.h), published through the cluster. */
 
 extern const dc_model_type dc_model_job;
 extern const dc_param dc_job_params[];
+
+/* What other models (step time, network, storage) read of a training job:
+ * where its keys come from (jobclass.h) and its model.  Work: work_gpu_h,
+ * a trace's or a stream's (their tokens then follow from it), or
+ * flop_per_param_token x params x tokens / (peak x mfu). */
+typedef struct dc_job_info {
+    const char *name;
+    bool legacy;                /* the job group: its layout is the top-level parallelism group */
+    dc_job_chain chain;
+    uint32_t nodes;
+    double work_gpu_s;
+    double params, tokens;      /* 0: not known */
+    double flop_per_param_token, peak_flops, kernel_eff;
+} dc_job_info;
+
+/* The training job of cluster job id job; NULL for none (a service). */
+const dc_job_info *dc_job_info_of(dc_sim *sim, int32_t job);
 
 #endif

@@ -280,13 +280,14 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
     config_setting_t *list = dc_scenario_lookup(sc, "jobs");
     for (int i = 0; list && i < config_setting_length(list); i++) {
         config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
-        bool one = config_setting_get_member(g, "nodes") || config_setting_get_member(g, "work_gpu_h");
+        bool one = config_setting_get_member(g, "nodes") || config_setting_get_member(g, "work_gpu_h")
+                   || config_setting_get_member(g, "tokens");
         bool tr = config_setting_get_member(g, "trace") != NULL;
         bool gen = config_setting_get_member(g, "interarrival") != NULL;
         int rc = DC_OK;
         if (one + tr + gen != 1) {
             rc = dc_scenario_error_at(sc, g, err,
-                                      "give exactly one of: nodes and work_gpu_h (one job), trace (a file), "
+                                      "give exactly one of: nodes and work_gpu_h or tokens (one job), trace (a file), "
                                       "interarrival and duration (a generated stream)");
         } else if (one) {
             dc_job_spec *t = push(&v);
@@ -295,9 +296,11 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
             } else {
                 common(g, t);
                 int nodes = 0;
-                double work_h = 0, start_h = 0;
-                if (!config_setting_lookup_int(g, "nodes", &nodes) || !config_setting_lookup_float(g, "work_gpu_h", &work_h))
-                    rc = dc_scenario_error_at(sc, g, err, "one job needs both nodes and work_gpu_h");
+                double work_h = NAN, start_h = 0;
+                /* no work_gpu_h: the job's model gives it (params and tokens, job.c) */
+                if (!config_setting_lookup_int(g, "nodes", &nodes))
+                    rc = dc_scenario_error_at(sc, g, err, "one job needs nodes (and work_gpu_h, or params and tokens)");
+                config_setting_lookup_float(g, "work_gpu_h", &work_h);
                 config_setting_lookup_float(g, "start_h", &start_h);
                 t->nodes = (uint32_t)nodes;
                 t->work_gpu_s = work_h * 3600.0;

@@ -4,12 +4,15 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cluster.h"
 #include "fabric/collective.h"
 #include "fabric/network.h"
 #include "fabric/storage.h"
+#include "job.h"
+#include "jobclass.h"
 
 const dc_param dc_steptime_params[] = {
     {"parallelism", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
@@ -59,30 +62,58 @@ enum { SRC_RECOMPUTE, SRC_BUBBLE, SRC_COMM, SRC_OFFLOAD, SRC_STALL, N_SRC };
 static const char *const src_names[N_SRC] = {"recompute", "pipeline_bubble", "communication", "memory_offload",
                                              "data_stall"};
 
+/* One job's step. */
+typedef struct job_step {
+    struct steptime_model *sm;
+    int32_t job;
+    const dc_job_info *info;
+    dc_step_config cfg;
+    double data_bytes_per_step, memory_B, hbm_B;
+    bool has_data, prefetch;
+    dc_step_time nominal, now;
+    dc_series *series_step;     /* the job group's */
+} job_step;
+
 typedef struct steptime_model {
     dc_sim *sim;
     dc_cluster *cluster;
     dc_network *net;
     dc_storage *storage;
-    dc_step_config cfg;
     int src[N_SRC];
-    double data_bytes_per_step, total_tokens, memory_B, hbm_B;
-    bool has_data, prefetch;
-    dc_step_time nominal, now;
-    dc_series *series_step;
+    job_step *steps;            /* the jobs with a step-time model, in job order */
+    size_t n_steps;
+    int32_t *step_of;           /* cluster job id -> index in steps, -1 for none */
+    size_t n_ids;
+    job_step *legacy;           /* the job group's: its figures are step.* */
 } steptime_model;
 
-static double coll_s(const dc_topology *t, dc_coll_op op, dc_coll_algo algo, double n, double stride, double bytes,
+typedef struct coll_src {
+    dc_step_coll_fn fn;
+    void *ctx;
+} coll_src;
+
+static double coll_s(const coll_src *t, dc_coll_op op, dc_coll_algo algo, double n, double stride, double bytes,
                      dc_coll_cost *out)
 {
-    dc_coll_cost c = dc_topology_collective(t, op, algo, (uint32_t)n, (uint32_t)stride, bytes);
+    dc_coll_cost c = t->fn(t->ctx, op, algo, (uint32_t)n, (uint32_t)stride, bytes);
     if (out)
         *out = c;
     return c.time_s;
 }
 
+static dc_coll_cost topo_coll(void *ctx, dc_coll_op op, dc_coll_algo algo, uint32_t n, uint32_t stride, double bytes)
+{
+    return dc_topology_collective(ctx, op, algo, n, stride, bytes);
+}
+
 void dc_step_time_compute(const dc_step_config *c, const dc_topology *topo, dc_step_time *o)
 {
+    dc_step_time_compute_with(c, topo_coll, (void *)topo, o);
+}
+
+void dc_step_time_compute_with(const dc_step_config *c, dc_step_coll_fn fn, void *ctx, dc_step_time *o)
+{
+    coll_src src = {fn, ctx}, *topo = &src;
     memset(o, 0, sizeof *o);
     o->microbatches = c->tokens_per_step / (c->seq_len * c->micro_batch * c->dp);
     double m = o->microbatches, v = c->virtual_stages;
@@ -166,10 +197,12 @@ double dc_step_memory_bytes(const dc_step_config *c, double activation_B, bool o
     return states + act;
 }
 
-/* Sets the job's speed factors from the current step. */
-static void apply(steptime_model *sm)
+
+/* Sets the job's speed factors from its current step. */
+static void apply(job_step *js)
 {
-    const dc_step_time *o = &sm->now;
+    steptime_model *sm = js->sm;
+    const dc_step_time *o = &js->now;
     double part[N_SRC] = {o->recompute_s, o->bubble_s, o->comm_exposed_s, o->offload_exposed_s, o->stall_s};
     double f[N_SRC];
     double left = o->step_s;
@@ -190,182 +223,398 @@ static void apply(steptime_model *sm)
     }
     for (int i = 0; i < N_SRC; i++)
         if (sm->src[i] >= 0)
-            dc_cluster_set_job_speed(sm->cluster, 0, sm->src[i], f[i]);
-    dc_series_record(sm->series_step, dc_sim_now(sm->sim), o->step_s);
+            dc_cluster_set_job_speed(sm->cluster, js->job, sm->src[i], f[i]);
+    if (js->series_step)
+        dc_series_record(js->series_step, dc_sim_now(sm->sim), o->step_s);
 }
 
-static void rerate(steptime_model *sm)
+static dc_coll_cost job_coll(void *ctx, dc_coll_op op, dc_coll_algo algo, uint32_t n, uint32_t stride, double bytes)
 {
-    dc_step_time_compute(&sm->cfg, dc_network_topology(sm->net), &sm->now);
-    if (sm->has_data) {
-        double read = dc_storage_dataset_read_s(sm->storage, sm->data_bytes_per_step, sm->now.nostall_s);
-        dc_step_time_add_stall(&sm->now, read, sm->prefetch);
+    const job_step *js = ctx;
+    return dc_network_job_collective(js->sm->net, js->job, op, algo, n, stride, bytes);
+}
+
+static void rerate(job_step *js)
+{
+    steptime_model *sm = js->sm;
+    dc_step_time_compute_with(&js->cfg, job_coll, js, &js->now);
+    if (js->has_data) {
+        double read = dc_storage_dataset_read_s(sm->storage, js->data_bytes_per_step, js->now.nostall_s);
+        dc_step_time_add_stall(&js->now, read, js->prefetch);
     }
-    apply(sm);
+    apply(js);
 }
 
-static void on_change(dc_sim *sim, void *ctx, const void *payload)
+static void on_network(dc_sim *sim, void *ctx, const void *payload)
 {
-    rerate(ctx);
+    steptime_model *sm = ctx;
+    const dc_job_event *ev = payload;
+    (void)sim;
+    if (ev) {
+        if (ev->job >= 0 && (size_t)ev->job < sm->n_ids && sm->step_of[ev->job] >= 0)
+            rerate(&sm->steps[sm->step_of[ev->job]]);
+        return;
+    }
+    for (size_t i = 0; i < sm->n_steps; i++)
+        rerate(&sm->steps[i]);
 }
 
-static double job_float(const dc_scenario *sc, const char *key, double def)
+/* Only the job group streams its dataset (storage.dataset). */
+static void on_storage(dc_sim *sim, void *ctx, const void *payload)
+{
+    steptime_model *sm = ctx;
+    (void)sim;
+    (void)payload;
+    if (sm->legacy && sm->legacy->has_data)
+        rerate(sm->legacy);
+}
+
+/* ---------- reading a job's layout ---------- */
+
+/* The first group of the layout chain (the job's own, else its class's...). */
+static const config_setting_t *group_at(const dc_job_chain *pc)
+{
+    for (int i = 0; i < 3; i++)
+        if (pc->at[i])
+            return pc->at[i];
+    return NULL;
+}
+
+/* A key of the layout chain, for messages: its setting, else the first group. */
+static const config_setting_t *key_at(const dc_job_chain *pc, const char *key)
+{
+    const config_setting_t *s = dc_job_chain_setting(pc, key);
+    return s ? s : group_at(pc);
+}
+
+static int chain_int(const dc_scenario *sc, const dc_job_chain *pc, const char *key, int def, int *out, dc_error *err)
 {
     double v = def;
-    config_lookup_float(dc_scenario_config(sc), key, &v);
-    return v;
+    dc_job_chain_number(pc, key, &v);
+    if (v != floor(v) || v < 1 || v > 1e9)
+        return dc_scenario_error_at(sc, key_at(pc, key), err, "expected a whole number >= 1 (got %g)", v);
+    *out = (int)v;
+    return DC_OK;
 }
 
-static int read_config(steptime_model *sm, const dc_scenario *sc, config_setting_t *g, dc_error *err)
+/* " (job NAME)" for jobs other than the job group, whose messages stay as they were. */
+static const char *who(const job_step *js, char *buf, size_t n)
 {
-    dc_step_config *c = &sm->cfg;
-    double gpus = (double)dc_cluster_job_nodes(sm->cluster, 0) * dc_cluster_gpus_per_node(sm->cluster);
-    double params = 0;
-    if (!config_lookup_float(dc_scenario_config(sc), "job.params", &params))
-        return dc_scenario_error_at(sc, g, err,
-                                    "the step-time model needs job.params (and job.tokens) rather than job.work_gpu_h");
-    sm->total_tokens = job_float(sc, "job.tokens", 0.0);
-    int tp = 1, pp = 1, dp = 0, seq = 4096, mb = 1, v = 1, zero = 1;
-    config_setting_lookup_int(g, "tensor", &tp);
-    config_setting_lookup_int(g, "pipeline", &pp);
-    config_setting_lookup_int(g, "seq_len", &seq);
-    config_setting_lookup_int(g, "micro_batch", &mb);
-    config_setting_lookup_int(g, "virtual_stages", &v);
-    config_setting_lookup_int(g, "zero_stage", &zero);
-    double model = (double)tp * pp;
-    if (fmod(gpus, model) != 0.0)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "tensor"), err,
-                                    "tensor x pipeline = %d x %d = %.0f does not divide the job's %.0f GPUs", tp, pp,
-                                    model, gpus);
-    if (config_setting_lookup_int(g, "data", &dp) && model * dp != gpus)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "data"), err,
-                                    "tensor x pipeline x data = %d x %d x %d = %.0f, but the job has %.0f GPUs", tp, pp,
-                                    dp, model * dp, gpus);
+    if (js->info->legacy)
+        return "";
+    snprintf(buf, n, " (job \"%s\")", js->info->name);
+    return buf;
+}
+
+/* Model-parallel degrees for "auto": with k = 1, 2, 4, ... GPUs per model
+ * replica, tensor parallelism grows first up to the largest power of two
+ * that divides the job's GPUs and fits its node (or scale-up domain), then
+ * pipeline parallelism (at most the layers over the virtual stages); the
+ * first layout whose model states and activations fit the GPU's memory
+ * (the hbm tier per GPU, or 80 GB) is taken, else the largest tried. */
+static void auto_layout(const dc_step_config *tmpl, bool tp_auto, bool pp_auto, uint32_t domain_gpus, double mem_B,
+                        double act_B, int *tp, int *pp)
+{
+    double gpus = tmpl->gpus;
+    int tp_max = 1;
+    while (2.0 * tp_max <= domain_gpus && fmod(gpus, 2.0 * tp_max) == 0.0)
+        tp_max *= 2;
+    int t = tp_auto ? 1 : *tp, p = pp_auto ? 1 : *pp;
+    for (;;) {
+        dc_step_config c = *tmpl;
+        c.tp = t;
+        c.pp = p;
+        c.dp = gpus / (t * (double)p);
+        if (fmod(gpus, t * (double)p) == 0.0 && dc_step_memory_bytes(&c, act_B, false) <= mem_B)
+            break;
+        bool more_t = tp_auto && 2 * t <= tp_max;
+        bool more_p = pp_auto && 2.0 * p * c.virtual_stages <= c.layers && fmod(gpus, 2.0 * t * p) == 0.0;
+        if (more_t && (!pp_auto || p == 1))
+            t *= 2;
+        else if (more_p)
+            p *= 2;
+        else if (more_t)
+            t *= 2;
+        else
+            break;
+    }
+    *tp = t;
+    *pp = p;
+}
+
+static int read_layout(steptime_model *sm, const dc_scenario *sc, const dc_job_chain *pc, job_step *js,
+                       dc_error *err)
+{
+    dc_step_config *c = &js->cfg;
+    const dc_job_info *info = js->info;
+    char buf[96];
+    const char *w = who(js, buf, sizeof buf);
+    double gpus = (double)info->nodes * dc_cluster_gpus_per_node(sm->cluster);
+    if (!(info->params > 0)) {
+        if (info->legacy)
+            return dc_scenario_error_at(sc, group_at(pc), err,
+                                        "the step-time model needs job.params (and job.tokens) rather than job.work_gpu_h");
+        return dc_scenario_error_at(sc, group_at(pc), err,
+                                    "the step-time model needs the job's params (its own, its class's or the "
+                                    "defaults')%s", w);
+    }
+    int tp = 1, pp = 1, seq = 4096, mb = 1, v = 1, zero = 1;
+    bool tp_auto = false, pp_auto = false, dp_auto = false;
+    double x, dp = 0;
+    if (dc_job_chain_number_auto(pc, "tensor", &x, &tp_auto) && !tp_auto) {
+        if (x != floor(x))
+            return dc_scenario_error_at(sc, key_at(pc, "tensor"), err, "expected a whole number (got %g)", x);
+        tp = (int)x;
+    }
+    if (dc_job_chain_number_auto(pc, "pipeline", &x, &pp_auto) && !pp_auto) {
+        if (x != floor(x))
+            return dc_scenario_error_at(sc, key_at(pc, "pipeline"), err, "expected a whole number (got %g)", x);
+        pp = (int)x;
+    }
+    bool has_dp = dc_job_chain_number_auto(pc, "data", &dp, &dp_auto) && !dp_auto;
+    if (has_dp && dp != floor(dp))
+        return dc_scenario_error_at(sc, key_at(pc, "data"), err, "expected a whole number (got %g)", dp);
+    int rc = DC_OK;
+    if ((rc = chain_int(sc, pc, "seq_len", 4096, &seq, err)) != DC_OK
+        || (rc = chain_int(sc, pc, "micro_batch", 1, &mb, err)) != DC_OK
+        || (rc = chain_int(sc, pc, "virtual_stages", 1, &v, err)) != DC_OK)
+        return rc;
+    double z = 1;
+    dc_job_chain_number(pc, "zero_stage", &z);
+    zero = (int)z;
     *c = (dc_step_config){
         .gpus = gpus,
         .tp = tp,
         .pp = pp,
-        .dp = gpus / model,
-        .params = params,
+        .params = info->params,
         .seq_len = seq,
         .micro_batch = mb,
         .virtual_stages = v,
         .zero_stage = zero,
-        .flop_per_param_token = job_float(sc, "job.flop_per_param_token", 6.0),
-        .peak_flops = job_float(sc, "job.gpu_peak_tflops", 989.0) * 1e12,
-        .kernel_eff = job_float(sc, "job.mfu", 0.4),
+        .param_bytes = 2,
+        .grad_bytes = 2,
+        .optimizer_bytes = 12,
+        .activation_bytes = 2,
+        .overlap_dp = 0.8,
+        .flop_per_param_token = info->flop_per_param_token,
+        .peak_flops = info->peak_flops,
+        .kernel_eff = info->kernel_eff,
         .algo = dc_network_algorithm(sm->net),
     };
-    config_setting_lookup_float(g, "global_batch_tokens", &c->tokens_per_step);
-    config_setting_lookup_float(g, "param_bytes", &c->param_bytes);
-    config_setting_lookup_float(g, "grad_bytes", &c->grad_bytes);
-    config_setting_lookup_float(g, "optimizer_bytes", &c->optimizer_bytes);
-    config_setting_lookup_float(g, "activation_bytes", &c->activation_bytes);
-    config_setting_lookup_float(g, "dp_overlap", &c->overlap_dp);
-    config_setting_lookup_float(g, "tp_overlap", &c->overlap_tp);
-    config_setting_lookup_float(g, "pp_overlap", &c->overlap_pp);
-    config_setting_lookup_float(g, "offload_overlap", &c->overlap_offload);
-    const char *rc = "selective";
-    config_setting_lookup_string(g, "recompute", &rc);
-    c->full_recompute = strcmp(rc, "full") == 0;
-    config_setting_t *hs = config_setting_get_member(g, "hidden"), *ls = config_setting_get_member(g, "layers");
-    c->hidden = hs && config_setting_type(hs) != CONFIG_TYPE_STRING ? config_setting_get_float(hs)
-                                                                    : cbrt(128.0 * params / 12.0);
-    c->layers = ls && config_setting_type(ls) != CONFIG_TYPE_STRING ? config_setting_get_float(ls) : c->hidden / 128.0;
+    if (!dc_job_chain_number(pc, "global_batch_tokens", &c->tokens_per_step))
+        return dc_scenario_error_at(sc, key_at(pc, "global_batch_tokens"), err,
+                                    "the job's parallelism needs global_batch_tokens (here, in its class or the "
+                                    "defaults)%s", w);
+    dc_job_chain_number(pc, "param_bytes", &c->param_bytes);
+    dc_job_chain_number(pc, "grad_bytes", &c->grad_bytes);
+    dc_job_chain_number(pc, "optimizer_bytes", &c->optimizer_bytes);
+    dc_job_chain_number(pc, "activation_bytes", &c->activation_bytes);
+    dc_job_chain_number(pc, "dp_overlap", &c->overlap_dp);
+    dc_job_chain_number(pc, "tp_overlap", &c->overlap_tp);
+    dc_job_chain_number(pc, "pp_overlap", &c->overlap_pp);
+    dc_job_chain_number(pc, "offload_overlap", &c->overlap_offload);
+    const char *rcs = "selective";
+    dc_job_chain_string(pc, "recompute", &rcs);
+    c->full_recompute = strcmp(rcs, "full") == 0;
+    double hidden, layers;
+    c->hidden = dc_job_chain_number(pc, "hidden", &hidden) ? hidden : cbrt(128.0 * info->params / 12.0);
+    c->layers = dc_job_chain_number(pc, "layers", &layers) ? layers : c->hidden / 128.0;
+    if (tp_auto || pp_auto) {
+        const dc_topology_spec *ts = dc_topology_get_spec(dc_network_topology(sm->net));
+        uint32_t domain = ts->gpus_per_node > ts->scaleup_gpus ? ts->gpus_per_node : ts->scaleup_gpus;
+        int hbm = sm->storage ? dc_storage_tier_of_kind(sm->storage, DC_TIER_HBM) : -1;
+        double mem = hbm >= 0 ? dc_storage_capacity_bytes(sm->storage, hbm) / dc_cluster_gpus_per_node(sm->cluster)
+                              : 80e9;
+        double act_gb, act_B = dc_job_chain_number(pc, "activation_gb", &act_gb) ? act_gb * 1e9 : -1.0;
+        auto_layout(c, tp_auto, pp_auto, domain, mem, act_B, &tp, &pp);
+        c->tp = tp;
+        c->pp = pp;
+    }
+    double model = (double)tp * pp;
+    if (fmod(gpus, model) != 0.0)
+        return dc_scenario_error_at(sc, key_at(pc, "tensor"), err,
+                                    "tensor x pipeline = %d x %d = %.0f does not divide the job's %.0f GPUs%s", tp, pp,
+                                    model, gpus, w);
+    if (has_dp && model * dp != gpus)
+        return dc_scenario_error_at(sc, key_at(pc, "data"), err,
+                                    "tensor x pipeline x data = %d x %d x %.0f = %.0f, but the job has %.0f GPUs%s", tp,
+                                    pp, dp, model * dp, gpus, w);
+    c->dp = gpus / model;
     double m = c->tokens_per_step / (c->seq_len * c->micro_batch * c->dp);
     if (m < 1.0)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "global_batch_tokens"), err,
+        return dc_scenario_error_at(sc, key_at(pc, "global_batch_tokens"), err,
                                     "%.4g tokens per step give %.3g micro-batch per data-parallel rank (%.0f ranks of "
-                                    "%d x %d-token sequences): at least 1 is needed",
-                                    c->tokens_per_step, m, c->dp, mb, seq);
+                                    "%d x %d-token sequences): at least 1 is needed%s",
+                                    c->tokens_per_step, m, c->dp, mb, seq, w);
     if (c->virtual_stages * c->pp > c->layers)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "virtual_stages"), err,
-                                    "%d stages x %d virtual stages = %.0f model chunks for %.0f layers", pp, v,
-                                    c->virtual_stages * c->pp, c->layers);
+        return dc_scenario_error_at(sc, key_at(pc, "virtual_stages"), err,
+                                    "%d stages x %d virtual stages = %.0f model chunks for %.0f layers%s", pp, v,
+                                    c->virtual_stages * c->pp, c->layers, w);
     return DC_OK;
 }
 
 /* Where the model states live: HBM, or the optimizer in DDR. */
-static int place_memory(steptime_model *sm, const dc_scenario *sc, config_setting_t *g, dc_error *err)
+static int place_memory(steptime_model *sm, const dc_scenario *sc, const dc_job_chain *pc, job_step *js,
+                        dc_error *err)
 {
-    dc_step_config *c = &sm->cfg;
+    dc_step_config *c = &js->cfg;
+    char buf[96];
+    const char *w = who(js, buf, sizeof buf);
     const char *offload = "auto";
-    config_setting_lookup_string(g, "offload", &offload);
+    dc_job_chain_string(pc, "offload", &offload);
     int hbm = sm->storage ? dc_storage_tier_of_kind(sm->storage, DC_TIER_HBM) : -1;
     int ddr = sm->storage ? dc_storage_tier_of_kind(sm->storage, DC_TIER_DDR) : -1;
     double gpn = dc_cluster_gpus_per_node(sm->cluster);
-    config_setting_t *as = config_setting_get_member(g, "activation_gb");
-    double act_B = as && config_setting_type(as) != CONFIG_TYPE_STRING ? config_setting_get_float(as) * 1e9 : -1.0;
+    double act_gb, act_B = dc_job_chain_number(pc, "activation_gb", &act_gb) ? act_gb * 1e9 : -1.0;
     bool force = strcmp(offload, "optimizer") == 0, allow = strcmp(offload, "none") != 0;
+    const config_setting_t *group = group_at(pc);
     if (force && ddr < 0)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "offload"), err,
-                                    "offloading the optimizer needs a tier of kind ddr in storage.tiers");
-    sm->memory_B = dc_step_memory_bytes(c, act_B, false);
+        return dc_scenario_error_at(sc, key_at(pc, "offload"), err,
+                                    "offloading the optimizer needs a tier of kind ddr in storage.tiers%s", w);
+    js->memory_B = dc_step_memory_bytes(c, act_B, false);
     if (hbm < 0 && !force) {
-        sm->memory_B = NAN; /* no memory model without an hbm tier */
+        js->memory_B = NAN; /* no memory model without an hbm tier */
         return DC_OK;
     }
-    sm->hbm_B = hbm >= 0 ? dc_storage_capacity_bytes(sm->storage, hbm) / gpn : INFINITY;
-    c->offload = force || (sm->memory_B > sm->hbm_B && allow && ddr >= 0);
+    js->hbm_B = hbm >= 0 ? dc_storage_capacity_bytes(sm->storage, hbm) / gpn : INFINITY;
+    c->offload = force || (js->memory_B > js->hbm_B && allow && ddr >= 0);
     if (c->offload) {
-        sm->memory_B = dc_step_memory_bytes(c, act_B, true);
+        js->memory_B = dc_step_memory_bytes(c, act_B, true);
         double opt_shard = c->params / (c->tp * c->pp) / (c->zero_stage >= 1 ? c->dp : 1.0);
         double ddr_need = opt_shard * c->optimizer_bytes, ddr_have = dc_storage_capacity_bytes(sm->storage, ddr) / gpn;
         if (ddr_need > ddr_have)
-            return dc_scenario_error_at(sc, g, err,
+            return dc_scenario_error_at(sc, group, err,
                                         "the optimizer state needs %.1f GB of host memory per GPU; the ddr tier "
-                                        "has %.1f GB (more parallelism or a higher zero_stage shards it)",
-                                        ddr_need / 1e9, ddr_have / 1e9);
+                                        "has %.1f GB (more parallelism or a higher zero_stage shards it)%s",
+                                        ddr_need / 1e9, ddr_have / 1e9, w);
         c->ddr_Bps_per_gpu = fmin(dc_storage_bandwidth_Bps(sm->storage, ddr, DC_IO_READ),
                                   dc_storage_bandwidth_Bps(sm->storage, ddr, DC_IO_WRITE))
                              / gpn;
     }
-    if (sm->memory_B > sm->hbm_B)
-        return dc_scenario_error_at(sc, g, err,
+    if (js->memory_B > js->hbm_B)
+        return dc_scenario_error_at(sc, group, err,
                                     "the job needs %.1f GB per GPU (model states%s and activations) but the hbm tier "
-                                    "holds %.1f GB per GPU: raise tensor, pipeline or zero_stage%s",
-                                    sm->memory_B / 1e9, c->offload ? " without the optimizer" : "", sm->hbm_B / 1e9,
-                                    c->offload || !allow ? "" : ", or add a ddr tier to offload the optimizer");
+                                    "holds %.1f GB per GPU: raise tensor, pipeline or zero_stage%s%s",
+                                    js->memory_B / 1e9, c->offload ? " without the optimizer" : "", js->hbm_B / 1e9,
+                                    c->offload || !allow ? "" : ", or add a ddr tier to offload the optimizer", w);
     return DC_OK;
+}
+
+/* The chain of a job's parallelism keys; none of its groups: no step model. */
+static dc_job_chain layout_chain(const dc_scenario *sc, const dc_job_info *info)
+{
+    return dc_job_chain_sub(&info->chain, "parallelism",
+                            info->legacy ? dc_scenario_lookup(sc, "parallelism") : NULL);
+}
+
+static bool chain_any(const dc_job_chain *c)
+{
+    return c->at[0] || c->at[1] || c->at[2];
+}
+
+/* A job whose layout comes from the same groups as the previous one's, and
+ * of the same size, has the same layout (a stream's jobs). */
+static bool same_layout(const job_step *a, const dc_job_chain *pa, const job_step *b, const dc_job_chain *pb)
+{
+    return a->info->nodes == b->info->nodes && a->info->params == b->info->params && pa->at[0] == pb->at[0]
+           && pa->at[1] == pb->at[1] && pa->at[2] == pb->at[2] && !a->info->legacy && !b->info->legacy;
 }
 
 static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
 {
     steptime_model *sm = state;
-    config_setting_t *g = dc_scenario_lookup(sc, "parallelism");
-    if (!g)
-        return DC_OK;
     sm->sim = sim;
     sm->cluster = dc_cluster_of(sim);
     sm->net = dc_network_of(sim);
     sm->storage = dc_storage_of(sim);
-    if (!sm->net)
-        return dc_scenario_error_at(sc, g, err,
-                                    "the step-time model needs a network section (its communication comes from it)");
-    if (dc_cluster_job_count(sm->cluster) == 0)
-        return dc_scenario_error_at(sc, g, err, "the step-time model needs a job");
-    int rc = read_config(sm, sc, g, err);
-    if (rc == DC_OK)
-        rc = place_memory(sm, sc, g, err);
-    if (rc != DC_OK)
-        return rc;
-    sm->has_data = sm->storage && dc_storage_has_dataset(sm->storage);
-    if (sm->has_data) {
-        sm->data_bytes_per_step = sm->cfg.tokens_per_step * dc_storage_dataset_bytes_per_token(sm->storage);
-        sm->prefetch = dc_storage_dataset_prefetch(sm->storage);
+    uint32_t n_ids = sm->cluster ? dc_cluster_job_count(sm->cluster) : 0;
+    config_setting_t *top = dc_scenario_lookup(sc, "parallelism");
+    /* the jobs with a layout */
+    size_t n = 0;
+    for (uint32_t id = 0; id < n_ids; id++) {
+        const dc_job_info *info = dc_job_info_of(sim, (int32_t)id);
+        if (!info)
+            continue;
+        dc_job_chain pc = layout_chain(sc, info);
+        n += chain_any(&pc);
     }
-    const dc_step_config *c = &sm->cfg;
-    bool wanted[N_SRC] = {c->full_recompute, c->pp > 1, c->tp > 1 || c->pp > 1 || c->dp > 1, c->offload,
-                          sm->has_data};
+    if (top && n == 0)
+        return dc_scenario_error_at(sc, top, err,
+                                    "the step-time model needs a job: this group is the job group's layout (give "
+                                    "other jobs theirs in jobs.[].parallelism, a class or the defaults)");
+    if (n == 0) {
+        sm->sim = NULL; /* no step-time model */
+        return DC_OK;
+    }
+    if (!sm->net) {
+        for (uint32_t id = 0; id < n_ids; id++) {
+            const dc_job_info *info = dc_job_info_of(sim, (int32_t)id);
+            dc_job_chain pc = info ? layout_chain(sc, info) : (dc_job_chain){0};
+            if (chain_any(&pc))
+                return dc_scenario_error_at(sc, group_at(&pc), err,
+                                            "the step-time model needs a network section (its communication comes "
+                                            "from it)");
+        }
+    }
+    sm->steps = calloc(n, sizeof *sm->steps);
+    sm->step_of = malloc((n_ids + 1) * sizeof *sm->step_of);
+    if (!sm->steps || !sm->step_of)
+        return dc_error_set(err, DC_ENOMEM, "out of memory for %zu step-time models", n);
+    sm->n_ids = n_ids;
+    bool wanted[N_SRC] = {false};
+    bool any_data = false;
+    dc_job_chain prev_pc = {0};
+    for (uint32_t id = 0; id < n_ids; id++) {
+        sm->step_of[id] = -1;
+        const dc_job_info *info = dc_job_info_of(sim, (int32_t)id);
+        if (!info)
+            continue;
+        dc_job_chain pc = layout_chain(sc, info);
+        if (!chain_any(&pc))
+            continue;
+        job_step *js = &sm->steps[sm->n_steps];
+        *js = (job_step){.sm = sm, .job = (int32_t)id, .info = info};
+        if (sm->n_steps > 0 && same_layout(js, &pc, &sm->steps[sm->n_steps - 1], &prev_pc)) {
+            const job_step *p = &sm->steps[sm->n_steps - 1];
+            js->cfg = p->cfg;
+            js->memory_B = p->memory_B;
+            js->hbm_B = p->hbm_B;
+        } else {
+            int rc = read_layout(sm, sc, &pc, js, err);
+            if (rc == DC_OK)
+                rc = place_memory(sm, sc, &pc, js, err);
+            if (rc != DC_OK)
+                return rc;
+        }
+        prev_pc = pc;
+        if (info->legacy) {
+            sm->legacy = js;
+            js->has_data = sm->storage && dc_storage_has_dataset(sm->storage);
+            if (js->has_data) {
+                js->data_bytes_per_step = js->cfg.tokens_per_step * dc_storage_dataset_bytes_per_token(sm->storage);
+                js->prefetch = dc_storage_dataset_prefetch(sm->storage);
+            }
+            js->series_step = dc_sim_series(sim, "step_time", "s", "time of one training step");
+            if (!js->series_step)
+                return dc_error_set(err, DC_ENOMEM, "out of memory");
+        }
+        const dc_step_config *c = &js->cfg;
+        bool want[N_SRC] = {c->full_recompute, c->pp > 1, c->tp > 1 || c->pp > 1 || c->dp > 1, c->offload,
+                            js->has_data};
+        for (int i = 0; i < N_SRC; i++)
+            wanted[i] = wanted[i] || want[i];
+        any_data = any_data || js->has_data;
+        sm->step_of[id] = (int32_t)sm->n_steps++;
+    }
+    /* Sources in a fixed order, only those some job can use. */
     for (int i = 0; i < N_SRC; i++) {
         sm->src[i] = -1;
         if (wanted[i] && (sm->src[i] = dc_cluster_speed_source(sm->cluster, src_names[i])) < 0)
             return dc_error_set(err, DC_ENOMEM, "no room for speed source %s", src_names[i]);
     }
     int s1 = dc_sim_signal(sim, "network_changed"), s2 = dc_sim_signal(sim, "storage_changed");
-    sm->series_step = dc_sim_series(sim, "step_time", "s", "time of one training step");
-    if (s1 < 0 || s2 < 0 || !sm->series_step || dc_sim_subscribe(sim, s1, on_change, sm) != DC_OK
-        || dc_sim_subscribe(sim, s2, on_change, sm) != DC_OK)
+    if (s1 < 0 || s2 < 0 || dc_sim_subscribe(sim, s1, on_network, sm) != DC_OK
+        || (any_data && dc_sim_subscribe(sim, s2, on_storage, sm) != DC_OK))
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     return DC_OK;
 }
@@ -373,10 +622,15 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
 static int steptime_start(void *state, dc_sim *sim, dc_error *err)
 {
     steptime_model *sm = state;
+    (void)sim;
+    (void)err;
     if (!sm->sim)
         return DC_OK;
-    rerate(sm);
-    sm->nominal = sm->now;
+    for (size_t i = 0; i < sm->n_steps; i++) {
+        job_step *js = &sm->steps[i];
+        rerate(js);
+        js->nominal = js->now;
+    }
     return DC_OK;
 }
 
@@ -387,14 +641,12 @@ static double summary_or(dc_summary *s, const char *key, double def)
     return v;
 }
 
-static void steptime_finish(void *state, dc_sim *sim)
+static void legacy_summary(steptime_model *sm, dc_sim *sim)
 {
-    steptime_model *sm = state;
-    if (!sm->sim)
-        return;
+    const job_step *js = sm->legacy;
     dc_summary *s = dc_sim_summary(sim);
-    const dc_step_time *o = &sm->nominal;
-    const dc_step_config *c = &sm->cfg;
+    const dc_step_time *o = &js->nominal;
+    const dc_step_config *c = &js->cfg;
     dc_summary_set(s, "step.tensor", c->tp, "", "tensor-parallel degree");
     dc_summary_set(s, "step.pipeline", c->pp, "", "pipeline-parallel degree");
     dc_summary_set(s, "step.data", c->dp, "", "data-parallel degree");
@@ -419,9 +671,10 @@ static void steptime_finish(void *state, dc_sim *sim)
     dc_summary_set(s, "step.mfu", c->kernel_eff * o->compute_s / o->step_s, "",
                    "effective model FLOP utilisation: kernel efficiency x scaling efficiency");
     dc_summary_set(s, "step.tokens_per_s", c->tokens_per_step / o->step_s, "tokens/s", "training throughput");
-    dc_summary_set(s, "step.steps", sm->total_tokens > 0 ? sm->total_tokens / c->tokens_per_step : NAN, "",
+    double tokens = js->info->tokens;
+    dc_summary_set(s, "step.steps", tokens > 0 ? tokens / c->tokens_per_step : NAN, "",
                    "optimizer steps in the job (job.tokens / global batch)");
-    dc_summary_set(s, "step.memory_gb_per_gpu", sm->memory_B / 1e9, "GB",
+    dc_summary_set(s, "step.memory_gb_per_gpu", js->memory_B / 1e9, "GB",
                    "model states and activations per GPU in HBM (null: no hbm tier, no memory model)");
     dc_summary_set(s, "step.offload", c->offload ? 1.0 : 0.0, "", "1 if the optimizer state lives in host DDR");
     /* The job's time spent computing at any speed versus its goodput. */
@@ -442,6 +695,22 @@ static void steptime_finish(void *state, dc_sim *sim)
                    "job.ettr = this x the scaling efficiency");
 }
 
+static void steptime_finish(void *state, dc_sim *sim)
+{
+    steptime_model *sm = state;
+    if (!sm->sim)
+        return;
+    if (sm->legacy)
+        legacy_summary(sm, sim);
+}
+
+static void steptime_destroy(void *state)
+{
+    steptime_model *sm = state;
+    free(sm->steps);
+    free(sm->step_of);
+}
+
 const dc_model_type dc_model_steptime = {
     .name = "steptime",
     .state_size = sizeof(steptime_model),
@@ -449,4 +718,5 @@ const dc_model_type dc_model_steptime = {
     .init = steptime_init,
     .start = steptime_start,
     .finish = steptime_finish,
+    .destroy = steptime_destroy,
 };

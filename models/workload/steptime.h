@@ -75,6 +75,7 @@
 #define DC_STEPTIME_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "sim.h"
 #include "fabric/topology.h"
@@ -102,8 +103,14 @@ typedef struct dc_step_time {
     double nostall_s, read_s, stall_s, step_s;
 } dc_step_time;
 
-/* The step without data stall (read_s = stall_s = 0, step_s = nostall_s). */
+/* The step without data stall (read_s = stall_s = 0, step_s = nostall_s),
+ * with collectives costed on the topology alone (dc_topology_collective). */
 void dc_step_time_compute(const dc_step_config *c, const dc_topology *topo, dc_step_time *out);
+/* The same with collectives costed by fn (a job's share of the fabric:
+ * dc_network_job_collective). */
+typedef dc_coll_cost (*dc_step_coll_fn)(void *ctx, dc_coll_op op, dc_coll_algo algo, uint32_t n, uint32_t stride,
+                                        double bytes);
+void dc_step_time_compute_with(const dc_step_config *c, dc_step_coll_fn fn, void *ctx, dc_step_time *out);
 /* Adds the stall of a dataset read of read_s seconds. */
 void dc_step_time_add_stall(dc_step_time *st, double read_s, bool prefetch);
 /* Model states plus activations per GPU, in bytes (activation_B < 0: auto). */
