@@ -32,5 +32,6 @@ int dc_cmd_report(int argc, char **argv);
 int dc_cmd_keys(int argc, char **argv);
 int dc_cmd_mttf(int argc, char **argv);
 int dc_cmd_sweep(int argc, char **argv);
+int dc_cmd_size(int argc, char **argv);
 
 #endif

@@ -26,6 +26,8 @@ static const char usage[] =
     "  report TRACE.h5 [--json] print the summary stored in a trace\n"
     "  mttf [FILE] [--sizes G1,G2,...] [--failures N] [--max-days D] [--seed N] [--set KEY=VALUE]... [--json]\n"
     "                          time to failure against job size (8 GPUs to the whole cluster)\n"
+    "  size [FILE] --deadline-days D [--confidence C] [--budget USD] [...]\n"
+    "                          the smallest cluster that trains the job in time, and three plans\n"
     "  sweep [FILE] --reps N [--vary KEY=v1,v2,...|KEY=lo:hi:step]... [-o OUT.h5] [...]\n"
     "                          Monte Carlo: a grid x N replications with uncertain inputs\n"
     "  plot TRACE.h5 [--kind KIND] [-o FILE.png|.svg|.pdf|DIR]\n"
@@ -77,6 +79,8 @@ int main(int argc, char **argv)
         return dc_cmd_keys(argc - 1, argv + 1);
     if (strcmp(cmd, "mttf") == 0)
         return dc_cmd_mttf(argc - 1, argv + 1);
+    if (strcmp(cmd, "size") == 0)
+        return dc_cmd_size(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0)
         return dc_cmd_sweep(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0)
