@@ -6,6 +6,7 @@
  *   plot_models.c  the models' figures: step-time breakdown, scaling of
  *                  the useful work, MTTF against job size, inference
  *                  service and latency, cost breakdown, power and cooling;
+ *   plot_size.c    the curve of a sizing search (dcsim size);
  *   plot_sweep.c   the figures of a sweep file: histogram and CDF of a
  *                  figure over the replications, tornado / sensitivity.
  * And what the exporters share: summary look-ups, number formatting, the
@@ -31,6 +32,8 @@ int dc_plot_export_cost(const dc_plot_kind *k, const dc_plot_run *runs, size_t n
                         dc_error *err);
 int dc_plot_export_power(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
                          dc_error *err);
+int dc_plot_export_size(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
+                        dc_error *err);
 int dc_plot_export_histogram(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
                              dc_error *err);
 int dc_plot_export_tornado(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,

@@ -32,8 +32,12 @@ void dc_cli_close_stdout(void);
 int dc_cmd_run(int argc, char **argv);
 int dc_cmd_validate(int argc, char **argv);
 int dc_cmd_report(int argc, char **argv);
+/* dcsim report --jobs: prints the trace's /jobs table (report_jobs.c). */
+struct dc_trace_file;
+int dc_report_jobs(struct dc_trace_file *tf, const char *path, dc_error *err);
 int dc_cmd_keys(int argc, char **argv);
 int dc_cmd_mttf(int argc, char **argv);
 int dc_cmd_sweep(int argc, char **argv);
+int dc_cmd_size(int argc, char **argv);
 
 #endif

@@ -24,9 +24,12 @@ static const char usage[] =
     "                          simulate a scenario (default: the embedded 10k_gpu scenario)\n"
     "  validate FILE [--set KEY=VALUE]...\n"
     "                          check a scenario without running it\n"
-    "  report TRACE.h5 [--json] print the summary stored in a trace\n"
+    "  report TRACE.h5 [--json | --jobs]\n"
+    "                          print the summary stored in a trace, or its /jobs table\n"
     "  mttf [FILE] [--sizes G1,G2,...] [--failures N] [--max-days D] [--seed N] [--set KEY=VALUE]... [--json]\n"
     "                          time to failure against job size (8 GPUs to the whole cluster)\n"
+    "  size [FILE] --deadline-days D [--confidence C] [--budget USD] [...]\n"
+    "                          the smallest cluster that trains the job in time, and three plans\n"
     "  sweep [FILE] --reps N [--vary KEY=v1,v2,...|KEY=lo:hi:step]... [-o OUT.h5] [...]\n"
     "                          Monte Carlo: a grid x N replications with uncertain inputs\n"
     "  plot TRACE.h5 [--kind KIND] [-o FILE.png|.svg|.pdf|DIR]\n"
@@ -79,6 +82,8 @@ int main(int argc, char **argv)
         return dc_cmd_keys(argc - 1, argv + 1);
     if (strcmp(cmd, "mttf") == 0)
         return dc_cmd_mttf(argc - 1, argv + 1);
+    if (strcmp(cmd, "size") == 0)
+        return dc_cmd_size(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0)
         return dc_cmd_sweep(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0)

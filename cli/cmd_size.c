@@ -1,0 +1,645 @@
+/* dcsim size: the smallest cluster that trains the job by a deadline with a stated probability,
+ * the curve searched and the seed's three plans.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
+
+/* dcsim size (analysis/size.h states the method).
+ *
+ * Decisions where the issue is silent:
+ *  - FILE is optional (the embedded 10k_gpu scenario), as for sweep and mttf;
+ *  - 30 replications per size by default: a 90% criterion then moves in
+ *    steps of 1/30;
+ *  - the figures of a size are type-7 quantiles over its replications
+ *    (stats.h); TCO is cost.tco_usd (absent without a cost section);
+ *  - --budget USD compares the TCO at the confidence's quantile (P90 at
+ *    0.9) with the budget, for the answer and each plan: over budget is
+ *    said, not hidden, and does not change the size (a larger cluster seldom
+ *    costs less over the run);
+ *  - the deadline that cannot be met at any size the scenario allows is an
+ *    answer (exit status 0, "answer": null in JSON), not an error;
+ *  - --plot FILE draws the curve (plot kind "size") from the replications
+ *    of every size searched for the answer. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "interrupt.h"
+#include "plot.h"
+#include "plotcli.h"
+#include "registry.h"
+#include "runlimits.h"
+#include "size.h"
+#include "stats.h"
+#include "trace.h"
+
+#define MAX_SETS 256
+#define MAX_PLAN_SETS 64
+
+static const char size_usage[] =
+    "usage: dcsim size [FILE] --deadline-days D [--confidence C] [--budget USD] [--reps N] [--seed N]\n"
+    "                  [--set KEY=VALUE]... [--plan PLAN.KEY=VALUE]... [--no-plans] [--max-nodes N]\n"
+    "                  [--threads N] [--plot FILE.png|.svg|.pdf] [--json] [--quiet]\n"
+    "The smallest cluster whose job (the scenario's job group; default: the embedded 10k_gpu scenario)\n"
+    "finishes within D days in at least a share C (default 0.9) of N replications (default 30; the same\n"
+    "seeds at every size): job nodes in steps of whole tensor x pipeline groups, with the cluster, its\n"
+    "spares, repair crews, spare parts, site power and cooling scaled with it.  Prints the seed's closed\n"
+    "form, every size searched (P50/P90 of days and TCO), the answer, and the seed's three plans\n"
+    "(conservative, balanced, aggressive), each sized under its own target and assumptions:\n"
+    "  --plan PLAN.confidence=C, PLAN.deadline_share=F (aim at F x D), PLAN.mfu=X, PLAN.failures=X,\n"
+    "  PLAN.price=X (factors on the job's MFU, on every failure rate, on the prices of compute).\n"
+    "--budget USD checks the TCO at the confidence's quantile against it; --plot draws the curve.\n";
+
+static int parse_real(const char *opt, const char *text, double lo, double hi, bool lo_open, double *out,
+                      dc_error *err)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !isfinite(v) || !(lo_open ? v > lo : v >= lo) || v > hi)
+        return dc_error_set(err, DC_EINPUT, "%s: expected a number %s %g and at most %g (got '%s')", opt,
+                            lo_open ? "above" : "from", lo, hi, text);
+    *out = v;
+    return DC_OK;
+}
+
+static int parse_count(const char *opt, const char *text, long long lo, long long hi, long long *out, dc_error *err)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || end == text || *end || v < lo || v > hi)
+        return dc_error_set(err, DC_EINPUT, "%s: expected an integer from %lld to %lld (got '%s')", opt, lo, hi,
+                            text);
+    *out = v;
+    return DC_OK;
+}
+
+/* ---- formatting ------------------------------------------------------------------------- */
+
+static const char *days_text(double d, char *buf, size_t size)
+{
+    if (isnan(d))
+        snprintf(buf, size, "-");
+    else if (isinf(d))
+        snprintf(buf, size, "unfinished");
+    else
+        snprintf(buf, size, "%.1f", d);
+    return buf;
+}
+
+static const char *usd_text(double v, char *buf, size_t size)
+{
+    if (!isfinite(v))
+        snprintf(buf, size, "-");
+    else if (fabs(v) >= 1e9)
+        snprintf(buf, size, "%.3fB", v / 1e9);
+    else if (fabs(v) >= 1e6)
+        snprintf(buf, size, "%.1fM", v / 1e6);
+    else if (fabs(v) >= 1e3)
+        snprintf(buf, size, "%.1fk", v / 1e3);
+    else
+        snprintf(buf, size, "%.3g", v);
+    return buf;
+}
+
+static void json_num(FILE *f, const char *key, double v, bool comma)
+{
+    if (isfinite(v))
+        fprintf(f, "\"%s\": %.17g%s", key, v, comma ? ", " : "");
+    else
+        fprintf(f, "\"%s\": null%s", key, comma ? ", " : "");
+}
+
+static void json_str(FILE *f, const char *v)
+{
+    fputc('"', f);
+    for (; *v; v++) {
+        if (*v == '"' || *v == '\\')
+            fputc('\\', f);
+        if ((unsigned char)*v >= 0x20)
+            fputc(*v, f);
+    }
+    fputc('"', f);
+}
+
+/* ---- figures of an evaluation -------------------------------------------------------------- */
+
+typedef struct figures {
+    size_t met, reps;
+    double p_meet, days_p50, days_p90, days_c, tco_p50, tco_p90, tco_c, usd_gpu_h_p50, ettr_mean;
+    double miss_p, miss_lo, miss_hi;
+} figures;
+
+static figures figures_of(const dc_size_eval *e, double target_days, double deadline_days, double confidence)
+{
+    figures f = {0};
+    f.reps = e->reps;
+    f.met = dc_size_met(e, target_days);
+    f.p_meet = e->reps ? (double)f.met / (double)e->reps : NAN;
+    f.days_p50 = dc_size_days_quantile(e, 0.5);
+    f.days_p90 = dc_size_days_quantile(e, 0.9);
+    f.days_c = dc_size_days_quantile(e, confidence);
+    f.tco_p50 = dc_size_quantile(e->tco_usd, e->reps, 0.5);
+    f.tco_p90 = dc_size_quantile(e->tco_usd, e->reps, 0.9);
+    f.tco_c = dc_size_quantile(e->tco_usd, e->reps, confidence);
+    f.usd_gpu_h_p50 = dc_size_quantile(e->usd_per_gpu_h, e->reps, 0.5);
+    double sum = 0;
+    size_t n = 0;
+    for (size_t r = 0; r < e->reps; r++)
+        if (isfinite(e->ettr[r])) {
+            sum += e->ettr[r];
+            n++;
+        }
+    f.ettr_mean = n ? sum / (double)n : NAN;
+    size_t missed = e->reps - dc_size_met(e, deadline_days);
+    dc_stats_proportion(missed, e->reps, 0.95, &f.miss_p, &f.miss_lo, &f.miss_hi);
+    return f;
+}
+
+/* ---- progress --------------------------------------------------------------------------- */
+
+typedef struct progress_ctx {
+    bool show;
+    size_t done;
+} progress_ctx;
+
+static void show_progress(void *ctx, uint64_t nodes, size_t met, size_t reps)
+{
+    progress_ctx *p = ctx;
+    p->done++;
+    if (p->show)
+        fprintf(stderr, "\r\033[Kdcsim size: %zu sizes run, the last %" PRIu64 " nodes (%zu of %zu in time)", p->done,
+                nodes, met, reps);
+}
+
+static int check_limits(void *ctx, const dc_scenario *sc, dc_error *err)
+{
+    size_t threads = *(const size_t *)ctx;
+    return dc_cli_check_limits(sc, "a size of the search", threads, false, true, err);
+}
+
+/* ---- the figure ------------------------------------------------------------------------- */
+
+/* One dc_plot_run per replication of every size of the curve: job.gpus,
+ * job.completion_days, job.completed, cost.tco_usd, deadline.days,
+ * size.confidence, size.answer_gpus (the kind "size", analysis/plot_models.c). */
+static int draw(const char *output, const char *scenario, uint64_t seed, const dc_size_eval *const *curve, size_t n,
+                double deadline_days, double confidence, double answer_gpus, dc_error *err)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += curve[i]->reps;
+    dc_plot_run *runs = calloc(total ? total : 1, sizeof *runs);
+    dc_summary **sums = calloc(total ? total : 1, sizeof *sums);
+    char (*groups)[32] = calloc(n ? n : 1, sizeof *groups);
+    int rc = runs && sums && groups ? DC_OK : dc_error_set(err, DC_ENOMEM, "out of memory");
+    size_t k = 0;
+    for (size_t i = 0; i < n && rc == DC_OK; i++) {
+        const dc_size_eval *e = curve[i];
+        snprintf(groups[i], sizeof groups[i], "%" PRIu64, e->gpus);
+        for (size_t r = 0; r < e->reps && rc == DC_OK; r++, k++) {
+            dc_summary *s = sums[k] = dc_summary_create();
+            if (!s) {
+                rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+                break;
+            }
+            /* days are sorted and costs are not: each quantile is of its own column */
+            bool done = isfinite(e->days[r]);
+            dc_summary_set(s, "job.gpus", (double)e->gpus, "GPUs", "");
+            dc_summary_set(s, "job.completed", done ? 1.0 : 0.0, "", "");
+            dc_summary_set(s, "job.completion_days", done ? e->days[r] : NAN, "days", "");
+            dc_summary_set(s, "cost.tco_usd", e->tco_usd[r], "USD", "");
+            dc_summary_set(s, "deadline.days", deadline_days, "days", "");
+            dc_summary_set(s, "size.confidence", confidence, "", "");
+            dc_summary_set(s, "size.answer_gpus", answer_gpus, "GPUs", "");
+            runs[k] = (dc_plot_run){.label = groups[i], .summary = s, .scenario = scenario, .seed = seed,
+                                    .end_s = NAN, .group = groups[i]};
+        }
+    }
+    char *plot_dir = rc == DC_OK ? dc_cli_plot_dir() : NULL;
+    if (rc == DC_OK && !plot_dir)
+        rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+    if (rc == DC_OK) {
+        const dc_plot_kind *kind = dc_plot_kind_find("size");
+        dc_plot_opts opts = {.output = output, .gnuplot = dc_cli_gnuplot(), .script_dir = plot_dir};
+        rc = kind ? dc_plot_render(kind, runs, k, &opts, err)
+                  : dc_error_set(err, DC_EINTERNAL, "no plot kind named size");
+    }
+    free(plot_dir);
+    for (size_t i = 0; i < total && sums; i++)
+        dc_summary_destroy(sums[i]);
+    free(sums);
+    free(runs);
+    free(groups);
+    return rc;
+}
+
+/* ---- printing --------------------------------------------------------------------------- */
+
+static void print_curve(const dc_size_eval *const *curve, size_t n, double target, double deadline, double c,
+                        uint64_t answer)
+{
+    printf("%7s %8s %7s %6s %8s %10s %10s %10s %10s\n", "nodes", "GPUs", "spares", "crews", "in time", "days P50",
+           "days P90", "TCO P50", "TCO P90");
+    for (size_t i = 0; i < n; i++) {
+        const dc_size_eval *e = curve[i];
+        if (e->refused) {
+            printf("%7" PRIu64 " %8" PRIu64 "  refused: %s\n", e->job_nodes, e->gpus, e->why);
+            continue;
+        }
+        figures f = figures_of(e, target, deadline, c);
+        char a[32], b[32], u1[32], u2[32], crews[24], met[48];
+        if (e->crews < 0)
+            snprintf(crews, sizeof crews, "-");
+        else if (e->crews == 0)
+            snprintf(crews, sizeof crews, "any");
+        else
+            snprintf(crews, sizeof crews, "%lld", e->crews);
+        snprintf(met, sizeof met, "%zu/%zu", f.met, f.reps);
+        printf("%7" PRIu64 " %8" PRIu64 " %7" PRIu64 " %6s %8s %10s %10s %10s %10s%s\n", e->job_nodes, e->gpus,
+               e->spare_nodes, crews, met, days_text(f.days_p50, a, sizeof a), days_text(f.days_p90, b, sizeof b),
+               usd_text(f.tco_p50, u1, sizeof u1), usd_text(f.tco_p90, u2, sizeof u2),
+               e->job_nodes == answer ? "  <- answer" : "");
+    }
+}
+
+typedef struct plan_out {
+    dc_size_plan plan;
+    dc_size_plan_result res;
+    figures f;
+    bool has;
+} plan_out;
+
+static void print_plans(const plan_out *po, size_t n, const dc_scenario *sc, double deadline, double budget)
+{
+    double mfu = NAN;
+    config_lookup_float(dc_scenario_config(sc), "job.mfu", &mfu);
+    printf("\nplans (seed 000, sec. 4): each sized by the same search under its own target and assumptions\n");
+    printf("  %-30s", "");
+    for (size_t i = 0; i < n; i++)
+        printf(" %16s", po[i].plan.name);
+    printf("\n");
+#define ROW(label, ...)                                                                                             \
+    do {                                                                                                            \
+        printf("  %-30s", label);                                                                                   \
+        for (size_t i = 0; i < n; i++) {                                                                            \
+            char cell[64];                                                                                          \
+            const plan_out *p = &po[i];                                                                             \
+            __VA_ARGS__;                                                                                            \
+            printf(" %16s", cell);                                                                                  \
+        }                                                                                                           \
+        printf("\n");                                                                                               \
+    } while (0)
+    ROW("aims at", snprintf(cell, sizeof cell, "%.4g d @ P%.0f", p->res.target_days, 100 * p->plan.confidence));
+    ROW("assumes job MFU", if (isfinite(mfu)) snprintf(cell, sizeof cell, "%.3g (x%.3g)", mfu * p->plan.mfu, p->plan.mfu);
+        else snprintf(cell, sizeof cell, "x%.3g", p->plan.mfu));
+    ROW("assumes failure rates", snprintf(cell, sizeof cell, "x%.3g", p->plan.failures));
+    ROW("assumes compute prices", snprintf(cell, sizeof cell, "x%.3g", p->plan.price));
+    ROW("GPUs (job nodes)", if (p->has) snprintf(cell, sizeof cell, "%" PRIu64 " (%" PRIu64 ")",
+                                                 p->res.answer.eval->gpus, p->res.answer.job_nodes);
+        else snprintf(cell, sizeof cell, "none"));
+    ROW("days P50 / P90", char a[24]; char b[24];
+        if (p->has) snprintf(cell, sizeof cell, "%s / %s", days_text(p->f.days_p50, a, sizeof a),
+                             days_text(p->f.days_p90, b, sizeof b));
+        else snprintf(cell, sizeof cell, "-"));
+    ROW("TCO P50 (USD)", usd_text(p->has ? p->f.tco_p50 : NAN, cell, sizeof cell));
+    ROW("USD per useful GPU-h (P50)", if (p->has && isfinite(p->f.usd_gpu_h_p50))
+        snprintf(cell, sizeof cell, "%.3f", p->f.usd_gpu_h_p50); else snprintf(cell, sizeof cell, "-"));
+    char label[64];
+    snprintf(label, sizeof label, "P(miss %.4g d) [95%%]", deadline);
+    ROW(label, if (p->has) snprintf(cell, sizeof cell, "%.2f [%.2f,%.2f]", p->f.miss_p, p->f.miss_lo, p->f.miss_hi);
+        else snprintf(cell, sizeof cell, "-"));
+    if (isfinite(budget))
+        ROW("within the budget", if (p->has && isfinite(p->f.tco_c))
+            snprintf(cell, sizeof cell, "%s", p->f.tco_c <= budget ? "yes" : "no");
+            else snprintf(cell, sizeof cell, "-"));
+#undef ROW
+    for (size_t i = 0; i < n; i++)
+        if (!po[i].has)
+            printf("  %s: %s\n", po[i].plan.name, po[i].res.answer.why);
+}
+
+static void json_eval(FILE *f, const dc_size_eval *e, double target, double deadline, double c)
+{
+    fprintf(f, "{\"job_nodes\": %" PRIu64 ", \"gpus\": %" PRIu64 ", \"cluster_nodes\": %" PRIu64
+               ", \"spare_nodes\": %" PRIu64 ", \"crews\": %lld, ",
+            e->job_nodes, e->gpus, e->cluster_nodes, e->spare_nodes, e->crews);
+    if (e->refused) {
+        fprintf(f, "\"refused\": ");
+        json_str(f, e->why);
+        fprintf(f, "}");
+        return;
+    }
+    figures g = figures_of(e, target, deadline, c);
+    fprintf(f, "\"reps\": %zu, \"in_time\": %zu, ", g.reps, g.met);
+    json_num(f, "days_p50", g.days_p50, true);
+    json_num(f, "days_p90", g.days_p90, true);
+    json_num(f, "tco_p50_usd", g.tco_p50, true);
+    json_num(f, "tco_p90_usd", g.tco_p90, true);
+    json_num(f, "usd_per_useful_gpu_h_p50", g.usd_gpu_h_p50, true);
+    json_num(f, "ettr_mean", g.ettr_mean, true);
+    json_num(f, "p_miss", g.miss_p, true);
+    json_num(f, "p_miss_lo", g.miss_lo, true);
+    json_num(f, "p_miss_hi", g.miss_hi, false);
+    fprintf(f, "}");
+}
+
+/* ---- the command ------------------------------------------------------------------------- */
+
+int dc_cmd_size(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"deadline-days", required_argument, NULL, 'd'}, {"confidence", required_argument, NULL, 'c'},
+        {"budget", required_argument, NULL, 'b'},        {"reps", required_argument, NULL, 'r'},
+        {"seed", required_argument, NULL, 's'},          {"set", required_argument, NULL, 'S'},
+        {"plan", required_argument, NULL, 'P'},          {"no-plans", no_argument, NULL, 'n'},
+        {"max-nodes", required_argument, NULL, 'M'},     {"threads", required_argument, NULL, 'j'},
+        {"plot", required_argument, NULL, 'p'},          {"json", no_argument, NULL, 'J'},
+        {"quiet", no_argument, NULL, 'q'},               {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    dc_error err = {0};
+    const char *sets[MAX_SETS], *plan_sets[MAX_PLAN_SETS], *plot = NULL;
+    size_t n_sets = 0, n_plan_sets = 0;
+    double deadline = NAN, confidence = 0.9, budget = NAN;
+    long long reps = 30, seed = -1, max_nodes = 0, threads = 0;
+    bool plans_on = true, json = false, quiet = false;
+    dc_sizer *sz = NULL;
+    char *name = NULL;
+    int status = DC_EXIT_OK;
+
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":j:q", opts, NULL)) != -1) {
+        int rc = DC_OK;
+        switch (c) {
+        case 'd':
+            rc = parse_real("--deadline-days", optarg, 0.0, 36525.0 / DC_SIZE_HORIZON_FACTOR, true, &deadline, &err);
+            break;
+        case 'c':
+            rc = parse_real("--confidence", optarg, 0.0, 1.0, true, &confidence, &err);
+            break;
+        case 'b':
+            rc = parse_real("--budget", optarg, 0.0, 1e18, true, &budget, &err);
+            break;
+        case 'r':
+            rc = parse_count("--reps", optarg, 1, 100000, &reps, &err);
+            break;
+        case 's':
+            rc = parse_count("--seed", optarg, 0, INT64_MAX, &seed, &err);
+            break;
+        case 'S':
+            if (n_sets == MAX_SETS)
+                rc = dc_error_set(&err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
+            else
+                sets[n_sets++] = optarg;
+            break;
+        case 'P':
+            if (n_plan_sets == MAX_PLAN_SETS)
+                rc = dc_error_set(&err, DC_EINPUT, "--plan: at most %d overrides", MAX_PLAN_SETS);
+            else
+                plan_sets[n_plan_sets++] = optarg;
+            break;
+        case 'n':
+            plans_on = false;
+            break;
+        case 'M':
+            rc = parse_count("--max-nodes", optarg, 1, 10000000, &max_nodes, &err);
+            break;
+        case 'j':
+            rc = parse_count("--threads", optarg, 1, 1024, &threads, &err);
+            break;
+        case 'p':
+            plot = optarg;
+            if (!dc_plot_terminal(plot, NULL))
+                rc = dc_error_set(&err, DC_EINPUT, "--plot %s: expected a .png, .svg or .pdf file", plot);
+            break;
+        case 'J':
+            json = true;
+            break;
+        case 'q':
+            quiet = true;
+            break;
+        case 'h':
+            fputs(size_usage, stdout);
+            return DC_EXIT_OK;
+        case ':':
+            rc = dc_error_set(&err, DC_EINPUT, "size: option %s needs a value", argv[optind - 1]);
+            break;
+        default:
+            rc = dc_error_set(&err, DC_EINPUT, "size: unknown option '%s'", argv[optind - 1]);
+            break;
+        }
+        if (rc != DC_OK)
+            return dc_cli_fail(&err);
+    }
+    if (argc - optind > 1) {
+        dc_error_set(&err, DC_EINPUT, "size: one scenario file at most (got '%s' and '%s')", argv[optind],
+                     argv[optind + 1]);
+        return dc_cli_fail(&err);
+    }
+    if (isnan(deadline)) {
+        dc_error_set(&err, DC_EINPUT, "size: by when must the job be trained? give --deadline-days D");
+        return dc_cli_fail(&err);
+    }
+    dc_size_plan plans[DC_SIZE_PLANS];
+    dc_size_plan_defaults(plans, confidence);
+    for (size_t i = 0; i < n_plan_sets; i++)
+        if (dc_size_plan_override(plans, plan_sets[i], &err) != DC_OK)
+            return dc_cli_fail(&err);
+    const char *file = optind < argc ? argv[optind] : NULL;
+    if (threads == 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cores > 0 ? cores : 1;
+    }
+    if (plot) {
+        /* before any run: a figure that cannot be written must not cost the search */
+        if (dc_trace_check_writable(plot, &err) != DC_OK)
+            return dc_cli_fail(&err);
+    }
+
+    size_t nthreads = (size_t)threads;
+    progress_ctx prog = {.show = !quiet && !json && isatty(STDERR_FILENO)};
+    dc_size_spec spec = {
+        .file = file,
+        .text = dc_default_scenario,
+        .text_name = "(embedded 10k_gpu.cfg)",
+        .schemas = dc_schemas(),
+        .build = dc_build,
+        .sets = sets,
+        .n_sets = n_sets,
+        .reps = (size_t)reps,
+        .seed = seed,
+        .threads = nthreads,
+        .deadline_days = deadline,
+        .max_nodes = (uint64_t)max_nodes,
+        .check = check_limits,
+        .check_ctx = &nthreads,
+        .progress = show_progress,
+        .progress_ctx = &prog,
+        .cancel = dc_cli_interrupt_flag(),
+    };
+    dc_cli_catch_signals();
+    if (dc_sizer_create(&spec, &sz, &err) != DC_OK)
+        goto fail;
+    const dc_scenario *base = dc_sizer_scenario(sz);
+    const char *given = NULL;
+    config_lookup_string(dc_scenario_config(base), "name", &given);
+    name = strdup(given ? given : file ? file : DC_DEFAULT_SCENARIO_NAME);
+    const dc_size_shape *sh = dc_sizer_shape(sz);
+
+    dc_size_answer ans;
+    if (dc_sizer_search(sz, 0, deadline, confidence, &ans, &err) != DC_OK)
+        goto fail;
+    plan_out po[DC_SIZE_PLANS] = {0};
+    size_t n_plans = plans_on ? DC_SIZE_PLANS : 0;
+    for (size_t i = 0; i < n_plans; i++) {
+        po[i].plan = plans[i];
+        if (dc_sizer_plan(sz, &plans[i], &po[i].res, &err) != DC_OK)
+            goto fail;
+        po[i].has = po[i].res.answer.found;
+        if (po[i].has)
+            po[i].f = figures_of(po[i].res.answer.eval, po[i].res.target_days, deadline, plans[i].confidence);
+    }
+    if (prog.show && prog.done)
+        fputs("\r\033[K", stderr);
+
+    const dc_size_eval *const *curve;
+    size_t n_curve = dc_sizer_curve(sz, 0, &curve);
+    const dc_size_eval *first = NULL;
+    for (size_t i = 0; i < n_curve && !first; i++)
+        if (!curve[i]->refused && isfinite(curve[i]->ideal_days))
+            first = curve[i];
+    double cf_gpus = first ? dc_size_closed_form_gpus(first, deadline) : NAN;
+    uint64_t cf_nodes = first ? dc_size_closed_form_nodes(sh, first, deadline) : 0;
+    double work_gpu_h = first ? first->ideal_days * (double)first->gpus * 24.0 : NAN;
+    figures af = {0};
+    if (ans.found)
+        af = figures_of(ans.eval, deadline, deadline, confidence);
+    uint64_t s0 = dc_sizer_seed(sz);
+
+    if (json) {
+        printf("{\"scenario\": ");
+        json_str(stdout, name);
+        printf(", \"deadline_days\": %.17g, \"confidence\": %.17g, \"reps\": %lld, \"seed\": %" PRIu64
+               ", \"step_nodes\": %" PRIu64 ", \"gpus_per_node\": %u, ",
+               deadline, confidence, reps, s0, sh->step_nodes, sh->gpus_per_node);
+        json_num(stdout, "budget_usd", budget, true);
+        json_num(stdout, "work_gpu_h", work_gpu_h, true);
+        printf("\"closed_form\": {");
+        json_num(stdout, "gpus", cf_gpus, true);
+        printf("\"job_nodes\": %" PRIu64 "}, \"answer\": ", cf_nodes);
+        if (ans.found)
+            json_eval(stdout, ans.eval, deadline, deadline, confidence);
+        else
+            printf("null");
+        printf(", \"why_none\": ");
+        json_str(stdout, ans.found ? "" : ans.why);
+        printf(", \"curve\": [");
+        for (size_t i = 0; i < n_curve; i++) {
+            printf("%s", i ? ", " : "");
+            json_eval(stdout, curve[i], deadline, deadline, confidence);
+        }
+        printf("], \"plans\": [");
+        for (size_t i = 0; i < n_plans; i++) {
+            const plan_out *p = &po[i];
+            printf("%s{\"name\": \"%s\", ", i ? ", " : "", p->plan.name);
+            json_num(stdout, "confidence", p->plan.confidence, true);
+            json_num(stdout, "deadline_share", p->plan.deadline_share, true);
+            json_num(stdout, "target_days", p->res.target_days, true);
+            json_num(stdout, "mfu_factor", p->plan.mfu, true);
+            json_num(stdout, "failure_factor", p->plan.failures, true);
+            json_num(stdout, "price_factor", p->plan.price, true);
+            printf("\"size\": ");
+            if (p->has)
+                json_eval(stdout, p->res.answer.eval, p->res.target_days, deadline, p->plan.confidence);
+            else
+                printf("null");
+            printf("}");
+        }
+        printf("]}\n");
+    } else if (!quiet) {
+        printf("dcsim %s size: scenario %s (%s), deadline %.4g days at confidence %.3g\n", PACKAGE_VERSION, name,
+               file ? file : "embedded", deadline, confidence);
+        printf("%lld replications per size (seeds %" PRIu64 " to %" PRIu64 ", the same at every size); job sizes in "
+               "steps of %" PRIu64 " node%s",
+               reps, s0, s0 + (uint64_t)reps - 1, sh->step_nodes, sh->step_nodes == 1 ? "" : "s");
+        if (sh->tensor * sh->pipeline > 1)
+            printf(" (tensor %d x pipeline %d on %u-GPU nodes)", sh->tensor, sh->pipeline, sh->gpus_per_node);
+        printf("\nscaled with the job:");
+        for (size_t i = 0; i < sh->n_scaled; i++)
+            printf("%s %s", i ? "," : "", sh->scaled[i]);
+        printf("\n");
+        if (first)
+            printf("closed form (seed 000, sec. 4): %.4g GPU-h of work at the kernel efficiency / (24 h x %.4g days)"
+                   " = %.0f GPUs, %" PRIu64 " job nodes: the size with no loss at all\n",
+                   work_gpu_h, deadline, ceil(cf_gpus), cf_nodes);
+        printf("\nsizes searched (days to train from submission; TCO: cost.tco_usd over the run)\n");
+        print_curve(curve, n_curve, deadline, deadline, confidence, ans.found ? ans.job_nodes : 0);
+        if (ans.found) {
+            const dc_size_eval *e = ans.eval;
+            char d[32], u[32];
+            printf("\nanswer: %" PRIu64 " job nodes (%" PRIu64 " GPUs) in a cluster of %" PRIu64 " nodes with %" PRIu64
+                   " spares",
+                   e->job_nodes, e->gpus, e->cluster_nodes, e->spare_nodes);
+            if (e->crews > 0)
+                printf(" and %lld repair crews", e->crews);
+            printf(": %zu of %zu replications finish within %.4g days (P%.0f of the days: %s)\n", af.met, af.reps,
+                   deadline, 100 * confidence, days_text(af.days_c, d, sizeof d));
+            if (isfinite(af.ettr_mean) && first)
+                printf("  the seed's formula with the utilisation simulated at this size (ETTR %.3f of the kernel "
+                       "efficiency) gives %.0f GPUs\n",
+                       af.ettr_mean, ceil(cf_gpus / af.ettr_mean));
+            if (isfinite(af.tco_c))
+                printf("  TCO P50 %s USD, P%.0f %s USD", usd_text(af.tco_p50, u, sizeof u), 100 * confidence,
+                       usd_text(af.tco_c, d, sizeof d));
+            if (isfinite(af.usd_gpu_h_p50))
+                printf("; %.3f USD per useful GPU-hour (P50)", af.usd_gpu_h_p50);
+            if (isfinite(af.tco_c))
+                printf("\n");
+            if (isfinite(budget)) {
+                if (!isfinite(af.tco_c))
+                    printf("  budget: the scenario has no cost section, so no TCO to compare\n");
+                else if (af.tco_c <= budget)
+                    printf("  budget %s USD: within it (%s USD to spare at P%.0f)\n", usd_text(budget, u, sizeof u),
+                           usd_text(budget - af.tco_c, d, sizeof d), 100 * confidence);
+                else
+                    printf("  budget %s USD: over it by %s USD at P%.0f: no size meets both\n",
+                           usd_text(budget, u, sizeof u), usd_text(af.tco_c - budget, d, sizeof d), 100 * confidence);
+            }
+        } else {
+            printf("\nno answer: %s\n", ans.why);
+        }
+        if (n_plans)
+            print_plans(po, n_plans, base, deadline, budget);
+    }
+    if (plot) {
+        if (draw(plot, name, s0, curve, n_curve, deadline, confidence, ans.found ? (double)ans.eval->gpus : NAN, &err) !=
+            DC_OK)
+            goto fail;
+        if (!json && !quiet)
+            printf("\nwrote %s\n", plot);
+    }
+    goto finish;
+fail:
+    if (prog.show && prog.done)
+        fputs("\r\033[K", stderr);
+    if (dc_cli_interrupted()) {
+        fprintf(stderr, "dcsim: size interrupted by %s\n", dc_cli_signal_name(dc_cli_interrupted()));
+        status = dc_cli_signal_status(dc_cli_interrupted());
+    } else {
+        status = dc_cli_fail(&err);
+    }
+finish:
+    dc_sizer_destroy(sz);
+    free(name);
+    return status;
+}
