@@ -48,6 +48,9 @@ int dc_cli_write_json(const dc_summary *s, const dc_cli_run_info *info, bool uni
 /* dcsim report --html: the page of a run's trace or a sweep file (cli/report_html.c). */
 int dc_cli_report_html(const char *trace, const char *output, dc_error *err);
 
+/* The closeout rule (cli/closeout.c), registered with atexit by main. */
+void dc_cli_close_stdout(void);
+
 int dc_cmd_run(int argc, char **argv);
 int dc_cmd_scenarios(int argc, char **argv);
 int dc_cmd_validate(int argc, char **argv);

@@ -14,6 +14,7 @@
 #include "args.h"
 #include "config.h"
 #include "interrupt.h"
+#include "outfile.h"
 #include "runlimits.h"
 #include "registry.h"
 #include "sim.h"
@@ -225,6 +226,23 @@ static int print_gets(const dc_summary *s, char *keys, dc_error *err)
     return DC_OK;
 }
 
+/* The trace through sim/outfile.h; a second signal during the write removes
+ * the temporary file (cli/interrupt.h). */
+static int write_trace(const char *path, const dc_trace_meta *meta, dc_sim *sim, dc_error *err)
+{
+    dc_outfile *out = dc_outfile_open(path, "trace", err);
+    if (!out)
+        return err->code;
+    dc_cli_interrupt_cleanup(dc_outfile_in_place(out) ? NULL : dc_outfile_name(out));
+    int rc = dc_trace_write_to(out, meta, dc_sim_summary(sim), dc_sim_series_set(sim), dc_sim_eventlog(sim), err);
+    if (rc == DC_OK)
+        rc = dc_outfile_commit(out, err);
+    else
+        dc_outfile_abort(out);
+    dc_cli_interrupt_cleanup(NULL);
+    return rc;
+}
+
 int dc_cmd_run(int argc, char **argv)
 {
     run_args a = {.seed = -1};
@@ -265,8 +283,11 @@ int dc_cmd_run(int argc, char **argv)
             dc_error_set(&err, DC_ENOMEM, "out of memory");
             goto fail;
         }
-        /* Before simulating: a bad output path must not cost a long run. */
-        if (dc_trace_check_writable(out_path, &err) != DC_OK)
+        /* Before simulating: a bad output path must not cost a long run,
+         * nor may the trace replace the scenario or a file it reads. */
+        size_t n_in = 0;
+        const char *const *inputs = dc_scenario_inputs(sc, &n_in);
+        if (dc_outfile_check(out_path, "trace", inputs, n_in, &err) != DC_OK)
             goto fail;
     }
     /* Before allocating: absurd sizes and huge traces are refused here. */
@@ -319,8 +340,7 @@ int dc_cmd_run(int argc, char **argv)
             dc_error_set(&err, DC_ENOMEM, "out of memory");
             goto fail;
         }
-        if (dc_trace_write(out_path, &meta, dc_sim_summary(sim), dc_sim_series_set(sim), dc_sim_eventlog(sim),
-                           &err) != DC_OK)
+        if (write_trace(out_path, &meta, sim, &err) != DC_OK)
             goto fail;
     }
 

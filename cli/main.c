@@ -8,6 +8,7 @@
  * --help`. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
@@ -97,6 +98,7 @@ int main(int argc, char **argv)
      * be reported, not kill dcsim halfway through a trace. */
     signal(SIGXFSZ, SIG_IGN);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    atexit(dc_cli_close_stdout);
     if (argc < 2) {
         dc_cli_print_usage(&dcsim_cmd, stderr);
         fputs("Try 'dcsim --help' for more information; 'dcsim run' runs the flagship scenario.\n", stderr);

@@ -12,12 +12,12 @@
  *            (probability of missing the deadline with its interval, value
  *            at risk and its conditional mean); the histogram and, with
  *            uncertain inputs, the tornado.
- * Written under a temporary name and renamed when complete. */
+ * Written by the rules of sim/outfile.h (a temporary name renamed when
+ * complete; never over the trace it reads). */
 #include "cli.h"
 #include "plotcli.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "outfile.h"
 #include "plot.h"
 #include "summary.h"
 #include "table.h"
@@ -419,32 +420,24 @@ int dc_cli_report_html(const char *trace, const char *output, dc_error *err)
     if (!mkdtemp(dir))
         return dc_error_set(err, DC_EIO, "cannot create a temporary directory in '%s': %s",
                             tmpdir && tmpdir[0] ? tmpdir : "/tmp", strerror(errno));
-    size_t len = strlen(output) + 48;
-    char *tmp = malloc(len);
-    if (!tmp) {
-        rmdir(dir);
-        return dc_error_set(err, DC_ENOMEM, "out of memory");
-    }
-    snprintf(tmp, len, "%s.tmp.%ld", output, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int rc;
-    if (!f) {
-        rc = dc_error_set(err, DC_EIO, "cannot write '%s': %s", output,
-                          errno == ENOENT ? "its directory does not exist" : strerror(errno));
-        if (fd >= 0)
-            close(fd);
-    } else {
+    /* the page must not replace the trace it reads (sim/outfile.h) */
+    const char *inputs[] = {trace};
+    int rc = dc_outfile_check(output, "report", inputs, 1, err);
+    dc_outfile *out = rc == DC_OK ? dc_outfile_open(output, "report", err) : NULL;
+    FILE *f = out ? dc_outfile_stream(out) : NULL;
+    if (rc == DC_OK && !out) {
+        rc = err->code;
+    } else if (rc == DC_OK && !f) {
+        rc = dc_error_set(err, DC_EIO, "cannot write '%s'", output);
+        dc_outfile_abort(out);
+    } else if (rc == DC_OK) {
         rc = dc_cli_is_sweep(trace) ? sweep_page(f, trace, dir, err) : run_page(f, trace, dir, err);
         fputs("<p class=\"meta\">Made by dcsim " PACKAGE_VERSION " (dcsim report --html).</p>\n</body>\n</html>\n", f);
-        if (fclose(f) != 0 && rc == DC_OK)
-            rc = dc_error_set(err, DC_EIO, "cannot write '%s': %s", output, strerror(errno));
-        if (rc == DC_OK && rename(tmp, output) != 0)
-            rc = dc_error_set(err, DC_EIO, "cannot write '%s': %s", output, strerror(errno));
-        if (rc != DC_OK)
-            unlink(tmp);
+        if (rc == DC_OK)
+            rc = dc_outfile_commit(out, err);
+        else
+            dc_outfile_abort(out);
     }
-    free(tmp);
     rmdir(dir);
     return rc;
 }
