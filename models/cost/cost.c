@@ -521,6 +521,55 @@ static void cost_finish(void *state, dc_sim *sim)
     double models = completed > 0.0 ? m->models_per_job : 0.0;
     double inference_tokens = get(s, "inference.tokens", 0.0);
 
+    put(s, "cost.window_days", t_days, "days", "time charged: the simulated time");
+    put(s, "cost.capex_usd", hw + fac + orb, "USD", "purchase price of the owned hardware (with spares) and facility");
+    put(s, "cost.depreciation_usd", ch.depreciation_usd + cf.depreciation_usd, "USD",
+        "straight-line amortisation of the owned capital over the window");
+    put(s, "cost.interest_usd", ch.interest_usd + cf.interest_usd, "USD", "financing of the owned capital");
+    put(s, "cost.residual_value_usd", ch.book_value_usd + cf.book_value_usd, "USD",
+        "book value of the owned capital at the end of the window");
+    if (orb > 0.0 || orb_opex > 0.0) {
+        put(s, "cost.orbital_capex_usd", orb, "USD", "launch, satellite bus and insurance (orbital.capex_usd)");
+        put(s, "cost.orbital_depreciation_usd", co.depreciation_usd + co.interest_usd, "USD",
+            "their amortisation and financing over the window (mission life orbital.life_years)");
+        put(s, "cost.orbital_opex_usd", orb_opex, "USD", "ground segment and servicing launches");
+    }
+    put(s, "cost.energy_kwh", kwh, "kWh", "facility energy of the whole cluster over the window");
+    put(s, "cost.energy_from_power_model", from_power ? 1.0 : 0.0, "",
+        "1: energy simulated by the power model; 0: cost.opex.facility_mw x time");
+    put(s, "cost.energy_usd", energy, "USD", "electricity of the owned share");
+    put(s, "cost.maintenance_usd", maintenance, "USD", "maintenance of the owned capital");
+    put(s, "cost.staff_usd", staff, "USD", "staff for the owned nodes");
+    put(s, "cost.licences_usd", licences, "USD", "software licences");
+    put(s, "cost.data_transfer_usd", transfer, "USD", "data transfer");
+    put(s, "cost.repairs_usd", repairs, "USD", "repairs (parts and labour) of the owned share");
+    put(s, "cost.rent_on_demand_usd", on_demand, "USD", "on-demand GPU-hours");
+    put(s, "cost.rent_reserved_usd", reserved_commit + reserved_over, "USD",
+        "reserved commitments (and on-demand hours past them)");
+    put(s, "cost.spot_usd", spot, "USD", "spot GPU-hours for non-critical work");
+    put(s, "cost.storage_opex_usd", storage_opex, "USD",
+        "running cost of the owned share of the storage tiers (storage.cost_usd)");
+    put(s, "cost.tco_usd", tco, "USD", "total cost of ownership: capital charges, operating costs and renting");
+    put(s, "cost.total_usd", tco + penalty, "USD", "TCO plus the deadline penalty");
+    put(s, "cost.npv_usd", pv, "USD", "present value of the costs at cost.discount_rate (with the penalty)");
+    put(s, "cost.usd_per_useful_gpu_h", ratio(tco, useful), "USD/GPU-h", "TCO per useful GPU-hour");
+    put(s, "cost.usd_per_model", ratio(tco, models), "USD", "TCO per trained model (null if none finished)");
+    if (m->job_tokens > 0.0)
+        put(s, "cost.usd_per_m_train_tokens", ratio(tco, completed > 0.0 ? m->job_tokens / 1e6 : 0.0), "USD",
+            "TCO per million training tokens (null if the job did not finish)");
+    if (inference_tokens > 0.0)
+        put(s, "cost.usd_per_m_tokens", ratio(tco, inference_tokens / 1e6), "USD",
+            "TCO per million inference tokens served");
+    double served = get(s, "inference.served", 0.0);
+    if (served > 0.0)
+        put(s, "cost.usd_per_request", tco / served, "USD", "TCO per inference request served");
+    put(s, "cost.lost_gpu_h", lost, "GPU-h",
+        "GPU-hours neither useful nor idle spares: downtime, rollbacks, restarts, checkpoints, waiting");
+    put(s, "cost.lost_value_usd", lost * lost_value, "USD", "value of the lost GPU-hours (not added to the TCO)");
+    put(s, "output.useful_gpu_h_per_mwh", ratio(useful, kwh / 1000.0), "GPU-h/MWh",
+        "useful work per unit of facility energy");
+    put(s, "output.useful_gpu_h_per_gpu_day", ratio(useful, m->gpus * t_days), "GPU-h/day",
+        "useful work per GPU and day");
     /* The seed's parts: each asset's share of its class's capital charge
      * (depreciation and interest are linear in the price), the energy split
      * by kWh between the IT side (with conversion losses) and cooling. */
@@ -572,55 +621,6 @@ static void cost_finish(void *state, dc_sim *sim)
         put(s, "cost.fabric.optical_links", (double)m->bom.optical_links, "", "links between switches");
         put(s, "cost.fabric.transceivers", (double)m->bom.transceivers, "", "optical transceivers");
     }
-    put(s, "cost.window_days", t_days, "days", "time charged: the simulated time");
-    put(s, "cost.capex_usd", hw + fac + orb, "USD", "purchase price of the owned hardware (with spares) and facility");
-    put(s, "cost.depreciation_usd", ch.depreciation_usd + cf.depreciation_usd, "USD",
-        "straight-line amortisation of the owned capital over the window");
-    put(s, "cost.interest_usd", ch.interest_usd + cf.interest_usd, "USD", "financing of the owned capital");
-    put(s, "cost.residual_value_usd", ch.book_value_usd + cf.book_value_usd, "USD",
-        "book value of the owned capital at the end of the window");
-    if (orb > 0.0 || orb_opex > 0.0) {
-        put(s, "cost.orbital_capex_usd", orb, "USD", "launch, satellite bus and insurance (orbital.capex_usd)");
-        put(s, "cost.orbital_depreciation_usd", co.depreciation_usd + co.interest_usd, "USD",
-            "their amortisation and financing over the window (mission life orbital.life_years)");
-        put(s, "cost.orbital_opex_usd", orb_opex, "USD", "ground segment and servicing launches");
-    }
-    put(s, "cost.energy_kwh", kwh, "kWh", "facility energy of the whole cluster over the window");
-    put(s, "cost.energy_from_power_model", from_power ? 1.0 : 0.0, "",
-        "1: energy simulated by the power model; 0: cost.opex.facility_mw x time");
-    put(s, "cost.energy_usd", energy, "USD", "electricity of the owned share");
-    put(s, "cost.maintenance_usd", maintenance, "USD", "maintenance of the owned capital");
-    put(s, "cost.staff_usd", staff, "USD", "staff for the owned nodes");
-    put(s, "cost.licences_usd", licences, "USD", "software licences");
-    put(s, "cost.data_transfer_usd", transfer, "USD", "data transfer");
-    put(s, "cost.repairs_usd", repairs, "USD", "repairs (parts and labour) of the owned share");
-    put(s, "cost.rent_on_demand_usd", on_demand, "USD", "on-demand GPU-hours");
-    put(s, "cost.rent_reserved_usd", reserved_commit + reserved_over, "USD",
-        "reserved commitments (and on-demand hours past them)");
-    put(s, "cost.spot_usd", spot, "USD", "spot GPU-hours for non-critical work");
-    put(s, "cost.storage_opex_usd", storage_opex, "USD",
-        "running cost of the owned share of the storage tiers (storage.cost_usd)");
-    put(s, "cost.tco_usd", tco, "USD", "total cost of ownership: capital charges, operating costs and renting");
-    put(s, "cost.total_usd", tco + penalty, "USD", "TCO plus the deadline penalty");
-    put(s, "cost.npv_usd", pv, "USD", "present value of the costs at cost.discount_rate (with the penalty)");
-    put(s, "cost.usd_per_useful_gpu_h", ratio(tco, useful), "USD/GPU-h", "TCO per useful GPU-hour");
-    put(s, "cost.usd_per_model", ratio(tco, models), "USD", "TCO per trained model (null if none finished)");
-    if (m->job_tokens > 0.0)
-        put(s, "cost.usd_per_m_train_tokens", ratio(tco, completed > 0.0 ? m->job_tokens / 1e6 : 0.0), "USD",
-            "TCO per million training tokens (null if the job did not finish)");
-    if (inference_tokens > 0.0)
-        put(s, "cost.usd_per_m_tokens", ratio(tco, inference_tokens / 1e6), "USD",
-            "TCO per million inference tokens served");
-    double served = get(s, "inference.served", 0.0);
-    if (served > 0.0)
-        put(s, "cost.usd_per_request", tco / served, "USD", "TCO per inference request served");
-    put(s, "cost.lost_gpu_h", lost, "GPU-h",
-        "GPU-hours neither useful nor idle spares: downtime, rollbacks, restarts, checkpoints, waiting");
-    put(s, "cost.lost_value_usd", lost * lost_value, "USD", "value of the lost GPU-hours (not added to the TCO)");
-    put(s, "output.useful_gpu_h_per_mwh", ratio(useful, kwh / 1000.0), "GPU-h/MWh",
-        "useful work per unit of facility energy");
-    put(s, "output.useful_gpu_h_per_gpu_day", ratio(useful, m->gpus * t_days), "GPU-h/day",
-        "useful work per GPU and day");
 }
 
 static void cost_destroy(void *state)
