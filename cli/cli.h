@@ -29,6 +29,9 @@ int dc_cli_load(const char *file, const char *const *sets, size_t n_sets,
 int dc_cmd_run(int argc, char **argv);
 int dc_cmd_validate(int argc, char **argv);
 int dc_cmd_report(int argc, char **argv);
+/* dcsim report --jobs: prints the trace's /jobs table (report_jobs.c). */
+struct dc_trace_file;
+int dc_report_jobs(struct dc_trace_file *tf, const char *path, dc_error *err);
 int dc_cmd_keys(int argc, char **argv);
 int dc_cmd_mttf(int argc, char **argv);
 int dc_cmd_sweep(int argc, char **argv);

@@ -13,13 +13,16 @@
 
 int dc_cmd_report(int argc, char **argv)
 {
-    bool json = false;
+    bool json = false, jobs = false;
     const char *path = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
             json = true;
+        } else if (strcmp(argv[i], "--jobs") == 0) {
+            jobs = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            puts("usage: dcsim report TRACE.h5 [--json]\nPrints the summary stored in a trace.");
+            puts("usage: dcsim report TRACE.h5 [--json | --jobs]\nPrints the summary stored in a trace, or with "
+                 "--jobs its /jobs table (one line per job).");
             return DC_EXIT_OK;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "dcsim report: unknown option '%s'\n", argv[i]);
@@ -32,7 +35,12 @@ int dc_cmd_report(int argc, char **argv)
         }
     }
     if (!path) {
-        fputs("dcsim report: which trace? usage: dcsim report TRACE.h5 [--json]\n", stderr);
+        fputs("dcsim report: which trace? usage: dcsim report TRACE.h5 [--json | --jobs]\n", stderr);
+        return DC_EXIT_INPUT;
+    }
+    if (json && jobs) {
+        fputs("dcsim report: --json and --jobs do not go together (dcsim export TRACE.h5 /jobs gives the table "
+              "as CSV)\n", stderr);
         return DC_EXIT_INPUT;
     }
     dc_error err = {0};
@@ -64,7 +72,10 @@ int dc_cmd_report(int argc, char **argv)
         || dc_trace_attr_double(t, "horizon_s", &horizon_s, &err) != DC_OK
         || dc_trace_attr_double(t, "end_s", &end_s, &err) != DC_OK)
         goto fail;
-    if (json) {
+    if (jobs) {
+        if (dc_report_jobs(t, path, &err) != DC_OK)
+            goto fail;
+    } else if (json) {
         dc_summary_write_json(s, stdout);
     } else {
         printf("trace %s: scenario %s, seed %" PRIu64 ", dcsim %s, %.1f of %.0f days simulated\n\n", path, file, seed,

@@ -215,6 +215,7 @@ int dc_cmd_run(int argc, char **argv)
             .end_s = dc_sim_now(sim),
             .started_at = started_at,
             .compression_level = level,
+            .tables = dc_sim_tables(sim),
         };
         if (!text) {
             dc_error_set(&err, DC_ENOMEM, "out of memory");

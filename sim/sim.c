@@ -58,6 +58,7 @@ struct dc_sim {
     dc_summary *summary;
     dc_series_set *series;
     dc_eventlog *eventlog;
+    dc_rowtable_set *tables;
 };
 
 dc_sim *dc_sim_create(uint64_t seed, double horizon_s, dc_error *err)
@@ -75,7 +76,8 @@ dc_sim *dc_sim_create(uint64_t seed, double horizon_s, dc_error *err)
     sim->summary = dc_summary_create();
     sim->series = dc_series_set_create();
     sim->eventlog = dc_eventlog_create();
-    if (!sim->queue || !sim->summary || !sim->series || !sim->eventlog)
+    sim->tables = dc_rowtable_set_create();
+    if (!sim->queue || !sim->summary || !sim->series || !sim->eventlog || !sim->tables)
         goto oom;
     return sim;
 oom:
@@ -108,6 +110,7 @@ void dc_sim_destroy(dc_sim *sim)
     dc_summary_destroy(sim->summary);
     dc_series_set_destroy(sim->series);
     dc_eventlog_destroy(sim->eventlog);
+    dc_rowtable_set_destroy(sim->tables);
     free(sim);
 }
 
@@ -149,6 +152,7 @@ uint64_t dc_sim_events_processed(const dc_sim *sim) { return sim->events_process
 dc_summary *dc_sim_summary(dc_sim *sim) { return sim->summary; }
 dc_series_set *dc_sim_series_set(dc_sim *sim) { return sim->series; }
 dc_eventlog *dc_sim_eventlog(dc_sim *sim) { return sim->eventlog; }
+dc_rowtable_set *dc_sim_tables(dc_sim *sim) { return sim->tables; }
 
 dc_series *dc_sim_series(dc_sim *sim, const char *name, const char *unit, const char *doc)
 {
@@ -314,7 +318,7 @@ int dc_sim_run(dc_sim *sim, dc_error *err)
     for (size_t i = 0; i < sim->n_models; i++)
         if (sim->models[i].type->finish)
             sim->models[i].type->finish(sim->models[i].state, sim);
-    if (dc_series_set_failed(sim->series) || dc_eventlog_failed(sim->eventlog))
+    if (dc_series_set_failed(sim->series) || dc_eventlog_failed(sim->eventlog) || dc_rowtable_set_failed(sim->tables))
         return dc_error_set(err, DC_ENOMEM, "out of memory recording the run's series or events");
     if (sim->progress_fn)
         sim->progress_fn(sim->progress_ctx, 1.0);

@@ -29,6 +29,7 @@
 #include "error.h"
 #include "eventq.h"
 #include "eventlog.h"
+#include "rowtable.h"
 #include "scenario.h"
 #include "series.h"
 #include "summary.h"
@@ -110,6 +111,8 @@ void dc_sim_set_progress(dc_sim *sim, void (*fn)(void *ctx, double fraction), vo
 dc_summary *dc_sim_summary(dc_sim *sim);
 dc_series_set *dc_sim_series_set(dc_sim *sim);
 dc_eventlog *dc_sim_eventlog(dc_sim *sim);
+/* Tables of rows for the trace (rowtable.h: /jobs). */
+dc_rowtable_set *dc_sim_tables(dc_sim *sim);
 
 /* Shorthand for dc_series_set_get(dc_sim_series_set(sim), ...). */
 dc_series *dc_sim_series(dc_sim *sim, const char *name, const char *unit, const char *doc);

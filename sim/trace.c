@@ -484,6 +484,122 @@ static int write_events(writer *w, const dc_eventlog *log)
     return rc;
 }
 
+/* ---- tables of rows (rowtable.h) ---------------------------------------------- */
+
+/* The compound type of a table's rows: the memory layout, or packed
+ * little-endian for the file. */
+static hid_t rowtable_type(const dc_rowtable *t, bool native)
+{
+    size_t n = dc_rowtable_columns(t);
+    hid_t ct = H5Tcreate(H5T_COMPOUND, dc_rowtable_row_size(t) ? dc_rowtable_row_size(t) : 1);
+    bool ok = ct >= 0;
+    for (size_t c = 0; c < n && ok; c++) {
+        const char *name = dc_rowtable_column_name(t, c);
+        size_t off = dc_rowtable_column_offset(t, c);
+        switch (dc_rowtable_column_type(t, c)) {
+        case DC_ROWCOL_F8:
+            ok = H5Tinsert(ct, name, off, native ? H5T_NATIVE_DOUBLE : H5T_IEEE_F64LE) >= 0;
+            break;
+        case DC_ROWCOL_I4:
+            ok = H5Tinsert(ct, name, off, native ? H5T_NATIVE_INT32 : H5T_STD_I32LE) >= 0;
+            break;
+        case DC_ROWCOL_STR: {
+            hid_t st = H5Tcopy(H5T_C_S1);
+            ok = st >= 0 && H5Tset_size(st, dc_rowtable_column_size(t, c)) >= 0 &&
+                 H5Tset_strpad(st, H5T_STR_NULLPAD) >= 0 && H5Tinsert(ct, name, off, st) >= 0;
+            if (st >= 0)
+                H5Tclose(st);
+            break;
+        }
+        }
+    }
+    if (ok && !native)
+        ok = H5Tpack(ct) >= 0;
+    if (!ok && ct >= 0) {
+        H5Tclose(ct);
+        ct = -1;
+    }
+    return ct;
+}
+
+/* "a,b,c" of the columns' units, or "name: doc" lines of their docs. */
+static char *rowtable_joined(const dc_rowtable *t, bool docs)
+{
+    size_t n = dc_rowtable_columns(t), len = 1;
+    for (size_t c = 0; c < n; c++)
+        len += strlen(dc_rowtable_column_name(t, c)) + strlen(dc_rowtable_column_unit(t, c)) +
+               strlen(dc_rowtable_column_doc(t, c)) + 4;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (size_t c = 0; c < n; c++) {
+        if (docs) {
+            strcat(s, dc_rowtable_column_name(t, c));
+            strcat(s, ": ");
+            strcat(s, dc_rowtable_column_doc(t, c));
+            strcat(s, "\n");
+        } else {
+            if (c > 0)
+                strcat(s, ",");
+            strcat(s, dc_rowtable_column_unit(t, c));
+        }
+    }
+    return s;
+}
+
+static int write_rowtable(writer *w, const dc_rowtable *t)
+{
+    const char *name = dc_rowtable_name(t);
+    char path[64];
+    if (!valid_link_name(name))
+        return dc_error_set(w->err, DC_EINTERNAL, "cannot write trace '%s': table name '%s' is not a valid name",
+                            w->path, name);
+    snprintf(path, sizeof path, "/%s", name);
+    size_t n = dc_rowtable_rows(t);
+    int rc = DC_OK;
+    hid_t mem = rowtable_type(t, true), file = rowtable_type(t, false);
+    hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED};
+    hid_t space = H5Screate_simple(1, dims, maxdims);
+    size_t row = dc_rowtable_row_size(t) ? dc_rowtable_row_size(t) : 1;
+    hid_t dcpl = table_dcpl(w, 1, n, 65536 / row ? 65536 / row : 1, 0);
+    hid_t d = -1;
+    char *units = rowtable_joined(t, false), *docs = rowtable_joined(t, true);
+    if (mem < 0 || file < 0 || space < 0 || dcpl < 0 || !units || !docs)
+        rc = fail(w, "could not set up dataset %s", path);
+    else if ((d = H5Dcreate2(w->file, path, file, space, H5P_DEFAULT, dcpl, w->dapl)) < 0)
+        rc = fail(w, "could not create dataset %s", path);
+    else if (n > 0 && H5Dwrite(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, dc_rowtable_data(t)) < 0)
+        rc = fail(w, "could not write dataset %s", path);
+    if (rc == DC_OK)
+        rc = write_attr_str(w, d, path, "doc", dc_rowtable_doc(t));
+    if (rc == DC_OK)
+        rc = write_attr_str(w, d, path, "units", units);
+    if (rc == DC_OK)
+        rc = write_attr_str(w, d, path, "column_docs", docs);
+    free(units);
+    free(docs);
+    if (d >= 0 && H5Dclose(d) < 0 && rc == DC_OK)
+        rc = fail(w, "could not close dataset %s", path);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (space >= 0)
+        H5Sclose(space);
+    if (mem >= 0)
+        H5Tclose(mem);
+    if (file >= 0)
+        H5Tclose(file);
+    return rc;
+}
+
+static int write_rowtables(writer *w, const dc_rowtable_set *set)
+{
+    int rc = DC_OK;
+    for (size_t i = 0; set && i < dc_rowtable_set_count(set) && rc == DC_OK; i++)
+        rc = write_rowtable(w, dc_rowtable_set_at(set, i));
+    return rc;
+}
+
 /* ---- the whole file -------------------------------------------------------- */
 
 /* In memory (sim/h5image.h): a full disk must not reach libhdf5. */
@@ -523,6 +639,8 @@ static int write_file(writer *w, const char *tmp, const dc_trace_meta *meta,
         rc = write_series(w, series);
     if (rc == DC_OK)
         rc = write_events(w, events);
+    if (rc == DC_OK && meta)
+        rc = write_rowtables(w, meta->tables);
     /* The image goes to disk through our own writes: a full disk shows
      * here as an errno, and HDF5's in-memory file closes cleanly. */
     char why[512];
@@ -548,6 +666,8 @@ int dc_trace_write(const char *path, const dc_trace_meta *meta,
     if (events && dc_eventlog_failed(events))
         return dc_error_set(err, DC_ENOMEM,
                             "cannot write trace '%s': the event log ran out of memory", path);
+    if (meta && meta->tables && dc_rowtable_set_failed(meta->tables))
+        return dc_error_set(err, DC_ENOMEM, "cannot write trace '%s': a table ran out of memory", path);
     if (meta && (meta->compression_level < 0 || meta->compression_level > 9))
         return dc_error_set(err, DC_EINTERNAL,
                             "cannot write trace '%s': compression level %d is not in 0-9", path,

@@ -12,6 +12,11 @@
  *                     chunked; attributes "unit", "doc", "columns"
  *   /events           compound table: time_s (f8), kind (S16), component (S24),
  *                     id (i4), job (i4), value (f8); chunked
+ *   /NAME             each table of meta->tables (rowtable.h, for example
+ *                     /jobs: one row per job) as a compound dataset, its
+ *                     members the columns (f8, i4, fixed-length strings);
+ *                     attributes "doc", "units" (one per column, joined by
+ *                     commas) and "column_docs" (one "name: doc" per line)
  * The file is written under a temporary name in the same directory
  * (NAME.tmp.PID) and renamed over NAME only when complete, so a failure never
  * leaves a half-written file under the final name, and an earlier file of
@@ -23,6 +28,7 @@
 
 #include "error.h"
 #include "eventlog.h"
+#include "rowtable.h"
 #include "series.h"
 #include "summary.h"
 
@@ -37,6 +43,7 @@ typedef struct dc_trace_meta {
     double end_s;
     const char *started_at;
     int compression_level; /* 0 = none, 1-9 = deflate */
+    const dc_rowtable_set *tables; /* NULL: no tables */
 } dc_trace_meta;
 
 /* Checks, before a run, that path can be created: its directory exists and

@@ -10,41 +10,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cluster.h"
+#include "workload/scheduler.h"
 #include "registry.h"
+#include "rowtable.h"
+#include "table.h"
+#include "trace_read.h"
+#include "runner.h"
+#include "simrun.h"
 #include "testutil.h"
 
 #define REL(a, b, tol) (fabs((a) - (b)) <= (tol) * fabs(b))
-
-static dc_sim *build_text(const char *text, const char *const *sets, size_t n_sets, dc_scenario **sc_out)
-{
-    dc_error err = {0};
-    dc_scenario *sc = NULL;
-    if (dc_scenario_load_string(text, "test.cfg", &sc, &err) != DC_OK) {
-        fprintf(stderr, "load: %s\n", err.msg);
-        CU_FAIL("scenario did not load");
-        return NULL;
-    }
-    dc_scenario_set_schema(sc, dc_schemas());
-    for (size_t i = 0; i < n_sets; i++)
-        if (dc_scenario_set(sc, sets[i], &err) != DC_OK) {
-            fprintf(stderr, "set: %s\n", err.msg);
-            CU_FAIL("override rejected");
-            dc_scenario_destroy(sc);
-            return NULL;
-        }
-    dc_sim *sim = NULL;
-    if (dc_scenario_validate(sc, &err) != DC_OK || dc_build(sc, -1, &sim, &err) != DC_OK) {
-        fprintf(stderr, "build: %s\n", err.msg);
-        CU_FAIL("scenario did not build");
-        dc_sim_destroy(sim);
-        dc_scenario_destroy(sc);
-        return NULL;
-    }
-    *sc_out = sc;
-    return sim;
-}
 
 /* ---------- domains and node lists ---------- */
 
@@ -113,11 +91,10 @@ static const char mixed_cfg[] =
 
 static void test_domains_and_lists(void)
 {
-    dc_scenario *sc = NULL;
-    dc_sim *sim = build_text(mixed_cfg, NULL, 0, &sc);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     dc_error err = {0};
-    CU_ASSERT_EQUAL_FATAL(dc_sim_add_model(sim, &lists_model, sc, &err), DC_OK);
+    dc_sim *sim = dc_simrun_build(mixed_cfg, NULL, 0, -1, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL_FATAL(dc_sim_add_model(sim, &lists_model, NULL, &err), DC_OK);
     dc_cluster *c = dc_cluster_of(sim);
     /* 100 nodes, 2 per leaf, 8 leaves per pod: 50 leaves, 7 pods */
     CU_ASSERT_EQUAL(dc_cluster_nodes_per_leaf(c), 2);
@@ -138,7 +115,6 @@ static void test_domains_and_lists(void)
     dc_summary_get(dc_sim_summary(sim), "failures.total", &failures);
     CU_ASSERT(failures > 10); /* the lists went through failures */
     dc_sim_destroy(sim);
-    dc_scenario_destroy(sc);
 }
 
 static void test_domains_default(void)
@@ -147,8 +123,8 @@ static void test_domains_default(void)
     const char cfg[] = "horizon_days = 1.0;\n"
                        "cluster = { nodes = 10; gpus_per_node = 8; nodes_per_rack = 4; };\n"
                        "job = { nodes = 4; work_gpu_h = 10.0; };\n";
-    dc_scenario *sc = NULL;
-    dc_sim *sim = build_text(cfg, NULL, 0, &sc);
+    dc_error err = {0};
+    dc_sim *sim = dc_simrun_build(cfg, NULL, 0, -1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     dc_cluster *c = dc_cluster_of(sim);
     CU_ASSERT_EQUAL(dc_cluster_nodes_per_leaf(c), 4);
@@ -157,34 +133,16 @@ static void test_domains_default(void)
     CU_ASSERT_EQUAL(dc_cluster_node_pod(c, 9), 0);
     CU_ASSERT_EQUAL(dc_cluster_node_leaf(c, 9), 2);
     dc_sim_destroy(sim);
-    dc_scenario_destroy(sc);
 }
 
 static dc_sim *run_text(const char *text, const char *const *sets, size_t n_sets)
 {
-    dc_scenario *sc = NULL;
-    dc_sim *sim = build_text(text, sets, n_sets, &sc);
-    if (!sim)
-        return NULL;
-    dc_error err = {0};
-    if (dc_sim_run(sim, &err) != DC_OK) {
-        fprintf(stderr, "run: %s\n", err.msg);
-        CU_FAIL("scenario did not run");
-        dc_sim_destroy(sim);
-        sim = NULL;
-    }
-    dc_scenario_destroy(sc);
-    return sim;
+    return dc_simrun_text(text, sets, n_sets, -1);
 }
 
 static double fig(dc_sim *sim, const char *key)
 {
-    double v = NAN;
-    if (!dc_summary_get(dc_sim_summary(sim), key, &v)) {
-        fprintf(stderr, "missing summary figure %s\n", key);
-        CU_FAIL("summary figure missing");
-    }
-    return v;
+    return dc_simrun_fig(sim, key);
 }
 
 /* The value of the first event of kind for cluster job id job (NAN: none). */
@@ -333,6 +291,207 @@ static void test_job_checkpoints(void)
     dc_sim_destroy(sim);
 }
 
+/* ---------- the /jobs table ---------- */
+
+static void test_rowtable(void)
+{
+    dc_rowtable_set *set = dc_rowtable_set_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    dc_rowtable *t = dc_rowtable_set_get(set, "jobs", "doc");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_PTR_EQUAL(dc_rowtable_set_get(set, "jobs", "other"), t);
+    int a = dc_rowtable_add_column(t, "a", DC_ROWCOL_I4, 0, "", "an int");
+    int b = dc_rowtable_add_column(t, "b", DC_ROWCOL_F8, 0, "h", "a float");
+    int c = dc_rowtable_add_column(t, "c", DC_ROWCOL_STR, 4, "", "a string");
+    CU_ASSERT(a == 0 && b == 1 && c == 2);
+    CU_ASSERT_EQUAL(dc_rowtable_add_column(t, "b", DC_ROWCOL_F8, 0, "", ""), -1); /* taken */
+    CU_ASSERT_EQUAL(dc_rowtable_add_column(t, "big", DC_ROWCOL_STR, DC_ROWTABLE_MAX_ROW, "", ""), -1);
+    CU_ASSERT_EQUAL(dc_rowtable_column_offset(t, 1) % 8, 0); /* aligned */
+    dc_rowtable_set_i4(t, a, 7);
+    dc_rowtable_set_str(t, c, "abcdef"); /* truncated to 4 */
+    dc_rowtable_commit(t);
+    dc_rowtable_set_f8(t, b, 2.5);
+    dc_rowtable_set_str(t, c, "xy");
+    dc_rowtable_commit(t);
+    CU_ASSERT_EQUAL(dc_rowtable_add_column(t, "late", DC_ROWCOL_F8, 0, "", ""), -1); /* rows exist */
+    CU_ASSERT_EQUAL(dc_rowtable_rows(t), 2);
+    const unsigned char *d = dc_rowtable_data(t);
+    size_t rs = dc_rowtable_row_size(t);
+    int32_t i0;
+    double f0, f1;
+    memcpy(&i0, d + dc_rowtable_column_offset(t, 0), 4);
+    memcpy(&f0, d + dc_rowtable_column_offset(t, 1), 8);
+    memcpy(&f1, d + rs + dc_rowtable_column_offset(t, 1), 8);
+    CU_ASSERT(i0 == 7 && isnan(f0) && f1 == 2.5); /* an unset float is NaN */
+    CU_ASSERT(memcmp(d + dc_rowtable_column_offset(t, 2), "abcd", 4) == 0);
+    CU_ASSERT(memcmp(d + rs + dc_rowtable_column_offset(t, 2), "xy\0\0", 4) == 0);
+    CU_ASSERT(!dc_rowtable_set_failed(set));
+    dc_rowtable_set_destroy(set);
+}
+
+/* The column of name in a rowtable, and a float or integer cell of it. */
+static double cell(const dc_rowtable *t, size_t row, const char *name)
+{
+    int c = dc_rowtable_column_index(t, name);
+    if (c < 0)
+        return NAN;
+    const unsigned char *p = (const unsigned char *)dc_rowtable_data(t) + row * dc_rowtable_row_size(t)
+                             + dc_rowtable_column_offset(t, (size_t)c);
+    if (dc_rowtable_column_type(t, (size_t)c) == DC_ROWCOL_I4) {
+        int32_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    double v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Each row's lines sum to its total, each line over the rows to the run's
+ * line (1e-9), and with pools each pool's lines over the pools too. */
+static bool check_breakdowns(dc_sim *sim, const char *what)
+{
+    dc_rowtable *t = NULL;
+    dc_rowtable_set *set = dc_sim_tables(sim);
+    for (size_t i = 0; i < dc_rowtable_set_count(set); i++)
+        if (strcmp(dc_rowtable_name(dc_rowtable_set_at(set, i)), "jobs") == 0)
+            t = dc_rowtable_set_at(set, i);
+    dc_summary *s = dc_sim_summary(sim);
+    double jobs_gpu_h = 0;
+    bool ok = true;
+    if (!t) { /* no job, no table, no job's GPU-hours */
+        double useful = 0;
+        dc_summary_get(s, "gpu_hours.useful", &useful);
+        return useful == 0.0;
+    }
+    size_t n = dc_rowtable_rows(t);
+    for (size_t r = 0; r < n; r++) {
+        double sum = 0, total = cell(t, r, "gpu_hours.total");
+        for (size_t c = 0; c < dc_rowtable_columns(t); c++) {
+            const char *name = dc_rowtable_column_name(t, c);
+            if (strncmp(name, "gpu_hours.", 10) == 0 && strcmp(name, "gpu_hours.total") != 0)
+                sum += cell(t, r, name);
+        }
+        if (!(fabs(sum - total) <= 1e-9 * fmax(1.0, total))) {
+            fprintf(stderr, "\n  %s: job row %zu: lines sum to %.12g, total %.12g", what, r, sum, total);
+            ok = false;
+        }
+        jobs_gpu_h += total;
+    }
+    for (size_t c = 0; c < dc_rowtable_columns(t); c++) {
+        const char *name = dc_rowtable_column_name(t, c);
+        if (strncmp(name, "gpu_hours.", 10) != 0 || strcmp(name, "gpu_hours.total") == 0)
+            continue;
+        double sum = 0, run = 0;
+        for (size_t r = 0; r < n; r++)
+            sum += cell(t, r, name);
+        bool has = dc_summary_get(s, name, &run);
+        /* a line the run does not list is nobody's */
+        if (!has)
+            run = 0.0;
+        if (!(fabs(sum - run) <= 1e-9 * fmax(1.0, fabs(run)))) {
+            fprintf(stderr, "\n  %s: %s: jobs sum to %.12g, the run says %.12g", what, name, sum, run);
+            ok = false;
+        }
+        /* pools */
+        dc_scheduler *sched = dc_scheduler_of(sim);
+        int np = sched ? dc_sched_pool_count(sched) : 0;
+        if (np >= 2) {
+            double psum = 0;
+            for (int p = 0; p < np; p++) {
+                char key[128];
+                double v = 0;
+                snprintf(key, sizeof key, "pool.%s.%s", dc_sched_pool_name(sched, p), name);
+                if (!dc_summary_get(s, key, &v)) {
+                    fprintf(stderr, "\n  %s: no %s", what, key);
+                    ok = false;
+                }
+                psum += v;
+            }
+            if (!(fabs(psum - run) <= 1e-9 * fmax(1.0, fabs(run)))) {
+                fprintf(stderr, "\n  %s: %s: pools sum to %.12g, the run says %.12g", what, name, psum, run);
+                ok = false;
+            }
+        }
+    }
+    return ok;
+}
+
+/* Every shipped scenario: the jobs' rows against the run's breakdown. */
+static void test_breakdowns_shipped(void)
+{
+    const char *src = getenv("DCSIM_SRCDIR");
+    if (!src)
+        src = "..";
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "find '%s/scenarios' -name '*.cfg' | sort", src);
+    int status = 0;
+    char *list = dc_runner_shell(cmd, &status);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+    CU_ASSERT_EQUAL(status, 0);
+    size_t n = 0;
+    for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
+        dc_sim *sim = dc_simrun_file(line, NULL, 0, -1);
+        CU_ASSERT_PTR_NOT_NULL(sim);
+        if (sim) {
+            CU_ASSERT(check_breakdowns(sim, line));
+            dc_sim_destroy(sim);
+        }
+        n++;
+    }
+    CU_ASSERT(n >= 18);
+    free(list);
+}
+
+/* dcsim report --jobs reads the trace's table: a line per job, the total. */
+static void test_report_jobs(void)
+{
+    char dir[] = "/tmp/dcsim-fabric-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char cfg[600], trace[600];
+    snprintf(cfg, sizeof cfg, "%s/jobs.cfg", dir);
+    snprintf(trace, sizeof trace, "%s/jobs.h5", dir);
+    const char text[] = "horizon_days = 2.0;\n"
+                        "cluster = { nodes = 8; gpus_per_node = 8; };\n"
+                        "jobs = ( { name = \"a\"; nodes = 2; work_gpu_h = 160.0; },\n"
+                        "         { name = \"b\"; nodes = 4; work_gpu_h = 320.0; start_h = 1.0; },\n"
+                        "         { name = \"late\"; nodes = 1; work_gpu_h = 8.0; start_h = 100.0; } );\n";
+    CU_ASSERT_EQUAL_FATAL(dc_runner_write(cfg, text, strlen(text)), 0);
+    const char *run[] = {"run", cfg, "-o", trace, "--quiet", NULL};
+    dc_runner_result r = dc_runner_dcsim(run, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    dc_runner_free(&r);
+    const char *rep[] = {"report", "--jobs", trace, NULL};
+    r = dc_runner_dcsim(rep, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT(strstr(r.out, "3 jobs in") != NULL);
+    CU_ASSERT(strstr(r.out, " a ") && strstr(r.out, " b ") && strstr(r.out, "late"));
+    CU_ASSERT(strstr(r.out, "completed") && strstr(r.out, "not_submitted"));
+    /* a: 160 GPU-h of work + 600 s restart on 16 GPUs: 162.7 GPU-h held */
+    CU_ASSERT(strstr(r.out, "162.7") != NULL);
+    CU_ASSERT(strstr(r.out, "all jobs:") && strstr(r.out, "2 of 3 started"));
+    dc_runner_free(&r);
+    const char *both[] = {"report", "--jobs", "--json", trace, NULL};
+    r = dc_runner_dcsim(both, NULL);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT(strstr(r.err, "do not go together") != NULL);
+    dc_runner_free(&r);
+    /* the trace's /jobs reads back as a table */
+    dc_error err = {0};
+    dc_trace_file *tf = dc_trace_open(trace, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(tf);
+    dc_table *tb = dc_table_create();
+    CU_ASSERT_EQUAL(dc_trace_read_table(tf, "/jobs", tb, &err), DC_OK);
+    CU_ASSERT_EQUAL(dc_table_rows(tb), 3);
+    CU_ASSERT_STRING_EQUAL(dc_table_column_name(tb, 0), "job");
+    CU_ASSERT_STRING_EQUAL(dc_table_text(tb, 0, 1), "a");
+    dc_table_destroy(tb);
+    dc_trace_close(tf);
+    remove(trace);
+    remove(cfg);
+    rmdir(dir);
+}
+
 /* Bad input: the message names the file, line and key. */
 typedef struct bad_case {
     const char *what, *text, *frag[3];
@@ -404,6 +563,10 @@ static int register_suites(void)
                   {"every job of a stream has its step time", test_stream_step_time},
                   {"a job's checkpoint tier and size, a class's write time", test_job_checkpoints},
                   {"bad input: file, line, key and what is wrong", test_bad_input});
+    DC_TEST_SUITE("jobs table",
+                  {"rows: columns, blanks, truncation, limits", test_rowtable},
+                  {"every shipped scenario: jobs' lines sum to theirs and to the run's", test_breakdowns_shipped},
+                  {"dcsim report --jobs", test_report_jobs});
     return 0;
 }
 

@@ -11,7 +11,9 @@
 #include "checkpoint.h"
 #include "cluster.h"
 #include "jobspec.h"
+#include "jobtable.h"
 #include "scheduler.h"
+#include "steptime.h"
 #include "fabric/storage.h"
 
 const dc_param dc_job_params[] = {
@@ -94,8 +96,10 @@ typedef struct job_model {
     bool leaving;               /* preempted: give the nodes back after this checkpoint */
     bool ended;                 /* done, or ended by its time limit */
     bool timed_out;
-    double queued_since_s, wait_s, first_start_s, preempt_lost_gpu_s;
+    double queued_since_s, wait_s, first_start_s, preempt_lost_gpu_s, end_s;
     uint64_t n_preempted;
+    char user[32], cls[32];     /* the scenario is gone once the run starts: copies */
+    uint32_t racks, pods;       /* span of the first allocation */
     dc_mtbi_estimator est;
 
     dc_job_phase state;
@@ -162,6 +166,9 @@ struct jobs_model {
     bool legacy;                /* jobs[0] is the job group: its figures under job.* */
     bool stop_when_done;
     job_model **by_id;          /* cluster job id -> job (NULL: a service) */
+    dc_jobtable *table;         /* the /jobs rows */
+    uint32_t *span_mark;        /* scratch: a rack's or pod's last marker */
+    uint32_t span_marker;
     size_t n_by_id;
     size_t n_classes;
     char (*class_names)[32];
@@ -432,6 +439,30 @@ static void acquire(job_model *j)
     restart(j);
 }
 
+/* Racks and pods of the nodes it holds (marks in a scratch array the size
+ * of the cluster's racks, reset by a rising marker: O(nodes held)). */
+static void measure_span(job_model *j)
+{
+    jobs_model *m = j->m;
+    uint32_t n;
+    const uint32_t *nodes = dc_cluster_job_node_list(j->cluster, j->id, &n);
+    uint32_t npr = dc_cluster_nodes_per_rack(j->cluster);
+    j->racks = j->pods = 0;
+    for (int level = 0; level < 2 && m->span_mark; level++) {
+        uint32_t mark = ++m->span_marker;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t u = level == 0 ? nodes[k] / npr : dc_cluster_node_pod(j->cluster, nodes[k]);
+            if (m->span_mark[u] != mark) {
+                m->span_mark[u] = mark;
+                if (level == 0)
+                    j->racks++;
+                else
+                    j->pods++;
+            }
+        }
+    }
+}
+
 /* The scheduler gave it all its nodes. */
 static void on_sched_start(void *ctx)
 {
@@ -440,8 +471,10 @@ static void on_sched_start(void *ctx)
     bank(j);
     j->nodes_held = j->nodes_needed;
     j->wait_s += now - j->queued_since_s;
-    if (isnan(j->first_start_s))
+    if (isnan(j->first_start_s)) {
         j->first_start_s = now;
+        measure_span(j);
+    }
     restart(j);
 }
 
@@ -485,10 +518,14 @@ static void release_all(job_model *j, bool requeue)
     dc_sched_done(j->sched, j->handle, requeue);
 }
 
+static void write_row(job_model *j);
+
 static void job_ended(job_model *j)
 {
     jobs_model *m = j->m;
     j->ended = true;
+    j->end_s = dc_sim_now(j->sim);
+    write_row(j);
     if (++m->n_ended == m->n && m->stop_when_done)
         dc_sim_stop(j->sim);
 }
@@ -1084,6 +1121,9 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     j->log = dc_sim_eventlog(sim);
     j->sched = dc_scheduler_of(sim);
     snprintf(j->name, sizeof j->name, "%s", sp->name);
+    snprintf(j->user, sizeof j->user, "%s", sp->user);
+    snprintf(j->cls, sizeof j->cls, "%s", info->chain.class_name ? info->chain.class_name : "");
+    j->info.chain.class_name = j->cls;
     j->gpus_per_node = dc_cluster_gpus_per_node(j->cluster);
     j->nodes_needed = sp->nodes;
     j->work_total_gpu_s = sp->work_gpu_s;
@@ -1359,6 +1399,16 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
 static int job_start(void *state, dc_sim *sim, dc_error *err)
 {
     jobs_model *m = state;
+    if (m->n > 0) {
+        /* every speed source is registered by now: the /jobs columns */
+        m->table = dc_jobtable_create(sim, m->cluster);
+        uint32_t units = dc_cluster_rack_count(m->cluster);
+        if (dc_cluster_pod_count(m->cluster) > units)
+            units = dc_cluster_pod_count(m->cluster);
+        m->span_mark = calloc(units + 1, sizeof *m->span_mark);
+        if (!m->table || !m->span_mark)
+            return dc_error_set(err, DC_ENOMEM, "out of memory for the /jobs table");
+    }
     for (size_t i = 0; i < m->n; i++) {
         job_model *j = &m->jobs[i];
         /* Every speed source registered at init; all start at full speed. */
@@ -1482,6 +1532,76 @@ static void legacy_summary(job_model *j, dc_sim *sim)
 
 }
 
+/* The index of speed source name, -1 when none registered it. */
+static int source_index(const dc_cluster *c, const char *name)
+{
+    for (size_t i = 0; i < dc_cluster_speed_source_count(c); i++)
+        if (strcmp(dc_cluster_speed_source_name(c, (int)i), name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The job's /jobs row as it stands now (jobtable.h). */
+static void fill_record(job_model *j, dc_job_record *r)
+{
+    double now = dc_sim_now(j->sim), gpn = j->gpus_per_node;
+    bool submitted = j->start_s <= now;
+    *r = (dc_job_record){
+        .id = j->id,
+        .name = j->name,
+        .class_name = j->cls,
+        .kind = dc_job_kind_names[j->kind],
+        .pool = j->sched ? dc_sched_pool_name(j->sched, j->req.pool) : "",
+        .user = j->user,
+        .state = j->ended ? (j->timed_out ? "time_limit" : "completed") : submitted ? "unfinished" : "not_submitted",
+        .nodes = j->nodes_needed,
+        .gpus = (uint32_t)rate(j),
+        .racks = j->racks,
+        .pods = j->pods,
+        .submit_s = j->start_s,
+        .start_s = j->first_start_s,
+        .end_s = j->ended ? j->end_s : NAN,
+        .wait_s = j->wait_s + (j->state == DC_JOB_PENDING && !j->ended && submitted ? now - j->queued_since_s : 0.0),
+        .interruptions = j->n_interruptions,
+        .preemptions = j->n_preempted,
+        .checkpoints = j->n_checkpoints,
+    };
+    for (int st = 0; st < DC_JOB_PHASES; st++) {
+        if (st != DC_JOB_PENDING && st != DC_JOB_DONE)
+            r->run_s += j->time_s[st];
+        r->total_gpu_h += j->held_node_s[st] * gpn / 3600.0;
+    }
+    double *l = r->line_gpu_h;
+    l[DC_JOBLINE_USEFUL] = j->done_gpu_s / 3600.0;
+    l[DC_JOBLINE_ROLLBACK] = j->lost_gpu_s / 3600.0;
+    l[DC_JOBLINE_CORRUPTION] = j->sdc_lost_gpu_s / 3600.0;
+    l[DC_JOBLINE_PREEMPTED] = j->preempt_lost_gpu_s / 3600.0;
+    l[DC_JOBLINE_DETECTION] = j->held_node_s[DC_JOB_DETECTING] * gpn / 3600.0;
+    l[DC_JOBLINE_CHECKPOINT] = j->held_node_s[DC_JOB_CHECKPOINTING] * gpn / 3600.0;
+    l[DC_JOBLINE_RESTART] = j->held_node_s[DC_JOB_RESTARTING] * gpn / 3600.0;
+    l[DC_JOBLINE_WAITING] = j->held_node_s[DC_JOB_WAITING] * gpn / 3600.0;
+    size_t ns = dc_cluster_speed_source_count(j->cluster);
+    double slow = 0.0;
+    for (size_t k = 0; k < ns; k++) {
+        l[DC_JOBLINES + k] = j->slow_gpu_s[k] / 3600.0;
+        slow += j->slow_gpu_s[k];
+    }
+    /* The step: the compute part over the running GPU-time's mean speed. */
+    double running = j->held_node_s[DC_JOB_RUNNING] * gpn, tc = dc_steptime_compute_s(j->sim, j->id);
+    r->mean_step_s = running > slow ? tc * running / (running - slow) : NAN;
+    int comm = source_index(j->cluster, "communication");
+    r->comm_share = running > 0.0 ? (comm >= 0 ? j->slow_gpu_s[comm] / running : 0.0) : NAN;
+}
+
+static void write_row(job_model *j)
+{
+    if (!j->m->table)
+        return;
+    dc_job_record r;
+    fill_record(j, &r);
+    dc_jobtable_write(j->m->table, &r);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -1583,6 +1703,37 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
     free(waits);
 }
 
+/* With pools, each pool's jobs' breakdown lines (they sum to the run's). */
+static void pool_summary(jobs_model *m, dc_sim *sim)
+{
+    dc_scheduler *sched = dc_scheduler_of(sim);
+    int n_pools = sched ? dc_sched_pool_count(sched) : 0;
+    if (n_pools < 2)
+        return;
+    size_t n_lines = DC_JOBLINES + dc_cluster_speed_source_count(m->cluster);
+    double *sum = calloc((size_t)n_pools * n_lines, sizeof *sum);
+    if (!sum) {
+        dc_sim_fail(sim, DC_ENOMEM, "out of memory summing the pools");
+        return;
+    }
+    for (size_t i = 0; i < m->n; i++) {
+        dc_job_record r;
+        fill_record(&m->jobs[i], &r);
+        for (size_t k = 0; k < n_lines; k++)
+            sum[(size_t)m->jobs[i].req.pool * n_lines + k] += r.line_gpu_h[k];
+    }
+    dc_summary *s = dc_sim_summary(sim);
+    for (int p = 0; p < n_pools; p++)
+        for (size_t k = 0; k < n_lines; k++) {
+            char key[128];
+            snprintf(key, sizeof key, "pool.%s.gpu_hours.%s", dc_sched_pool_name(sched, p),
+                     k < DC_JOBLINES ? dc_jobline_names[k]
+                                     : dc_cluster_speed_source_name(m->cluster, (int)(k - DC_JOBLINES)));
+            dc_summary_set(s, key, sum[(size_t)p * n_lines + k], "GPU-h", "this pool's jobs' line");
+        }
+    free(sum);
+}
+
 static void job_finish(void *state, dc_sim *sim)
 {
     jobs_model *m = state;
@@ -1603,6 +1754,11 @@ static void job_finish(void *state, dc_sim *sim)
         for (size_t k = 0; k < DC_MAX_SPEED_SOURCES; k++)
             slow[k] += j->slow_gpu_s[k];
     }
+    /* the rows of the jobs that did not end, in job order */
+    for (size_t i = 0; i < m->n; i++)
+        if (!m->jobs[i].ended)
+            write_row(&m->jobs[i]);
+    pool_summary(m, sim);
     if (m->legacy)
         legacy_summary(&m->jobs[0], sim);
     bool streams = m->n > (m->legacy ? 1u : 0u); /* jobs beyond the job group */
@@ -1647,6 +1803,8 @@ static void job_destroy(void *state)
     free(m->jobs);
     free(m->by_id);
     free(m->class_names);
+    free(m->span_mark);
+    dc_jobtable_destroy(m->table);
 }
 
 const dc_model_type dc_model_job = {

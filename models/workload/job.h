@@ -69,7 +69,7 @@ extern const dc_param dc_job_params[];
 typedef struct dc_job_info {
     const char *name;
     bool legacy;                /* the job group: its layout is the top-level parallelism group */
-    dc_job_chain chain;
+    dc_job_chain chain;         /* its settings: read them at init only (the scenario goes before the run) */
     uint32_t nodes;
     double work_gpu_s;
     double params, tokens;      /* 0: not known */

@@ -245,6 +245,14 @@ static void rerate(job_step *js)
     apply(js);
 }
 
+double dc_steptime_compute_s(dc_sim *sim, int32_t job)
+{
+    steptime_model *sm = dc_sim_model(sim, "steptime");
+    if (!sm || !sm->sim || job < 0 || (size_t)job >= sm->n_ids || sm->step_of[job] < 0)
+        return NAN;
+    return sm->steps[sm->step_of[job]].nominal.compute_s;
+}
+
 static void on_network(dc_sim *sim, void *ctx, const void *payload)
 {
     steptime_model *sm = ctx;

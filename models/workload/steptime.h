@@ -116,6 +116,10 @@ void dc_step_time_add_stall(dc_step_time *st, double read_s, bool prefetch);
 /* Model states plus activations per GPU, in bytes (activation_B < 0: auto). */
 double dc_step_memory_bytes(const dc_step_config *c, double activation_B, bool offloaded);
 
+/* The compute part of a step of cluster job id job on a healthy fabric
+ * (Tc), NAN when the job has no step-time model. */
+double dc_steptime_compute_s(dc_sim *sim, int32_t job);
+
 extern const dc_model_type dc_model_steptime;
 extern const dc_param dc_steptime_params[];
 
