@@ -6,6 +6,7 @@
  * status. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
@@ -59,6 +60,7 @@ int main(int argc, char **argv)
      * be reported, not kill dcsim halfway through a trace. */
     signal(SIGXFSZ, SIG_IGN);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    atexit(dc_cli_close_stdout);
     if (argc < 2)
         return dc_cmd_run(argc, argv);
     const char *cmd = argv[1];
