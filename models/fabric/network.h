@@ -53,6 +53,12 @@ dc_coll_algo dc_network_algorithm(const dc_network *net);
  * the fabric's current health. */
 dc_coll_cost dc_network_collective(const dc_network *net, dc_coll_op op, uint32_t n, uint32_t stride,
                                    double bytes);
+/* A job whose collectives load the fabric (fabric.h): its nodes and its
+ * representative ring, n ranks at stride GPUs; register at init.  From then
+ * on its flows are on the fabric while it computes, and "network_changed"
+ * (dc_job_event) tells when its bandwidth may have changed.  DC_OK or
+ * DC_ENOMEM. */
+int dc_network_job_traffic(dc_network *net, int32_t job, uint32_t nodes, uint32_t n, uint32_t stride);
 /* op of cluster job id job over n of its ranks at stride GPUs on bytes,
  * with algorithm algo (AUTO: the fastest), on the bandwidth the job gets. */
 dc_coll_cost dc_network_job_collective(const dc_network *net, int32_t job, dc_coll_op op, dc_coll_algo algo,
