@@ -549,6 +549,119 @@ static void test_fabric_matches_topology(void)
     }
 }
 
+/* A long random history of starts, node swaps (a failed node replaced),
+ * stops and link failures gives, at every step, the rings a fresh fabric
+ * gives for the same placements and failed parts (the incremental updates
+ * keep nothing stale). */
+static void test_fabric_history(void)
+{
+    enum { NODES = 24, JOBS = 4, STEPS = 600 };
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 1414);
+    const uint32_t sizes[JOBS] = {4, 6, 3, 8};
+    const uint32_t shapes[][2] = {{4, 8}, {6, 8}, {3, 8}, {8, 8}, {2, 8}, {2, 16}, {16, 2}};
+    dc_topology *t = small_topo(DC_TOPO_FAT_TREE, 2.0, 4.0, 2, 3, NODES);
+    fab_log lg = {0};
+    dc_fabric *f = dc_fabric_create(t, NODES, log_changed, log_cut, &lg);
+    uint32_t nodes[JOBS][8];
+    bool on[JOBS] = {false};
+    uint64_t gen[JOBS] = {0};
+    int owner[NODES];
+    for (int i = 0; i < NODES; i++)
+        owner[i] = -1;
+    for (int j = 0; j < JOBS; j++)
+        dc_fabric_register(f, j, sizes[j], sizes[j], 8);
+    dc_net_part fp[64];
+    uint64_t fu[64];
+    size_t nf = 0;
+    bool agree = true;
+    int shared_steps = 0; /* job-steps at a max-min share below what it gets alone */
+    for (int step = 0; step < STEPS && agree; step++) {
+        int j = (int)gsl_rng_uniform_int(rng, JOBS);
+        double u = gsl_rng_uniform(rng);
+        if (u < 0.1 && nf < 64) { /* a link or switch fails, or comes back */
+            if (nf > 3 || (nf > 0 && gsl_rng_uniform(rng) < 0.5)) {
+                size_t i = gsl_rng_uniform_int(rng, nf);
+                dc_net_change ch = dc_topology_set_failed(t, fp[i], fu[i], false);
+                dc_fabric_health_changed(f, &ch);
+                fp[i] = fp[nf - 1], fu[i] = fu[nf - 1], nf--;
+            } else {
+                dc_net_part p = gsl_rng_uniform(rng) < 0.5 ? DC_PART_LEAF_LINK : DC_PART_POD_LINK;
+                uint64_t unit = gsl_rng_uniform_int(rng, dc_topology_part_count(t, p));
+                if (!dc_topology_part_failed(t, p, unit)) {
+                    dc_net_change ch = dc_topology_set_failed(t, p, unit, true);
+                    dc_fabric_health_changed(f, &ch);
+                    fp[nf] = p, fu[nf] = unit, nf++;
+                }
+            }
+        } else if (!on[j]) { /* start on free nodes */
+            uint32_t got = 0;
+            for (int tries = 0; tries < 200 && got < sizes[j]; tries++) {
+                uint32_t n = (uint32_t)gsl_rng_uniform_int(rng, NODES);
+                if (owner[n] < 0) {
+                    owner[n] = j;
+                    nodes[j][got++] = n;
+                }
+            }
+            if (got < sizes[j]) {
+                for (uint32_t k = 0; k < got; k++)
+                    owner[nodes[j][k]] = -1;
+                continue;
+            }
+            CU_ASSERT_EQUAL(dc_fabric_start(f, j, nodes[j], sizes[j], ++gen[j]), DC_OK);
+            on[j] = true;
+        } else if (u < 0.6) { /* a node swapped: the lost slot takes the last, the new comes last */
+            uint32_t n = (uint32_t)gsl_rng_uniform_int(rng, NODES);
+            if (owner[n] >= 0)
+                continue;
+            uint32_t k = (uint32_t)gsl_rng_uniform_int(rng, sizes[j]);
+            owner[nodes[j][k]] = -1;
+            nodes[j][k] = nodes[j][sizes[j] - 1];
+            nodes[j][sizes[j] - 1] = n;
+            owner[n] = j;
+            CU_ASSERT_EQUAL(dc_fabric_start(f, j, nodes[j], sizes[j], ++gen[j]), DC_OK);
+        } else { /* stop */
+            dc_fabric_stop(f, j);
+            for (uint32_t k = 0; k < sizes[j]; k++)
+                owner[nodes[j][k]] = -1;
+            on[j] = false;
+        }
+        /* a fresh fabric, the same failed parts and placements */
+        dc_topology *t2 = small_topo(DC_TOPO_FAT_TREE, 2.0, 4.0, 2, 3, NODES);
+        for (size_t i = 0; i < nf; i++)
+            dc_topology_set_failed(t2, fp[i], fu[i], true);
+        fab_log lg2 = {0};
+        dc_fabric *f2 = dc_fabric_create(t2, NODES, log_changed, log_cut, &lg2);
+        dc_net_change all = {.n_ranges = 3,
+                             .ranges = {{0, 0, NODES}, {1, 0, dc_topology_units(t2, 1)}, {2, 0, dc_topology_units(t2, 2)}}};
+        dc_fabric_health_changed(f2, &all);
+        for (int k = 0; k < JOBS; k++) {
+            dc_fabric_register(f2, k, sizes[k], sizes[k], 8);
+            if (on[k])
+                dc_fabric_start(f2, k, nodes[k], sizes[k], 1);
+        }
+        for (int k = 0; k < JOBS; k++)
+            shared_steps += on[k] && dc_fabric_rate(f, k) < dc_fabric_solo_rate(f, k) * (1 - 1e-9);
+        for (int k = 0; k < JOBS && agree; k++)
+            for (size_t s = 0; s < sizeof shapes / sizeof shapes[0] && on[k]; s++) {
+                dc_ring_bw a = dc_fabric_ring(f, k, shapes[s][0], shapes[s][1]);
+                dc_ring_bw b = dc_fabric_ring(f2, k, shapes[s][0], shapes[s][1]);
+                if (!(fabs(a.bw_Bps - b.bw_Bps) <= 1e-9 * b.bw_Bps) || a.alpha_s != b.alpha_s) {
+                    fprintf(stderr, "\n  step %d job %d ring %u/%u: %.9g, fresh %.9g", step, k, shapes[s][0],
+                            shapes[s][1], a.bw_Bps, b.bw_Bps);
+                    agree = false;
+                }
+            }
+        dc_fabric_destroy(f2);
+        dc_topology_destroy(t2);
+    }
+    CU_ASSERT(agree);
+    CU_ASSERT(shared_steps > 100);
+    dc_fabric_destroy(f);
+    dc_topology_destroy(t);
+    gsl_rng_free(rng);
+}
+
 /* ---------- two jobs sharing a spine, end to end ---------- */
 
 static dc_rowtable *jobs_table(dc_sim *sim)
@@ -1034,6 +1147,7 @@ static int register_suites(void)
                   {"link failures slow the jobs that cross them, cut them when none is left", test_fabric_link_failures},
                   {"rail-optimised: cross-rail rings cross the spine", test_fabric_rail},
                   {"alone: topology.h's closed form", test_fabric_matches_topology},
+                  {"a random history of starts, swaps, stops and failures: as a fresh fabric", test_fabric_history},
                   {"two jobs end to end: solo on 1:1, shares on a 1:8 spine spread, solo packed",
                    test_two_jobs_end_to_end},
                   {"max-min with coefficients against a brute-force reference", test_maxmin_property});

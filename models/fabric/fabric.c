@@ -22,27 +22,28 @@ typedef struct user {
 typedef struct unit {
     double cap_nom;     /* healthy egress capacity, bytes/s */
     double health;
-    double demand;      /* sum of a x cap over the computing users */
+    double cap;         /* cap_nom x health */
+    double demand;      /* sum of a x cap over the computing users (while tracked) */
     double load;        /* sum of a x rate over them, valid while binding */
     user *users;
     uint32_t n_users, cap_users;
     uint32_t mark;      /* the component search's */
     int32_t res;        /* index in the solve */
     bool binding, partial;
+    bool tracked;       /* demand kept (two computing users or more) */
 } unit;
 
 /* A job's presence in a leaf or pod. */
 typedef struct entry {
     uint32_t unit;
-    double gpus;        /* P: its GPUs there */
+    uint32_t gpus;      /* P: its GPUs there */
     double a;           /* edges of its representative ring leaving the unit */
     uint32_t upos;      /* in the unit's user list, while computing */
     int32_t spos;       /* in the job's special list, -1 when plain */
 } entry;
 
 typedef struct pcount {
-    double gpus;
-    uint32_t count;
+    uint32_t gpus, count;
 } pcount;
 
 typedef struct fjob {
@@ -102,6 +103,9 @@ struct dc_fabric {
 };
 
 static double dmin(double a, double b) { return a < b ? a : b; }
+
+static bool binds(const unit *U);
+static double fresh_demand(const dc_fabric *f, int lv, const unit *U);
 
 /* ---------- growing arrays ---------- */
 
@@ -181,6 +185,7 @@ dc_fabric *dc_fabric_create(const dc_topology *topo, uint32_t nodes, dc_fabric_j
             unit *U = &f->u[lv][k];
             U->cap_nom = (double)(end - first) * f->G * level_egress(f, lv);
             U->health = 1.0;
+            U->cap = U->cap_nom;
             U->partial = end - first < per;
             U->res = -1;
         }
@@ -278,29 +283,28 @@ static double members_per(uint32_t n, uint32_t stride, double unit_gpus)
 
 /* Edges of the rings over n ranks at stride that leave a unit holding P of
  * the job's GPUs (fabric.h). */
-static double edges_out(const dc_fabric *f, const fjob *J, int lv, double P, uint32_t n, uint32_t s)
+static double edges_out(const dc_fabric *f, const fjob *J, int lv, uint64_t P, uint32_t n, uint32_t s)
 {
-    if (n <= 1 || P <= 0.0)
+    if (n <= 1 || P == 0)
         return 0.0;
     if (f->rail && lv == L_LEAF && s >= f->G && s % f->G != 0)
-        return P; /* every edge joins two rails: through the spine */
+        return (double)P; /* every edge joins two rails: through the spine */
     if (f->scattered && lv != L_NIC) {
-        double frac = P / J->gpus;
-        return frac >= 1.0 ? 0.0 : P / members_per(n, s, f->X) * (1.0 - frac);
+        double frac = (double)P / J->gpus;
+        return frac >= 1.0 ? 0.0 : (double)P / members_per(n, s, f->X) * (1.0 - frac);
     }
-    double block = (double)n * s, R = fmod(P, block);
-    if (R <= 0.0)
+    uint64_t inner = (uint64_t)(n - 1) * s, R = P % (inner + s);
+    if (R == 0)
         return 0.0;
-    double present = dmin(s, R), contained = R - (double)(n - 1) * s;
-    contained = contained > 0.0 ? dmin(s, contained) : 0.0;
-    return present - contained;
+    uint64_t present = R < s ? R : s, contained = R > inner ? (R - inner < s ? R - inner : s) : 0;
+    return (double)(present - contained);
 }
 
 /* The capacity a job may use at one of its units: all of it, less the
  * others' load where the unit binds (never below the job's own load). */
 static double avail(const unit *U, const entry *e, const fjob *J, bool solo)
 {
-    double c = U->cap_nom * U->health;
+    double c = U->cap;
     if (!U->binding || solo || !J->computing)
         return c;
     double own = e->a * J->x, left = c - (U->load - own);
@@ -308,7 +312,8 @@ static double avail(const unit *U, const entry *e, const fjob *J, bool solo)
 }
 
 typedef struct ideal_unit {
-    double gpus, cap;
+    uint64_t gpus;
+    double cap;
 } ideal_unit;
 
 /* The units of the job's ideal placement at a level (its nodes from node 0):
@@ -322,13 +327,13 @@ static int ideal_units(const dc_fabric *f, const fjob *J, int lv, ideal_unit out
     int k = 0;
     double per_gpu = lv == L_NIC ? f->e0 : level_egress(f, lv);
     if (full > 0) {
-        out[k] = (ideal_unit){(double)per * f->G, lv == L_NIC ? (double)per * f->G * per_gpu : f->u[lv][0].cap_nom};
+        out[k] = (ideal_unit){per * f->G, lv == L_NIC ? (double)per * f->G * per_gpu : f->u[lv][0].cap_nom};
         count[k++] = (uint32_t)full;
     }
     if (rest > 0) {
         uint32_t last = (uint32_t)full;
         double cap = lv == L_NIC || last >= f->n_u[lv] ? (double)rest * f->G * per_gpu : f->u[lv][last].cap_nom;
-        out[k] = (ideal_unit){(double)rest * f->G, cap};
+        out[k] = (ideal_unit){rest * f->G, cap};
         count[k++] = 1;
     }
     return k;
@@ -359,7 +364,7 @@ static dc_ring_bw job_ring(const dc_fabric *f, const fjob *J, uint32_t n, uint32
             double g = edges_out(f, J, L_NIC, J->nic[k].gpus, n, s);
             if (g > 0.0) {
                 crossed = true;
-                bw = dmin(bw, J->nic[k].gpus * f->e0 * J->node_h / g);
+                bw = dmin(bw, (double)J->nic[k].gpus * f->e0 * J->node_h / g);
             }
         }
     } else {
@@ -460,7 +465,7 @@ static bool is_special(const unit *U, int lv)
     return lv != L_LEAF || U->binding || U->health < 1.0 || U->partial;
 }
 
-static bool plain_add(fjob *J, double gpus, int delta)
+static bool plain_add(fjob *J, uint32_t gpus, int delta)
 {
     for (uint32_t k = 0; k < J->n_plain; k++)
         if (J->plain[k].gpus == gpus) {
@@ -554,7 +559,7 @@ static bool place(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, uin
                 f->touched[nt++] = d;
         }
         for (uint32_t k = 0; k < nt; k++) {
-            double gpus = (double)f->count[f->touched[k]] * f->G;
+            uint32_t gpus = f->count[f->touched[k]] * f->G;
             f->count[f->touched[k]] = 0;
             uint32_t i = 0;
             while (i < J->n_nic && J->nic[i].gpus != gpus)
@@ -569,7 +574,7 @@ static bool place(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, uin
     }
     J->node_h = node_health_min(f, J);
     /* leaves and pods */
-    J->n_plain = 0;
+    J->n_plain = 0; /* refiled below */
     for (int lv = L_LEAF; lv <= f->top; lv++) {
         uint32_t nt = 0;
         for (uint32_t k = 0; k < n; k++) {
@@ -586,13 +591,193 @@ static bool place(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, uin
         }
         for (uint32_t k = 0; k < nt; k++) {
             uint32_t u = f->touched[k];
-            double gpus = (double)f->count[u] * f->G;
+            uint32_t gpus = f->count[u] * f->G;
             f->count[u] = 0;
             J->e[lv][J->n_e[lv]++] = (entry){.unit = u, .gpus = gpus, .spos = -1,
                                              .a = edges_out(f, J, lv, gpus, J->rep_n, J->rep_stride)};
         }
+        /* filed: special ones listed, plain ones counted */
+        for (uint32_t k = 0; k < J->n_e[lv]; k++) {
+            entry *e = &J->e[lv][k];
+            if (is_special(&f->u[lv][e->unit], lv)) {
+                if (!grow((void **)&J->special[lv], &J->cap_special[lv], J->n_special[lv] + 1, sizeof(uint32_t)))
+                    return false;
+                e->spos = (int32_t)J->n_special[lv];
+                J->special[lv][J->n_special[lv]++] = k;
+            } else if (!plain_add(J, e->gpus, +1)) {
+                return false;
+            }
+        }
     }
     J->placed = true;
+    return true;
+}
+
+/* The job's entry for unit u of level lv, or -1. */
+static int64_t find_entry(const fjob *J, int lv, uint32_t u)
+{
+    for (uint32_t k = 0; k < J->n_e[lv]; k++)
+        if (J->e[lv][k].unit == u)
+            return k;
+    return -1;
+}
+
+/* A unit's demand and binding after its users or their caps changed; a
+ * flip refiles its users' entries and is listed in *fl. */
+typedef struct flips {
+    uint32_t *u, n, cap;
+} flips;
+
+static bool rebind(dc_fabric *f, int lv, uint32_t u, flips *fl)
+{
+    unit *U = &f->u[lv][u];
+    bool b = false;
+    if (U->n_users < 2) {
+        U->tracked = false;
+    } else {
+        if (!U->tracked)
+            U->demand = fresh_demand(f, lv, U);
+        U->tracked = true;
+        b = binds(U);
+    }
+    if (b == U->binding)
+        return true;
+    U->binding = b;
+    if (!grow((void **)&fl->u, &fl->cap, fl->n + 1, sizeof *fl->u))
+        return false;
+    fl->u[fl->n++] = (uint32_t)lv << 30 | u;
+    for (uint32_t i = 0; i < U->n_users; i++)
+        if (!classify(f, &f->jobs[U->users[i].job], lv, U->users[i].entry))
+            return false;
+    return true;
+}
+
+static bool join_unit(dc_fabric *f, int32_t job, fjob *J, int lv, uint32_t k)
+{
+    entry *e = &J->e[lv][k];
+    unit *U = &f->u[lv][e->unit];
+    if (!grow((void **)&U->users, &U->cap_users, U->n_users + 1, sizeof *U->users))
+        return false;
+    e->upos = U->n_users;
+    U->users[U->n_users++] = (user){job, k};
+    return true;
+}
+
+static void leave_unit(dc_fabric *f, fjob *J, int lv, uint32_t k)
+{
+    const entry *e = &J->e[lv][k];
+    unit *U = &f->u[lv][e->unit];
+    user last = U->users[--U->n_users];
+    if (e->upos < U->n_users) {
+        U->users[e->upos] = last;
+        f->jobs[last.job].e[lv][last.entry].upos = e->upos;
+    }
+}
+
+/* One node more (+1) or less (-1) of the job in each of its units; live:
+ * the job computes, so its user lists and demands follow (flips listed). */
+static bool move_node(dc_fabric *f, int32_t job, fjob *J, uint32_t node, int delta, bool live, flips *fl)
+{
+    for (int lv = L_LEAF; lv <= f->top; lv++) {
+        uint32_t u = unit_of(f, lv, node);
+        unit *U = &f->u[lv][u];
+        int64_t k = find_entry(J, lv, u);
+        if (k < 0) {
+            if (delta < 0)
+                continue;
+            if (!grow((void **)&J->e[lv], &J->cap_e[lv], J->n_e[lv] + 1, sizeof(entry)))
+                return false;
+            k = J->n_e[lv]++;
+            J->e[lv][k] = (entry){.unit = u, .gpus = 0, .spos = -1};
+            if (!classify(f, J, lv, (uint32_t)k)) /* filed (plain: with 0 GPUs, moved below) */
+                return false;
+            if (live && !join_unit(f, job, J, lv, (uint32_t)k))
+                return false;
+        }
+        entry *e = &J->e[lv][k];
+        if (live && U->tracked && e->a > 0.0)
+            U->demand -= e->a * J->cap;
+        bool plain = e->spos < 0;
+        if (plain && lv == L_LEAF && e->gpus > 0)
+            plain_add(J, e->gpus, -1);
+        e->gpus = (uint32_t)((int64_t)e->gpus + delta * (int64_t)f->G);
+        e->a = edges_out(f, J, lv, e->gpus, J->rep_n, J->rep_stride);
+        if (e->gpus > 0) {
+            if (plain && lv == L_LEAF && !plain_add(J, e->gpus, +1))
+                return false;
+            if (live && U->tracked && e->a > 0.0)
+                U->demand += e->a * J->cap;
+            if (live && !rebind(f, lv, u, fl))
+                return false;
+            continue;
+        }
+        /* gone from the unit: drop the entry, the last one takes its place */
+        if (live)
+            leave_unit(f, J, lv, (uint32_t)k);
+        if (!plain) {
+            uint32_t last = J->special[lv][--J->n_special[lv]];
+            J->special[lv][e->spos] = last;
+            J->e[lv][last].spos = e->spos;
+        }
+        uint32_t last = --J->n_e[lv];
+        if ((uint32_t)k != last) {
+            J->e[lv][k] = J->e[lv][last];
+            if (J->e[lv][k].spos >= 0)
+                J->special[lv][J->e[lv][k].spos] = (uint32_t)k;
+            if (live)
+                f->u[lv][J->e[lv][k].unit].users[J->e[lv][k].upos].entry = (uint32_t)k;
+        }
+        if (live && !rebind(f, lv, u, fl))
+            return false;
+    }
+    return true;
+}
+
+/* The placement after the job's nodes changed: the nodes it lost and gained
+ * only, when they are few (a failed node replaced); else anew.  The
+ * cluster's list changes by swapping the lost node's slot with the last and
+ * appending the new: the two lists differ in a few slots, and only the nodes
+ * of those slots can have come or gone. */
+static bool replace(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, uint32_t n, bool live, flips *fl,
+                    bool *whole)
+{
+    *whole = false;
+    if (!J->placed || f->nodes_per_domain > 1 || n != J->n_nodes) {
+        *whole = true;
+        return live || place(f, J, job, nodes, n);
+    }
+    enum { FEW = 16 };
+    uint32_t was[FEW], now[FEW], nd = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (J->node_ids[k] != nodes[k]) {
+            if (nd == FEW) {
+                *whole = true;
+                return live || place(f, J, job, nodes, n);
+            }
+            was[nd] = J->node_ids[k];
+            now[nd++] = nodes[k];
+        }
+    for (uint32_t i = 0; i < nd; i++) {
+        bool kept = false; /* lost, unless it moved to another slot */
+        for (uint32_t q = 0; q < nd && !kept; q++)
+            kept = now[q] == was[i];
+        if (!kept) {
+            if (f->node_job[was[i]] == job)
+                f->node_job[was[i]] = -1;
+            if (!move_node(f, job, J, was[i], -1, live, fl))
+                return false;
+        }
+    }
+    for (uint32_t i = 0; i < nd; i++) {
+        bool had = false;
+        for (uint32_t q = 0; q < nd && !had; q++)
+            had = was[q] == now[i];
+        if (!had && !move_node(f, job, J, now[i], +1, live, fl))
+            return false;
+        f->node_job[now[i]] = job;
+    }
+    memcpy(J->node_ids, nodes, (size_t)n * sizeof *nodes);
+    J->node_h = node_health_min(f, J);
     return true;
 }
 
@@ -636,8 +821,7 @@ double dc_fabric_worst_in_use(const dc_fabric *f)
 
 static bool binds(const unit *U)
 {
-    double c = U->cap_nom * U->health;
-    return c > 0.0 && U->demand > c * (1.0 + BIND_SLACK);
+    return U->cap > 0.0 && U->demand > U->cap * (1.0 + BIND_SLACK);
 }
 
 static bool push_job(dc_fabric *f, uint32_t *nq, int32_t job)
@@ -713,7 +897,7 @@ static bool resolve(dc_fabric *f, const int32_t *seed_jobs, uint32_t n_sj, const
     f->coefs = coefs;
     for (uint32_t r = 0; r < nu; r++) {
         const unit *U = &f->u[f->qunits[r] >> 30][f->qunits[r] & 0x3fffffffu];
-        f->capacity[r] = U->cap_nom * U->health;
+        f->capacity[r] = U->cap;
     }
     size_t p = 0;
     for (uint32_t q = 0; q < nq; q++) {
@@ -762,87 +946,132 @@ static bool resolve(dc_fabric *f, const int32_t *seed_jobs, uint32_t n_sj, const
 
 /* ---------- demand ---------- */
 
-/* Adds d x the job's cap to the demand of each of its units, refiles the
- * units whose binding flips (and their users' entries) and lists them. */
-static bool add_demand(dc_fabric *f, fjob *J, double sign, uint32_t **flipped, uint32_t *n_fl, uint32_t *cap_fl)
+/* A unit's demand is kept only while two jobs or more compute on it (one
+ * alone never binds: its cap is at most c_U / a_jU), so a job alone on its
+ * units starts and stops without arithmetic on them. */
+static double fresh_demand(const dc_fabric *f, int lv, const unit *U)
+{
+    double d = 0.0;
+    for (uint32_t k = 0; k < U->n_users; k++) {
+        const fjob *K = &f->jobs[U->users[k].job];
+        double a = K->e[lv][U->users[k].entry].a;
+        if (a > 0.0)
+            d += a * K->cap;
+    }
+    return d;
+}
+
+/* The job's cap went from old_cap to new_cap on each of its units (0: it
+ * joined or left their user lists just now): their demands, and the units
+ * whose binding flips refiled (their users' entries) and listed. */
+static bool shift_demand(dc_fabric *f, fjob *J, double old_cap, double new_cap, uint32_t **flipped, uint32_t *n_fl,
+                         uint32_t *cap_fl)
 {
     for (int lv = L_LEAF; lv <= f->top; lv++)
         for (uint32_t k = 0; k < J->n_e[lv]; k++) {
-            entry *e = &J->e[lv][k];
+            const entry *e = &J->e[lv][k];
             unit *U = &f->u[lv][e->unit];
-            if (e->a > 0.0)
-                U->demand += sign * e->a * J->cap;
-            if (U->n_users == 0 || U->demand < 0.0)
-                U->demand = 0.0; /* no rounding residue when the last user leaves */
-            bool b = binds(U);
+            bool b = false;
+            if (U->n_users < 2) {
+                U->tracked = false;
+            } else {
+                if (!U->tracked)
+                    U->demand = fresh_demand(f, lv, U);
+                else if (e->a > 0.0)
+                    U->demand += e->a * (new_cap - old_cap);
+                U->tracked = true;
+                b = binds(U);
+            }
             if (b == U->binding)
                 continue;
             U->binding = b;
             if (!grow((void **)flipped, cap_fl, *n_fl + 1, sizeof **flipped))
                 return false;
             (*flipped)[(*n_fl)++] = (uint32_t)lv << 30 | e->unit;
-            for (uint32_t i = 0; i < U->n_users; i++) {
-                fjob *K = &f->jobs[U->users[i].job];
-                if (!classify(f, K, lv, U->users[i].entry))
+            for (uint32_t i = 0; i < U->n_users; i++)
+                if (!classify(f, &f->jobs[U->users[i].job], lv, U->users[i].entry))
                     return false;
-            }
+            /* the one that just left is refiled too */
+            if (!J->computing && !classify(f, J, lv, k))
+                return false;
         }
     return true;
+}
+
+static uint32_t count_cut(const dc_fabric *f, const fjob *J)
+{
+    uint32_t cut = 0;
+    for (int lv = L_LEAF; f->n_deg > 0 && lv <= f->top; lv++)
+        for (uint32_t k = 0; k < J->n_e[lv]; k++)
+            if (f->u[lv][J->e[lv][k].unit].health <= 0.0 && J->n_e[lv] > 1)
+                cut++;
+    return cut;
+}
+
+/* A computing job's nodes changed: its lost and gained nodes' units only. */
+static int update(dc_fabric *f, int32_t job, fjob *J, const uint32_t *nodes, uint32_t n, uint64_t gen, bool *whole)
+{
+    flips fl = {0};
+    bool ok = replace(f, J, job, nodes, n, true, &fl, whole);
+    if (ok && !*whole) {
+        J->gen = gen;
+        J->cut_units = count_cut(f, J);
+        double old = J->cap;
+        J->cap = job_ring(f, J, J->rep_n, J->rep_stride, true).bw_Bps;
+        if (J->cap != old)
+            ok = shift_demand(f, J, old, J->cap, &fl.u, &fl.n, &fl.cap);
+        ok = ok && resolve(f, &job, 1, fl.u, fl.n);
+    }
+    free(fl.u);
+    return ok ? DC_OK : DC_ENOMEM;
 }
 
 int dc_fabric_start(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n, uint64_t gen)
 {
     fjob *J = job_at(f, job);
-    if (!J || J->computing || f->torus) {
-        if (J && f->torus && !J->computing) {
-            if (!J->placed || J->gen != gen)
-                if (!place(f, J, job, nodes, n))
-                    return DC_ENOMEM;
-            J->gen = gen;
-            J->computing = true;
-            J->node_h = node_health_min(f, J);
-            f->changed(f->ctx, job);
-        }
+    if (!J)
+        return DC_OK;
+    if (J->computing && J->gen == gen && J->n_nodes == n)
+        return DC_OK; /* the same allocation, as it was */
+    if (f->torus) {
+        if (!J->placed || J->gen != gen || J->n_nodes != n)
+            if (!place(f, J, job, nodes, n))
+                return DC_ENOMEM;
+        J->gen = gen;
+        J->computing = true;
+        J->node_h = node_health_min(f, J);
+        f->changed(f->ctx, job);
         return DC_OK;
     }
+    if (J->computing) {
+        bool whole = false;
+        int rc = update(f, job, J, nodes, n, gen, &whole);
+        if (rc != DC_OK || !whole)
+            return rc;
+        dc_fabric_stop(f, job); /* too many changes: anew */
+    }
     if (!J->placed || J->gen != gen || J->n_nodes != n) {
-        if (!place(f, J, job, nodes, n))
+        bool whole;
+        if (!replace(f, J, job, nodes, n, false, NULL, &whole))
             return DC_ENOMEM;
         J->gen = gen;
     }
     J->computing = true;
-    J->cut_units = 0;
-    for (int lv = L_LEAF; lv <= f->top; lv++) {
-        J->n_special[lv] = 0;
-        for (uint32_t k = 0; k < J->n_e[lv]; k++)
-            J->e[lv][k].spos = -1;
-    }
-    J->n_plain = 0;
-    /* join the units' user lists, filed by their state */
+    /* join the units' user lists; refile what changed while it was away */
     for (int lv = L_LEAF; lv <= f->top; lv++)
         for (uint32_t k = 0; k < J->n_e[lv]; k++) {
             entry *e = &J->e[lv][k];
-            unit *U = &f->u[lv][e->unit];
-            if (!grow((void **)&U->users, &U->cap_users, U->n_users + 1, sizeof *U->users))
+            if (!join_unit(f, job, J, lv, k))
                 return DC_ENOMEM;
-            e->upos = U->n_users;
-            U->users[U->n_users++] = (user){job, k};
-            if (is_special(U, lv)) {
-                if (!grow((void **)&J->special[lv], &J->cap_special[lv], J->n_special[lv] + 1, sizeof(uint32_t)))
-                    return DC_ENOMEM;
-                e->spos = (int32_t)J->n_special[lv];
-                J->special[lv][J->n_special[lv]++] = k;
-            } else if (!plain_add(J, e->gpus, +1)) {
+            if ((e->spos >= 0) != is_special(&f->u[lv][e->unit], lv) && !classify(f, J, lv, k))
                 return DC_ENOMEM;
-            }
-            if (U->health <= 0.0 && J->n_e[lv] > 1)
-                J->cut_units++;
         }
+    J->cut_units = count_cut(f, J);
     J->node_h = node_health_min(f, J);
     J->cap = job_ring(f, J, J->rep_n, J->rep_stride, true).bw_Bps;
     J->x = J->cap;
     uint32_t *flipped = NULL, n_fl = 0, cap_fl = 0;
-    bool ok = add_demand(f, J, +1.0, &flipped, &n_fl, &cap_fl);
+    bool ok = shift_demand(f, J, 0.0, J->cap, &flipped, &n_fl, &cap_fl);
     ok = ok && resolve(f, &job, 1, flipped, n_fl);
     free(flipped);
     return ok ? DC_OK : DC_ENOMEM;
@@ -871,17 +1100,10 @@ void dc_fabric_stop(dc_fabric *f, int32_t job)
         }
     /* leave the user lists, then the demand */
     for (int lv = L_LEAF; lv <= f->top; lv++)
-        for (uint32_t k = 0; k < J->n_e[lv]; k++) {
-            entry *e = &J->e[lv][k];
-            unit *U = &f->u[lv][e->unit];
-            user last = U->users[--U->n_users];
-            if (e->upos < U->n_users) {
-                U->users[e->upos] = last;
-                f->jobs[last.job].e[lv][last.entry].upos = e->upos;
-            }
-        }
+        for (uint32_t k = 0; k < J->n_e[lv]; k++)
+            leave_unit(f, J, lv, k);
     J->computing = false;
-    ok = ok && add_demand(f, J, -1.0, &seeds, &n_seeds, &cap_seeds);
+    ok = ok && shift_demand(f, J, J->cap, 0.0, &seeds, &n_seeds, &cap_seeds);
     ok = ok && resolve(f, NULL, 0, seeds, n_seeds);
     free(seeds);
     (void)ok; /* out of memory: the rates stay as they were (the next change recomputes) */
@@ -926,6 +1148,7 @@ void dc_fabric_health_changed(dc_fabric *f, const dc_net_change *ch)
             if (U->health == h)
                 continue;
             U->health = h;
+            U->cap = U->cap_nom * h;
             note_degraded(f, rg->level, (uint32_t)u, h < 1.0);
             if (ok && grow((void **)&units, &cap_u, nu + 1, sizeof *units))
                 units[nu++] = (uint32_t)rg->level << 30 | (uint32_t)u;
@@ -966,10 +1189,9 @@ void dc_fabric_health_changed(dc_fabric *f, const dc_net_change *ch)
             continue;
         }
         double old = J->cap;
-        ok = add_demand(f, J, -1.0, &units, &nu, &cap_u);
         J->cap = job_ring(f, J, J->rep_n, J->rep_stride, true).bw_Bps;
-        (void)old;
-        ok = ok && add_demand(f, J, +1.0, &units, &nu, &cap_u);
+        if (J->cap != old)
+            ok = shift_demand(f, J, old, J->cap, &units, &nu, &cap_u);
         if (ok && J->nodes_cut + J->cut_units > cut_before) {
             ok = grow((void **)&cut, &cap_cut, n_cut + 1, sizeof *cut);
             if (ok)

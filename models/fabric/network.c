@@ -51,7 +51,7 @@ const dc_param dc_network_params[] = {
     {"network.torus_link_gbps", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "Gbit/s", 400, NULL, 0, 1e7, NULL,
      "torus3d: bandwidth of one of a node's six links in each direction"},
     {"network.placement", DC_PARAM_STRING, 0, "", 0, "packed", 0, 0, "packed|scattered",
-     "packed: the job's nodes fill leaves and pods in order; scattered: spread at random"},
+     "packed: a job's ranks follow its nodes in order (NCCL's rings by location); scattered: in random order"},
     {"network.collective", DC_PARAM_STRING, 0, "", 0, "auto", 0, 0, "auto|ring|tree|hierarchical",
      "collective algorithm (auto: the fastest for each collective)"},
     {"network.failures", DC_PARAM_LIST, 0, "", 0, NULL, 0, 0, NULL, "link and switch failures; absent: none"},
@@ -176,7 +176,8 @@ static void on_job_cut(void *ctx, int32_t job)
     dc_cluster_fail(net->cluster, -1, "network", NULL, 0, job);
 }
 
-/* A job's flows exist while it computes (running or checkpointing). */
+/* A job's flows stand on the fabric while it holds an allocation: from
+ * its first run on it until it gives its nodes back (fabric.h). */
 static void on_phase(dc_sim *sim, void *ctx, const void *payload)
 {
     dc_network *net = ctx;
@@ -185,8 +186,7 @@ static void on_phase(dc_sim *sim, void *ctx, const void *payload)
     if (!dc_fabric_registered(net->fabric, ev->job))
         return;
     dc_job_phase ph = dc_cluster_job_phase(net->cluster, ev->job);
-    bool computing = dc_fabric_computing(net->fabric, ev->job);
-    if (ph == DC_JOB_RUNNING && !computing) {
+    if (ph == DC_JOB_RUNNING) {
         uint32_t n;
         const uint32_t *nodes = dc_cluster_job_node_list(net->cluster, ev->job, &n);
         if (dc_fabric_start(net->fabric, ev->job, nodes, n, dc_cluster_job_nodes_changes(net->cluster, ev->job))
@@ -195,7 +195,7 @@ static void on_phase(dc_sim *sim, void *ctx, const void *payload)
             return;
         }
         note_health(net);
-    } else if (computing && ph != DC_JOB_RUNNING && ph != DC_JOB_CHECKPOINTING) {
+    } else if ((ph == DC_JOB_PENDING || ph == DC_JOB_DONE) && dc_fabric_computing(net->fabric, ev->job)) {
         dc_fabric_stop(net->fabric, ev->job);
         note_health(net);
     }

@@ -65,7 +65,11 @@
  * A node with no NIC left, or a leaf or pod with no uplink left while the
  * job spans more than one, has no path: the change reports a cut.  Units
  * without a path are left out of hn, hl, hp: the job is assumed restarted
- * around them (network.h). */
+ * around them (network.h).
+ *
+ * These closed forms describe one job alone on the first job_nodes nodes;
+ * fabric.h gives every job its share of the same fabric on its own nodes
+ * (and reduces to them for a job alone there). */
 #ifndef DC_TOPOLOGY_H
 #define DC_TOPOLOGY_H
 
