@@ -539,7 +539,8 @@ static bool place(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, uin
             f->node_job[J->node_ids[k]] = -1;
     if (!grow((void **)&J->node_ids, &J->cap_nodes, n, sizeof *J->node_ids))
         return false;
-    memcpy(J->node_ids, nodes, (size_t)n * sizeof *nodes);
+    if (n > 0)
+        memcpy(J->node_ids, nodes, (size_t)n * sizeof *nodes);
     J->n_nodes = n;
     for (uint32_t k = 0; k < n; k++)
         f->node_job[nodes[k]] = job;
@@ -936,7 +937,8 @@ static bool resolve(dc_fabric *f, const int32_t *seed_jobs, uint32_t n_sj, const
     int32_t stack[64], *told = n <= 64 ? stack : malloc((size_t)n * sizeof *told);
     if (!told)
         return false;
-    memcpy(told, f->qjobs, (size_t)n * sizeof *told);
+    if (n > 0)
+        memcpy(told, f->qjobs, (size_t)n * sizeof *told);
     for (uint32_t q = 0; q < n; q++)
         f->changed(f->ctx, told[q]);
     if (told != stack)

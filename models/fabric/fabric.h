@@ -31,8 +31,9 @@
  * is followed by one outside U with probability 1 - f_U (f_U = P_U / the
  * job's GPUs): g = P_U / m_X (1 - f_U).
  *
- * Sharing.  While a job computes (running or checkpointing: the fluid
- * stands for the steady state, pauses included) its data-parallel ring (its
+ * Sharing.  While a job holds an allocation (from its first run on it
+ * until it gives its nodes back: the fluid stands for the steady state,
+ * pauses for checkpoints and restarts included) its data-parallel ring (its
  * outermost collective; the pipeline's when d = 1; tensor's when both are
  * 1), the representative shape given at registration, is a bundle of
  * a_jU = g_U(rep) edges at each unit U it leaves, each edge at the job's
@@ -41,8 +42,9 @@
  * D_U = sum_j a_jU cap_j exceeds c_U (by more than 1e-9) binds; the jobs
  * and binding units connected through binding units form a component,
  * solved by weighted max-min (sim/maxmin.h, coefficients a_jU) whenever a
- * job of it starts or stops computing, or a capacity changes: nothing else
- * is recomputed.  A job's collective of any shape then gets, ring by ring,
+ * job of it starts or stops, its nodes change (a failed node replaced: the
+ * units of the nodes lost and gained only), or a capacity changes: nothing
+ * else is recomputed.  A job's collective of any shape then gets, ring by ring,
  *     B = min( NVLink Bsu        if two members share a scale-up domain,
  *              P e0 h / g        over its NIC domains,
  *              c'_U / g_U        over the units it leaves ),
@@ -57,7 +59,7 @@
  * (the step time "with the fabric healthy" of the summary).
  *
  * Failures: dc_fabric_health_changed re-reads the health of the units a
- * change touched; a computing job with a unit it communicates through left
+ * change touched; a job on the fabric with a unit it communicates through left
  * at health 0 (a node with no NIC while it spans nodes, a leaf or pod with
  * no uplink while it spans several) is reported cut, and that unit is left
  * out of its bandwidth from then on (it is assumed restarted around it).
@@ -65,7 +67,8 @@
  * Torus: no sharing (jobs are taken to own their sub-tori, as TPU slices
  * do); topology.h's rings with the worst health of the job's own nodes.
  *
- * Cost: starting or stopping a job is O(its nodes + the component it joins);
+ * Cost: starting or stopping a job is O(its nodes + the component it joins),
+ * a node replaced O(its nodes) compares and O(the component);
  * a ring's bandwidth is O(its distinct unit sizes + units that bind or are
  * degraded), independent of the number of jobs. */
 #ifndef DC_FABRIC_H
@@ -93,8 +96,9 @@ void dc_fabric_destroy(dc_fabric *f);
 int dc_fabric_register(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n, uint32_t rep_stride);
 bool dc_fabric_registered(const dc_fabric *f, int32_t job);
 
-/* The job starts computing on nodes[0..n) (gen: the cluster's count of its
- * node changes; the same gen reuses the last placement), or stops. */
+/* The job runs on nodes[0..n) (gen: the cluster's count of its node
+ * changes; the same gen reuses the last placement): its flows join the
+ * fabric, or follow its new nodes; or it gives them back. */
 int dc_fabric_start(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n, uint64_t gen);
 void dc_fabric_stop(dc_fabric *f, int32_t job);
 bool dc_fabric_computing(const dc_fabric *f, int32_t job);
@@ -111,7 +115,7 @@ double dc_fabric_node_health(const dc_fabric *f, int32_t job);
 double dc_fabric_rate(const dc_fabric *f, int32_t job);
 double dc_fabric_solo_rate(const dc_fabric *f, int32_t job);
 
-/* The lowest health of a unit a computing job uses (1 when none is
+/* The lowest health of a unit a job on the fabric uses (1 when none is
  * degraded), and of a node's NICs among them. */
 double dc_fabric_worst_in_use(const dc_fabric *f);
 

@@ -144,7 +144,7 @@ int dc_network_job_traffic(dc_network *net, int32_t job, uint32_t nodes, uint32_
 }
 
 /* Banks degraded time and records the health after a change: the worst
- * unit a computing job uses. */
+ * unit a job on the fabric uses. */
 static void note_health(dc_network *net)
 {
     double now = dc_sim_now(net->sim);
@@ -362,7 +362,7 @@ static int network_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     net->sig_changed = dc_sim_signal(sim, "network_changed");
     int sig_phase = dc_sim_signal(sim, "job_phase");
     net->series_health = dc_sim_series(sim, "network_health", "",
-                                       "worst health of the nodes, leaves and pods computing jobs use (1 = all links up)");
+                                       "worst health of the nodes, leaves and pods jobs on the fabric use (1 = all links up)");
     net->fabric = dc_fabric_create(net->topo, dc_cluster_node_count(c), on_job_changed, on_job_cut, net);
     if (net->sig_changed < 0 || sig_phase < 0 || !net->series_health || !net->fabric
         || dc_sim_subscribe(sim, sig_phase, on_phase, net) != DC_OK)
@@ -401,9 +401,9 @@ static void network_finish(void *state, dc_sim *sim)
     dc_summary_set(s, "network.interruptions", (double)net->n_interruptions, "",
                    "job interruptions from a unit a job used left without a path");
     dc_summary_set(s, "network.degraded_h", net->degraded_s / 3600.0, "h",
-                   "time a computing job used a node, leaf or pod with less than full bandwidth");
+                   "time a job on the fabric used a node, leaf or pod with less than full bandwidth");
     dc_summary_set(s, "network.min_health", net->min_health, "",
-                   "lowest health of a node, leaf or pod a computing job used (1 = all links up)");
+                   "lowest health of a node, leaf or pod a job on the fabric used (1 = all links up)");
 }
 
 static void network_destroy(void *state)

@@ -18,7 +18,8 @@
  *
  * Jobs: the step-time model registers each job with a layout and its
  * representative ring (dc_network_job_traffic); from then on the job's flows
- * are on the fabric while it runs or checkpoints, sharing the links they
+ * are on the fabric while it holds an allocation (from its first run on it
+ * until it gives its nodes back), sharing the links they
  * leave max-min fairly with every other job's (fabric.h), and
  * "network_changed" (payload dc_job_event) tells the step-time model when a
  * job's bandwidth may have changed: when a job sharing one of its binding
@@ -42,9 +43,9 @@
  * here only parts whose loss costs bandwidth.
  *
  * Figures: network.max_nodes, network.failures.PART, network.interruptions
- * (all jobs), network.degraded_h (time a computing job used a degraded
+ * (all jobs), network.degraded_h (time a job on the fabric used a degraded
  * node, leaf or pod), network.min_health; series network_health (the worst
- * health among the units computing jobs use). */
+ * health among the units jobs on the fabric use). */
 #ifndef DC_NETWORK_H
 #define DC_NETWORK_H
 
@@ -68,7 +69,7 @@ dc_coll_cost dc_network_collective(const dc_network *net, dc_coll_op op, uint32_
                                    double bytes);
 /* A job whose collectives load the fabric (fabric.h): its nodes and its
  * representative ring, n ranks at stride GPUs; register at init.  From then
- * on its flows are on the fabric while it computes, and "network_changed"
+ * on its flows are on the fabric while it holds an allocation, and "network_changed"
  * (dc_job_event) tells when its bandwidth may have changed.  DC_OK or
  * DC_ENOMEM. */
 int dc_network_job_traffic(dc_network *net, int32_t job, uint32_t nodes, uint32_t n, uint32_t stride);
