@@ -23,6 +23,8 @@
 
 #include <libconfig.h>
 
+#include "outfile.h"
+
 extern char **environ;
 
 struct dc_plot_data {
@@ -344,37 +346,31 @@ static int run_gnuplot(const dc_plot_opts *o, char *const argv[], const char *lo
                         WEXITSTATUS(status), script, tail[0] ? ":\n" : "", tail);
 }
 
-/* Creates the temporary output beside the figure, so that the final rename
- * stays in one file system. */
-static int make_temp_output(const char *output, char **tmp, dc_error *err)
+/* Whether the figure gnuplot wrote is whole: a full disk or a file-size
+ * limit truncates it without gnuplot noticing (its drivers ignore write
+ * errors and it exits 0).  Each format ends with a known trailer: PNG its
+ * IEND chunk, PDF "%%EOF", SVG "</svg>". */
+static bool figure_complete(const char *path, const char *fmt)
 {
-    struct stat st;
-    if (stat(output, &st) == 0 && S_ISDIR(st.st_mode))
-        return dc_error_set(err, DC_EIO, "cannot write figure '%s': it is a directory", output);
-    /* O_EXCL with mode 0666: the figure gets the permissions the umask
-     * gives any new file (mkstemp's would be 0600). */
-    size_t len = strlen(output) + 48;
-    char *t = malloc(len);
-    if (!t)
-        return nomem(err);
-    int fd = -1, e = 0;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        snprintf(t, len, "%s.tmp.%ld.%d", output, (long)getpid(), attempt);
-        fd = open(t, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        e = errno;
-        if (fd < 0 && e != EEXIST)
-            break;
-    }
-    if (fd < 0) {
-        free(t);
-        if (e == ENOENT)
-            return dc_error_set(err, DC_EIO, "cannot write figure '%s': its directory does not exist",
-                                output);
-        return dc_error_set(err, DC_EIO, "cannot write figure '%s': %s", output, strerror(e));
-    }
-    close(fd);
-    *tmp = t;
-    return DC_OK;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char tail[64];
+    size_t n = 0;
+    if (fseek(f, -(long)sizeof tail, SEEK_END) != 0)
+        rewind(f);
+    n = fread(tail, 1, sizeof tail, f);
+    fclose(f);
+    if (strcmp(fmt, "png") == 0)
+        return n >= 12 && memcmp(tail + n - 12, "\0\0\0\0IEND\xae\x42\x60\x82", 12) == 0;
+    const char *end = strcmp(fmt, "pdf") == 0 ? "%%EOF" : strcmp(fmt, "svg") == 0 ? "</svg>" : NULL;
+    if (!end)
+        return true;
+    size_t m = strlen(end);
+    for (size_t i = 0; i + m <= n; i++)
+        if (memcmp(tail + i, end, m) == 0)
+            return true;
+    return false;
 }
 
 static int make_data_dir(const dc_plot_opts *o, char **dir, dc_error *err)
@@ -432,7 +428,9 @@ int dc_plot_render(const dc_plot_kind *k, const dc_plot_run *runs, size_t n,
     if (rc != DC_OK)
         return rc;
 
-    char *style = NULL, *script = NULL, *setup = NULL, *log = NULL, *tmp_out = NULL, *setout = NULL;
+    char *style = NULL, *script = NULL, *setup = NULL, *log = NULL, *setout = NULL;
+    dc_outfile *out = NULL;
+    const char *tmp_out = NULL;
     char *sh = NULL;
     dc_plot_data d = {.height_px = k->height_px > 0 ? k->height_px : 600, .metric = o->metric};
     bool keep = o->keep_dir != NULL;
@@ -449,8 +447,20 @@ int dc_plot_render(const dc_plot_kind *k, const dc_plot_run *runs, size_t n,
     }
     if ((rc = check_readable(style, err)) != DC_OK || (rc = check_readable(script, err)) != DC_OK)
         goto done;
-    if ((rc = make_temp_output(o->output, &tmp_out, err)) != DC_OK)
+    {
+        const char *inputs[64];
+        size_t n_in = 0;
+        for (size_t i = 0; i < n && n_in < 64; i++)
+            if (runs[i].trace)
+                inputs[n_in++] = dc_trace_filename(runs[i].trace);
+        if ((rc = dc_outfile_check(o->output, "figure", inputs, n_in, err)) != DC_OK)
+            goto done;
+    }
+    if (!(out = dc_outfile_open(o->output, "figure", err))) {
+        rc = err ? err->code : DC_EIO;
         goto done;
+    }
+    tmp_out = dc_outfile_name(out);
     if ((rc = make_data_dir(o, &d.dir, err)) != DC_OK)
         goto done;
     d.vars = open_memstream(&d.vars_text, &d.vars_len);
@@ -542,21 +552,25 @@ int dc_plot_render(const dc_plot_kind *k, const dc_plot_run *runs, size_t n,
     }
     char *argv[] = {(char *)o->gnuplot, setup, "-e", setout, style, script, NULL};
     rc = run_gnuplot(o, argv, log, script, err);
-    if (rc == DC_OK) {
+    if (rc == DC_OK && !dc_outfile_in_place(out)) {
         struct stat st;
         if (stat(tmp_out, &st) != 0 || st.st_size == 0)
             rc = dc_error_set(err, DC_EINPUT, "gnuplot '%s' wrote nothing for %s", o->gnuplot, script);
-        else if (rename(tmp_out, o->output) != 0)
-            rc = dc_error_set(err, DC_EIO, "cannot write figure '%s': %s", o->output, strerror(errno));
+        else if (!figure_complete(tmp_out, fmt))
+            rc = dc_error_set(err, DC_EIO,
+                              "cannot write figure '%s': gnuplot '%s' left it incomplete (%lld bytes, no %s "
+                              "trailer): is the disk full or a file-size limit (ulimit -f) reached?",
+                              o->output, o->gnuplot, (long long)st.st_size, fmt);
+    }
+    if (rc == DC_OK) {
+        rc = dc_outfile_commit(out, err);
+        out = NULL;
     }
 
 done:
     if (d.vars)
         fclose(d.vars);
-    if (tmp_out) {
-        unlink(tmp_out); /* gone already after a successful rename */
-        free(tmp_out);
-    }
+    dc_outfile_abort(out); /* NULL after a commit */
     for (size_t i = 0; i < d.n_files; i++) {
         if (!keep)
             unlink(d.files[i]);

@@ -160,7 +160,8 @@ int dc_plot_export_bars(const dc_plot_kind *k, const dc_plot_run *runs, size_t n
         fputc(',', f);
         dc_plot_put(f, bars[i].value);
         fputc(',', f);
-        dc_plot_put(f, total > 0 ? 100.0 * bars[i].value / total : NAN);
+        /* no events at all: every bar is 0, and so its share */
+        dc_plot_put(f, total > 0 ? 100.0 * bars[i].value / total : 0.0);
         fputc('\n', f);
     }
     free(bars);

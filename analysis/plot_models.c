@@ -215,6 +215,9 @@ static const component cost_parts[] = {
     {"cost.rent_reserved_usd", "rent (reserved)"},
     {"cost.rent_on_demand_usd", "rent (on demand)"},
     {"cost.spot_usd", "spot"},
+    {"cost.storage_opex_usd", "storage (running)"},
+    {"cost.orbital_depreciation_usd", "orbital capital"},
+    {"cost.orbital_opex_usd", "orbital operations"},
 };
 
 int dc_plot_export_cost(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,

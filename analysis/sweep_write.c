@@ -4,7 +4,8 @@
 /* The HDF5 writer of sweeps (layout in sweep_write.h).  Like the trace writer
  * (sim/trace.c): file format pinned to HDF5 1.8, no object times, tables
  * chunked (about 64 KiB per chunk) with an unlimited row dimension, HDF5's
- * error printing off during the write, temporary name then rename.  Called
+ * error printing off during the write, the output by sim/outfile.h's rules
+ * (temporary name then rename).  Called
  * from one thread only (the HDF5 library here is not thread-safe). */
 #include "sweep_write.h"
 #include "h5image.h"
@@ -542,26 +543,10 @@ static hid_t create_file(const char *tmp)
     return f;
 }
 
-int dc_sweep_write(const char *path, const dc_sweep_meta *meta, const dc_sweep *sw, const dc_sweep_table *t,
-                   const dc_sweep_report *r, const dc_tornado *tornado, dc_error *err)
+int dc_sweep_write_to(dc_outfile *out, const dc_sweep_meta *meta, const dc_sweep *sw, const dc_sweep_table *t,
+                      const dc_sweep_report *r, const dc_tornado *tornado, dc_error *err)
 {
-    char suffix[32];
-    snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
-    size_t len = strlen(path);
-    char *tmp = malloc(len + sizeof suffix);
-    if (!tmp)
-        return dc_error_set(err, DC_ENOMEM, "out of memory");
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, suffix, strlen(suffix) + 1);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
-        int rc = dc_error_set(err, DC_EIO, "cannot write sweep '%s': cannot create '%s': %s", path, tmp,
-                              strerror(errno));
-        free(tmp);
-        return rc;
-    }
-    close(fd);
-
+    const char *path = dc_outfile_path(out);
     H5E_auto2_t old_func;
     void *old_data;
     H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
@@ -574,8 +559,8 @@ int dc_sweep_write(const char *path, const dc_sweep_meta *meta, const dc_sweep *
     if (w.str_type < 0 || H5Tset_size(w.str_type, H5T_VARIABLE) < 0 || H5Tset_cset(w.str_type, H5T_CSET_UTF8) < 0 ||
         (w.scalar = H5Screate(H5S_SCALAR)) < 0)
         rc = fail(&w, "could not set up HDF5 types");
-    else if ((w.file = create_file(tmp)) < 0)
-        rc = fail(&w, "could not create the temporary file");
+    else if ((w.file = create_file(dc_outfile_name(out))) < 0)
+        rc = fail(&w, "could not create the file in memory");
     if (rc == DC_OK)
         rc = write_root(&w, meta, sw);
     if (rc == DC_OK)
@@ -593,7 +578,7 @@ int dc_sweep_write(const char *path, const dc_sweep_meta *meta, const dc_sweep *
     if (rc == DC_OK && tornado)
         rc = write_tornado(&w, tornado);
     char why[512];
-    if (rc == DC_OK && w.file >= 0 && dc_h5image_save(w.file, tmp, why, sizeof why) != 0)
+    if (rc == DC_OK && w.file >= 0 && dc_h5image_save(w.file, out, why, sizeof why) != 0)
         rc = dc_error_set(err, DC_EIO, "cannot write sweep '%s': %s", path, why);
     if (w.file >= 0 && H5Fclose(w.file) < 0 && rc == DC_OK)
         rc = fail(&w, "could not finish the file");
@@ -602,11 +587,19 @@ int dc_sweep_write(const char *path, const dc_sweep_meta *meta, const dc_sweep *
     if (w.str_type >= 0)
         H5Tclose(w.str_type);
     H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
-    if (rc == DC_OK && rename(tmp, path) != 0)
-        rc = dc_error_set(err, DC_EIO, "cannot write sweep '%s': cannot rename '%s' to it: %s", path, tmp,
-                          strerror(errno));
-    if (rc != DC_OK)
-        unlink(tmp);
-    free(tmp);
     return rc;
+}
+
+int dc_sweep_write(const char *path, const dc_sweep_meta *meta, const dc_sweep *sw, const dc_sweep_table *t,
+                   const dc_sweep_report *r, const dc_tornado *tornado, dc_error *err)
+{
+    dc_outfile *out = dc_outfile_open(path, "sweep", err);
+    if (!out)
+        return err ? err->code : DC_EIO;
+    int rc = dc_sweep_write_to(out, meta, sw, t, r, tornado, err);
+    if (rc != DC_OK) {
+        dc_outfile_abort(out);
+        return rc;
+    }
+    return dc_outfile_commit(out, err);
 }

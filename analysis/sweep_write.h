@@ -39,6 +39,7 @@
 #define DC_SWEEP_WRITE_H
 
 #include "error.h"
+#include "outfile.h"
 #include "sweep.h"
 #include "sweep_report.h"
 #include "tornado.h"
@@ -56,8 +57,12 @@ typedef struct dc_sweep_meta {
     bool incomplete;
 } dc_sweep_meta;
 
-/* tornado may be NULL (no /tornado table). */
+/* Opens path as an output (sim/outfile.h), writes and commits it; tornado
+ * may be NULL (no /tornado table). */
 int dc_sweep_write(const char *path, const dc_sweep_meta *meta, const dc_sweep *sw, const dc_sweep_table *t,
                    const dc_sweep_report *r, const dc_tornado *tornado, dc_error *err);
+/* The same into an output the caller opened (and commits or aborts). */
+int dc_sweep_write_to(dc_outfile *out, const dc_sweep_meta *meta, const dc_sweep *sw, const dc_sweep_table *t,
+                      const dc_sweep_report *r, const dc_tornado *tornado, dc_error *err);
 
 #endif

@@ -26,6 +26,9 @@ int dc_cli_fail(const dc_error *err);
 int dc_cli_load(const char *file, const char *const *sets, size_t n_sets,
                 dc_scenario **out, char **name, dc_error *err);
 
+/* The closeout rule (cli/closeout.c), registered with atexit by main. */
+void dc_cli_close_stdout(void);
+
 int dc_cmd_run(int argc, char **argv);
 int dc_cmd_validate(int argc, char **argv);
 int dc_cmd_report(int argc, char **argv);

@@ -2,8 +2,8 @@
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* dcsim export: one dataset of a trace as CSV (analysis/export.h), on
- * standard output or into a file written under a temporary name and
- * renamed when complete. */
+ * standard output or into a file written by sim/outfile.h's rules
+ * (temporary name, renamed when complete). */
 #include "cli.h"
 #include "plotcli.h"
 
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "outfile.h"
 
 static const char export_usage[] =
     "usage: dcsim export TRACE.h5 PATH [-o FILE.csv]\n"
@@ -24,36 +25,19 @@ static const char export_usage[] =
 
 static int write_file(dc_trace_file *t, const char *path, const char *output, dc_error *err)
 {
-    size_t len = strlen(output) + 48;
-    char *tmp = malloc(len);
-    if (!tmp)
-        return dc_error_set(err, DC_ENOMEM, "out of memory");
-    /* A new file with the permissions the umask gives (mkstemp's are 0600). */
-    int fd = -1, e = 0;
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        snprintf(tmp, len, "%s.tmp.%ld.%d", output, (long)getpid(), attempt);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        e = errno;
-        if (fd < 0 && e != EEXIST)
-            break;
+    dc_outfile *out = dc_outfile_open(output, "CSV", err);
+    if (!out)
+        return err->code;
+    FILE *f = dc_outfile_stream(out);
+    int rc = f ? dc_export_csv(t, path, f, err) : dc_error_set(err, DC_ENOMEM, "out of memory");
+    /* A write that failed (a full disk): the commit says so, naming the file. */
+    if (rc != DC_OK && f && ferror(f))
+        return dc_outfile_commit(out, err);
+    if (rc != DC_OK) {
+        dc_outfile_abort(out);
+        return rc;
     }
-    if (fd < 0) {
-        free(tmp);
-        return dc_error_set(err, DC_EIO, "cannot write '%s': %s", output,
-                            e == ENOENT ? "its directory does not exist" : strerror(e));
-    }
-    FILE *f = fdopen(fd, "w");
-    int rc = f ? dc_export_csv(t, path, f, err) : dc_error_set(err, DC_EIO, "cannot write '%s'", output);
-    if (f && fclose(f) != 0 && rc == DC_OK)
-        rc = dc_error_set(err, DC_EIO, "cannot write '%s': %s", output, strerror(errno));
-    if (!f)
-        close(fd);
-    if (rc == DC_OK && rename(tmp, output) != 0)
-        rc = dc_error_set(err, DC_EIO, "cannot write '%s': %s", output, strerror(errno));
-    if (rc != DC_OK)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    return dc_outfile_commit(out, err);
 }
 
 int dc_cmd_export(int argc, char **argv)
@@ -89,6 +73,9 @@ int dc_cmd_export(int argc, char **argv)
         return DC_EXIT_INPUT;
     }
     dc_error err = {0};
+    /* Before reading: -o must not be the trace itself, a link, a FIFO... */
+    if (output && path && !list && dc_outfile_check(output, "CSV", &trace, 1, &err) != DC_OK)
+        return dc_cli_fail(&err);
     dc_trace_file *t = dc_trace_open(trace, &err);
     if (!t)
         return dc_cli_fail(&err);

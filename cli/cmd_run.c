@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "interrupt.h"
+#include "outfile.h"
 #include "runlimits.h"
 #include "registry.h"
 #include "sim.h"
@@ -84,6 +85,23 @@ static char *default_output(const char *file)
     if (out)
         snprintf(out, len + 4, "%.*s.h5", (int)len, b);
     return out;
+}
+
+/* The trace through sim/outfile.h; a second signal during the write removes
+ * the temporary file (cli/interrupt.h). */
+static int write_trace(const char *path, const dc_trace_meta *meta, dc_sim *sim, dc_error *err)
+{
+    dc_outfile *out = dc_outfile_open(path, "trace", err);
+    if (!out)
+        return err->code;
+    dc_cli_interrupt_cleanup(dc_outfile_in_place(out) ? NULL : dc_outfile_name(out));
+    int rc = dc_trace_write_to(out, meta, dc_sim_summary(sim), dc_sim_series_set(sim), dc_sim_eventlog(sim), err);
+    if (rc == DC_OK)
+        rc = dc_outfile_commit(out, err);
+    else
+        dc_outfile_abort(out);
+    dc_cli_interrupt_cleanup(NULL);
+    return rc;
 }
 
 int dc_cmd_run(int argc, char **argv)
@@ -167,8 +185,11 @@ int dc_cmd_run(int argc, char **argv)
             dc_error_set(&err, DC_ENOMEM, "out of memory");
             goto fail;
         }
-        /* Before simulating: a bad output path must not cost a long run. */
-        if (dc_trace_check_writable(out_path, &err) != DC_OK)
+        /* Before simulating: a bad output path must not cost a long run,
+         * nor may the trace replace the scenario or a file it reads. */
+        size_t n_in = 0;
+        const char *const *inputs = dc_scenario_inputs(sc, &n_in);
+        if (dc_outfile_check(out_path, "trace", inputs, n_in, &err) != DC_OK)
             goto fail;
     }
     /* Before allocating: absurd sizes and huge traces are refused here. */
@@ -221,8 +242,7 @@ int dc_cmd_run(int argc, char **argv)
             dc_error_set(&err, DC_ENOMEM, "out of memory");
             goto fail;
         }
-        if (dc_trace_write(out_path, &meta, dc_sim_summary(sim), dc_sim_series_set(sim), dc_sim_eventlog(sim),
-                           &err) != DC_OK)
+        if (write_trace(out_path, &meta, sim, &err) != DC_OK)
             goto fail;
     }
 

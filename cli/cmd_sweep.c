@@ -31,6 +31,7 @@
 
 #include "config.h"
 #include "interrupt.h"
+#include "outfile.h"
 #include "runlimits.h"
 #include "registry.h"
 #include "stats.h"
@@ -364,6 +365,24 @@ static size_t split_list(char *text, const char **out, size_t max)
     return n;
 }
 
+/* The results through sim/outfile.h; a second signal during the write
+ * removes the temporary file (cli/interrupt.h). */
+static int write_sweep(const char *path, const dc_sweep_meta *meta, const dc_sweep *sw, const dc_sweep_table *t,
+                       const dc_sweep_report *r, const dc_tornado *tn, dc_error *err)
+{
+    dc_outfile *out = dc_outfile_open(path, "sweep", err);
+    if (!out)
+        return err->code;
+    dc_cli_interrupt_cleanup(dc_outfile_in_place(out) ? NULL : dc_outfile_name(out));
+    int rc = dc_sweep_write_to(out, meta, sw, t, r, tn, err);
+    if (rc == DC_OK)
+        rc = dc_outfile_commit(out, err);
+    else
+        dc_outfile_abort(out);
+    dc_cli_interrupt_cleanup(NULL);
+    return rc;
+}
+
 int dc_cmd_sweep(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -529,8 +548,11 @@ int dc_cmd_sweep(int argc, char **argv)
         dc_cli_catch_signals();
         dc_sweep_set_cancel(sw, dc_cli_interrupt_flag());
     }
-    /* Before running: a bad output path must not cost a long sweep. */
-    int orc = root && output ? dc_trace_check_writable(output, &err) : DC_OK;
+    /* Before running: a bad output path must not cost a long sweep, nor may
+     * the results replace the scenario or a file it reads. */
+    size_t n_in = 0;
+    const char *const *inputs = dc_scenario_inputs(dc_sweep_scenario(sw, 0), &n_in);
+    int orc = root && output ? dc_outfile_check(output, "sweep", inputs, n_in, &err) : DC_OK;
     if (dc_par_agree(&par, orc) != DC_OK) {
         if (!root)
             goto quiet_fail;
@@ -629,7 +651,7 @@ int dc_cmd_sweep(int argc, char **argv)
             .started_at = started_at,
             .incomplete = sig != 0,
         };
-        if (dc_sweep_write(output, &meta, sw, table, report, tn, &err) != DC_OK)
+        if (write_sweep(output, &meta, sw, table, report, tn, &err) != DC_OK)
             goto fail;
     }
     if (!quiet) {

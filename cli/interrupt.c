@@ -2,12 +2,25 @@
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 #include "interrupt.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t caught;
+/* The temporary file being written, removed by a second signal. */
+static char cleanup_path[4096];
+static volatile sig_atomic_t cleanup_set;
 
 static void on_signal(int sig)
 {
+    if (caught) {
+        /* The second signal: kill at once, but leave no temporary file. */
+        if (cleanup_set)
+            unlink(cleanup_path);
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
     caught = sig;
 }
 
@@ -17,9 +30,22 @@ void dc_cli_catch_signals(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sa.sa_flags = 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+void dc_cli_interrupt_cleanup(const char *path)
+{
+    /* The handler reads the path only while cleanup_set is 1: clear it
+     * first, then the path, then set it. */
+    cleanup_set = 0;
+    if (path && strlen(path) < sizeof cleanup_path) {
+        memcpy(cleanup_path, path, strlen(path) + 1);
+        cleanup_set = 1;
+    }
 }
 
 int dc_cli_interrupted(void)

@@ -5,15 +5,19 @@
  * The handler only records the signal; the command notices it between
  * events (run: every 65536 events, through the progress hook) or between
  * rows (sweep), stops, cleans up and exits with 128 + the signal number
- * (130 for SIGINT, 143 for SIGTERM).  The handler is one-shot: a second
- * signal kills at once.  This is the one piece of global mutable state,
- * and it lives in cli/ (a signal handler can reach nothing else). */
+ * (130 for SIGINT, 143 for SIGTERM).  A second signal kills at once (the
+ * default action), removing first the temporary file of the output being
+ * written, if the command named one (dc_cli_interrupt_cleanup), so that
+ * nothing half-written is left.  This is the one piece of global mutable
+ * state, and it lives in cli/ (a signal handler can reach nothing else). */
 #ifndef DC_CLI_INTERRUPT_H
 #define DC_CLI_INTERRUPT_H
 
 #include <signal.h>
 
 void dc_cli_catch_signals(void);
+/* The temporary file a second signal removes (NULL: none). */
+void dc_cli_interrupt_cleanup(const char *path);
 /* The signal caught (0: none). */
 int dc_cli_interrupted(void);
 const volatile sig_atomic_t *dc_cli_interrupt_flag(void);

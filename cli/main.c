@@ -6,7 +6,9 @@
  * status. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 #include <hdf5.h>
@@ -59,6 +61,14 @@ int main(int argc, char **argv)
      * be reported, not kill dcsim halfway through a trace. */
     signal(SIGXFSZ, SIG_IGN);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    atexit(dc_cli_close_stdout);
+    /* A buffer larger than any summary or table a command prints: stdio then
+     * writes it at the closeout, whose fclose sees the write's errno (a write
+     * that fails earlier leaves only "write error"; dcsim keys outgrew 4 KiB
+     * blocks on a full disk). */
+    static char stdout_buffer[1 << 20]; /* (glibc ignores a size without a buffer) */
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
     if (argc < 2)
         return dc_cmd_run(argc, argv);
     const char *cmd = argv[1];

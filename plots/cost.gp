@@ -8,7 +8,8 @@
 # Shows the cost model's TCO over the costing window (models/cost/cost.h) as
 # stacked bars, one per trace or scan point: the capital as depreciation
 # and interest, energy, maintenance, staff, licences, data transfer,
-# repairs, and the rents (reserved, on demand, spot).  Above each bar: the
+# repairs, the rents (reserved, on demand, spot), the storage tiers' running
+# cost and the orbital lines.  Above each bar: the
 # total and the cost per useful GPU-hour.  Only lines some bar has are
 # drawn.  Scan points are means over their replications.
 #
@@ -40,7 +41,8 @@ tcol = ncomp + 2
 cost_rgb(c) = c eq 'depreciation' ? 0x0072B2 : c eq 'interest' ? 0x56B4E9 : c eq 'energy' ? 0x009E73 : \
     c eq 'maintenance' ? 0xE69F00 : c eq 'staff' ? 0xCC79A7 : c eq 'licences' ? 0xF0E442 : \
     c eq 'data transfer' ? 0x7F6A00 : c eq 'repairs' ? 0xD55E00 : c eq 'rent (reserved)' ? 0x444444 : \
-    c eq 'rent (on demand)' ? 0x8C8C8C : c eq 'spot' ? 0xBBBBBB : 0x000000
+    c eq 'rent (on demand)' ? 0x8C8C8C : c eq 'spot' ? 0xBBBBBB : c eq 'storage (running)' ? 0x9A6324 : \
+    c eq 'orbital capital' ? 0x000075 : c eq 'orbital operations' ? 0x469990 : 0x000000
 if (unexplained_pct > 0.5) {
     set label 1 sprintf('lines not drawn: up to %.1f%% of a total', unexplained_pct) at graph 0.01, graph 0.97 tc rgb c_grey
 }

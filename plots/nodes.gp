@@ -13,14 +13,20 @@
 #   repair_queue.csv  from /series/repair_queue
 # Variables: cluster_nodes, job_nodes, availability, repairs, crew_utilization.
 
+# A series that never changed in the run (no failure: no repair queue) has
+# no rows, and stats then defines no STATS_* at all: test with exists().
+up_min = cluster_nodes == cluster_nodes ? cluster_nodes : 0
+up_max = up_min
 stats datadir.'nodes_up.csv' using 2 nooutput
-lo = (job_nodes == job_nodes && job_nodes < STATS_min) ? job_nodes : STATS_min
-hi = cluster_nodes == cluster_nodes ? cluster_nodes : STATS_max
+if (exists("STATS_min")) { up_min = STATS_min; up_max = STATS_max }
+lo = (job_nodes == job_nodes && job_nodes < up_min) ? job_nodes : up_min
+hi = cluster_nodes == cluster_nodes ? cluster_nodes : up_max
 pad = (hi - lo) * 0.15 + 0.5
+down_max = 0
 stats datadir.'nodes_down.csv' using 2 nooutput
-down_max = STATS_max
+if (exists("STATS_max")) { down_max = STATS_max }
 stats datadir.'repair_queue.csv' using 2 nooutput
-down_max = STATS_max > down_max ? STATS_max : down_max
+if (exists("STATS_max")) { down_max = STATS_max > down_max ? STATS_max : down_max }
 
 set multiplot title sprintf("Healthy nodes and repairs — %s (seed %d): node availability %.2f%%, %d repairs, crews busy %.0f%%", \
                             scenario, seed, 100 * availability, repairs, 100 * crew_utilization) \

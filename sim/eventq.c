@@ -1,30 +1,52 @@
-/* The pending-event set: an indexed 4-ary min-heap in one aligned block.
+/* The pending-event set: a 4-ary min-heap with lazy cancellation and pop-then-push as one sift.
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* The pending-event set (see eventq.h).
  *
- * Layout.  One 64-byte aligned block holds three arrays:
+ * Layout.  Two 64-byte aligned arrays:
  *   heap[]  16-byte entries {time, key}: the time as an order-preserving
  *           integer and key = seq << 32 | slot.  A comparison reads only the
  *           heap array and is two integer compares, without branches (seq is
  *           unique, so the slot bits never decide);
- *   slots[] each event's payload (fn, ctx, arg), its generation, and the link
- *           of the free list while the slot is free;
- *   pos[]   for a pending slot, its index in heap[]: the back-pointer that
- *           makes cancel O(log n).
+ *   slots[] each event's payload (fn, ctx, arg), its generation and the
+ *           sequence number of its heap entry; while a slot is free its arg
+ *           holds the next free slot (a LIFO list).
  * The heap is 4-ary with its root at index ROOT = 3, so that the children of
  * node j are 4j-8 .. 4j-5: four entries starting at a multiple of 4, i.e. one
- * 64-byte cache line.  Sifts move a hole and write each entry once; sift-down
- * prefetches the grandchildren (four adjacent lines) while it compares the
- * children, and pop prefetches the payload of the next root.
+ * 64-byte cache line.  Every position past the last entry holds a sentinel
+ * later than any time, so a node's four children are always compared as
+ * four, without a bounds loop.  Sifts move a hole and write each entry once;
+ * sift-down prefetches the grandchildren (four adjacent lines) while it
+ * compares the children.
+ *
+ * Replace-top.  A pop takes the root and leaves a hole there instead of
+ * sifting the last entry down at once.  A push that finds the hole puts its
+ * entry at the root and sifts it down: one sift for the pop-then-push that a
+ * simulation does at almost every event (an event reschedules its model),
+ * where pop and push would cost a sift each.  Any other operation first
+ * settles the hole (the last entry sifts down from the root, as a plain pop
+ * would have done).  The pop order is the total (time, seq) order either
+ * way, so the hole changes no result.
+ *
+ * Lazy cancellation.  Cancel frees the slot at once (O(1)) and leaves its
+ * heap entry behind, dead: an entry is live when its slot is pending and
+ * holds the entry's sequence number (a reused slot has a newer one).  Dead
+ * entries are dropped when they reach the root.  So sifts keep no
+ * back-pointers (a back-pointer write per level is a cache miss in a large
+ * heap), at the price of dead entries: when they outnumber the live ones
+ * (plus a margin), the heap is rebuilt without them in O(n) (Floyd), so
+ * the heap never holds more than twice the peak number pending, plus a
+ * constant, and each cancel costs O(1) amortised.
  *
  * Handles are gen << 32 | (slot + 1).  A slot's generation is bumped whenever
- * its event leaves the queue, so older handles no longer match; a slot whose
- * generation would wrap around is retired rather than reused.
+ * its event leaves the queue (popped or cancelled), so older handles no
+ * longer match; a slot whose generation would wrap around is retired rather
+ * than reused.
  *
- * Sequence numbers have 32 bits.  When they run out (after ~4e9 pushes) the
- * pending entries are sorted by (time, seq) -- a sorted array is a valid heap --
- * and renumbered 0..n-1, which keeps their order. */
+ * Sequence numbers have 32 bits (the value UINT32_MAX marks a free slot).
+ * When they run out (after ~4e9 pushes) the heap is rebuilt without its dead
+ * entries, sorted by (time, seq) -- a sorted array is a valid heap -- and
+ * renumbered 0..n-1, which keeps the order. */
 #include "eventq.h"
 
 #include <assert.h>
@@ -51,26 +73,36 @@
 
 _Static_assert(DC_EVENTQ_SEQ_BITS >= 2 && DC_EVENTQ_SEQ_BITS <= 32,
                "the sequence number shares a 64-bit key with a 32-bit slot");
-/* Renumbering needs fewer pending events than sequence numbers. */
-_Static_assert(DC_EVENTQ_MAX_SLOTS < ((uint64_t)1 << DC_EVENTQ_SEQ_BITS),
-               "pool limit must stay below the sequence space");
 
 #if defined(__GNUC__)
 #define PREFETCH(p) __builtin_prefetch(p)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define PREFETCH(p) ((void)(p))
+#define ALWAYS_INLINE inline
 #endif
 
 #define ROOT ((size_t)3)
 #define NO_SLOT UINT32_MAX
-#define SEQ_LIMIT ((uint64_t)1 << DC_EVENTQ_SEQ_BITS)
+/* Sequence numbers in use are below SEQ_END; UINT32_MAX is never one. */
+#define SEQ_END (((uint64_t)1 << DC_EVENTQ_SEQ_BITS) - (DC_EVENTQ_SEQ_BITS == 32))
+#define FREE_SEQ UINT32_MAX
 #define GEN_RETIRED UINT32_MAX
 #define MIN_CAP ((size_t)16)
 #define ALIGN ((size_t)64)
+/* Dead entries allowed beyond the live count before the heap is rebuilt. */
+#define DEAD_MARGIN ((size_t)32)
 /* Blocks this large ask the kernel for transparent huge pages: the random
  * accesses of a big heap otherwise miss the TLB at nearly every level. */
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 #define HUGE_MIN_BYTES ((size_t)4 << 20)
+/* Pools of this many slots (128 KB) or more have their payloads prefetched,
+ * heaps of this many entries (16 KB) their grandchildren. */
+#define PREFETCH_SLOTS ((size_t)4096)
+#define PREFETCH_ENTRIES ((size_t)1024)
+
+/* Renumbering needs fewer pending events than sequence numbers. */
+_Static_assert(DC_EVENTQ_MAX_SLOTS < SEQ_END, "pool limit must stay below the sequence space");
 
 typedef struct heap_entry {
     uint64_t time; /* time_key(time_s) */
@@ -80,22 +112,27 @@ typedef struct heap_entry {
 typedef struct slot_data {
     dc_event_fn fn;
     void *ctx;
-    uint64_t arg;
+    uint64_t arg;  /* while free: the next free slot */
     uint32_t gen;
-    uint32_t next_free; /* while free: the next free slot (LIFO list) */
+    uint32_t seq;  /* the sequence number of its live entry; FREE_SEQ while free */
 } slot_data;
 
 struct dc_eventq {
-    heap_entry *heap; /* pending entries at heap[ROOT .. ROOT + n) */
+    heap_entry *heap; /* entries at heap[ROOT .. ROOT + n), sentinels after them */
     slot_data *slots;
-    uint32_t *pos;
-    void *block; /* owns heap, slots and pos */
-    size_t n;
-    size_t cap;  /* slots in the pool */
-    size_t used; /* slots [0, used) have been handed out at least once */
+    size_t n;         /* heap entries: live, dead, and the hole */
+    size_t live;      /* pending events */
+    size_t heap_cap;  /* entries heap[] can hold (it has heap_cap + ROOT + 1) */
+    size_t cap;       /* slots in the pool */
+    size_t used;      /* slots [0, used) have been handed out at least once */
     uint32_t free_head;
+    bool hole;        /* the root was popped and not yet refilled */
     uint64_t next_seq;
 };
+
+/* Later than every time key: time_key never exceeds that of +INFINITY
+ * (NaN is not allowed), and before() adds at most 1 to it. */
+static const heap_entry SENTINEL = {UINT64_MAX - 1, UINT64_MAX};
 
 /* Maps a double (not NaN) to an integer with the same order: set the sign bit
  * of a positive number, flip every bit of a negative one.  -0.0 becomes +0.0
@@ -121,24 +158,22 @@ static inline uint32_t entry_slot(const heap_entry *e)
     return (uint32_t)e->key;
 }
 
+static inline uint32_t entry_seq(const heap_entry *e)
+{
+    return (uint32_t)(e->key >> 32);
+}
+
 /* a before b in (time, seq) order: (time, key) compared as one 128-bit
- * number, a.time < b.time + borrow.  time_key never reaches UINT64_MAX (that
- * would be a NaN), so the sum does not overflow.  No branch: random keys would
- * mispredict it. */
+ * number, a.time < b.time + borrow.  No time key reaches UINT64_MAX, so
+ * the sum does not overflow.  No branch: random keys would mispredict it. */
 static inline bool before(const heap_entry *a, const heap_entry *b)
 {
     return a->time < b->time + (a->key < b->key);
 }
 
-/* Bytes of the block for cap slots; 0 on overflow.  cap is a multiple of 16,
- * so every array starts on a 64-byte boundary. */
-static size_t block_size(size_t cap)
+static inline bool is_live(const dc_eventq *q, const heap_entry *e)
 {
-    if (cap > (SIZE_MAX - 4 * ALIGN) / (sizeof(heap_entry) + sizeof(slot_data) + sizeof(uint32_t)))
-        return 0;
-    size_t bytes = (cap + ROOT + 1) * sizeof(heap_entry) + cap * sizeof(slot_data) +
-                   cap * sizeof(uint32_t);
-    return (bytes + ALIGN - 1) / ALIGN * ALIGN;
+    return q->slots[entry_slot(e)].seq == entry_seq(e);
 }
 
 /* Advice only: the huge pages that fit inside a fresh, untouched block. */
@@ -157,43 +192,68 @@ static void advise_huge_pages(void *block, size_t bytes)
 #endif
 }
 
-/* Moves the queue to a new block of new_cap slots; false (queue unchanged)
- * when out of memory. */
-static bool resize(dc_eventq *q, size_t new_cap)
+/* A block of count elements of size bytes, rounded up to whole lines; NULL
+ * on overflow or when out of memory. */
+static void *alloc_array(size_t count, size_t size)
+{
+    if (count > (SIZE_MAX - ALIGN) / size)
+        return NULL;
+    size_t bytes = (count * size + ALIGN - 1) / ALIGN * ALIGN;
+    void *p = DC_EVENTQ_ALLOC(bytes);
+    if (p)
+        advise_huge_pages(p, bytes);
+    return p;
+}
+
+/* Moves the heap to an array for new_cap entries (a multiple of 16), with
+ * sentinels past the entries; false (queue unchanged) when out of memory.
+ * The array has new_cap + ROOT + 1 positions, so that the last sibling group
+ * (ending at new_cap + ROOT) exists. */
+static bool resize_heap(dc_eventq *q, size_t new_cap)
+{
+    assert(new_cap % MIN_CAP == 0 && new_cap >= q->n);
+    heap_entry *heap = alloc_array(new_cap + ROOT + 1, sizeof *heap);
+    if (!heap)
+        return false;
+    if (q->heap)
+        memcpy(heap + ROOT, q->heap + ROOT, q->n * sizeof *heap);
+    for (size_t j = ROOT + q->n; j <= new_cap + ROOT; j++)
+        heap[j] = SENTINEL;
+    DC_EVENTQ_FREE(q->heap);
+    q->heap = heap;
+    q->heap_cap = new_cap;
+    return true;
+}
+
+static bool resize_slots(dc_eventq *q, size_t new_cap)
 {
     assert(new_cap % MIN_CAP == 0 && new_cap >= q->used);
     if (new_cap > DC_EVENTQ_MAX_SLOTS)
         return false;
-    size_t bytes = block_size(new_cap);
-    if (bytes == 0)
+    slot_data *slots = alloc_array(new_cap, sizeof *slots);
+    if (!slots)
         return false;
-    char *block = DC_EVENTQ_ALLOC(bytes);
-    if (!block)
-        return false;
-    advise_huge_pages(block, bytes);
-    heap_entry *heap = (heap_entry *)(void *)block;
-    slot_data *slots = (slot_data *)(void *)(block + (new_cap + ROOT + 1) * sizeof(heap_entry));
-    uint32_t *pos = (uint32_t *)(void *)((char *)slots + new_cap * sizeof(slot_data));
-    if (q->block) {
-        memcpy(heap + ROOT, q->heap + ROOT, q->n * sizeof(heap_entry));
-        memcpy(slots, q->slots, q->used * sizeof(slot_data));
-        memcpy(pos, q->pos, q->used * sizeof(uint32_t));
-        DC_EVENTQ_FREE(q->block);
-    }
-    q->block = block;
-    q->heap = heap;
+    if (q->slots)
+        memcpy(slots, q->slots, q->used * sizeof *slots);
+    DC_EVENTQ_FREE(q->slots);
     q->slots = slots;
-    q->pos = pos;
     q->cap = new_cap;
     return true;
 }
 
 /* Doubles the pool, or takes what is left below the limit. */
-static bool grow(dc_eventq *q)
+static bool grow_slots(dc_eventq *q)
 {
     size_t max = DC_EVENTQ_MAX_SLOTS / MIN_CAP * MIN_CAP;
     size_t new_cap = q->cap <= max / 2 ? 2 * q->cap : max;
-    return new_cap > q->cap && resize(q, new_cap);
+    return new_cap > q->cap && resize_slots(q, new_cap);
+}
+
+static bool grow_heap(dc_eventq *q)
+{
+    if (q->heap_cap > SIZE_MAX / 4)
+        return false;
+    return resize_heap(q, 2 * q->heap_cap);
 }
 
 dc_eventq *dc_eventq_create(size_t capacity_hint)
@@ -207,8 +267,8 @@ dc_eventq *dc_eventq_create(size_t capacity_hint)
     size_t cap = MIN_CAP;
     if (capacity_hint > cap)
         cap = (capacity_hint + MIN_CAP - 1) / MIN_CAP * MIN_CAP;
-    if (!resize(q, cap)) {
-        free(q);
+    if (!resize_slots(q, cap) || !resize_heap(q, cap)) {
+        dc_eventq_destroy(q);
         return NULL;
     }
     return q;
@@ -218,64 +278,103 @@ void dc_eventq_destroy(dc_eventq *q)
 {
     if (!q)
         return;
-    DC_EVENTQ_FREE(q->block);
+    DC_EVENTQ_FREE(q->heap);
+    DC_EVENTQ_FREE(q->slots);
     free(q);
 }
 
 /* Places e at hole j or above it. */
-static inline void sift_up(heap_entry *heap, uint32_t *pos, size_t j, heap_entry e)
+static inline void sift_up(heap_entry *heap, size_t j, heap_entry e)
 {
     while (j > ROOT) {
         size_t p = j / 4 + 2;
         if (!before(&e, &heap[p]))
             break;
         heap[j] = heap[p];
-        pos[entry_slot(&heap[j])] = (uint32_t)j;
         j = p;
     }
     heap[j] = e;
-    pos[entry_slot(&e)] = (uint32_t)j;
 }
 
-/* Index of the earliest of the children c .. min(c + 3, last); c <= last. */
-static inline size_t min_child(const heap_entry *heap, size_t c, size_t last)
+/* Index of the earliest of the four children c .. c + 3 (sentinels past the
+ * last entry lose every comparison). */
+static inline size_t min_child(const heap_entry *heap, size_t c)
 {
-    if (c + 3 <= last) {
-        size_t a = c + before(&heap[c + 1], &heap[c]);
-        size_t b = c + 2 + before(&heap[c + 3], &heap[c + 2]);
-        return a ^ ((a ^ b) & -(size_t)before(&heap[b], &heap[a]));
-    }
-    size_t m = c;
-    for (size_t k = c + 1; k <= last; k++)
-        if (before(&heap[k], &heap[m]))
-            m = k;
-    return m;
+    size_t a = c + before(&heap[c + 1], &heap[c]);
+    size_t b = c + 2 + before(&heap[c + 3], &heap[c + 2]);
+    return a ^ ((a ^ b) & -(size_t)before(&heap[b], &heap[a]));
 }
 
-/* Places e at hole j or below it; last is the index of the last entry. */
-static inline void sift_down(heap_entry *heap, uint32_t *pos, size_t j, heap_entry e,
-                             size_t last)
+/* Places e at hole j or below it; last is the index of the last entry.
+ * prefetch: fetch the grandchildren while comparing the children (worth it
+ * only once the heap outgrows the first-level cache). */
+static ALWAYS_INLINE void sift_down_loop(heap_entry *heap, size_t j, heap_entry e, size_t last,
+                                         bool prefetch)
 {
     for (;;) {
         size_t c = 4 * j - 8;
         if (c > last)
             break;
         size_t g = 4 * c - 8; /* the 16 grandchildren: 4 lines */
-        if (g + 15 <= last) {
+        if (prefetch && g + 15 <= last) {
             PREFETCH(&heap[g]);
             PREFETCH(&heap[g + 4]);
             PREFETCH(&heap[g + 8]);
             PREFETCH(&heap[g + 12]);
         }
-        size_t m = min_child(heap, c, last);
+        size_t m = min_child(heap, c);
         if (!before(&heap[m], &e))
             break;
         heap[j] = heap[m];
-        pos[entry_slot(&heap[j])] = (uint32_t)j;
         j = m;
     }
     heap[j] = e;
-    pos[entry_slot(&e)] = (uint32_t)j;
+}
+
+static ALWAYS_INLINE void sift_down(heap_entry *heap, size_t j, heap_entry e, size_t last)
+{
+    if (last < PREFETCH_ENTRIES)
+        sift_down_loop(heap, j, e, last, false);
+    else
+        sift_down_loop(heap, j, e, last, true);
+}
+
+/* Fills the hole a pop left at the root with the last entry, as a plain pop
+ * would have. */
+static void fill_hole(dc_eventq *q)
+{
+    q->hole = false;
+    size_t last = ROOT + --q->n;
+    heap_entry e = q->heap[last];
+    q->heap[last] = SENTINEL;
+    if (q->n > 0)
+        sift_down(q->heap, ROOT, e, last - 1);
+}
+
+static inline void settle(dc_eventq *q)
+{
+    if (q->hole)
+        fill_hole(q);
+}
+
+/* Rebuilds the heap from its live entries (Floyd's bottom-up heapify). */
+static void compact(dc_eventq *q)
+{
+    heap_entry *heap = q->heap;
+    size_t end = ROOT + q->n, k = ROOT;
+    for (size_t j = ROOT + q->hole; j < end; j++)
+        if (is_live(q, &heap[j]))
+            heap[k++] = heap[j];
+    for (size_t j = k; j < end; j++)
+        heap[j] = SENTINEL;
+    q->hole = false;
+    q->n = k - ROOT;
+    assert(q->n == q->live);
+    if (q->n < 2)
+        return;
+    size_t last = ROOT + q->n - 1;
+    for (size_t j = last / 4 + 2 + 1; j-- > ROOT;)
+        sift_down(heap, j, heap[j], last);
 }
 
 static int cmp_entries(const void *pa, const void *pb)
@@ -284,26 +383,70 @@ static int cmp_entries(const void *pa, const void *pb)
     return before(a, b) ? -1 : before(b, a) ? 1 : 0;
 }
 
-/* Sequence numbers ran out: renumber the pending entries 0..n-1 in order. */
+/* Sequence numbers ran out: renumber the live entries 0..n-1 in order. */
 static void renumber(dc_eventq *q)
 {
+    compact(q);
     heap_entry *h = q->heap + ROOT;
     qsort(h, q->n, sizeof *h, cmp_entries);
     for (size_t i = 0; i < q->n; i++) {
         uint32_t s = entry_slot(&h[i]);
         h[i].key = (uint64_t)i << 32 | s;
-        q->pos[s] = (uint32_t)(i + ROOT);
+        q->slots[s].seq = (uint32_t)i;
     }
     q->next_seq = q->n;
 }
 
+/* The slot's event left the queue. */
 static void release_slot(dc_eventq *q, uint32_t s)
 {
     slot_data *sd = &q->slots[s];
+    sd->seq = FREE_SEQ;
+    q->live--;
     if (++sd->gen == GEN_RETIRED)
         return; /* never reused: a handle of generation 0 may still be around */
-    sd->next_free = q->free_head;
+    sd->arg = q->free_head;
     q->free_head = s;
+}
+
+/* A push that needs more than a free slot: a new slot (perhaps growing the
+ * pool), a larger heap, or renumbering. */
+static int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uint64_t arg,
+                     dc_event_handle *handle)
+{
+    /* room first, so that a failure changes nothing */
+    if ((q->free_head == NO_SLOT && q->used == q->cap && !grow_slots(q)) ||
+        (!q->hole && q->n == q->heap_cap && !grow_heap(q))) {
+        if (handle)
+            *handle = DC_EVENT_NONE;
+        return DC_ENOMEM;
+    }
+    uint32_t s = q->free_head;
+    if (s == NO_SLOT) {
+        s = (uint32_t)q->used++;
+        q->slots[s].gen = 0;
+    } else {
+        q->free_head = (uint32_t)q->slots[s].arg;
+    }
+    if (q->next_seq == SEQ_END)
+        renumber(q); /* settles the hole */
+    slot_data *sd = &q->slots[s];
+    sd->fn = fn;
+    sd->ctx = ctx;
+    sd->arg = arg;
+    sd->seq = (uint32_t)q->next_seq;
+    heap_entry e = {time_key(time_s), q->next_seq++ << 32 | s};
+    q->live++;
+    if (q->hole) {
+        q->hole = false;
+        sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
+    } else {
+        sift_up(q->heap, ROOT + q->n, e);
+        q->n++;
+    }
+    if (handle)
+        *handle = (uint64_t)sd->gen << 32 | (uint64_t)(s + 1);
+    return DC_OK;
 }
 
 int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
@@ -311,50 +454,78 @@ int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
 {
     assert(!isnan(time_s));
     uint32_t s = q->free_head;
-    if (s == NO_SLOT) {
-        if (q->used == q->cap && !grow(q)) {
-            if (handle)
-                *handle = DC_EVENT_NONE;
-            return DC_ENOMEM;
-        }
-        s = (uint32_t)q->used++;
-        q->slots[s].gen = 0;
-    } else {
-        q->free_head = q->slots[s].next_free;
-    }
-    if (q->next_seq == SEQ_LIMIT)
-        renumber(q);
+    if (!q->hole || s == NO_SLOT || q->next_seq == SEQ_END)
+        return push_slow(q, time_s, fn, ctx, arg, handle);
+    /* replace-top: the pop before this push left the root empty and freed
+     * a slot */
     slot_data *sd = &q->slots[s];
+    q->free_head = (uint32_t)sd->arg;
     sd->fn = fn;
     sd->ctx = ctx;
     sd->arg = arg;
+    sd->seq = (uint32_t)q->next_seq;
     heap_entry e = {time_key(time_s), q->next_seq++ << 32 | s};
-    sift_up(q->heap, q->pos, ROOT + q->n, e);
-    q->n++;
+    q->live++;
+    q->hole = false;
+    sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
     if (handle)
         *handle = (uint64_t)sd->gen << 32 | (uint64_t)(s + 1);
     return DC_OK;
 }
 
-bool dc_eventq_pop(dc_eventq *q, dc_event *out)
+/* Settles the hole and drops dead entries from the root; false when no
+ * event is pending. */
+static inline bool live_root(dc_eventq *q)
 {
-    assert(out);
-    if (q->n == 0)
-        return false;
-    heap_entry *heap = q->heap;
-    uint32_t s = entry_slot(&heap[ROOT]);
+    for (;;) {
+        settle(q);
+        if (q->n == 0)
+            return false;
+        if (is_live(q, &q->heap[ROOT]))
+            return true;
+        q->hole = true; /* a cancelled event's entry: drop it */
+    }
+}
+
+/* Takes the (live) root into *out and leaves the hole. */
+static inline void take_root(dc_eventq *q, dc_event *out)
+{
+    const heap_entry *root = &q->heap[ROOT];
+    uint32_t s = entry_slot(root);
     const slot_data *sd = &q->slots[s];
-    out->time_s = key_time(heap[ROOT].time);
+    out->time_s = key_time(root->time);
     out->fn = sd->fn;
     out->ctx = sd->ctx;
     out->arg = sd->arg;
-    size_t last = ROOT + --q->n;
-    if (q->n > 0) {
-        sift_down(heap, q->pos, ROOT, heap[last], last - 1);
-        /* the next pop reads this payload: start fetching it now */
-        PREFETCH(&q->slots[entry_slot(&heap[ROOT])]);
-    }
+    q->hole = true;
     release_slot(q, s);
+    /* The next root is one of the children (or the entry pushed next, which
+     * is hot): start fetching their payloads, read by the next pop, when
+     * the pool is too large to stay in the cache. */
+    if (q->used < PREFETCH_SLOTS)
+        return;
+    for (size_t j = ROOT + 1; j <= ROOT + 4; j++) {
+        uint32_t c = entry_slot(&q->heap[j]);
+        if (c < q->used) /* not a sentinel */
+            PREFETCH(&q->slots[c]);
+    }
+}
+
+bool dc_eventq_pop(dc_eventq *q, dc_event *out)
+{
+    assert(out);
+    if (!live_root(q))
+        return false;
+    take_root(q, out);
+    return true;
+}
+
+bool dc_eventq_pop_until(dc_eventq *q, double limit_s, dc_event *out)
+{
+    assert(out && !isnan(limit_s));
+    if (!live_root(q) || q->heap[ROOT].time > time_key(limit_s))
+        return false;
+    take_root(q, out);
     return true;
 }
 
@@ -366,10 +537,8 @@ static uint32_t pending_slot(const dc_eventq *q, dc_event_handle handle)
         return NO_SLOT;
     uint32_t s = (uint32_t)(low - 1);
     uint32_t gen = (uint32_t)(handle >> 32);
-    if (gen == GEN_RETIRED || q->slots[s].gen != gen)
+    if (gen == GEN_RETIRED || q->slots[s].gen != gen || q->slots[s].seq == FREE_SEQ)
         return NO_SLOT;
-    assert(q->pos[s] >= ROOT && q->pos[s] < ROOT + q->n &&
-           entry_slot(&q->heap[q->pos[s]]) == s);
     return s;
 }
 
@@ -378,17 +547,9 @@ bool dc_eventq_cancel(dc_eventq *q, dc_event_handle handle)
     uint32_t s = pending_slot(q, handle);
     if (s == NO_SLOT)
         return false;
-    heap_entry *heap = q->heap;
-    size_t j = q->pos[s];
-    size_t last = ROOT + --q->n;
-    if (j != last) {
-        heap_entry e = heap[last];
-        if (j > ROOT && before(&e, &heap[j / 4 + 2]))
-            sift_up(heap, q->pos, j, e);
-        else
-            sift_down(heap, q->pos, j, e, last - 1);
-    }
-    release_slot(q, s);
+    release_slot(q, s); /* its entry is dead from now on */
+    if (q->n - q->hole > 2 * q->live + DEAD_MARGIN)
+        compact(q);
     return true;
 }
 
@@ -397,12 +558,12 @@ bool dc_eventq_is_pending(const dc_eventq *q, dc_event_handle handle)
     return pending_slot(q, handle) != NO_SLOT;
 }
 
-double dc_eventq_peek_time(const dc_eventq *q)
+double dc_eventq_peek_time(dc_eventq *q)
 {
-    return q->n ? key_time(q->heap[ROOT].time) : INFINITY;
+    return live_root(q) ? key_time(q->heap[ROOT].time) : INFINITY;
 }
 
 size_t dc_eventq_size(const dc_eventq *q)
 {
-    return q->n;
+    return q->live;
 }

@@ -1,19 +1,26 @@
-/* The pending-event set: an indexed 4-ary min-heap keyed by (time, sequence).
+/* The pending-event set: a 4-ary min-heap keyed by (time, sequence), with handles.
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
-/* The pending-event set: an indexed 4-ary min-heap keyed by (time, sequence).
+/* The pending-event set: a 4-ary min-heap keyed by (time, sequence).
  *
  * - The sequence number is a counter taken at push, so events with equal times
  *   pop in the order they were scheduled (FIFO), which makes runs deterministic.
  * - Events live in a pool that grows by doubling; a freed slot is reused, so
  *   there is no malloc per event once the pool has grown to the working size.
- * - A handle names a slot and its generation; cancel removes the event from the
- *   heap in O(log n) through the slot's back-pointer, and a stale handle (the
- *   event already ran or was cancelled) is recognised and ignored.
+ * - A handle names a slot and its generation; cancel frees the slot in O(1)
+ *   and leaves a dead heap entry that is dropped when it reaches the top (the
+ *   heap is rebuilt without them when they outnumber the pending events), and
+ *   a stale handle (the event already ran or was cancelled) is recognised and
+ *   ignored.
+ * - A pop followed by a push (an event rescheduling its model, the common
+ *   case) costs one sift, not two: the pop leaves a hole at the root that the
+ *   push fills (replace-top); see eventq.c.
  * A 4-ary heap halves the depth of a binary heap; with 16-byte entries and
  * the root at index 3, a node's four children fill exactly one 64-byte cache
  * line, so sift-down costs fewer cache misses (LaMarca & Ladner, "The
  * influence of caches on the performance of heaps", 1996).
+ * Memory: 32 bytes per slot of the pool (its peak number of pending events)
+ * and 16 bytes per heap entry (at most twice that peak, plus a constant).
  * Limits: fewer than 2^32 - 16 pending events; a handle belongs to the queue
  * that issued it (a handle from another queue may match an unrelated event). */
 #ifndef DC_EVENTQ_H
@@ -54,6 +61,9 @@ int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
 
 /* Removes the earliest event into *out (not NULL); false when the queue is empty. */
 bool dc_eventq_pop(dc_eventq *q, dc_event *out);
+/* The same, but only if the earliest event's time is at most limit_s (not
+ * NaN); false (nothing removed) otherwise. */
+bool dc_eventq_pop_until(dc_eventq *q, double limit_s, dc_event *out);
 
 /* true if the event was pending and is now removed; false for a stale or
  * DC_EVENT_NONE handle. */
@@ -61,8 +71,9 @@ bool dc_eventq_cancel(dc_eventq *q, dc_event_handle handle);
 
 bool dc_eventq_is_pending(const dc_eventq *q, dc_event_handle handle);
 
-/* Time of the earliest event, +INFINITY when empty. */
-double dc_eventq_peek_time(const dc_eventq *q);
+/* Time of the earliest event, +INFINITY when empty.  (Not const: it drops
+ * the entries of cancelled events from the top.) */
+double dc_eventq_peek_time(dc_eventq *q);
 
 size_t dc_eventq_size(const dc_eventq *q);
 

@@ -1,4 +1,4 @@
-/* HDF5 files built in memory, then written with checked write(2) and renamed.
+/* HDF5 files built in memory, then written with checked write(2) to an output file (sim/outfile.h).
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 #include "h5image.h"
 
@@ -85,7 +85,7 @@ static void fix_superblock(unsigned char *img, size_t size)
         img[n + (size_t)i] = (unsigned char)(sum >> (8 * i));
 }
 
-int dc_h5image_save(hid_t file, const char *path, char *why, size_t why_size)
+int dc_h5image_save(hid_t file, dc_outfile *out, char *why, size_t why_size)
 {
     if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) {
         snprintf(why, why_size, "could not finish the file in memory");
@@ -113,32 +113,31 @@ int dc_h5image_save(hid_t file, const char *path, char *why, size_t why_size)
     memset(block, 0, sizeof block);
     snprintf(block, sizeof block, "dcsim-checksum 1\nsize %zd\nfnv1a64 %016llx\n", size,
              dc_fnv1a64(DC_FNV1A64_INIT, buf, (size_t)size));
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
-        snprintf(why, why_size, "cannot open '%s': %s", path, strerror(errno));
-        free(buf);
-        return -1;
-    }
-    size_t done = 0, total = sizeof block + (size_t)size;
     int rc = 0;
-    while (done < total) {
-        const char *from = done < sizeof block ? block + done : buf + (done - sizeof block);
-        size_t left = done < sizeof block ? sizeof block - done : total - done;
-        ssize_t n = write(fd, from, left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            snprintf(why, why_size, "cannot write '%s': %s", path, n < 0 ? strerror(errno) : "no progress");
-            rc = -1;
-            break;
+    const char *name = dc_outfile_name(out);
+    const char *parts[2] = {block, buf};
+    size_t lens[2] = {sizeof block, (size_t)size};
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        const char *p = parts[k];
+        size_t left = lens[k];
+        while (left > 0) {
+            ssize_t n = write(dc_outfile_fd(out), p, left);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                const char *e = n < 0 ? strerror(errno) : "no progress";
+                if (dc_outfile_in_place(out))
+                    snprintf(why, why_size, "%s", e); /* the message names the file already */
+                else
+                    snprintf(why, why_size, "cannot write '%s': %s", name, e);
+                rc = -1;
+                break;
+            }
+            p += n;
+            left -= (size_t)n;
         }
-        done += (size_t)n;
     }
     free(buf);
-    if (close(fd) != 0 && rc == 0) {
-        snprintf(why, why_size, "cannot write '%s': %s", path, strerror(errno));
-        rc = -1;
-    }
     return rc;
 }
 

@@ -10,7 +10,8 @@
  * RLIMIT_FSIZE).  With the core driver and no backing store, HDF5 never
  * touches the disk: the trace (or sweep) is built in memory, its image is
  * written by dc_h5image_save, whose every error is ours to report, and the
- * caller renames the temporary file only when that succeeded.  Cost: the
+ * caller commits the output (sim/outfile.h: renames its temporary file)
+ * only when that succeeded.  Cost: the
  * file's size in memory for the time of the write (bounded by the trace
  * limit, cli/runlimits.h). *
  * Checksum.  dc_h5image_save writes a 512-byte HDF5 user block in front of
@@ -32,6 +33,8 @@
 
 #include <hdf5.h>
 
+#include "outfile.h"
+
 /* A file-access property list: core driver without backing store, format
  * pinned to HDF5 1.8, strong close.  -1 on failure. */
 hid_t dc_h5image_fapl(void);
@@ -39,11 +42,10 @@ hid_t dc_h5image_fapl(void);
 /* The size of the user block that carries the checksum. */
 #define DC_H5IMAGE_USERBLOCK 512
 
-/* Writes the image of the open in-memory file to path (created or
- * truncated), with the checksum in its user block when it has one,
- * checking every write and the close.  0 on success; else -1 with the
- * reason in why. */
-int dc_h5image_save(hid_t file, const char *path, char *why, size_t why_size);
+/* Writes the image of the open in-memory file to out (sim/outfile.h; the
+ * caller commits it), with the checksum in its user block, checking every
+ * write.  0 on success; else -1 with the reason in why. */
+int dc_h5image_save(hid_t file, dc_outfile *out, char *why, size_t why_size);
 
 /* 0: path carries a checksum that matches, or none (unchecked); 1: it is
  * damaged (why says how); -1: it cannot be read (let the caller's open say

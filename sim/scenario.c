@@ -75,6 +75,8 @@ struct dc_scenario {
      * out of memory at set_schema; lookups then scan the tables). */
     const dc_param **index;
     size_t index_cap;
+    char **inputs; /* dc_scenario_inputs, built on first call */
+    size_t n_inputs, cap_inputs;
 };
 
 /* ---------- small helpers ---------- */
@@ -485,6 +487,9 @@ void dc_scenario_destroy(dc_scenario *sc)
         dc_uncertain_free(&sc->unc[i]);
     free(sc->unc);
     free(sc->index);
+    for (size_t i = 0; i < sc->n_inputs; i++)
+        free(sc->inputs[i]);
+    free(sc->inputs);
     free(sc->name);
     free(sc);
 }
@@ -512,6 +517,71 @@ config_setting_t *dc_scenario_lookup(const dc_scenario *sc, const char *path)
     if (!sc || !path)
         return NULL;
     return config_lookup(&sc->cfg, path);
+}
+
+/* ---------- the files a scenario reads ---------- */
+
+static bool add_input(dc_scenario *sc, const char *path)
+{
+    for (size_t i = 0; i < sc->n_inputs; i++)
+        if (strcmp(sc->inputs[i], path) == 0)
+            return true;
+    if (sc->n_inputs == sc->cap_inputs) {
+        size_t cap = sc->cap_inputs ? 2 * sc->cap_inputs : 8;
+        char **g = realloc(sc->inputs, cap * sizeof *g);
+        if (!g)
+            return false;
+        sc->inputs = g;
+        sc->cap_inputs = cap;
+    }
+    char *copy = strdup(path);
+    if (!copy)
+        return false;
+    sc->inputs[sc->n_inputs++] = copy;
+    return true;
+}
+
+/* Included files (libconfig records each setting's file) and the data files
+ * of DC_PARAM_FILE keys, relative to the scenario file as the models read
+ * them (sim/csv.h dc_csv_resolve_path). */
+static bool collect_inputs(dc_scenario *sc, const config_setting_t *s)
+{
+    const char *f = config_setting_source_file(s);
+    if (f && !add_input(sc, f))
+        return false;
+    if (config_setting_type(s) == CONFIG_TYPE_STRING && !config_setting_is_root(s)) {
+        char spath[PATH_BUF];
+        schema_path(s, spath, sizeof spath);
+        const dc_param *row = resolve(sc, spath);
+        if (row && (row->flags & DC_PARAM_FILE)) {
+            const char *name = config_setting_get_string(s);
+            const char *slash = strrchr(sc->name, '/');
+            char path[4096];
+            int w = name[0] == '/' || !slash ? snprintf(path, sizeof path, "%s", name)
+                                             : snprintf(path, sizeof path, "%.*s/%s", (int)(slash - sc->name),
+                                                        sc->name, name);
+            if (w > 0 && (size_t)w < sizeof path && !add_input(sc, path))
+                return false;
+        }
+    }
+    int n = config_setting_length(s);
+    for (int i = 0; i < n; i++)
+        if (!collect_inputs(sc, config_setting_get_elem(s, (unsigned)i)))
+            return false;
+    return true;
+}
+
+const char *const *dc_scenario_inputs(const dc_scenario *csc, size_t *n)
+{
+    *n = 0;
+    if (!csc)
+        return NULL;
+    /* Built once and kept: logically const, a cache. */
+    dc_scenario *sc = (dc_scenario *)csc;
+    if (!sc->n_inputs && (!add_input(sc, sc->name) || !collect_inputs(sc, config_root_setting(&sc->cfg))))
+        return NULL;
+    *n = sc->n_inputs;
+    return (const char *const *)sc->inputs;
 }
 
 /* ---------- validation ---------- */

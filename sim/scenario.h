@@ -63,6 +63,7 @@ enum dc_param_flags {
     DC_PARAM_MIN_EXCLUSIVE = 1u << 2, /* value > min rather than >= min */
     DC_PARAM_MAX_EXCLUSIVE = 1u << 3,
     DC_PARAM_AUTO = 1u << 4,          /* a float key that also takes "auto" */
+    DC_PARAM_FILE = 1u << 5,          /* a string naming a file the run reads (relative to the scenario file) */
 };
 
 typedef struct dc_param {
@@ -125,6 +126,12 @@ void dc_scenario_uncertain_set(dc_scenario *sc, size_t i, double x);
 /* Draws every input for a replication's seed (one uniform per stream) and
  * writes the values; values[i] receives input i's value (values may be NULL). */
 void dc_scenario_sample(dc_scenario *sc, uint64_t seed, double *values);
+
+/* The files the scenario reads: the scenario file, the files it includes
+ * and the files its DC_PARAM_FILE keys name (relative to the scenario
+ * file).  For the check that no output overwrites an input (sim/outfile.h).
+ * Owned by the scenario; NULL with *n = 0 when out of memory. */
+const char *const *dc_scenario_inputs(const dc_scenario *sc, size_t *n);
 
 /* Writes the schema as a Markdown reference table (for docs/scenario.md),
  * followed by the rules of distribution-valued keys. */

@@ -52,6 +52,9 @@ struct dc_sim {
     size_t n_signals;
 
     double sample_interval_s;
+    /* the models with a sample hook, listed once when the run starts */
+    model_slot *samplers;
+    size_t n_samplers;
     void (*progress_fn)(void *ctx, double fraction);
     void *progress_ctx;
 
@@ -96,6 +99,7 @@ void dc_sim_destroy(dc_sim *sim)
         free(sim->models[i].state);
     }
     free(sim->models);
+    free(sim->samplers);
     for (size_t i = 0; i < sim->n_rngs; i++) {
         gsl_rng_free(sim->rngs[i].rng);
         free(sim->rngs[i].name);
@@ -272,14 +276,28 @@ void dc_sim_set_progress(dc_sim *sim, void (*fn)(void *ctx, double fraction), vo
     sim->progress_ctx = ctx;
 }
 
-/* The k-th sampling instant is k * interval (not a running sum, which drifts). */
-static void on_sample(dc_sim *sim, void *ctx, uint64_t k)
+/* Calls every sample hook at the current time. */
+static void sample_all(dc_sim *sim)
 {
-    (void)ctx;
+    for (size_t i = 0; i < sim->n_samplers; i++)
+        sim->samplers[i].type->sample(sim->samplers[i].state, sim);
+}
+
+/* The models with a sample hook, in model order. */
+static int list_samplers(dc_sim *sim, dc_error *err)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sim->n_models; i++)
+        n += sim->models[i].type->sample != NULL;
+    if (n == 0)
+        return DC_OK;
+    sim->samplers = malloc(n * sizeof *sim->samplers);
+    if (!sim->samplers)
+        return dc_error_set(err, DC_ENOMEM, "out of memory starting the run");
     for (size_t i = 0; i < sim->n_models; i++)
         if (sim->models[i].type->sample)
-            sim->models[i].type->sample(sim->models[i].state, sim);
-    dc_sim_at(sim, (double)(k + 1) * sim->sample_interval_s, on_sample, NULL, k + 1);
+            sim->samplers[sim->n_samplers++] = sim->models[i];
+    return DC_OK;
 }
 
 int dc_sim_run(dc_sim *sim, dc_error *err)
@@ -287,29 +305,43 @@ int dc_sim_run(dc_sim *sim, dc_error *err)
     if (sim->running)
         return dc_error_set(err, DC_EINTERNAL, "dc_sim_run called twice");
     sim->running = true;
+    int rc = list_samplers(sim, err);
+    if (rc != DC_OK)
+        return rc;
     for (size_t i = 0; i < sim->n_models; i++) {
         const dc_model_type *t = sim->models[i].type;
         if (t->start) {
-            int rc = t->start(sim->models[i].state, sim, err);
+            rc = t->start(sim->models[i].state, sim, err);
             if (rc != DC_OK)
                 return rc;
         }
     }
-    if (sim->sample_interval_s > 0.0)
-        dc_sim_at(sim, 0.0, on_sample, NULL, 0);
 
+    /* The sampling tick lives outside the queue: the k-th instant is
+     * k * interval (not a running sum, which drifts), and it runs once every
+     * event at or before it has run.  With no sample hook there is no tick. */
+    double interval_s = sim->n_samplers > 0 ? sim->sample_interval_s : 0.0;
+    uint64_t tick = 0;
+    double tick_s = interval_s > 0.0 ? 0.0 : INFINITY;
+    double horizon_s = sim->horizon_s;
+    dc_eventq *q = sim->queue;
     dc_event ev;
     while (!sim->stopped) {
-        if (dc_eventq_peek_time(sim->queue) > sim->horizon_s)
+        if (dc_eventq_pop_until(q, tick_s < horizon_s ? tick_s : horizon_s, &ev)) {
+            sim->now_s = ev.time_s;
+            ev.fn(sim, ev.ctx, ev.arg);
+            if ((++sim->events_processed & 0xffff) == 0 && sim->progress_fn)
+                sim->progress_fn(sim->progress_ctx, sim->now_s / horizon_s);
+        } else if (tick_s <= horizon_s) {
+            sim->now_s = tick_s;
+            sample_all(sim);
+            tick_s = (double)++tick * interval_s;
+        } else {
             break;
-        dc_eventq_pop(sim->queue, &ev);
-        sim->now_s = ev.time_s;
-        ev.fn(sim, ev.ctx, ev.arg);
-        if ((++sim->events_processed & 0xffff) == 0 && sim->progress_fn)
-            sim->progress_fn(sim->progress_ctx, sim->now_s / sim->horizon_s);
+        }
     }
     if (!sim->stopped)
-        sim->now_s = sim->horizon_s;
+        sim->now_s = horizon_s;
     if (sim->run_error.code != DC_OK) {
         if (err)
             *err = sim->run_error;

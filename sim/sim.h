@@ -101,7 +101,11 @@ int dc_sim_subscribe(dc_sim *sim, int signal, dc_signal_fn fn, void *ctx);
 /* Calls the subscribers synchronously, in subscription order. */
 void dc_sim_publish(dc_sim *sim, int signal, const void *payload);
 
-/* Every interval_s of simulated time from 0, calls each model's sample(). 0 = off. */
+/* Every interval_s of simulated time from 0 (instants k * interval_s up to the
+ * horizon), calls each model's sample(), in model order, after every event
+ * at or before that instant.  0 = off.  The tick is no event: it costs
+ * nothing when no model has a sample hook, and is not counted in
+ * dc_sim_events_processed. */
 void dc_sim_set_sample_interval(dc_sim *sim, double interval_s);
 
 /* Called with the fraction of the horizon done, at most every 2^16 events. */

@@ -27,9 +27,11 @@
  *   (sim/h5image.h): a full disk or a file-size limit is an errno we
  *   report, never a failure inside libhdf5 (which 1.10 does not survive);
  *   a 512-byte user block in front carries a checksum of the rest.
- * - The temporary file is not fsync'ed before the rename: a crash of dcsim
- *   never leaves a half file under NAME, but a power cut right after the
- *   run may (the kernel has the data, the disk may not yet). */
+ * - The output follows sim/outfile.h (temporary file then rename, devices
+ *   in place, links, FIFOs and inputs refused).  The temporary file is not
+ *   fsync'ed before the rename: a crash of dcsim never leaves a half file
+ *   under NAME, but a power cut right after the run may (the kernel has the
+ *   data, the disk may not yet). */
 #include "trace.h"
 #include "trace_format.h"
 #include "h5image.h"
@@ -51,96 +53,9 @@
 #define SERIES_CHUNK_ROWS 4096
 #define EVENT_CHUNK_ROWS 1024
 
-/* ---- paths and their diagnosis ------------------------------------------ */
-
-static char *str_cat(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    char *s = malloc(la + lb + 1);
-    if (s) {
-        memcpy(s, a, la);
-        memcpy(s + la, b, lb + 1);
-    }
-    return s;
-}
-
-/* The directory part of path ("." when there is none); malloc'd. */
-static char *dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return str_cat(".", "");
-    size_t len = (size_t)(slash - path);
-    while (len > 0 && path[len - 1] == '/')
-        len--;
-    if (len == 0)
-        return str_cat("/", "");
-    char *d = malloc(len + 1);
-    if (d) {
-        memcpy(d, path, len);
-        d[len] = '\0';
-    }
-    return d;
-}
-
-/* Turns errnum from creating a file beside path into a message. */
-static int path_error(const char *path, int errnum, dc_error *err)
-{
-    if (errnum == ENOENT || errnum == ENOTDIR) {
-        char *dir = dir_of(path);
-        if (!dir)
-            return dc_error_set(err, DC_ENOMEM, "out of memory");
-        struct stat st;
-        int rc = -1;
-        if (stat(dir, &st) != 0) {
-            if (errno == ENOENT)
-                rc = dc_error_set(err, DC_EIO, "cannot write trace '%s': directory '%s' does not exist",
-                                  path, dir);
-            else if (errno == ENOTDIR)
-                rc = dc_error_set(err, DC_EIO,
-                                  "cannot write trace '%s': directory '%s' does not exist "
-                                  "(part of its path is not a directory)",
-                                  path, dir);
-        } else if (!S_ISDIR(st.st_mode)) {
-            rc = dc_error_set(err, DC_EIO, "cannot write trace '%s': '%s' is not a directory", path,
-                              dir);
-        }
-        free(dir);
-        if (rc >= 0)
-            return rc;
-    }
-    return dc_error_set(err, DC_EIO, "cannot write trace '%s': %s", path, strerror(errnum));
-}
-
-/* Checks what can be checked on the name alone. */
-static int check_name(const char *path, dc_error *err)
-{
-    if (!path || !*path)
-        return dc_error_set(err, DC_EIO, "cannot write trace: no file name given");
-    struct stat st;
-    if (path[strlen(path) - 1] == '/' || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
-        return dc_error_set(err, DC_EIO, "cannot write trace '%s': it is a directory", path);
-    return DC_OK;
-}
-
 int dc_trace_check_writable(const char *path, dc_error *err)
 {
-    int rc = check_name(path, err);
-    if (rc != DC_OK)
-        return rc;
-    char *tmpl = str_cat(path, ".check.XXXXXX");
-    if (!tmpl)
-        return dc_error_set(err, DC_ENOMEM, "out of memory");
-    int fd = mkstemp(tmpl); /* O_CREAT | O_EXCL */
-    if (fd < 0) {
-        rc = path_error(path, errno, err);
-    } else {
-        close(fd);
-        unlink(tmpl);
-        rc = DC_OK;
-    }
-    free(tmpl);
-    return rc;
+    return dc_outfile_check(path, "trace", NULL, 0, err);
 }
 
 /* ---- HDF5 helpers --------------------------------------------------------- */
@@ -618,7 +533,7 @@ static hid_t create_file(const char *tmp)
     return f;
 }
 
-static int write_file(writer *w, const char *tmp, const dc_trace_meta *meta,
+static int write_file(writer *w, dc_outfile *out, const dc_trace_meta *meta,
                       const dc_summary *summary, const dc_series_set *series,
                       const dc_eventlog *events)
 {
@@ -629,9 +544,9 @@ static int write_file(writer *w, const char *tmp, const dc_trace_meta *meta,
         (w->scalar = H5Screate(H5S_SCALAR)) < 0 || (w->dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0 ||
         H5Pset_chunk_cache(w->dapl, 0, 0, 1.0) < 0)
         return fail(w, "could not set up HDF5 types");
-    w->file = create_file(tmp);
+    w->file = create_file(dc_outfile_name(out));
     if (w->file < 0)
-        return fail(w, "could not create temporary file '%s'", tmp);
+        return fail(w, "could not create the file in memory");
     rc = write_root_attrs(w, meta);
     if (rc == DC_OK)
         rc = write_summary(w, summary);
@@ -644,22 +559,19 @@ static int write_file(writer *w, const char *tmp, const dc_trace_meta *meta,
     /* The image goes to disk through our own writes: a full disk shows
      * here as an errno, and HDF5's in-memory file closes cleanly. */
     char why[512];
-    if (rc == DC_OK && dc_h5image_save(w->file, tmp, why, sizeof why) != 0)
+    if (rc == DC_OK && dc_h5image_save(w->file, out, why, sizeof why) != 0)
         rc = dc_error_set(w->err, DC_EIO, "cannot write trace '%s': %s", w->path, why);
     herr_t st = H5Fclose(w->file);
     w->file = -1;
     if (st < 0 && rc == DC_OK)
-        rc = fail(w, "could not finish temporary file '%s'", tmp);
+        rc = fail(w, "could not finish the file in memory");
     return rc;
 }
 
-int dc_trace_write(const char *path, const dc_trace_meta *meta,
-                   const dc_summary *summary, const dc_series_set *series,
-                   const dc_eventlog *events, dc_error *err)
+int dc_trace_write_to(dc_outfile *out, const dc_trace_meta *meta, const dc_summary *summary,
+                      const dc_series_set *series, const dc_eventlog *events, dc_error *err)
 {
-    int rc = check_name(path, err);
-    if (rc != DC_OK)
-        return rc;
+    const char *path = dc_outfile_path(out);
     if (series && dc_series_set_failed(series))
         return dc_error_set(err, DC_ENOMEM,
                             "cannot write trace '%s': the time series ran out of memory", path);
@@ -673,39 +585,19 @@ int dc_trace_write(const char *path, const dc_trace_meta *meta,
                             "cannot write trace '%s': compression level %d is not in 0-9", path,
                             meta->compression_level);
 
-    char suffix[32];
-    snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
-    char *tmp = str_cat(path, suffix);
-    if (!tmp)
-        return dc_error_set(err, DC_ENOMEM, "cannot write trace '%s': out of memory", path);
-
-    /* Create the temporary file ourselves first: errno then says why not. */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
-        int e = errno;
-        if (e == ENOENT || e == ENOTDIR)
-            rc = path_error(path, e, err);
-        else
-            rc = dc_error_set(err, DC_EIO,
-                              "cannot write trace '%s': cannot create temporary file '%s': %s",
-                              path, tmp, strerror(e));
-        free(tmp);
-        return rc;
-    }
-    close(fd);
-
     H5E_auto2_t old_func;
     void *old_data;
     H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 
+    int rc;
     writer w = {.path = path, .err = err, .file = -1, .str_type = -1, .scalar = -1, .dapl = -1,
                 .level = meta ? meta->compression_level : 0};
     if (w.level > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0)
         rc = dc_error_set(err, DC_EIO,
                           "cannot write trace '%s': this HDF5 library has no deflate filter", path);
     else
-        rc = write_file(&w, tmp, meta, summary, series, events);
+        rc = write_file(&w, out, meta, summary, series, events);
     if (w.file >= 0)
         H5Fclose(w.file);
     if (w.scalar >= 0)
@@ -715,12 +607,20 @@ int dc_trace_write(const char *path, const dc_trace_meta *meta,
     if (w.str_type >= 0)
         H5Tclose(w.str_type);
     H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
-
-    if (rc == DC_OK && rename(tmp, path) != 0)
-        rc = dc_error_set(err, DC_EIO, "cannot write trace '%s': cannot rename '%s' to it: %s",
-                          path, tmp, strerror(errno));
-    if (rc != DC_OK)
-        unlink(tmp);
-    free(tmp);
     return rc;
+}
+
+int dc_trace_write(const char *path, const dc_trace_meta *meta,
+                   const dc_summary *summary, const dc_series_set *series,
+                   const dc_eventlog *events, dc_error *err)
+{
+    dc_outfile *out = dc_outfile_open(path, "trace", err);
+    if (!out)
+        return err ? err->code : DC_EIO;
+    int rc = dc_trace_write_to(out, meta, summary, series, events, err);
+    if (rc != DC_OK) {
+        dc_outfile_abort(out);
+        return rc;
+    }
+    return dc_outfile_commit(out, err);
 }

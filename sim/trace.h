@@ -18,9 +18,9 @@
  *                     attributes "doc", "units" (one per column, joined by
  *                     commas) and "column_docs" (one "name: doc" per line)
  * The file is written under a temporary name in the same directory
- * (NAME.tmp.PID) and renamed over NAME only when complete, so a failure never
- * leaves a half-written file under the final name, and an earlier file of
- * that name survives a failed write. */
+ * (NAME.tmp.PID.N, sim/outfile.h) and renamed over NAME only when complete,
+ * so a failure never leaves a half-written file under the final name, and
+ * an earlier file of that name survives a failed write. */
 #ifndef DC_TRACE_H
 #define DC_TRACE_H
 
@@ -28,6 +28,7 @@
 
 #include "error.h"
 #include "eventlog.h"
+#include "outfile.h"
 #include "rowtable.h"
 #include "series.h"
 #include "summary.h"
@@ -46,12 +47,18 @@ typedef struct dc_trace_meta {
     const dc_rowtable_set *tables; /* NULL: no tables */
 } dc_trace_meta;
 
-/* Checks, before a run, that path can be created: its directory exists and
- * is writable.  Leaves no file behind.  DC_EIO with a message otherwise. */
+/* Checks, before a run, that path can be a trace (sim/outfile.h: not a
+ * directory, link, FIFO...; its directory exists and is writable).  Leaves
+ * no file behind.  DC_EIO or DC_EINPUT with a message otherwise. */
 int dc_trace_check_writable(const char *path, dc_error *err);
 
+/* Opens path as an output, writes the trace and commits it. */
 int dc_trace_write(const char *path, const dc_trace_meta *meta,
                    const dc_summary *summary, const dc_series_set *series,
                    const dc_eventlog *events, dc_error *err);
+/* Writes the trace into an output the caller opened (and commits or
+ * aborts: a command that must clean up on a signal holds its name). */
+int dc_trace_write_to(dc_outfile *out, const dc_trace_meta *meta, const dc_summary *summary,
+                      const dc_series_set *series, const dc_eventlog *events, dc_error *err);
 
 #endif

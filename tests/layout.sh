@@ -18,8 +18,9 @@
 # Each broken rule is printed as FILE:LINE: what; exit status 1 if any.
 
 # Domain edges (FROM:TO): workload uses the fabric's accessors (collectives,
-# topology, storage transfers), orbital the power model's IT power.
-ALLOWED="workload:fabric orbital:facility"
+# topology, storage transfers), orbital the power model's IT power, cost the
+# topology's parameters (the fabric's bill of materials).
+ALLOWED="workload:fabric orbital:facility cost:fabric"
 
 src=${DCSIM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$src" || exit 2

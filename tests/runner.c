@@ -120,6 +120,12 @@ int dc_runner_start(dc_runner_child *ch, const char *prog, const char *const *ar
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0) {
+        if (o->stdout_to) {
+            close(fo);
+            fo = open(o->stdout_to, O_WRONLY);
+            if (fo < 0)
+                _exit(126);
+        }
         dup2(fo, 1);
         dup2(fe, 2);
         close(fo);

@@ -30,6 +30,8 @@ typedef struct dc_runner_opts {
     const char *const *unset; /* names removed from the child's environment (NULL-terminated) */
     long long fsize_limit;    /* RLIMIT_FSIZE of the child in bytes (0: none) */
     unsigned timeout_s;       /* SIGALRM after this many seconds (0: 120) */
+    const char *stdout_to;    /* the child's standard output goes to this file (opened for writing; for
+                               * /dev/full), not captured (NULL: captured) */
 } dc_runner_opts;
 
 typedef struct dc_runner_result {

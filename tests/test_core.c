@@ -253,13 +253,25 @@ typedef struct counter_state {
     int samples;
     double last_s;
     int finished;
+    int events_seen;  /* events run so far (set by mark_event) */
+    int seen_at[8];   /* events_seen at the first samples */
 } counter_state;
 
 static void counter_sample(void *state, dc_sim *sim)
 {
     counter_state *c = state;
+    if (c->samples < 8)
+        c->seen_at[c->samples] = c->events_seen;
     c->samples++;
     c->last_s = dc_sim_now(sim);
+}
+
+static void mark_event(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    counter_state *c = ctx;
+    c->events_seen++;
+    if (arg) /* scheduled by a sample instant's event: one more at the same time */
+        dc_sim_at(sim, dc_sim_now(sim), mark_event, ctx, 0);
 }
 
 static void counter_finish(void *state, dc_sim *sim)
@@ -292,9 +304,46 @@ static void test_engine_models_and_sampling(void)
     double v = 0;
     CU_ASSERT(dc_summary_get(dc_sim_summary(sim), "counter.samples", &v));
     CU_ASSERT_DOUBLE_EQUAL(v, 61.0, 0.0);
+    /* the tick is no event */
+    CU_ASSERT_EQUAL(dc_sim_events_processed(sim), 0);
     /* The same stream name gives the same generator within a run. */
     CU_ASSERT_PTR_EQUAL(dc_sim_rng(sim, "a"), dc_sim_rng(sim, "a"));
     CU_ASSERT_PTR_NOT_EQUAL(dc_sim_rng(sim, "a"), dc_sim_rng(sim, "b"));
+    dc_sim_destroy(sim);
+}
+
+/* A sampling instant runs after every event at or before it, including
+ * zero-delay events those schedule; not at all without a sample hook. */
+static void test_engine_sampling_order(void)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_sim_create(1, 200.0, &err);
+    CU_ASSERT_EQUAL(dc_sim_add_model(sim, &counter_model, NULL, &err), DC_OK);
+    dc_sim_set_sample_interval(sim, 60.0);
+    counter_state *c = dc_sim_model(sim, "counter");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    dc_sim_at(sim, 0.0, mark_event, c, 0);   /* before the sample at 0 */
+    dc_sim_at(sim, 60.0, mark_event, c, 1);  /* and its follower: before the one at 60 */
+    dc_sim_at(sim, 60.5, mark_event, c, 0);  /* after it */
+    dc_sim_at(sim, 120.0, mark_event, c, 0);
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
+    CU_ASSERT_EQUAL(c->samples, 4); /* 0, 60, 120, 180 */
+    CU_ASSERT_EQUAL(c->seen_at[0], 1);
+    CU_ASSERT_EQUAL(c->seen_at[1], 3);
+    CU_ASSERT_EQUAL(c->seen_at[2], 5);
+    CU_ASSERT_EQUAL(c->seen_at[3], 5);
+    CU_ASSERT_EQUAL(dc_sim_events_processed(sim), 5);
+    dc_sim_destroy(sim);
+
+    /* no sample hook: an interval set costs no tick at all */
+    sim = dc_sim_create(1, 1e6, &err);
+    dc_sim_set_sample_interval(sim, 1.0);
+    trace_ctx t = {0};
+    dc_sim_at(sim, 10.0, record_event, &t, 1);
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
+    CU_ASSERT_EQUAL(dc_sim_events_processed(sim), 1);
+    CU_ASSERT_EQUAL(t.n, 1);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim), 1e6, 0.0);
     dc_sim_destroy(sim);
 }
 
@@ -305,7 +354,8 @@ static int register_suites(void)
                   {"laws from scenario keys", test_dist_from_setting});
     DC_TEST_SUITE("engine", {"order, ties, cancel, horizon", test_engine_order_cancel_horizon},
                   {"stop early", test_engine_stop}, {"fail from a model", test_engine_fail},
-                  {"signals", test_engine_signals}, {"models and sampling", test_engine_models_and_sampling});
+                  {"signals", test_engine_signals}, {"models and sampling", test_engine_models_and_sampling},
+                  {"sampling instants after the events at or before them", test_engine_sampling_order});
     return test_scenario_register();
 }
 

@@ -9,7 +9,7 @@
  * demand, so that sequence renumbering, the pool limit and allocation failure
  * -- which the real queue reaches only after billions of pushes or when the
  * machine runs out of memory -- are exercised too, and its internals
- * (heap order, back-pointers, free list) can be checked directly. */
+ * (heap order, sentinels, dead entries, free list) can be checked directly. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,6 +43,7 @@ static void *wb_alloc(size_t size)
 #define dc_eventq_destroy wb_eventq_destroy
 #define dc_eventq_push wb_eventq_push
 #define dc_eventq_pop wb_eventq_pop
+#define dc_eventq_pop_until wb_eventq_pop_until
 #define dc_eventq_cancel wb_eventq_cancel
 #define dc_eventq_is_pending wb_eventq_is_pending
 #define dc_eventq_peek_time wb_eventq_peek_time
@@ -54,9 +55,10 @@ void wb_eventq_destroy(wb_eventq *q);
 int wb_eventq_push(wb_eventq *q, double time_s, dc_event_fn fn, void *ctx, uint64_t arg,
                    dc_event_handle *handle);
 bool wb_eventq_pop(wb_eventq *q, dc_event *out);
+bool wb_eventq_pop_until(wb_eventq *q, double limit_s, dc_event *out);
 bool wb_eventq_cancel(wb_eventq *q, dc_event_handle handle);
 bool wb_eventq_is_pending(const wb_eventq *q, dc_event_handle handle);
-double wb_eventq_peek_time(const wb_eventq *q);
+double wb_eventq_peek_time(wb_eventq *q);
 size_t wb_eventq_size(const wb_eventq *q);
 
 #include "eventq.c"
@@ -66,31 +68,42 @@ size_t wb_eventq_size(const wb_eventq *q);
 #undef dc_eventq_destroy
 #undef dc_eventq_push
 #undef dc_eventq_pop
+#undef dc_eventq_pop_until
 #undef dc_eventq_cancel
 #undef dc_eventq_is_pending
 #undef dc_eventq_peek_time
 #undef dc_eventq_size
 
-/* Checks every internal invariant of the copy: heap order, back-pointers,
- * and that each slot handed out is pending, free (once) or retired. */
+/* Checks every internal invariant of the copy: heap order, sentinels past
+ * the entries, one live entry per pending slot, and that each slot handed
+ * out is pending, free (once) or retired. */
 static bool wb_consistent(const wb_eventq *q)
 {
-    if (q->n > q->used || q->used > q->cap || q->next_seq > SEQ_LIMIT)
+    if (q->n < q->live + q->hole || q->n > q->heap_cap || q->used > q->cap || q->next_seq > SEQ_END)
         return false;
-    for (size_t j = ROOT; j < ROOT + q->n; j++) {
-        uint32_t s = entry_slot(&q->heap[j]);
-        if (s >= q->used || q->pos[s] != j || (q->heap[j].key >> 32) >= q->next_seq)
+    size_t live_entries = 0;
+    for (size_t j = ROOT + q->hole; j < ROOT + q->n; j++) {
+        const heap_entry *e = &q->heap[j];
+        uint32_t s = entry_slot(e);
+        if (s >= q->used || entry_seq(e) >= q->next_seq)
             return false;
-        if (j > ROOT && before(&q->heap[j], &q->heap[j / 4 + 2]))
+        live_entries += is_live(q, e);
+        size_t p = j / 4 + 2;
+        if (j > ROOT && !(q->hole && p == ROOT) && before(e, &q->heap[p]))
             return false;
     }
-    size_t nfree = 0, nretired = 0;
-    for (uint32_t s = q->free_head; s != NO_SLOT; s = q->slots[s].next_free)
-        if (s >= q->used || ++nfree > q->used)
+    for (size_t j = ROOT + q->n; j <= ROOT + q->heap_cap; j++)
+        if (q->heap[j].time != SENTINEL.time || q->heap[j].key != SENTINEL.key)
             return false;
-    for (size_t s = 0; s < q->used; s++)
+    size_t pending = 0, nfree = 0, nretired = 0;
+    for (size_t s = 0; s < q->used; s++) {
+        pending += q->slots[s].seq != FREE_SEQ;
         nretired += q->slots[s].gen == GEN_RETIRED;
-    return q->n + nfree + nretired == q->used;
+    }
+    for (uint32_t s = q->free_head; s != NO_SLOT; s = (uint32_t)q->slots[s].arg)
+        if (s >= q->used || q->slots[s].seq != FREE_SEQ || ++nfree > q->used)
+            return false;
+    return live_entries == q->live && pending == q->live && q->live + nfree + nretired == q->used;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -103,7 +116,7 @@ typedef struct queue_ops {
     bool (*pop)(void *q, dc_event *out);
     bool (*cancel)(void *q, dc_event_handle h);
     bool (*is_pending)(const void *q, dc_event_handle h);
-    double (*peek)(const void *q);
+    double (*peek)(void *q);
     size_t (*size)(const void *q);
     bool (*consistent)(const void *q); /* NULL when the internals are hidden */
     size_t max_pending;
@@ -124,7 +137,7 @@ typedef struct queue_ops {
     {                                                                                    \
         return P##_is_pending(q, h);                                                     \
     }                                                                                    \
-    static double P##_w_peek(const void *q) { return P##_peek_time(q); }                 \
+    static double P##_w_peek(void *q) { return P##_peek_time(q); }                       \
     static size_t P##_w_size(const void *q) { return P##_size(q); }
 WRAP(dc_eventq)
 WRAP(wb_eventq)
@@ -757,6 +770,105 @@ static void test_enomem_leaves_queue_unchanged(void)
     wb_alloc_fail = 0;
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* (f) lazy cancellation: dead entries stay bounded, pop_until, replace-top */
+
+/* An event cancelled and rescheduled over and over (a job's completion
+ * moving with its speed) leaves dead entries behind; the heap is rebuilt
+ * before they outnumber the pending events by more than the margin. */
+static void test_dead_entries_bounded(void)
+{
+    wb_eventq *q = wb_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    enum { K = 40 };
+    dc_event_handle h[K];
+    for (uint64_t i = 0; i < K; i++)
+        CU_ASSERT_EQUAL_FATAL(wb_eventq_push(q, 1000.0 + (double)i, handler_a, NULL, i, &h[i]), DC_OK);
+    size_t max_n = 0, bad = 0;
+    uint64_t rng = 5;
+    for (int r = 0; r < 20000; r++) {
+        size_t k = below(&rng, K);
+        CU_ASSERT(wb_eventq_cancel(q, h[k]));
+        if (wb_eventq_push(q, 1000.0 + 1000.0 * uniform01(&rng), handler_a, NULL, k, &h[k]) != DC_OK)
+            bad++;
+        if (q->n > max_n)
+            max_n = q->n;
+        if (r % 97 == 0 && !wb_consistent(q))
+            bad++;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(max_n <= 2 * K + DEAD_MARGIN + 1);
+    CU_ASSERT(max_n > K); /* dead entries did accumulate before a rebuild */
+    CU_ASSERT_EQUAL(wb_eventq_size(q), K);
+    /* every live event pops once, in order, with its own payload */
+    dc_event ev;
+    double last = -INFINITY;
+    bool seen[K] = {false};
+    for (int i = 0; i < K; i++) {
+        CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+        CU_ASSERT(ev.time_s >= last);
+        CU_ASSERT(ev.arg < K && !seen[ev.arg]);
+        if (ev.arg < K)
+            seen[ev.arg] = true;
+        last = ev.time_s;
+    }
+    CU_ASSERT_FALSE(wb_eventq_pop(q, &ev));
+    CU_ASSERT(wb_consistent(q));
+    wb_eventq_destroy(q);
+}
+
+/* pop_until takes only events at or before the limit; a pop then a push
+ * (replace-top), a pop then a cancel and a peek after a pop read around the
+ * hole the pop left. */
+static void test_pop_until_and_hole(void)
+{
+    wb_eventq *q = wb_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    dc_event_handle h[10];
+    for (uint64_t i = 0; i < 10; i++)
+        CU_ASSERT_EQUAL(wb_eventq_push(q, (double)i, handler_a, NULL, i, &h[i]), DC_OK);
+    dc_event ev;
+    CU_ASSERT_FALSE(wb_eventq_pop_until(q, -0.5, &ev));
+    CU_ASSERT_EQUAL(wb_eventq_size(q), 10);
+    CU_ASSERT_FATAL(wb_eventq_pop_until(q, 0.0, &ev)); /* inclusive */
+    CU_ASSERT_EQUAL(ev.arg, 0);
+    CU_ASSERT(q->hole);
+    CU_ASSERT(wb_consistent(q));
+    CU_ASSERT_EQUAL(wb_eventq_peek_time(q), 1.0);
+    CU_ASSERT_EQUAL(wb_eventq_size(q), 9);
+    /* replace-top: the push fills the hole */
+    CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+    CU_ASSERT_EQUAL(ev.arg, 1);
+    CU_ASSERT(q->hole);
+    size_t n_before = q->n;
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 4.5, handler_b, NULL, 45, NULL), DC_OK);
+    CU_ASSERT_FALSE(q->hole);
+    CU_ASSERT_EQUAL(q->n, n_before);
+    CU_ASSERT(wb_consistent(q));
+    /* a cancel after a pop settles the hole first */
+    CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+    CU_ASSERT_EQUAL(ev.arg, 2);
+    CU_ASSERT(wb_eventq_cancel(q, h[3]));
+    CU_ASSERT_FALSE(wb_eventq_is_pending(q, h[3]));
+    CU_ASSERT(wb_consistent(q));
+    /* the cancelled event's dead entry is skipped, also by pop_until */
+    CU_ASSERT_FALSE(wb_eventq_pop_until(q, 3.9, &ev));
+    CU_ASSERT_FATAL(wb_eventq_pop_until(q, 4.0, &ev));
+    CU_ASSERT_EQUAL(ev.arg, 4);
+    CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+    CU_ASSERT_EQUAL(ev.arg, 45);
+    CU_ASSERT(ev.fn == handler_b);
+    for (uint64_t i = 5; i < 10; i++) {
+        CU_ASSERT_FATAL(wb_eventq_pop_until(q, INFINITY, &ev));
+        CU_ASSERT_EQUAL(ev.arg, i);
+    }
+    CU_ASSERT_FALSE(wb_eventq_pop_until(q, INFINITY, &ev));
+    CU_ASSERT_EQUAL(wb_eventq_size(q), 0);
+    CU_ASSERT(wb_consistent(q));
+    wb_eventq_destroy(q);
+}
+
 /* ------------------------------------------------------------------------ */
 
 static int register_suites(void)
@@ -773,7 +885,9 @@ static int register_suites(void)
                   {"empty queue, peek_time and size", test_empty_peek_size},
                   {"create with an impossible hint", test_create_too_large},
                   {"pool slots are reused", test_pool_reuse},
-                  {"ENOMEM leaves the queue unchanged", test_enomem_leaves_queue_unchanged});
+                  {"ENOMEM leaves the queue unchanged", test_enomem_leaves_queue_unchanged},
+                  {"dead entries of cancelled events stay bounded", test_dead_entries_bounded},
+                  {"pop_until, replace-top and the hole", test_pop_until_and_hole});
     return 0;
 }
 

@@ -378,6 +378,46 @@ static void test_every_script_draws(void)
 }
 
 /* Without a kind: every figure of one trace, into a folder. */
+/* Issue 18 item 8: the figures of traces where nothing went wrong.  A run
+ * without failures has an empty /series/repair_queue (gnuplot's stats then
+ * defines no STATS_max: nodes.gp stopped with "undefined variable"), and a
+ * trace without interruptions (the shipped inference/daily_chat) made
+ * interruptions.gp divide by zero ("undefined value").  Both draw now, and
+ * the interruption bars carry no NaN share. */
+static void test_quiet_runs(void)
+{
+    char quiet[600];
+    path_in(quiet, sizeof quiet, workdir, "quiet.h5");
+    dc_runner_result r = run((const char *[]){"run", small_cfg, "-o", quiet, "--quiet", "--set", "horizon_days=1.0",
+                                             "--set", "failures.[0].mtbf_h=1e12", "--set", "failures.[1].mtbf_h=1e12",
+                                             "--set", "failures.[2].mtbf_h=1e12", "--set", "failures.[3].mtbf_h=1e12",
+                                             NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    dc_runner_free(&r);
+    static const char *const kinds[] = {"nodes", "interruptions", "timeline", "gpu_hours", "progress"};
+    const char *traces[] = {quiet, trace_inf};
+    for (size_t t = 0; t < 2; t++)
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            char out[700];
+            snprintf(out, sizeof out, "%s/quiet_%zu_%s.png", outdir, t, kinds[k]);
+            r = run((const char *[]){"plot", traces[t], "--kind", kinds[k], "-o", out, "--data", tmpdir, NULL});
+            bool ok = r.status == 0 && is_png(out, 3000);
+            if (!ok)
+                fprintf(stderr, "\n  %s of %s: status %d: %s", kinds[k], traces[t], r.status, r.err);
+            CU_ASSERT(ok);
+            dc_runner_free(&r);
+            if (strcmp(kinds[k], "interruptions") == 0) {
+                char bars[500];
+                snprintf(bars, sizeof bars, "%s/bars.csv", tmpdir);
+                char *text = dc_runner_slurp(bars, NULL);
+                CU_ASSERT_PTR_NOT_NULL(strstr(text, ",0,0\n"));
+                CU_ASSERT_PTR_NULL(strstr(text, "NaN"));
+                free(text);
+            }
+            empty_dir(tmpdir);
+        }
+}
+
 static void test_folder_of_figures(void)
 {
     char dir[600];
@@ -1132,6 +1172,7 @@ static void teardown(void)
 static int suites(void)
 {
     DC_TEST_SUITE("plot", {"every kind (every script) draws PNG, SVG and PDF", test_every_script_draws},
+                  {"figures of runs without failures or interruptions", test_quiet_runs},
                   {"all the figures of a trace into a folder", test_folder_of_figures},
                   {"a scan draws the mean and 95% interval of dcsim run", test_scan_data},
                   {"a sweep's histogram marks its /stats P50 and P90; both sweep figures", test_sweep_figures},

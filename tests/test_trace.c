@@ -573,7 +573,7 @@ static void check_trace(const char *path, const fixture *fx)
 static char *tmp_name_of(const char *path)
 {
     static char buf[1024];
-    snprintf(buf, sizeof buf, "%s.tmp.%ld", path, (long)getpid());
+    snprintf(buf, sizeof buf, "%s.tmp.%ld.0", path, (long)getpid()); /* sim/outfile.c's first choice */
     return buf;
 }
 
@@ -707,7 +707,7 @@ static void test_trace_write_failures(void)
 
     /* The name of a directory. */
     CU_ASSERT_EQUAL(dc_trace_write(g_dir, &fx.meta, fx.summary, fx.series, fx.events, &err),
-                    DC_EIO);
+                    DC_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "is a directory"));
     unlink(file);
 
@@ -720,15 +720,28 @@ static void test_trace_write_failures(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(before);
     int entries = dc_runner_count_entries(g_dir);
 
-    /* (a) the temporary file cannot be created: a directory holds its name. */
+    /* (a) the temporary file cannot be created: a directory holds the first
+     * name tried (the next is taken), and a name so long that NAME.tmp.PID.N
+     * exceeds the file system's limit (the file itself, kept). */
     const char *tmp = tmp_name_of(path);
     CU_ASSERT_EQUAL_FATAL(mkdir(tmp, 0700), 0);
-    dc_summary_set(fx.summary, "ettr", 0.5, "", NULL); /* a different trace */
-    CU_ASSERT_EQUAL(dc_trace_write(path, &fx.meta, fx.summary, fx.series, fx.events, &err),
-                    DC_EIO);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "temporary file"));
+    CU_ASSERT_EQUAL(dc_trace_write(path, &fx.meta, fx.summary, fx.series, fx.events, &err), DC_OK);
     rmdir(tmp);
+    CU_ASSERT_EQUAL(dc_runner_count_entries(g_dir), entries);
+    char longname[300], longpath[900];
+    memset(longname, 'k', 250);
+    longname[250] = '\0';
+    path_in(longpath, sizeof longpath, longname);
+    CU_ASSERT_EQUAL_FATAL(dc_runner_write(longpath, "kept\n", 5), 0);
+    dc_summary_set(fx.summary, "ettr", 0.5, "", NULL); /* a different trace */
+    CU_ASSERT_EQUAL(dc_trace_write(longpath, &fx.meta, fx.summary, fx.series, fx.events, &err), DC_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, longpath));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "temporary file"));
+    char *kept = dc_runner_slurp(longpath, NULL);
+    CU_ASSERT_STRING_EQUAL(kept, "kept\n");
+    free(kept);
+    unlink(longpath);
+    /* The same trace written again: the same bytes (no object times). */
     unsigned char *after = slurp(path, &len1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(after);
     CU_ASSERT_TRUE(len0 == len1 && memcmp(before, after, len0) == 0);
@@ -783,8 +796,8 @@ static void test_trace_check_writable(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "is not a directory"));
     unlink(file);
 
-    CU_ASSERT_EQUAL(dc_trace_check_writable(g_dir, &err), DC_EIO);
-    CU_ASSERT_EQUAL(dc_trace_check_writable("", &err), DC_EIO);
+    CU_ASSERT_EQUAL(dc_trace_check_writable(g_dir, &err), DC_EINPUT);
+    CU_ASSERT_EQUAL(dc_trace_check_writable("", &err), DC_EINPUT);
 }
 
 /* An HDF5 file that is not a dcsim trace; format_version < 0 means none. */

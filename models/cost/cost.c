@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "fabric/network.h"
+#include "fabric_bom.h"
 
 #define USD_MAX 1e15
 #define PRICE(path, unit, doc) {path, DC_PARAM_FLOAT, 0, unit, 0, NULL, 0, USD_MAX, NULL, doc}
@@ -33,15 +35,25 @@ const dc_param dc_cost_params[] = {
     {"cost.capex.network_ports_per_gpu", DC_PARAM_FLOAT, 0, "", 1, NULL, 0, 1000, NULL,
      "network ports bought per GPU (all tiers of the fabric)"},
     PRICE("cost.capex.switch_usd", "USD", "price of one switch (besides ports priced per port)"),
-    {"cost.capex.switches", DC_PARAM_INT, 0, "", 0, NULL, 0, 1e9, NULL, "switches of the whole cluster"},
+    {"cost.capex.switches", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 1e9, NULL,
+     "switches of the whole cluster (default: those of the network section's fabric, fabric_bom.h; else 0)"},
+    PRICE("cost.capex.transceiver_usd", "USD",
+          "price of one optical transceiver (two per link between switches, counted from the network section)"),
+    PRICE("cost.capex.optical_link_usd", "USD", "fibre of one link between switches (from the network section)"),
+    PRICE("cost.capex.node_link_usd", "USD", "cable from a NIC to its leaf switch, or one torus link"),
     {"cost.capex.storage", DC_PARAM_LIST, 0, "", 0, NULL, 0, 0, NULL, "storage tiers of the whole cluster"},
     {"cost.capex.storage.[].tier", DC_PARAM_STRING, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL,
-     "tier name (for reports)"},
-    {"cost.capex.storage.[].tb", DC_PARAM_FLOAT, DC_PARAM_REQUIRED, "TB", 0, NULL, 0, 1e12, NULL, "capacity"},
+     "tier name (a storage.tiers name, whose capacity is then the default of tb)"},
+    {"cost.capex.storage.[].tb", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "TB", 0, NULL, 0, 1e12, NULL,
+     "capacity (default: the storage model's tier of that name, all its nodes)"},
     PRICE("cost.capex.storage.[].usd_per_tb", "USD/TB", "price per TB"),
-    PRICE("cost.capex.facility_usd_per_mw", "USD/MW", "facility build cost per MW of IT capacity"),
-    {"cost.capex.it_kw_per_gpu", DC_PARAM_FLOAT, 0, "kW", 0, NULL, 0, 1000, NULL,
-     "IT capacity the facility provides per GPU (GPU, host, network and storage share)"},
+    PRICE("cost.capex.facility_usd_per_mw", "USD/MW", "building and shell per MW of IT capacity"),
+    PRICE("cost.capex.power_usd_per_mw", "USD/MW",
+          "electrical plant (switchgear, UPS, generators, PDUs) per MW of IT capacity"),
+    PRICE("cost.capex.cooling_usd_per_mw", "USD/MW", "cooling plant per MW of its capacity (cooling.capacity_kw)"),
+    {"cost.capex.it_kw_per_gpu", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "kW", 0, NULL, 0, 1000, NULL,
+     "IT capacity per GPU (GPU, host, network and storage share); default: the site's power.site_cap_mw, "
+     "else the IT peak the power model simulated"},
     FRACTION("cost.capex.spares_fraction", 0, "spare parts bought, as a share of the hardware"),
     {"cost.capex.life_years", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "yr", 5, NULL, 0, 100, NULL,
      "straight-line amortisation life of the hardware"},
@@ -96,6 +108,11 @@ const dc_param dc_cost_params[] = {
     {0},
 };
 
+typedef struct storage_price {
+    char tier[64];
+    double usd_per_tb;
+} storage_price;
+
 typedef struct repair_price {
     char name[64];
     double usd; /* parts + labour per failure */
@@ -107,8 +124,15 @@ typedef struct cost_model {
     bool has_lost_value;
     double gpu_usd, server_usd, port_usd, ports_per_gpu, switch_usd, storage_usd;
     long long switches;
-    double facility_usd_per_mw, it_kw_per_gpu, spares_fraction, life_y, facility_life_y, residual_fraction,
-        interest_rate;
+    bool has_fabric;
+    dc_fabric_bom bom;
+    double transceiver_usd, optical_link_usd, node_link_usd;
+    storage_price *storage; /* tiers priced per TB whose capacity the storage model gives */
+    size_t n_storage;
+    double facility_usd_per_mw, power_usd_per_mw, cooling_usd_per_mw, it_kw_per_gpu, spares_fraction, life_y,
+        facility_life_y, residual_fraction, interest_rate;
+    bool has_it_kw, has_site_cap, has_cooling;
+    double site_cap_mw, cooling_mw;
     double electricity_usd_per_kwh, facility_mw;
     bool has_facility_mw;
     double maintenance_fraction, staff_per_nodes, staff_usd_per_year, licence_usd_per_gpu_year;
@@ -214,6 +238,42 @@ static int read_repairs(cost_model *m, const dc_scenario *sc, const config_setti
     return DC_OK;
 }
 
+/* Tiers with a tb are priced now; the others take their capacity from the
+ * storage model at the end (its tier of that name must exist). */
+static int read_storage(cost_model *m, const dc_scenario *sc, const config_setting_t *list, dc_error *err)
+{
+    if (!list)
+        return DC_OK;
+    size_t n = (size_t)config_setting_length(list);
+    m->storage = calloc(n ? n : 1, sizeof *m->storage);
+    if (!m->storage)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    const config_setting_t *tiers = dc_scenario_lookup(sc, "storage.tiers");
+    for (size_t i = 0; i < n; i++) {
+        const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+        double tb;
+        if (config_setting_lookup_float(e, "tb", &tb)) {
+            m->storage_usd += tb * num(e, "usd_per_tb", 0);
+            continue;
+        }
+        const char *name = "";
+        config_setting_lookup_string(e, "tier", &name);
+        bool found = false;
+        for (int k = 0; tiers && k < config_setting_length(tiers) && !found; k++) {
+            const char *tn = NULL;
+            config_setting_lookup_string(config_setting_get_elem(tiers, (unsigned)k), "name", &tn);
+            found = tn && strcmp(tn, name) == 0;
+        }
+        if (!found || strlen(name) >= sizeof m->storage[0].tier)
+            return dc_scenario_error_at(sc, config_setting_get_member(e, "tier"), err,
+                                        "no storage tier is named \"%s\" (storage.tiers.[].name): give its tb", name);
+        storage_price *sp = &m->storage[m->n_storage++];
+        snprintf(sp->tier, sizeof sp->tier, "%s", name);
+        sp->usd_per_tb = num(e, "usd_per_tb", 0);
+    }
+    return DC_OK;
+}
+
 static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
 {
     cost_model *m = state;
@@ -244,24 +304,41 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
     m->port_usd = num(cap, "network_port_usd", 0);
     m->ports_per_gpu = num(cap, "network_ports_per_gpu", 1);
     m->switch_usd = num(cap, "switch_usd", 0);
+    m->transceiver_usd = num(cap, "transceiver_usd", 0);
+    m->optical_link_usd = num(cap, "optical_link_usd", 0);
+    m->node_link_usd = num(cap, "node_link_usd", 0);
+    /* the fabric the network model simulates, counted (fabric_bom.h) */
+    dc_network *net = dc_network_of(sim);
+    if (net) {
+        m->has_fabric = true;
+        m->bom = dc_fabric_bom_of(dc_topology_get_spec(dc_network_topology(net)), (uint64_t)m->nodes);
+        m->switches = (long long)m->bom.switches;
+    }
     if (cap)
         config_setting_lookup_int64(cap, "switches", &m->switches);
-    const config_setting_t *st = cap ? config_setting_get_member(cap, "storage") : NULL;
-    for (int i = 0; st && i < config_setting_length(st); i++) {
-        const config_setting_t *e = config_setting_get_elem(st, (unsigned)i);
-        m->storage_usd += num(e, "tb", 0) * num(e, "usd_per_tb", 0);
-    }
+    int rc = read_storage(m, sc, cap ? config_setting_get_member(cap, "storage") : NULL, err);
+    if (rc != DC_OK)
+        return rc;
     m->facility_usd_per_mw = num(cap, "facility_usd_per_mw", 0);
-    m->it_kw_per_gpu = num(cap, "it_kw_per_gpu", 0);
+    m->power_usd_per_mw = num(cap, "power_usd_per_mw", 0);
+    m->cooling_usd_per_mw = num(cap, "cooling_usd_per_mw", 0);
+    m->has_it_kw = cap && config_setting_lookup_float(cap, "it_kw_per_gpu", &m->it_kw_per_gpu);
+    m->has_site_cap = config_lookup_float(dc_scenario_config(sc), "power.site_cap_mw", &m->site_cap_mw);
+    double cool_kw = 0;
+    m->has_cooling = config_lookup_float(dc_scenario_config(sc), "cooling.capacity_kw", &cool_kw);
+    m->cooling_mw = cool_kw / 1000.0;
     m->spares_fraction = num(cap, "spares_fraction", 0);
     m->life_y = num(cap, "life_years", 5);
     m->facility_life_y = num(cap, "facility_life_years", 15);
     m->residual_fraction = num(cap, "residual_fraction", 0);
     m->interest_rate = num(cap, "interest_rate", 0);
-    if (m->facility_usd_per_mw > 0.0 && !(m->it_kw_per_gpu > 0.0))
-        return dc_scenario_error_at(sc, config_setting_get_member(cap, "facility_usd_per_mw"), err,
-                                    "a facility price per MW needs cost.capex.it_kw_per_gpu (the IT capacity "
-                                    "per GPU) to size the facility");
+    const char *per_mw[] = {"facility_usd_per_mw", "power_usd_per_mw", "cooling_usd_per_mw"};
+    double per_mw_v[] = {m->facility_usd_per_mw, m->power_usd_per_mw, m->cooling_usd_per_mw};
+    for (size_t k = 0; k < 3; k++)
+        if (per_mw_v[k] > 0.0 && !m->has_it_kw && !dc_scenario_lookup(sc, "power"))
+            return dc_scenario_error_at(sc, config_setting_get_member(cap, per_mw[k]), err,
+                                        "a price per MW needs the IT capacity: give cost.capex.it_kw_per_gpu, or "
+                                        "a power section (its site_cap_mw, else the IT peak it simulates)");
 
     const config_setting_t *op = config_setting_get_member(g, "opex");
     m->electricity_usd_per_kwh = num(op, "electricity_usd_per_kwh", 0);
@@ -279,7 +356,7 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
     m->licence_usd_per_gpu_year = num(op, "licence_usd_per_gpu_year", 0);
     m->transfer_tb_per_month = num(op, "data_transfer_tb_per_month", 0);
     m->transfer_usd_per_tb = num(op, "data_transfer_usd_per_tb", 0);
-    int rc = read_repairs(m, sc, op, err);
+    rc = read_repairs(m, sc, op, err);
     if (rc != DC_OK)
         return rc;
 
@@ -347,10 +424,33 @@ static void cost_finish(void *state, dc_sim *sim)
         return;
 
     double f_o = m->owned, f_r = (1.0 - f_o) * m->reserved_share, f_d = (1.0 - f_o) * (1.0 - m->reserved_share);
+    /* Capital by part (the seed's breakdown, 000 sec. 6).  The storage tiers
+     * priced without a tb take the storage model's capacity. */
+    double storage_usd = m->storage_usd;
+    for (size_t k = 0; k < m->n_storage; k++) {
+        char key[96];
+        snprintf(key, sizeof key, "storage.%s.capacity_tb", m->storage[k].tier);
+        storage_usd += get(s, key, 0.0) * m->storage[k].usd_per_tb;
+    }
+    double optics = (double)m->bom.transceivers * m->transceiver_usd +
+                    (double)m->bom.optical_links * m->optical_link_usd + (double)m->bom.node_links * m->node_link_usd;
+    double p_dev = m->gpus * m->gpu_usd + m->nodes * m->server_usd;
+    double p_net = m->gpus * m->ports_per_gpu * m->port_usd + (double)m->switches * m->switch_usd + optics;
+    double p_sto = storage_usd;
+    /* (summed in the order of the lines before the parts existed: the same bits) */
     double hw = f_o * (1.0 + m->spares_fraction) *
                 (m->gpus * m->gpu_usd + m->nodes * m->server_usd + m->gpus * m->ports_per_gpu * m->port_usd +
-                 (double)m->switches * m->switch_usd + m->storage_usd);
-    double fac = f_o * m->facility_usd_per_mw * m->gpus * m->it_kw_per_gpu / 1000.0;
+                 (double)m->switches * m->switch_usd + storage_usd + optics);
+    /* The plant's size: the IT capacity per GPU given, else the site's
+     * connection, else the IT peak simulated; the cooling plant's own. */
+    double it_mw = m->has_it_kw ? m->gpus * m->it_kw_per_gpu / 1000.0
+                   : m->has_site_cap ? m->site_cap_mw
+                                     : get(s, "power.it_peak_mw", 0.0);
+    double cool_mw = m->has_cooling ? m->cooling_mw : it_mw;
+    double building = m->has_it_kw ? f_o * m->facility_usd_per_mw * m->gpus * m->it_kw_per_gpu / 1000.0
+                                   : f_o * m->facility_usd_per_mw * it_mw;
+    double power_plant = f_o * m->power_usd_per_mw * it_mw, cooling_plant = f_o * m->cooling_usd_per_mw * cool_mw;
+    double fac = building + power_plant + cooling_plant;
     double i = m->interest_rate;
     dc_cost_capital ch = dc_cost_capital_over(hw, m->residual_fraction * hw, m->life_y, i, t_y);
     dc_cost_capital cf = dc_cost_capital_over(fac, 0.0, m->facility_life_y, i, t_y);
@@ -383,7 +483,9 @@ static void cost_finish(void *state, dc_sim *sim)
     }
     double other = get(s, "repair.tickets", 0.0) - listed;
     double repairs = f_o * (listed_usd + (other > 0.0 ? other : 0.0) * m->repair_default_usd);
-    double opex = energy + maintenance + staff + licences + transfer + repairs + orb_opex;
+    /* the storage tiers' running cost (storage.h: TB-months x price) */
+    double storage_opex = f_o * get(s, "storage.cost_usd", 0.0);
+    double opex = energy + maintenance + staff + licences + transfer + repairs + orb_opex + storage_opex;
 
     double p = m->on_demand_usd;
     double on_demand = f_d * m->gpus * t_h * p;
@@ -445,6 +547,8 @@ static void cost_finish(void *state, dc_sim *sim)
     put(s, "cost.rent_reserved_usd", reserved_commit + reserved_over, "USD",
         "reserved commitments (and on-demand hours past them)");
     put(s, "cost.spot_usd", spot, "USD", "spot GPU-hours for non-critical work");
+    put(s, "cost.storage_opex_usd", storage_opex, "USD",
+        "running cost of the owned share of the storage tiers (storage.cost_usd)");
     put(s, "cost.tco_usd", tco, "USD", "total cost of ownership: capital charges, operating costs and renting");
     put(s, "cost.total_usd", tco + penalty, "USD", "TCO plus the deadline penalty");
     put(s, "cost.npv_usd", pv, "USD", "present value of the costs at cost.discount_rate (with the penalty)");
@@ -456,6 +560,9 @@ static void cost_finish(void *state, dc_sim *sim)
     if (inference_tokens > 0.0)
         put(s, "cost.usd_per_m_tokens", ratio(tco, inference_tokens / 1e6), "USD",
             "TCO per million inference tokens served");
+    double served = get(s, "inference.served", 0.0);
+    if (served > 0.0)
+        put(s, "cost.usd_per_request", tco / served, "USD", "TCO per inference request served");
     put(s, "cost.lost_gpu_h", lost, "GPU-h",
         "GPU-hours neither useful nor idle spares: downtime, rollbacks, restarts, checkpoints, waiting");
     put(s, "cost.lost_value_usd", lost * lost_value, "USD", "value of the lost GPU-hours (not added to the TCO)");
@@ -463,12 +570,64 @@ static void cost_finish(void *state, dc_sim *sim)
         "useful work per unit of facility energy");
     put(s, "output.useful_gpu_h_per_gpu_day", ratio(useful, m->gpus * t_days), "GPU-h/day",
         "useful work per GPU and day");
+    /* The seed's parts: each asset's share of its class's capital charge
+     * (depreciation and interest are linear in the price), the energy split
+     * by kWh between the IT side (with conversion losses) and cooling. */
+    double charge_hw = ch.depreciation_usd + ch.interest_usd, charge_fac = cf.depreciation_usd + cf.interest_usd;
+    double p_hw = p_dev + p_net + p_sto;
+    double cool_kwh = get(s, "power.cooling_energy_kwh", 0.0);
+    double cool_share = from_power && kwh > 0.0 ? cool_kwh / kwh : 0.0;
+    double part[] = {
+        p_hw > 0.0 ? charge_hw * p_dev / p_hw : 0.0,
+        p_hw > 0.0 ? charge_hw * p_net / p_hw : 0.0,
+        (p_hw > 0.0 ? charge_hw * p_sto / p_hw : 0.0) + storage_opex,
+        (fac > 0.0 ? charge_fac * power_plant / fac : 0.0) + energy * (1.0 - cool_share),
+        (fac > 0.0 ? charge_fac * cooling_plant / fac : 0.0) + energy * cool_share,
+        fac > 0.0 ? charge_fac * building / fac : 0.0,
+        maintenance + staff + licences + transfer + repairs,
+        co.depreciation_usd + co.interest_usd + orb_opex,
+        rent,
+    };
+    static const struct {
+        const char *key, *doc;
+    } parts[] = {
+        {"cost.tco.devices_usd", "GPUs and servers: their share of the hardware's depreciation and interest"},
+        {"cost.tco.network_usd", "switches, optics, cables and ports: their share of the hardware's capital charges"},
+        {"cost.tco.storage_usd", "storage tiers: their share of the hardware's capital charges and their running cost"},
+        {"cost.tco.power_usd", "electrical plant's capital charges and the energy of the IT load and its losses"},
+        {"cost.tco.cooling_usd", "cooling plant's capital charges and the energy of cooling"},
+        {"cost.tco.facility_usd", "the building's capital charges"},
+        {"cost.tco.operations_usd", "maintenance, staff, licences, data transfer and repairs"},
+        {"cost.tco.orbital_usd", "launch, bus and insurance amortised, ground segment and servicing"},
+        {"cost.tco.rent_usd", "rented GPU-hours: on demand, reserved and spot"},
+    };
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++)
+        put(s, parts[k].key, part[k], "USD", parts[k].doc);
+    put(s, "cost.capex_devices_usd", f_o * (1.0 + m->spares_fraction) * p_dev, "USD", "GPUs and servers bought");
+    put(s, "cost.capex_network_usd", f_o * (1.0 + m->spares_fraction) * p_net, "USD",
+        "switches, optics, cables and ports bought");
+    put(s, "cost.capex_storage_usd", f_o * (1.0 + m->spares_fraction) * p_sto, "USD", "storage bought");
+    put(s, "cost.capex_power_plant_usd", power_plant, "USD", "electrical plant bought");
+    put(s, "cost.capex_cooling_plant_usd", cooling_plant, "USD", "cooling plant bought");
+    put(s, "cost.capex_building_usd", building, "USD", "building and shell");
+    put(s, "cost.it_capacity_mw", it_mw, "MW", "IT capacity the plant and building are sized for");
+    put(s, "cost.cooling_capacity_mw", cool_mw, "MW", "cooling capacity the cooling plant is sized for");
+    if (m->has_fabric) {
+        put(s, "cost.fabric.switches", (double)m->bom.switches, "", "switches of the simulated fabric (fabric_bom.h)");
+        put(s, "cost.fabric.leaf_switches", (double)m->bom.leaf_switches, "", "leaf (ToR or rail) switches");
+        put(s, "cost.fabric.spine_switches", (double)m->bom.spine_switches, "", "spine switches");
+        put(s, "cost.fabric.core_switches", (double)m->bom.core_switches, "", "core switches (3 tiers)");
+        put(s, "cost.fabric.node_links", (double)m->bom.node_links, "", "NIC-to-leaf cables (torus: links)");
+        put(s, "cost.fabric.optical_links", (double)m->bom.optical_links, "", "links between switches");
+        put(s, "cost.fabric.transceivers", (double)m->bom.transceivers, "", "optical transceivers");
+    }
 }
 
 static void cost_destroy(void *state)
 {
     cost_model *m = state;
     free(m->repairs);
+    free(m->storage);
 }
 
 const dc_model_type dc_model_cost = {

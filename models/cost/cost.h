@@ -21,12 +21,20 @@
  * (a rental price includes them).
  *
  * Capital (owned share), per asset class (hardware; facility):
- *   hardware  C_h = f_o (1 + spares_fraction) (G gpu_usd + N server_usd
- *             + G network_ports_per_gpu network_port_usd + switches switch_usd
- *             + sum of storage tiers tb x usd_per_tb),  residual R_h = residual_fraction C_h,
- *             life L_h = life_years
- *   facility  C_f = f_o facility_usd_per_mw x G it_kw_per_gpu / 1000,  R_f = 0,
- *             life L_f = facility_life_years
+ *   hardware  C_h = f_o (1 + spares_fraction) (devices + network + storage),
+ *             devices = G gpu_usd + N server_usd,
+ *             network = G network_ports_per_gpu network_port_usd + switches switch_usd
+ *                     + transceivers transceiver_usd + optical links optical_link_usd
+ *                     + node links node_link_usd, the counts those of the network
+ *                     section's fabric (fabric_bom.h; switches overridable),
+ *             storage = sum of the tiers' tb x usd_per_tb, tb by default the
+ *                     storage model's capacity of the tier of that name;
+ *             residual R_h = residual_fraction C_h, life L_h = life_years
+ *   facility  C_f = f_o (facility_usd_per_mw M_it + power_usd_per_mw M_it
+ *             + cooling_usd_per_mw M_cool), R_f = 0, life L_f = facility_life_years;
+ *             M_it = G it_kw_per_gpu / 1000 if given, else power.site_cap_mw,
+ *             else the IT peak the power model simulated; M_cool =
+ *             cooling.capacity_kw / 1000, else M_it
  *   straight-line amortisation  D = (C - R) / L per year;
  *   book value                  B(t) = C - D min(t, L);
  *   depreciation over T         D min(T_y, L);
@@ -43,6 +51,7 @@
  *   staff        f_o N / staff_per_nodes x staff_usd_per_year x T_y
  *   licences     licence_usd_per_gpu_year G T_y (every GPU run, owned or rented)
  *   data         data_transfer_tb_per_month x 12 T_y x data_transfer_usd_per_tb
+ *   storage      f_o storage.cost_usd (the storage tiers' TB-months at their price)
  *   repairs      f_o [sum over listed classes failures.CLASS (parts_usd + labour_h
  *                labour_usd_per_h) + max(0, repair.tickets - listed failures)
  *                (repair_parts_usd + repair_labour_h labour_usd_per_h)]
@@ -57,6 +66,13 @@
  *   asset, life orbital.life_years, no residual; orbital.opex_usd and
  *   orbital.servicing_usd are operating costs.
  * TCO = depreciation + financing + operating + renting.
+ * The seed's parts (000 sec. 6), which add to the TCO: each asset's share of
+ *   its class's capital charges (depreciation and interest are linear in the
+ *   price), devices, network, storage (with its running cost), power (the
+ *   electrical plant and the energy bill's IT and loss share by kWh),
+ *   cooling (its plant and the cooling kWh's share), facility (the
+ *   building), operations (maintenance, staff, licences, transfer,
+ *   repairs), orbital, rent.
  * Deadline (deadline.days = D): missed when the job did not finish or
  *   job.completion_days > D; days late = completion_days - D (for an
  *   unfinished job, T in days - D: a lower bound); penalty = penalty_usd +
@@ -71,7 +87,8 @@
  *   trained model = TCO / (job.completed x models_per_job); per million
  *   training tokens = TCO / (job.tokens / 1e6) for a finished job; per
  *   million inference tokens = TCO / (inference.tokens / 1e6) when an
- *   inference model reports inference.tokens; useful GPU-hours per MWh and
+ *   inference model reports inference.tokens, per request served
+ *   (inference.served); useful GPU-hours per MWh and
  *   per GPU-day (the seeds' unit-output figures).
  * Losses: lost GPU-hours = gpu_hours.capacity - useful - idle_spare (downtime,
  *   rollbacks, restarts, checkpoints, waiting, slow-downs), valued at

@@ -46,7 +46,7 @@ const dc_param dc_jobspec_params[] = {
      NULL, "one job: its work at the full rate of one GPU"},
     {"jobs.[].start_h", DC_PARAM_FLOAT, 0, "h", 0, NULL, 0, 1e8, NULL,
      "one job: submission; a stream: first arrival not before"},
-    {"jobs.[].trace", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+    {"jobs.[].trace", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT | DC_PARAM_FILE, "", 0, NULL, 0, 0, NULL,
      "a CSV trace (arrival_h,nodes,work_gpu_h,priority,pool,user,kind), relative to the scenario file"},
     {"jobs.[].count", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "jobs", 0, NULL, 1, 1e7, NULL,
      "a stream: at most this many jobs"},

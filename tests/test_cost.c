@@ -1,0 +1,369 @@
+/* Tests of the costs that follow the simulated hardware: the fabric's bill of materials, plant and
+ * storage capital, the TCO's lines, the flagship's cost against its fabric and storage.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
+
+/* models/cost:
+ *  - the k-ary three-tier fat-tree (Al-Fares et al. 2008): k^3/4 hosts on
+ *    5k^2/4 switches (k^2/2 edge, k^2/2 aggregation, k^2/4 core) and k^3/4
+ *    links per tier, for k = 4 to 64;
+ *  - oversubscribed fat-trees (2 tiers at 1:3, the flagship's 3 tiers at 1:7
+ *    with a partial pod), rail-optimised fabrics (2 and 3 tiers), a leaf
+ *    wider than the radix and a torus against hand counts;
+ *  - a small cluster's capital by hand: switches, optics and cables from its
+ *    fabric, storage from the storage model's capacity, the electrical and
+ *    cooling plants and the building from their sizes;
+ *  - the TCO's lines (the flat ones and the seed's parts) add to the total to
+ *    1e-9 on the flagship, the hand case, the invest programme and a
+ *    rented mix;
+ *  - the flagship's TCO changes when its fabric or its storage changes, and
+ *    in the direction it should;
+ *  - bad input: a storage tier without tb and without a storage tier of its
+ *    name; a price per MW without a way to size the plant. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost/fabric_bom.h"
+#include "fabric/topology.h"
+#include "registry.h"
+#include "runner.h"
+#include "simrun.h"
+#include "testutil.h"
+
+static const char *srcdir;
+
+static bool close_rel(double a, double b, double tol)
+{
+    bool ok = fabs(a - b) <= tol * fmax(fabs(a), fabs(b));
+    if (!ok)
+        fprintf(stderr, "\n  %.17g vs %.17g", a, b);
+    return ok;
+}
+
+/* ---- the bill of materials ------------------------------------------------------------- */
+
+static dc_topology_spec fat_tree(int tiers, uint32_t npl, uint32_t lpp, uint32_t radix, uint32_t nics, double o_leaf,
+                                 double o_pod)
+{
+    return (dc_topology_spec){.kind = DC_TOPO_FAT_TREE, .tiers = tiers, .gpus_per_node = 8, .nodes_per_leaf = npl,
+                              .leaves_per_pod = lpp, .switch_radix = radix, .leaf_oversub = o_leaf,
+                              .pod_oversub = o_pod, .nics_per_node = nics};
+}
+
+static void test_k_ary_fat_tree(void)
+{
+    for (uint64_t k = 4; k <= 64; k += 4) {
+        dc_topology_spec sp = fat_tree(3, (uint32_t)(k / 2), (uint32_t)(k / 2), (uint32_t)k, 1, 1.0, 1.0);
+        uint64_t hosts = k * k * k / 4;
+        dc_fabric_bom b = dc_fabric_bom_of(&sp, hosts);
+        CU_ASSERT_EQUAL(b.switches, 5 * k * k / 4);
+        CU_ASSERT_EQUAL(b.leaf_switches, k * k / 2);
+        CU_ASSERT_EQUAL(b.spine_switches, k * k / 2);
+        CU_ASSERT_EQUAL(b.core_switches, k * k / 4);
+        CU_ASSERT_EQUAL(b.node_links, hosts);
+        CU_ASSERT_EQUAL(b.leaf_links, hosts);
+        CU_ASSERT_EQUAL(b.pod_links, hosts);
+        CU_ASSERT_EQUAL(b.transceivers, 4 * hosts);
+    }
+}
+
+static void test_hand_counts(void)
+{
+    /* 2 tiers, 1:3 at the leaf: 64 nodes of 8 NICs, 4 per leaf: 32 down,
+     * ceil(32/3) = 11 up, one 64-port switch each; 16 leaves, 176 up ports,
+     * ceil(176/64) = 3 spines */
+    dc_topology_spec a = fat_tree(2, 4, 0, 64, 8, 3.0, 1.0);
+    dc_fabric_bom b = dc_fabric_bom_of(&a, 64);
+    CU_ASSERT_EQUAL(b.leaf_switches, 16);
+    CU_ASSERT_EQUAL(b.leaf_links, 176);
+    CU_ASSERT_EQUAL(b.spine_switches, 3);
+    CU_ASSERT_EQUAL(b.core_switches, 0);
+    CU_ASSERT_EQUAL(b.switches, 19);
+    CU_ASSERT_EQUAL(b.node_links, 512);
+
+    /* the flagship's fabric: 1,344 nodes, 2 per ToR, 8 NICs, pods of 192
+     * ToRs, 1:7 to the core: 672 ToRs; a full pod 3,072 up ports, 439 to the
+     * core, ceil(3,511 / 64) = 55 spines; the half pod 1,536 and 220, 28
+     * spines; core ceil(1,537 / 64) = 25 */
+    dc_topology_spec f = fat_tree(3, 2, 192, 64, 8, 1.0, 7.0);
+    b = dc_fabric_bom_of(&f, 1344);
+    CU_ASSERT_EQUAL(b.leaf_switches, 672);
+    CU_ASSERT_EQUAL(b.spine_switches, 3 * 55 + 28);
+    CU_ASSERT_EQUAL(b.pod_links, 3 * 439 + 220);
+    CU_ASSERT_EQUAL(b.core_switches, 25);
+    CU_ASSERT_EQUAL(b.switches, 890);
+    CU_ASSERT_EQUAL(b.optical_links, 10752 + 1537);
+    CU_ASSERT_EQUAL(b.transceivers, 2 * (10752 + 1537));
+    /* the same at 1:1 between pods needs more core: 4 pods' 10,752 up ports over 64 */
+    dc_topology_spec f1 = fat_tree(3, 2, 192, 64, 8, 1.0, 1.0);
+    dc_fabric_bom b1 = dc_fabric_bom_of(&f1, 1344);
+    CU_ASSERT_EQUAL(b1.core_switches, 168);
+    CU_ASSERT_EQUAL(b1.spine_switches, 3 * 96 + 48);
+    CU_ASSERT(b1.transceivers > b.transceivers);
+
+    /* rail-optimised, 2 tiers: 32 nodes of 8 NICs in rail groups of 16: 2 x 8
+     * rail switches of 16 down and 16 up; 256 up ports, 4 spines */
+    dc_topology_spec r = fat_tree(2, 16, 0, 64, 8, 1.0, 1.0);
+    r.kind = DC_TOPO_RAIL;
+    b = dc_fabric_bom_of(&r, 32);
+    CU_ASSERT_EQUAL(b.leaf_switches, 16);
+    CU_ASSERT_EQUAL(b.leaf_links, 256);
+    CU_ASSERT_EQUAL(b.spine_switches, 4);
+    CU_ASSERT_EQUAL(b.switches, 20);
+    /* rail-optimised, 3 tiers: 256 nodes, groups of 32, 2 groups a pod, 1:2
+     * to the core: 64 rail switches (32 + 32 ports); a pod 512 up ports and
+     * 256 to the core, 12 spines; core 1,024 / 64 = 16 */
+    dc_topology_spec r3 = fat_tree(3, 32, 2, 64, 8, 1.0, 2.0);
+    r3.kind = DC_TOPO_RAIL;
+    b = dc_fabric_bom_of(&r3, 256);
+    CU_ASSERT_EQUAL(b.leaf_switches, 64);
+    CU_ASSERT_EQUAL(b.spine_switches, 48);
+    CU_ASSERT_EQUAL(b.core_switches, 16);
+    CU_ASSERT_EQUAL(b.switches, 128);
+    CU_ASSERT_EQUAL(b.pod_links, 1024);
+
+    /* a ToR wider than the radix: 8 nodes x 8 NICs = 64 down + 64 up on
+     * 64-port switches: two per leaf */
+    dc_topology_spec w = fat_tree(2, 8, 0, 64, 8, 1.0, 1.0);
+    b = dc_fabric_bom_of(&w, 16);
+    CU_ASSERT_EQUAL(b.leaf_switches, 4);
+    CU_ASSERT_EQUAL(b.spine_switches, 2);
+
+    /* one pod of three tiers has no core */
+    b = dc_fabric_bom_of(&f, 300);
+    CU_ASSERT_EQUAL(b.core_switches, 0);
+    CU_ASSERT_EQUAL(b.pod_links, 0);
+    CU_ASSERT_EQUAL(b.spine_switches, 38); /* 150 ToRs x 16 / 64 = 37.5 */
+
+    /* a torus: three links per node, no switch */
+    dc_topology_spec t = {.kind = DC_TOPO_TORUS, .torus = {4, 4, 4}};
+    b = dc_fabric_bom_of(&t, 64);
+    CU_ASSERT_EQUAL(b.switches, 0);
+    CU_ASSERT_EQUAL(b.node_links, 192);
+    CU_ASSERT_EQUAL(b.transceivers, 0);
+}
+
+/* ---- capital by hand ------------------------------------------------------------------- */
+
+/* A year of 16 nodes on a 4-ary fat-tree (one NIC each), a 100 TB file
+ * system, a 0.2 MW site and a 0.3 MW cooling plant. */
+static const char hand_cfg[] =
+    "horizon_days = 365.25; stop_when_done = false;\n"
+    "cluster = { nodes = 16; spare_nodes = 0; gpus_per_node = 1; nodes_per_rack = 4; };\n"
+    "job = { nodes = 16; work_gpu_h = 100.0; restart_s = 0.0; };\n"
+    "network = { topology = \"fat_tree\"; tiers = 3; nodes_per_leaf = 2; leaves_per_pod = 2; switch_radix = 4;\n"
+    "            nics_per_node = 1; nic_gbps = 100.0; scaleup_gpus = 1; };\n"
+    "storage = { tiers = ( { name = \"pfs\"; kind = \"pfs\"; capacity_tb = 100.0; read_gb_per_s = 10.0;\n"
+    "            write_gb_per_s = 10.0; cost_usd_per_tb_month = 2.0; } ); };\n"
+    "power = { gpu = { idle_w = 100.0; peak_w = 1000.0; }; site_cap_mw = 0.2; };\n"
+    "cooling = { type = \"liquid\"; capacity_kw = 300.0; };\n"
+    "cost = { capex = { gpu_usd = 1000.0; server_usd = 0.0; network_ports_per_gpu = 0.0; switch_usd = 500.0;\n"
+    "                   transceiver_usd = 10.0; optical_link_usd = 1.0; node_link_usd = 2.0;\n"
+    "                   storage = ( { tier = \"pfs\"; usd_per_tb = 30.0; } );\n"
+    "                   power_usd_per_mw = 1e6; cooling_usd_per_mw = 2e6; facility_usd_per_mw = 3e6;\n"
+    "                   life_years = 4.0; facility_life_years = 10.0; };\n"
+    "        opex = { maintenance_fraction = 0.01; }; };\n";
+
+static const char *const flat_lines[] = {
+    "cost.depreciation_usd", "cost.interest_usd",      "cost.energy_usd",       "cost.maintenance_usd",
+    "cost.staff_usd",        "cost.licences_usd",      "cost.data_transfer_usd", "cost.repairs_usd",
+    "cost.rent_on_demand_usd", "cost.rent_reserved_usd", "cost.spot_usd",        "cost.storage_opex_usd",
+    "cost.orbital_depreciation_usd", "cost.orbital_opex_usd",
+};
+static const char *const parts[] = {
+    "cost.tco.devices_usd", "cost.tco.network_usd",    "cost.tco.storage_usd", "cost.tco.power_usd",
+    "cost.tco.cooling_usd", "cost.tco.facility_usd",   "cost.tco.operations_usd", "cost.tco.orbital_usd",
+    "cost.tco.rent_usd",
+};
+
+/* Both sets of lines add to the TCO to 1e-9. */
+static void lines_add_up(dc_sim *sim, const char *what)
+{
+    const dc_summary *s = dc_sim_summary(sim);
+    double tco = dc_simrun_fig(sim, "cost.tco_usd"), flat = 0.0, seed = 0.0, v;
+    for (size_t i = 0; i < sizeof flat_lines / sizeof flat_lines[0]; i++)
+        if (dc_summary_get(s, flat_lines[i], &v))
+            flat += v;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        seed += dc_simrun_fig(sim, parts[i]);
+    bool ok = tco > 0 && fabs(flat - tco) <= 1e-9 * tco && fabs(seed - tco) <= 1e-9 * tco;
+    if (!ok)
+        fprintf(stderr, "\n  %s: TCO %.17g, lines %.17g, parts %.17g", what, tco, flat, seed);
+    CU_ASSERT(ok);
+}
+
+static void test_capital_by_hand(void)
+{
+    dc_sim *sim = dc_simrun_text(hand_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    /* the 4-ary fat-tree of 16 hosts: 20 switches, 16 + 16 optical links, 16 NIC cables */
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cost.fabric.switches"), 20.0);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cost.fabric.optical_links"), 32.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_network_usd"), 20 * 500.0 + 64 * 10.0 + 32 * 1.0 + 16 * 2.0,
+                        1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_devices_usd"), 16000.0, 1e-12));
+    /* storage: the storage model's 100 TB at $30 */
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_storage_usd"), 3000.0, 1e-12));
+    /* plants: 0.2 MW of IT, 0.3 MW of cooling */
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_power_plant_usd"), 0.2e6, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_cooling_plant_usd"), 0.6e6, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_building_usd"), 0.6e6, 1e-12));
+    double hw = 16000.0 + 10704.0 + 3000.0, fac = 1.4e6;
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_usd"), hw + fac, 1e-12));
+    /* one year: a quarter of the hardware, a tenth of the facility */
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.depreciation_usd"), hw / 4.0 + fac / 10.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.tco.network_usd"), 10704.0 / 4.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.tco.facility_usd"), 0.6e6 / 10.0, 1e-12));
+    /* storage: a quarter of its price and a year of 100 TB at $2 a month of 30.44 days (storage.c) */
+    double months = 365.25 / 30.44;
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.storage_opex_usd"), 100.0 * 2.0 * months, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.tco.storage_usd"), 750.0 + 100.0 * 2.0 * months, 1e-6));
+    /* the cooling part: its plant's tenth and the cooling energy's share of the bill */
+    double e_usd = dc_simrun_fig(sim, "cost.energy_usd");
+    double share = dc_simrun_fig(sim, "power.cooling_energy_kwh") / dc_simrun_fig(sim, "power.facility_energy_kwh");
+    CU_ASSERT(share > 0.0 && share < 0.5);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.tco.cooling_usd"), 0.6e6 / 10.0 + e_usd * share, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.tco.power_usd"), 0.2e6 / 10.0 + e_usd * (1.0 - share), 1e-12));
+    lines_add_up(sim, "hand case");
+    dc_sim_destroy(sim);
+
+    /* an explicit switch count replaces the fabric's */
+    const char *sets[] = {"cost.capex.switches=3"};
+    sim = dc_simrun_text(hand_cfg, sets, 1, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_network_usd"), 3 * 500.0 + 704.0, 1e-12));
+    dc_sim_destroy(sim);
+}
+
+/* ---- the flagship -------------------------------------------------------------------------- */
+
+/* text (freed) with its cost.capex group opening with a storage price of
+ * $50/TB for tier (its capacity left to the storage model); NULL on failure. */
+static char *with_storage_price(char *text, const char *tier)
+{
+    const char *at = text ? strstr(text, "capex = {") : NULL;
+    if (!at) {
+        free(text);
+        return NULL;
+    }
+    char insert[160];
+    snprintf(insert, sizeof insert, " storage = ( { tier = \"%s\"; usd_per_tb = 50.0; } );", tier);
+    size_t head = (size_t)(at - text) + strlen("capex = {"), n = strlen(text) + strlen(insert) + 1;
+    char *out = malloc(n);
+    if (out)
+        snprintf(out, n, "%.*s%s%s", (int)head, text, insert, text + head);
+    free(text);
+    return out;
+}
+
+static dc_sim *flagship(const char *const *sets, size_t n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/scenarios/10k_gpu.cfg", srcdir);
+    return dc_simrun_file(path, sets, n, 1);
+}
+
+static void test_flagship(void)
+{
+    dc_sim *base = flagship(NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(base);
+    lines_add_up(base, "flagship");
+    double tco = dc_simrun_fig(base, "cost.tco_usd"), net = dc_simrun_fig(base, "cost.capex_network_usd");
+    CU_ASSERT(dc_simrun_fig(base, "cost.usd_per_useful_gpu_h") > 0.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(base, "cost.usd_per_model"), tco, 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_fig(base, "cost.energy_from_power_model"), 1.0);
+    CU_ASSERT_EQUAL(dc_simrun_fig(base, "cost.fabric.switches"), 890.0);
+
+    /* a non-blocking core: more switches and optics, a dearer network */
+    const char *full[] = {"network.pod_oversubscription=1.0"};
+    dc_sim *a = flagship(full, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT(dc_simrun_fig(a, "cost.capex_network_usd") > net * 1.2);
+    CU_ASSERT(dc_simrun_fig(a, "cost.tco_usd") > tco);
+    lines_add_up(a, "flagship, 1:1");
+    /* 1:14 between pods: fewer */
+    const char *thin[] = {"network.pod_oversubscription=14.0"};
+    dc_sim *b = flagship(thin, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT(dc_simrun_fig(b, "cost.capex_network_usd") < net);
+    CU_ASSERT(dc_simrun_fig(b, "cost.fabric.core_switches") < dc_simrun_fig(base, "cost.fabric.core_switches"));
+    /* half the file system: less storage cost */
+    const char *half[] = {"storage.tiers.[1].capacity_tb=120000.0"};
+    dc_sim *c = flagship(half, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT(dc_simrun_fig(c, "cost.tco.storage_usd") < dc_simrun_fig(base, "cost.tco.storage_usd"));
+    CU_ASSERT(dc_simrun_fig(c, "cost.tco_usd") < tco);
+    /* and storage bought: its capital appears at the storage model's capacity */
+    char path[512];
+    snprintf(path, sizeof path, "%s/scenarios/10k_gpu.cfg", srcdir);
+    char *text = with_storage_price(dc_runner_slurp(path, NULL), "pfs");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    dc_sim *d = dc_simrun_text(text, NULL, 0, 1);
+    free(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT(close_rel(dc_simrun_fig(d, "cost.capex_storage_usd"), 240000.0 * 50.0, 1e-12));
+    CU_ASSERT(dc_simrun_fig(d, "cost.tco_usd") > tco);
+    lines_add_up(d, "flagship with storage bought");
+    dc_sim_destroy(a);
+    dc_sim_destroy(b);
+    dc_sim_destroy(c);
+    dc_sim_destroy(d);
+    dc_sim_destroy(base);
+
+    /* the invest programme (no network: hand-given ports) and its rented mix */
+    snprintf(path, sizeof path, "%s/scenarios/invest/programme.cfg", srcdir);
+    const char *mix[] = {"cost.owned=0.4"};
+    for (size_t k = 0; k < 2; k++) {
+        dc_sim *p = dc_simrun_file(path, mix, k, 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        lines_add_up(p, k ? "programme, 40% owned" : "programme");
+        dc_sim_destroy(p);
+    }
+}
+
+/* ---- bad input ---------------------------------------------------------------------------- */
+
+static void test_bad_input(void)
+{
+    dc_error err = {0};
+    /* the hand case's tier renamed */
+    char *text = strdup(hand_cfg);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    char *at = strstr(text, "tier = \"pfs\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    memcpy(at + strlen("tier = \""), "xyz", 3);
+    dc_sim *sim = dc_simrun_try(text, "t.cfg", NULL, 0, 1, &err);
+    free(text);
+    CU_ASSERT_PTR_NULL(sim);
+    if (!strstr(err.msg, "no storage tier is named \"xyz\""))
+        fprintf(stderr, "\n  %s", err.msg);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no storage tier is named \"xyz\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "cost.capex.storage.[0].tier"));
+    dc_sim_destroy(sim);
+    static const char no_power[] = "horizon_days = 1.0;\n"
+                                   "cluster = { nodes = 2; };\n"
+                                   "job = { nodes = 2; work_gpu_h = 10.0; };\n"
+                                   "cost = { capex = { cooling_usd_per_mw = 1e6; }; };\n";
+    sim = dc_simrun_try(no_power, "t.cfg", NULL, 0, 1, &err);
+    CU_ASSERT_PTR_NULL(sim);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "t.cfg:4: cost.capex.cooling_usd_per_mw: a price per MW needs"));
+    dc_sim_destroy(sim);
+}
+
+static int register_suites(void)
+{
+    srcdir = getenv("DCSIM_SRCDIR");
+    if (!srcdir)
+        srcdir = ".";
+    DC_TEST_SUITE("cost", {"the k-ary fat-tree: k^3/4 hosts, 5k^2/4 switches", test_k_ary_fat_tree},
+                  {"oversubscribed, rail-optimised, wide and torus fabrics by hand", test_hand_counts},
+                  {"capital from the hardware by hand", test_capital_by_hand},
+                  {"the flagship: lines, fabric and storage", test_flagship}, {"bad input", test_bad_input});
+    return 0;
+}
+
+int main(void)
+{
+    return dc_test_main(register_suites);
+}
