@@ -176,7 +176,9 @@ void dc_step_time_compute_with(const dc_step_config *c, dc_step_coll_fn fn, void
 void dc_step_time_add_stall(dc_step_time *o, double read_s, bool prefetch)
 {
     o->read_s = read_s;
-    o->stall_s = prefetch ? (read_s > o->nostall_s ? read_s - o->nostall_s : 0.0) : read_s;
+    /* A stream capped at exactly its demand reads in the step, give or take
+     * the last bits: no stall below a part in 1e12. */
+    o->stall_s = prefetch ? (read_s > o->nostall_s * (1.0 + 1e-12) ? read_s - o->nostall_s : 0.0) : read_s;
     o->step_s = o->nostall_s + o->stall_s;
 }
 
