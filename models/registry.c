@@ -11,6 +11,7 @@
 #include "facility/thermal_aging.h"
 #include "cost/cost.h"
 #include "facility/environment.h"
+#include "facility/facility.h"
 #include "reliability/failure.h"
 #include "workload/inference.h"
 #include "workload/job.h"
@@ -54,6 +55,7 @@ const dc_model_type *const dc_model_types[] = {
     &dc_model_environment,
     &dc_model_power,
     &dc_model_cooling,
+    &dc_model_facility, /* after power: it adds the fixed overheads to the facility power */
     &dc_model_orbital,
     &dc_model_orbital_radiation,
     &dc_model_cost, /* last: it prices what the others wrote to the summary */
@@ -77,6 +79,7 @@ static const dc_param *const schemas[] = {
     dc_environment_params,
     dc_power_params,
     dc_cooling_params,
+    dc_facility_params,
     dc_thermal_aging_params,
     dc_orbital_params,
     dc_orbital_radiation_params,

@@ -138,7 +138,7 @@ struct dc_power {
     double off_timer_at;
     uint64_t n_boots;
 
-    double heat_limit_w, cooling_w;
+    double heat_limit_w, cooling_w, overhead_w;
     int src_cap, src_heat, src_up;
     int32_t n_jobs;
     job_pw *jobs;
@@ -160,7 +160,7 @@ struct dc_power {
 
     /* integrals since 0, banked at every change */
     double last_s;
-    double e_it_j, e_loss_j, e_cool_j, e_fac_j, cost_usd, carbon_kg, priced_j;
+    double e_it_j, e_loss_j, e_cool_j, e_over_j, e_fac_j, cost_usd, carbon_kg, priced_j;
     double cap_throttled_s, heat_throttled_s, off_node_s;
 
     int sig_it;
@@ -262,6 +262,7 @@ static void bank(dc_power *p)
         p->e_it_j += p->it_w * dt;
         p->e_loss_j += p->loss_w * dt;
         p->e_cool_j += p->cooling_w * dt;
+        p->e_over_j += p->overhead_w * dt;
         p->e_fac_j += p->facility_w * dt;
         if (isfinite(p->price)) {
             p->cost_usd += p->facility_w * dt / 3.6e6 * p->price;
@@ -292,7 +293,7 @@ static void record(dc_power *p)
 {
     double now = dc_sim_now(p->sim);
     p->loss_w = p->it_w * (1.0 / p->eta - 1.0);
-    p->facility_w = p->it_w + p->loss_w + p->cooling_w;
+    p->facility_w = p->it_w + p->loss_w + p->cooling_w + p->overhead_w;
     rec(p->s_it, &p->last_rec[0], now, p->it_w);
     rec(p->s_cool, &p->last_rec[1], now, p->cooling_w);
     rec(p->s_fac, &p->last_rec[2], now, p->facility_w);
@@ -751,6 +752,16 @@ void dc_power_set_cooling_w(dc_power *p, double cooling_w)
         record(p);
 }
 
+void dc_power_set_overhead_w(dc_power *p, double overhead_w)
+{
+    if (overhead_w == p->overhead_w)
+        return;
+    bank(p);
+    p->overhead_w = overhead_w;
+    if (!p->busy)
+        record(p);
+}
+
 /* ---------- setup ---------- */
 
 static double get_float(const config_setting_t *g, const char *key, double def)
@@ -932,6 +943,9 @@ static void power_finish(void *state, dc_sim *sim)
     dc_summary_set(s, "power.it_energy_kwh", p->e_it_j / j_per_kwh, "kWh", "energy of the IT equipment");
     dc_summary_set(s, "power.loss_energy_kwh", p->e_loss_j / j_per_kwh, "kWh", "conversion losses (UPS, PDUs)");
     dc_summary_set(s, "power.cooling_energy_kwh", p->e_cool_j / j_per_kwh, "kWh", "energy of the cooling plant");
+    if (p->e_over_j > 0.0)
+        dc_summary_set(s, "power.overhead_energy_kwh", p->e_over_j / j_per_kwh, "kWh",
+                       "fixed facility overheads (facility.h: UPS no-load, pumps and fans, lighting)");
     dc_summary_set(s, "power.facility_energy_kwh", p->e_fac_j / j_per_kwh, "kWh",
                    "energy drawn by the facility: IT, losses, cooling");
     dc_summary_set(s, "power.pue", p->e_it_j > 0 ? p->e_fac_j / p->e_it_j : NAN, "",

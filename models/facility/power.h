@@ -64,8 +64,10 @@
  * max(0, power_up_s - restart_s) more, costing gpu_hours.power_up.
  *
  * Facility:  losses = IT (1 / (eta_ups eta_pdu) - 1)   (UPS and PDUs)
- *            facility = IT + losses + cooling           (cooling from the
- *                       cooling model, which sees IT power as its heat load)
+ *            facility = IT + losses + cooling + overhead (cooling from the
+ *                       cooling model, which sees IT power as its heat load;
+ *                       the fixed overheads from the facility model,
+ *                       facility.h)
  *            PUE = facility / IT, energy-weighted over the run, and a series.
  * All of these are step functions of time: the model recomputes them when
  * the cluster, a job, a cap, the heat limit, the cooling power or the
@@ -101,6 +103,8 @@ double dc_power_floor_w(const dc_power *p);
 void dc_power_set_heat_limit(dc_power *p, double limit_w);
 /* The cooling plant's electrical power (W), counted in facility power. */
 void dc_power_set_cooling_w(dc_power *p, double cooling_w);
+/* Fixed facility overheads (W), counted in facility power (facility.h). */
+void dc_power_set_overhead_w(dc_power *p, double overhead_w);
 
 /* Closed forms, exposed for tests and for the cooling model. */
 typedef struct dc_gpu_power {
