@@ -30,6 +30,7 @@ typedef struct job_slot {
     uint32_t nodes;
     uint32_t held;
     uint32_t *list, cap; /* the held nodes (node_pos[n] is n's index) */
+    uint64_t changes;
     dc_job_phase phase;
     double speed[DC_MAX_SPEED_SOURCES];
 } job_slot;
@@ -108,6 +109,8 @@ void dc_cluster_set_domains(dc_cluster *c, uint32_t nodes_per_leaf, uint32_t lea
     c->leaves_per_pod = leaves_per_pod > 0 ? leaves_per_pod : dc_cluster_leaf_count(c);
 }
 
+uint64_t dc_cluster_job_nodes_changes(const dc_cluster *c, int32_t job) { return c->jobs[job].changes; }
+
 const uint32_t *dc_cluster_job_node_list(const dc_cluster *c, int32_t job, uint32_t *n)
 {
     *n = c->jobs[job].held;
@@ -128,6 +131,7 @@ static bool list_add(dc_cluster *c, int32_t job, uint32_t node)
     }
     c->node_pos[node] = j->held;
     j->list[j->held++] = node;
+    j->changes++;
     return true;
 }
 
@@ -138,6 +142,7 @@ static void list_remove(dc_cluster *c, uint32_t node)
     uint32_t k = c->node_pos[node], last = j->list[--j->held];
     j->list[k] = last;
     c->node_pos[last] = k;
+    j->changes++;
 }
 int32_t dc_cluster_idle_first(const dc_cluster *c) { return c->idle_head; }
 int32_t dc_cluster_idle_next(const dc_cluster *c, uint32_t node) { return c->idle_next[node]; }

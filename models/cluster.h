@@ -158,6 +158,9 @@ uint32_t dc_cluster_job_held_nodes(const dc_cluster *c, int32_t job);
 /* Those nodes, in no particular order (*n = their count); the array is the
  * cluster's and changes with the next node the job takes or loses. */
 const uint32_t *dc_cluster_job_node_list(const dc_cluster *c, int32_t job, uint32_t *n);
+/* How many times the job's node set changed (a node taken or lost): equal
+ * counts, equal sets. */
+uint64_t dc_cluster_job_nodes_changes(const dc_cluster *c, int32_t job);
 
 /* The idle nodes in the order they will be handed out (longest idle first):
  * dc_cluster_idle_first, then dc_cluster_idle_next until -1. */

@@ -132,7 +132,7 @@ static int solve(const dc_flows *fl, const dc_maxmin_flow *extra, double *out)
     for (size_t i = 0; i < fl->n_slots; i++) {
         const slot *s = &fl->slots[i];
         if (s->live)
-            mf[k++] = (dc_maxmin_flow){s->res, s->n_res, s->weight, s->cap};
+            mf[k++] = (dc_maxmin_flow){s->res, s->n_res, s->weight, s->cap, NULL};
     }
     if (extra)
         mf[k++] = *extra;
@@ -274,7 +274,7 @@ double dc_flows_remaining(const dc_flows *fl, dc_flow_id id)
 
 double dc_flows_probe(const dc_flows *fl, const int *res, size_t n_res, double weight, double cap)
 {
-    dc_maxmin_flow extra = {res, n_res, weight, cap};
+    dc_maxmin_flow extra = {res, n_res, weight, cap, NULL};
     double *rates = malloc((fl->n_live + 2) * sizeof *rates);
     if (!rates)
         return NAN;

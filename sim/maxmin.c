@@ -22,7 +22,8 @@ int dc_maxmin_solve(size_t n_res, const double *capacity, size_t n_flows,
         if (!(flows[f].weight > 0.0) || !isfinite(flows[f].weight) || !(flows[f].cap >= 0.0))
             return DC_EINPUT;
         for (size_t k = 0; k < flows[f].n_res; k++)
-            if (flows[f].res[k] < 0 || (size_t)flows[f].res[k] >= n_res)
+            if (flows[f].res[k] < 0 || (size_t)flows[f].res[k] >= n_res
+                || (flows[f].coef && !(flows[f].coef[k] > 0.0 && isfinite(flows[f].coef[k]))))
                 return DC_EINPUT;
     }
     double *rem = malloc((n_res + 1) * sizeof *rem);
@@ -43,7 +44,7 @@ int dc_maxmin_solve(size_t n_res, const double *capacity, size_t n_flows,
         rate[f] = 0.0;
         frozen[f] = false;
         for (size_t k = 0; k < flows[f].n_res; k++) {
-            wsum[flows[f].res[k]] += flows[f].weight;
+            wsum[flows[f].res[k]] += flows[f].coef ? flows[f].weight * flows[f].coef[k] : flows[f].weight;
             users[flows[f].res[k]]++;
         }
     }
@@ -99,7 +100,7 @@ int dc_maxmin_solve(size_t n_res, const double *capacity, size_t n_flows,
                 if (--users[r] == 0)
                     wsum[r] = 0.0;
                 else
-                    wsum[r] -= flows[f].weight;
+                    wsum[r] -= flows[f].coef ? flows[f].weight * flows[f].coef[k] : flows[f].weight;
             }
         }
     }

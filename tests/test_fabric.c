@@ -12,7 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "cluster.h"
+#include "fabric/fabric.h"
+#include "fabric/topology.h"
+#include "maxmin.h"
+#include "workload/steptime.h"
 #include "workload/scheduler.h"
 #include "registry.h"
 #include "rowtable.h"
@@ -291,6 +297,578 @@ static void test_job_checkpoints(void)
     dc_sim_destroy(sim);
 }
 
+/* ---------- the shared fabric (fabric.h) on explicit placements ---------- */
+
+#define E0 50e9 /* bytes/s per GPU: 8 NICs of 50 GB/s on 8 GPUs */
+
+/* 12 nodes of 8 GPUs, leaves of 2 nodes, pods of 2 leaves (4 nodes), 3 tiers. */
+static dc_topology *small_topo(dc_topology_kind kind, double leaf_over, double pod_over, uint32_t npl,
+                               uint32_t lpp, uint32_t nodes)
+{
+    dc_topology_spec s = {
+        .kind = kind, .tiers = 3, .gpus_per_node = 8, .nodes_per_leaf = npl, .leaves_per_pod = lpp,
+        .switch_radix = 64, .leaf_oversub = leaf_over, .pod_oversub = pod_over, .nics_per_node = 8,
+        .nic_Bps = E0, .scaleup_gpus = 8, .scaleup_Bps = 450e9, .scaleup_latency_s = 0.0, .latency_s = 0.0,
+        .hop_latency_s = 0.0, .placement = DC_PLACE_PACKED,
+    };
+    dc_topology *t = NULL;
+    const char *bad = NULL;
+    dc_error err = {0};
+    if (dc_topology_create(&s, nodes, 0, &t, &bad, &err) != DC_OK)
+        return NULL;
+    for (int p = 0; p < DC_PART_COUNT; p++)
+        if (dc_topology_part_count(t, (dc_net_part)p) > 0)
+            dc_topology_track(t, (dc_net_part)p);
+    return t;
+}
+
+typedef struct fab_log {
+    int changed[16], cut[16];
+} fab_log;
+
+static void log_changed(void *ctx, int32_t job)
+{
+    ((fab_log *)ctx)->changed[job]++;
+}
+
+static void log_cut(void *ctx, int32_t job)
+{
+    ((fab_log *)ctx)->cut[job]++;
+}
+
+/* A job of 4 nodes, data parallel over them: its ring of 4 ranks at stride 8
+ * (one member per node), the rep.  Nodes given. */
+static void start4(dc_fabric *f, int32_t job, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    static uint64_t gen; /* a new placement each time */
+    uint32_t nodes[4] = {a, b, c, d};
+    CU_ASSERT_EQUAL(dc_fabric_start(f, job, nodes, 4, ++gen), DC_OK);
+}
+
+static double ring4(dc_fabric *f, int32_t job)
+{
+    return dc_fabric_ring(f, job, 4, 8).bw_Bps;
+}
+
+/* Two identical jobs spread over pods share the middle pod's uplinks: on a
+ * 1:k spine each gets half of what it gets alone (closed form: the pod's
+ * 4 nodes x 8 GPUs x E0 / k over 2 x 8 ring edges); packed in their own
+ * pods, or on a 1:1 spine, exactly what it gets alone. */
+static void test_fabric_two_jobs(void)
+{
+    const double ks[] = {1.0, 2.0, 8.0};
+    for (size_t i = 0; i < 3; i++) {
+        double k = ks[i];
+        dc_topology *t = small_topo(DC_TOPO_FAT_TREE, 1.0, k, 2, 2, 12);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        fab_log lg = {0};
+        dc_fabric *f = dc_fabric_create(t, 12, log_changed, log_cut, &lg);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        dc_fabric_register(f, 0, 4, 4, 8);
+        dc_fabric_register(f, 1, 4, 4, 8);
+        /* spread: A on nodes 2-5 (pods 0 and 1), B on 6-9 (pods 1 and 2) */
+        start4(f, 0, 2, 3, 4, 5);
+        double solo = ring4(f, 0);
+        /* alone: a NIC each, or a pod's 32 E0 / k over its 8 crossing edges */
+        CU_ASSERT(REL(solo, fmin(E0, 4.0 * E0 / k), 1e-12));
+        start4(f, 1, 6, 7, 8, 9);
+        double shared = fmin(E0, 2.0 * E0 / k); /* the middle pod's 32 E0 / k over 16 edges */
+        CU_ASSERT(REL(ring4(f, 0), shared, 1e-12));
+        CU_ASSERT(REL(ring4(f, 1), shared, 1e-12));
+        if (k == 1.0) {
+            CU_ASSERT_EQUAL(ring4(f, 0), solo); /* non-blocking: exactly alone */
+            CU_ASSERT_EQUAL(ring4(f, 1), solo);
+        }
+        CU_ASSERT(lg.changed[0] >= 1);
+        dc_fabric_stop(f, 1);
+        CU_ASSERT_EQUAL(ring4(f, 0), solo);
+        dc_fabric_stop(f, 0);
+        /* packed: A in pod 0, B in pod 1, no ring leaves a pod */
+        start4(f, 0, 0, 1, 2, 3);
+        double packed = ring4(f, 0);
+        int told = lg.changed[0];
+        start4(f, 1, 4, 5, 6, 7);
+        CU_ASSERT_EQUAL(lg.changed[0], told); /* B's start touched no link of A's */
+        CU_ASSERT_EQUAL(ring4(f, 0), packed);
+        CU_ASSERT_EQUAL(ring4(f, 1), packed);
+        CU_ASSERT(REL(packed, E0, 1e-12));
+        dc_fabric_destroy(f);
+        dc_topology_destroy(t);
+    }
+}
+
+/* Unequal shares: a job capped below its share leaves the rest to the other
+ * (max-min).  C spans pods 1 and 2 with one node in each pod under a 1:8
+ * spine, A spans pods 0 and 1. */
+static void test_fabric_unequal(void)
+{
+    dc_topology *t = small_topo(DC_TOPO_FAT_TREE, 1.0, 8.0, 2, 2, 12);
+    fab_log lg = {0};
+    dc_fabric *f = dc_fabric_create(t, 12, log_changed, log_cut, &lg);
+    dc_fabric_register(f, 0, 4, 4, 8);
+    dc_fabric_register(f, 2, 2, 2, 8);
+    start4(f, 0, 2, 3, 4, 5);
+    uint32_t c_nodes[2] = {7, 8};
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 2, c_nodes, 2, 1), DC_OK);
+    /* pod 1: capacity 4 x 8 x E0 / 8 = 4 E0; A has 8 edges out (P = 16),
+     * C has 8 (P = 8, n = 2 at stride 8: every GPU's group crosses).  Alone
+     * C gets min(E0, pod 2's 4 E0 / 8) = 0.5 E0, A 0.5 E0: demand 8 E0 > 4 E0;
+     * max-min: both at 4 E0 / 16 = 0.25 E0. */
+    CU_ASSERT(REL(dc_fabric_rate(f, 0), 0.25 * E0, 1e-12));
+    CU_ASSERT(REL(dc_fabric_rate(f, 2), 0.25 * E0, 1e-12));
+    /* C's node 8 loses 6 of its 8 NICs: C alone gets 2/8 E0 x 1 member... its
+     * cap falls to 0.25 E0 x ... (NIC: 8 GPUs x E0 x 2/8 / 8 edges = 0.25 E0):
+     * still its share.  With 7 of 8 lost, C's cap is E0 / 8 and A takes the
+     * rest of pod 1: (4 E0 - 8 x E0 / 8) / 8 = 0.375 E0. */
+    for (uint64_t nic = 8 * 8; nic < 8 * 8 + 7; nic++) {
+        dc_net_change ch = dc_topology_set_failed(t, DC_PART_NIC_LINK, nic, true);
+        dc_fabric_health_changed(f, &ch);
+    }
+    CU_ASSERT(REL(dc_fabric_solo_rate(f, 2), E0 / 8.0, 1e-12));
+    CU_ASSERT(REL(dc_fabric_rate(f, 2), E0 / 8.0, 1e-12));
+    CU_ASSERT(REL(dc_fabric_rate(f, 0), 0.375 * E0, 1e-12));
+    CU_ASSERT(REL(ring4(f, 0), 0.375 * E0, 1e-12));
+    CU_ASSERT(REL(dc_fabric_worst_in_use(f), 1.0 / 8.0, 1e-12));
+    CU_ASSERT_EQUAL(lg.cut[2], 0);
+    /* the last NIC: C is cut (and left out of it from then on) */
+    dc_net_change ch = dc_topology_set_failed(t, DC_PART_NIC_LINK, 8 * 8 + 7, true);
+    dc_fabric_health_changed(f, &ch);
+    CU_ASSERT_EQUAL(lg.cut[2], 1);
+    CU_ASSERT_EQUAL(lg.cut[0], 0);
+    dc_fabric_destroy(f);
+    dc_topology_destroy(t);
+}
+
+/* A pod's uplinks fail one by one: the jobs whose rings leave it slow down
+ * in proportion, and are cut when none is left; a job inside another pod
+ * never notices. */
+static void test_fabric_link_failures(void)
+{
+    dc_topology *t = small_topo(DC_TOPO_FAT_TREE, 1.0, 8.0, 2, 2, 12);
+    fab_log lg = {0};
+    dc_fabric *f = dc_fabric_create(t, 12, log_changed, log_cut, &lg);
+    dc_fabric_register(f, 0, 4, 4, 8);
+    dc_fabric_register(f, 1, 4, 4, 8);
+    dc_fabric_register(f, 3, 2, 2, 8);
+    start4(f, 0, 2, 3, 4, 5);
+    start4(f, 1, 6, 7, 8, 9);
+    uint32_t d_nodes[2] = {10, 11};
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 3, d_nodes, 2, 1), DC_OK); /* inside pod 2 */
+    double d_bw = dc_fabric_ring(f, 3, 2, 8).bw_Bps;
+    /* pod uplinks: ceil(2 leaves x 16 / 8) = 4 per pod; pod 1's are 4..7 */
+    CU_ASSERT_EQUAL(dc_topology_part_count(t, DC_PART_POD_LINK), 12);
+    for (uint64_t l = 4; l < 8; l++) {
+        int d_told = lg.changed[3];
+        dc_net_change ch = dc_topology_set_failed(t, DC_PART_POD_LINK, l, true);
+        dc_fabric_health_changed(f, &ch);
+        double h = 1.0 - (double)(l - 3) / 4.0;
+        if (h > 0.0) {
+            CU_ASSERT(REL(ring4(f, 0), 2.0 * E0 / 8.0 * h, 1e-12));
+            CU_ASSERT(REL(ring4(f, 1), 2.0 * E0 / 8.0 * h, 1e-12));
+        }
+        CU_ASSERT_EQUAL(lg.changed[3], d_told);
+        CU_ASSERT_EQUAL(dc_fabric_ring(f, 3, 2, 8).bw_Bps, d_bw);
+    }
+    CU_ASSERT_EQUAL(lg.cut[0], 1);
+    CU_ASSERT_EQUAL(lg.cut[1], 1);
+    CU_ASSERT_EQUAL(lg.cut[3], 0);
+    /* around the dead pod: pod 0's and 2's own uplinks, alone on each */
+    CU_ASSERT(REL(ring4(f, 0), 4.0 * E0 / 8.0 / 2.0 * 2.0, 1e-12));
+    dc_fabric_destroy(f);
+    dc_topology_destroy(t);
+}
+
+/* Rail-optimised: a ring of one GPU per node at a stride that is not a
+ * multiple of the node joins GPUs of different ranks, so different rails:
+ * every edge crosses the spine, which a ToR-based fat-tree of the same
+ * groups does not see (the job fits one leaf).  At a node stride, rail and
+ * fat-tree agree. */
+static void test_fabric_rail(void)
+{
+    dc_topology *fat = small_topo(DC_TOPO_FAT_TREE, 4.0, 1.0, 4, 3, 12);
+    dc_topology *rail = small_topo(DC_TOPO_RAIL, 4.0, 1.0, 4, 3, 12);
+    fab_log lg = {0};
+    dc_fabric *ff = dc_fabric_create(fat, 12, log_changed, log_cut, &lg);
+    dc_fabric *fr = dc_fabric_create(rail, 12, log_changed, log_cut, &lg);
+    uint32_t nodes[3] = {0, 1, 2};
+    for (int k = 0; k < 2; k++) {
+        dc_fabric *f = k ? fr : ff;
+        dc_fabric_register(f, 0, 3, 2, 12); /* tensor 4 x pipeline 3, data 2 */
+        CU_ASSERT_EQUAL(dc_fabric_start(f, 0, nodes, 3, 1), DC_OK);
+    }
+    /* fat-tree: inside one ToR, a NIC per member */
+    CU_ASSERT(REL(dc_fabric_ring(ff, 0, 2, 12).bw_Bps, E0, 1e-12));
+    /* rail: the group's uplinks, 4 nodes x 8 x E0 / 4 = 8 E0, over its 24 edges */
+    CU_ASSERT(REL(dc_fabric_ring(fr, 0, 2, 12).bw_Bps, E0 / 3.0, 1e-12));
+    /* same rank (stride 8): the rail switch alone */
+    CU_ASSERT_EQUAL(dc_fabric_ring(fr, 0, 3, 8).bw_Bps, dc_fabric_ring(ff, 0, 3, 8).bw_Bps);
+    dc_fabric_destroy(ff);
+    dc_fabric_destroy(fr);
+    dc_topology_destroy(fat);
+    dc_topology_destroy(rail);
+}
+
+/* Alone on its ideal placement (a job that does not compute) and alone on
+ * the same nodes while computing, the fabric gives topology.h's closed form. */
+static void test_fabric_matches_topology(void)
+{
+    const double overs[][2] = {{1, 1}, {2, 1}, {1, 4}, {2, 8}};
+    const uint32_t shapes[][2] = {{2, 8}, {4, 8}, {8, 8}, {4, 16}, {2, 32}, {16, 4}, {8, 1}, {2, 16}};
+    for (size_t o = 0; o < 4; o++) {
+        dc_topology_spec s = {
+            .kind = DC_TOPO_FAT_TREE, .tiers = 3, .gpus_per_node = 8, .nodes_per_leaf = 2, .leaves_per_pod = 4,
+            .switch_radix = 64, .leaf_oversub = overs[o][0], .pod_oversub = overs[o][1], .nics_per_node = 8,
+            .nic_Bps = E0, .scaleup_gpus = 8, .scaleup_Bps = 450e9, .scaleup_latency_s = 3e-6,
+            .latency_s = 6e-6, .hop_latency_s = 1e-6, .placement = DC_PLACE_PACKED,
+        };
+        dc_topology *t = NULL;
+        const char *bad = NULL;
+        dc_error err = {0};
+        CU_ASSERT_EQUAL_FATAL(dc_topology_create(&s, 32, 32, &t, &bad, &err), DC_OK);
+        fab_log lg = {0};
+        dc_fabric *f = dc_fabric_create(t, 32, log_changed, log_cut, &lg);
+        dc_fabric_register(f, 0, 32, 32, 8);
+        uint32_t nodes[32];
+        for (uint32_t i = 0; i < 32; i++)
+            nodes[i] = i;
+        for (int computing = 0; computing < 2; computing++) {
+            if (computing)
+                CU_ASSERT_EQUAL(dc_fabric_start(f, 0, nodes, 32, 1), DC_OK);
+            for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+                dc_ring_bw a = dc_topology_ring(t, shapes[k][0], shapes[k][1]);
+                dc_ring_bw b = dc_fabric_ring(f, 0, shapes[k][0], shapes[k][1]);
+                bool same = REL(b.bw_Bps, a.bw_Bps, 1e-12) && REL(b.alpha_s, a.alpha_s, 1e-12);
+                if (!same)
+                    fprintf(stderr, "\n  over %g/%g ring %u/%u: fabric %g %g, topology %g %g", overs[o][0],
+                            overs[o][1], shapes[k][0], shapes[k][1], b.bw_Bps, b.alpha_s, a.bw_Bps, a.alpha_s);
+                CU_ASSERT(same);
+            }
+        }
+        dc_fabric_destroy(f);
+        dc_topology_destroy(t);
+    }
+}
+
+/* A long random history of starts, node swaps (a failed node replaced),
+ * stops and link failures gives, at every step, the rings a fresh fabric
+ * gives for the same placements and failed parts (the incremental updates
+ * keep nothing stale). */
+static void test_fabric_history(void)
+{
+    enum { NODES = 24, JOBS = 4, STEPS = 600 };
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 1414);
+    const uint32_t sizes[JOBS] = {4, 6, 3, 8};
+    const uint32_t shapes[][2] = {{4, 8}, {6, 8}, {3, 8}, {8, 8}, {2, 8}, {2, 16}, {16, 2}};
+    dc_topology *t = small_topo(DC_TOPO_FAT_TREE, 2.0, 4.0, 2, 3, NODES);
+    fab_log lg = {0};
+    dc_fabric *f = dc_fabric_create(t, NODES, log_changed, log_cut, &lg);
+    uint32_t nodes[JOBS][8];
+    bool on[JOBS] = {false};
+    uint64_t gen[JOBS] = {0};
+    int owner[NODES];
+    for (int i = 0; i < NODES; i++)
+        owner[i] = -1;
+    for (int j = 0; j < JOBS; j++)
+        dc_fabric_register(f, j, sizes[j], sizes[j], 8);
+    dc_net_part fp[64];
+    uint64_t fu[64];
+    size_t nf = 0;
+    bool agree = true;
+    int shared_steps = 0; /* job-steps at a max-min share below what it gets alone */
+    for (int step = 0; step < STEPS && agree; step++) {
+        int j = (int)gsl_rng_uniform_int(rng, JOBS);
+        double u = gsl_rng_uniform(rng);
+        if (u < 0.1 && nf < 64) { /* a link or switch fails, or comes back */
+            if (nf > 3 || (nf > 0 && gsl_rng_uniform(rng) < 0.5)) {
+                size_t i = gsl_rng_uniform_int(rng, nf);
+                dc_net_change ch = dc_topology_set_failed(t, fp[i], fu[i], false);
+                dc_fabric_health_changed(f, &ch);
+                fp[i] = fp[nf - 1], fu[i] = fu[nf - 1], nf--;
+            } else {
+                dc_net_part p = gsl_rng_uniform(rng) < 0.5 ? DC_PART_LEAF_LINK : DC_PART_POD_LINK;
+                uint64_t unit = gsl_rng_uniform_int(rng, dc_topology_part_count(t, p));
+                if (!dc_topology_part_failed(t, p, unit)) {
+                    dc_net_change ch = dc_topology_set_failed(t, p, unit, true);
+                    dc_fabric_health_changed(f, &ch);
+                    fp[nf] = p, fu[nf] = unit, nf++;
+                }
+            }
+        } else if (!on[j]) { /* start on free nodes */
+            uint32_t got = 0;
+            for (int tries = 0; tries < 200 && got < sizes[j]; tries++) {
+                uint32_t n = (uint32_t)gsl_rng_uniform_int(rng, NODES);
+                if (owner[n] < 0) {
+                    owner[n] = j;
+                    nodes[j][got++] = n;
+                }
+            }
+            if (got < sizes[j]) {
+                for (uint32_t k = 0; k < got; k++)
+                    owner[nodes[j][k]] = -1;
+                continue;
+            }
+            CU_ASSERT_EQUAL(dc_fabric_start(f, j, nodes[j], sizes[j], ++gen[j]), DC_OK);
+            on[j] = true;
+        } else if (u < 0.6) { /* a node swapped: the lost slot takes the last, the new comes last */
+            uint32_t n = (uint32_t)gsl_rng_uniform_int(rng, NODES);
+            if (owner[n] >= 0)
+                continue;
+            uint32_t k = (uint32_t)gsl_rng_uniform_int(rng, sizes[j]);
+            owner[nodes[j][k]] = -1;
+            nodes[j][k] = nodes[j][sizes[j] - 1];
+            nodes[j][sizes[j] - 1] = n;
+            owner[n] = j;
+            CU_ASSERT_EQUAL(dc_fabric_start(f, j, nodes[j], sizes[j], ++gen[j]), DC_OK);
+        } else { /* stop */
+            dc_fabric_stop(f, j);
+            for (uint32_t k = 0; k < sizes[j]; k++)
+                owner[nodes[j][k]] = -1;
+            on[j] = false;
+        }
+        /* a fresh fabric, the same failed parts and placements */
+        dc_topology *t2 = small_topo(DC_TOPO_FAT_TREE, 2.0, 4.0, 2, 3, NODES);
+        for (size_t i = 0; i < nf; i++)
+            dc_topology_set_failed(t2, fp[i], fu[i], true);
+        fab_log lg2 = {0};
+        dc_fabric *f2 = dc_fabric_create(t2, NODES, log_changed, log_cut, &lg2);
+        dc_net_change all = {.n_ranges = 3,
+                             .ranges = {{0, 0, NODES}, {1, 0, dc_topology_units(t2, 1)}, {2, 0, dc_topology_units(t2, 2)}}};
+        dc_fabric_health_changed(f2, &all);
+        for (int k = 0; k < JOBS; k++) {
+            dc_fabric_register(f2, k, sizes[k], sizes[k], 8);
+            if (on[k])
+                dc_fabric_start(f2, k, nodes[k], sizes[k], 1);
+        }
+        for (int k = 0; k < JOBS; k++)
+            shared_steps += on[k] && dc_fabric_rate(f, k) < dc_fabric_solo_rate(f, k) * (1 - 1e-9);
+        for (int k = 0; k < JOBS && agree; k++)
+            for (size_t s = 0; s < sizeof shapes / sizeof shapes[0] && on[k]; s++) {
+                dc_ring_bw a = dc_fabric_ring(f, k, shapes[s][0], shapes[s][1]);
+                dc_ring_bw b = dc_fabric_ring(f2, k, shapes[s][0], shapes[s][1]);
+                if (!(fabs(a.bw_Bps - b.bw_Bps) <= 1e-9 * b.bw_Bps) || a.alpha_s != b.alpha_s) {
+                    fprintf(stderr, "\n  step %d job %d ring %u/%u: %.9g, fresh %.9g", step, k, shapes[s][0],
+                            shapes[s][1], a.bw_Bps, b.bw_Bps);
+                    agree = false;
+                }
+            }
+        dc_fabric_destroy(f2);
+        dc_topology_destroy(t2);
+    }
+    CU_ASSERT(agree);
+    CU_ASSERT(shared_steps > 100);
+    dc_fabric_destroy(f);
+    dc_topology_destroy(t);
+    gsl_rng_free(rng);
+}
+
+/* ---------- two jobs sharing a spine, end to end ---------- */
+
+static dc_rowtable *jobs_table(dc_sim *sim)
+{
+    dc_rowtable_set *set = dc_sim_tables(sim);
+    for (size_t i = 0; i < dc_rowtable_set_count(set); i++)
+        if (strcmp(dc_rowtable_name(dc_rowtable_set_at(set, i)), "jobs") == 0)
+            return dc_rowtable_set_at(set, i);
+    return NULL;
+}
+
+static double cell(const dc_rowtable *t, size_t row, const char *name);
+
+/* A job's mean step less its compute part: its exposed communication. */
+static double exposed_s(dc_sim *sim, int32_t job)
+{
+    dc_rowtable *t = jobs_table(sim);
+    if (!t)
+        return NAN;
+    for (size_t r = 0; r < dc_rowtable_rows(t); r++)
+        if (cell(t, r, "job") == job)
+            return cell(t, r, "mean_step_s") - dc_steptime_compute_s(sim, job);
+    return NAN;
+}
+
+#define SPINE_CFG(pools, jobs)                                                                                     \
+    "horizon_days = 60.0;\n"                                                                                       \
+    "cluster = { nodes = 12; gpus_per_node = 8; nodes_per_rack = 2; };\n"                                          \
+    "network = { tiers = 3; nodes_per_leaf = 2; leaves_per_pod = 2; nics_per_node = 8; nic_gbps = 400.0;\n"       \
+    "  latency_us = 0.0; hop_latency_us = 0.0; scaleup_latency_us = 0.0; collective = \"ring\"; };\n"             \
+    "job_classes = ( { name = \"dp4\"; params = 2e9; tokens = 2e10; mfu = 0.5;\n"                                  \
+    "  parallelism = { tensor = 8; global_batch_tokens = 1048576.0; seq_len = 4096; dp_overlap = 0.0;\n"           \
+    "                  tp_overlap = 1.0; }; } );\n"                                                              \
+    "scheduler = { pools = ( " pools " ); };\n"                                                                    \
+    "jobs = ( " jobs " );\n"
+
+#define JOB_A "{ name = \"a\"; class = \"dp4\"; nodes = 4; pool = \"a\"; restart_s = 0.0; }"
+#define JOB_B "{ name = \"b\"; class = \"dp4\"; nodes = 4; pool = \"b\"; restart_s = 0.0; }"
+#define SPREAD "{ name = \"edge\"; nodes = 2; }, { name = \"a\"; nodes = 4; }, { name = \"b\"; nodes = 4; }, { name = \"rest\"; }"
+#define PACKED "{ name = \"a\"; nodes = 4; }, { name = \"b\"; nodes = 4; }, { name = \"rest\"; }"
+
+/* Two identical jobs, each data parallel over 4 nodes (one ring member per
+ * node), alone and together: on a 1:1 spine each keeps its solo step time
+ * exactly; spread over pods (pools on nodes 2-5 and 6-9, sharing pod 1) on
+ * a 1:8 spine their exposed communication doubles, the closed form of two
+ * equal max-min shares of pod 1's uplinks (latencies 0: all bandwidth);
+ * packed in a pod each, unchanged. */
+static void test_two_jobs_end_to_end(void)
+{
+    const char spread_solo[] = SPINE_CFG(SPREAD, JOB_A), spread_both[] = SPINE_CFG(SPREAD, JOB_A ", " JOB_B);
+    const char packed_solo[] = SPINE_CFG(PACKED, JOB_A), packed_both[] = SPINE_CFG(PACKED, JOB_A ", " JOB_B);
+    const char *k1[] = {"network.pod_oversubscription=1.0"}, *k8[] = {"network.pod_oversubscription=8.0"};
+    for (int over = 0; over < 2; over++) {
+        const char *const *set = over ? k8 : k1;
+        dc_sim *ss = dc_simrun_text(spread_solo, set, 1, -1), *sb = dc_simrun_text(spread_both, set, 1, -1);
+        dc_sim *ps = dc_simrun_text(packed_solo, set, 1, -1), *pb = dc_simrun_text(packed_both, set, 1, -1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ss);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sb);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ps);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
+        double solo = exposed_s(ss, 0), a = exposed_s(sb, 0), b = exposed_s(sb, 1);
+        CU_ASSERT(solo > 0.0);
+        if (over == 0) {
+            CU_ASSERT_EQUAL(a, solo);
+            CU_ASSERT_EQUAL(b, solo);
+        } else {
+            CU_ASSERT(REL(a, 2.0 * solo, 1e-9));
+            CU_ASSERT(REL(b, 2.0 * solo, 1e-9));
+        }
+        CU_ASSERT_EQUAL(exposed_s(pb, 0), exposed_s(ps, 0));
+        CU_ASSERT_EQUAL(exposed_s(pb, 1), exposed_s(ps, 0));
+        /* alone, what placement buys: spread over two pods of a 1:8 spine a
+         * ring gets 32 E0 / 8 over 8 edges = E0 / 2, packed a NIC, E0 */
+        if (over == 1) {
+            CU_ASSERT(REL(solo, 2.0 * exposed_s(ps, 0), 1e-9));
+        } else {
+            CU_ASSERT_EQUAL(solo, exposed_s(ps, 0));
+        }
+        dc_sim_destroy(ss);
+        dc_sim_destroy(sb);
+        dc_sim_destroy(ps);
+        dc_sim_destroy(pb);
+    }
+}
+
+/* ---------- max-min against a brute-force reference ---------- */
+
+/* Water-filling by small exact steps: raise every unfrozen flow's rate per
+ * unit weight to the next level at which a resource fills or a flow caps,
+ * recomputing everything from scratch each round (O(F^2 R)). */
+static void maxmin_reference(size_t nr, const double *cap, size_t nf, const dc_maxmin_flow *fl, double *rate)
+{
+    bool frozen[16] = {false};
+    for (size_t f = 0; f < nf; f++)
+        rate[f] = 0.0;
+    for (size_t round = 0; round < nf; round++) {
+        double best = INFINITY;
+        for (size_t r = 0; r < nr; r++) {
+            double used = 0.0, w = 0.0;
+            for (size_t f = 0; f < nf; f++)
+                for (size_t k = 0; k < fl[f].n_res; k++)
+                    if ((size_t)fl[f].res[k] == r) {
+                        double a = fl[f].coef ? fl[f].coef[k] : 1.0;
+                        used += a * rate[f];
+                        if (!frozen[f])
+                            w += a * fl[f].weight;
+                    }
+            if (w > 0.0)
+                best = fmin(best, (cap[r] - used) / w);
+        }
+        for (size_t f = 0; f < nf; f++)
+            if (!frozen[f])
+                best = fmin(best, (fl[f].cap - rate[f]) / fl[f].weight);
+        if (!isfinite(best)) {
+            for (size_t f = 0; f < nf; f++)
+                if (!frozen[f])
+                    rate[f] = INFINITY;
+            return;
+        }
+        if (best < 0.0)
+            best = 0.0;
+        for (size_t f = 0; f < nf; f++)
+            if (!frozen[f])
+                rate[f] += best * fl[f].weight;
+        /* freeze the flows at their cap or on a full resource */
+        for (size_t f = 0; f < nf; f++) {
+            if (frozen[f])
+                continue;
+            bool stop = rate[f] >= fl[f].cap * (1.0 - 1e-12);
+            for (size_t k = 0; k < fl[f].n_res && !stop; k++) {
+                size_t r = (size_t)fl[f].res[k];
+                double used = 0.0;
+                for (size_t g = 0; g < nf; g++)
+                    for (size_t q = 0; q < fl[g].n_res; q++)
+                        if ((size_t)fl[g].res[q] == r)
+                            used += (fl[g].coef ? fl[g].coef[q] : 1.0) * rate[g];
+                stop = used >= cap[r] * (1.0 - 1e-12);
+            }
+            frozen[f] = stop;
+        }
+    }
+}
+
+static void test_maxmin_property(void)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 14);
+    int cases = 0, agree = 0, certified = 0;
+    for (int trial = 0; trial < 2000; trial++) {
+        size_t nr = 1 + gsl_rng_uniform_int(rng, 6), nf = 1 + gsl_rng_uniform_int(rng, 8);
+        double cap[8], rate[16], ref[16], coef[16][6];
+        int res[16][6];
+        dc_maxmin_flow fl[16];
+        for (size_t r = 0; r < nr; r++)
+            cap[r] = 1.0 + 99.0 * gsl_rng_uniform(rng);
+        bool with_coef = trial % 2 == 1;
+        for (size_t f = 0; f < nf; f++) {
+            size_t m = 0;
+            for (size_t r = 0; r < nr; r++)
+                if (gsl_rng_uniform(rng) < 0.5) {
+                    res[f][m] = (int)r;
+                    coef[f][m++] = 1.0 + (double)gsl_rng_uniform_int(rng, 8);
+                }
+            double c = gsl_rng_uniform(rng) < 0.3 ? 1.0 + 50.0 * gsl_rng_uniform(rng) : INFINITY;
+            if (m == 0 && !isfinite(c))
+                c = 10.0; /* a flow on nothing needs a cap to be finite */
+            fl[f] = (dc_maxmin_flow){res[f], m, 1.0 + (double)gsl_rng_uniform_int(rng, 3), c,
+                                     with_coef ? coef[f] : NULL};
+        }
+        CU_ASSERT_EQUAL_FATAL(dc_maxmin_solve(nr, cap, nf, fl, rate), DC_OK);
+        maxmin_reference(nr, cap, nf, fl, ref);
+        cases++;
+        bool same = true;
+        for (size_t f = 0; f < nf; f++)
+            same = same && fabs(rate[f] - ref[f]) <= 1e-9 * fmax(1.0, ref[f]);
+        agree += same;
+        /* the certificate: feasible, and every flow at its cap or with a
+         * full resource on which its rate per weight is the largest */
+        bool ok = true;
+        double load[8] = {0};
+        for (size_t f = 0; f < nf; f++)
+            for (size_t k = 0; k < fl[f].n_res; k++)
+                load[fl[f].res[k]] += (with_coef ? coef[f][k] : 1.0) * rate[f];
+        for (size_t r = 0; r < nr; r++)
+            ok = ok && load[r] <= cap[r] * (1.0 + 1e-9);
+        for (size_t f = 0; f < nf && ok; f++) {
+            bool bottleneck = rate[f] >= fl[f].cap * (1.0 - 1e-9);
+            for (size_t k = 0; k < fl[f].n_res && !bottleneck; k++) {
+                size_t r = (size_t)fl[f].res[k];
+                if (load[r] < cap[r] * (1.0 - 1e-9))
+                    continue;
+                bool largest = true;
+                for (size_t g = 0; g < nf && largest; g++)
+                    for (size_t q = 0; q < fl[g].n_res; q++)
+                        if ((size_t)fl[g].res[q] == r && rate[g] / fl[g].weight > rate[f] / fl[f].weight * (1 + 1e-9))
+                            largest = false;
+                bottleneck = largest;
+            }
+            ok = bottleneck;
+        }
+        certified += ok;
+    }
+    CU_ASSERT_EQUAL(agree, cases);
+    CU_ASSERT_EQUAL(certified, cases);
+    gsl_rng_free(rng);
+}
+
 /* ---------- the /jobs table ---------- */
 
 static void test_rowtable(void)
@@ -563,6 +1141,16 @@ static int register_suites(void)
                   {"every job of a stream has its step time", test_stream_step_time},
                   {"a job's checkpoint tier and size, a class's write time", test_job_checkpoints},
                   {"bad input: file, line, key and what is wrong", test_bad_input});
+    DC_TEST_SUITE("shared fabric",
+                  {"two jobs: max-min halves a 1:k spine when spread, nothing packed or 1:1", test_fabric_two_jobs},
+                  {"unequal caps: max-min leaves the rest to the other", test_fabric_unequal},
+                  {"link failures slow the jobs that cross them, cut them when none is left", test_fabric_link_failures},
+                  {"rail-optimised: cross-rail rings cross the spine", test_fabric_rail},
+                  {"alone: topology.h's closed form", test_fabric_matches_topology},
+                  {"a random history of starts, swaps, stops and failures: as a fresh fabric", test_fabric_history},
+                  {"two jobs end to end: solo on 1:1, shares on a 1:8 spine spread, solo packed",
+                   test_two_jobs_end_to_end},
+                  {"max-min with coefficients against a brute-force reference", test_maxmin_property});
     DC_TEST_SUITE("jobs table",
                   {"rows: columns, blanks, truncation, limits", test_rowtable},
                   {"every shipped scenario: jobs' lines sum to theirs and to the run's", test_breakdowns_shipped},

@@ -200,7 +200,7 @@ static double rings_by_maxmin(const dc_topology_spec *s, uint32_t nodes, uint32_
                 paths[k][m++] = (int)(2 * gpus + 2 * leaves + pa);
                 paths[k][m++] = (int)(2 * gpus + 2 * leaves + pods + pb);
             }
-            f[k] = (dc_maxmin_flow){paths[k], m, 1.0, INFINITY};
+            f[k] = (dc_maxmin_flow){paths[k], m, 1.0, INFINITY, NULL};
         }
     CU_ASSERT_EQUAL(dc_maxmin_solve(n_res, cap, n_flows, f, rate), DC_OK);
     double worst = INFINITY;
@@ -391,7 +391,7 @@ static void test_maxmin_by_hand(void)
     /* One link of 10, three flows: 10/3 each. */
     {
         int r0[] = {0};
-        dc_maxmin_flow f[] = {{r0, 1, 1, INFINITY}, {r0, 1, 1, INFINITY}, {r0, 1, 1, INFINITY}};
+        dc_maxmin_flow f[] = {{r0, 1, 1, INFINITY, NULL}, {r0, 1, 1, INFINITY, NULL}, {r0, 1, 1, INFINITY, NULL}};
         double cap[] = {10};
         CU_ASSERT_EQUAL(dc_maxmin_solve(1, cap, 3, f, rate), DC_OK);
         CU_ASSERT(REL(rate[0], 10.0 / 3) && REL(rate[1], 10.0 / 3) && REL(rate[2], 10.0 / 3));
@@ -400,7 +400,7 @@ static void test_maxmin_by_hand(void)
      * it is limited there to 2, and flows 1 and 2 share the remaining 8. */
     {
         int a[] = {0}, ab[] = {0, 1};
-        dc_maxmin_flow f[] = {{ab, 2, 1, INFINITY}, {a, 1, 1, INFINITY}, {a, 1, 1, INFINITY}};
+        dc_maxmin_flow f[] = {{ab, 2, 1, INFINITY, NULL}, {a, 1, 1, INFINITY, NULL}, {a, 1, 1, INFINITY, NULL}};
         double cap[] = {10, 2};
         dc_maxmin_solve(2, cap, 3, f, rate);
         CU_ASSERT(REL(rate[0], 2.0) && REL(rate[1], 4.0) && REL(rate[2], 4.0));
@@ -409,7 +409,7 @@ static void test_maxmin_by_hand(void)
      * both, flow 1 on link 1, flow 2 on link 2: 0.5, 0.5, 1.5. */
     {
         int l1[] = {0}, l2[] = {1}, both[] = {0, 1};
-        dc_maxmin_flow f[] = {{both, 2, 1, INFINITY}, {l1, 1, 1, INFINITY}, {l2, 1, 1, INFINITY}};
+        dc_maxmin_flow f[] = {{both, 2, 1, INFINITY, NULL}, {l1, 1, 1, INFINITY, NULL}, {l2, 1, 1, INFINITY, NULL}};
         double cap[] = {1, 2};
         dc_maxmin_solve(2, cap, 3, f, rate);
         CU_ASSERT(REL(rate[0], 0.5) && REL(rate[1], 0.5) && REL(rate[2], 1.5));
@@ -418,7 +418,7 @@ static void test_maxmin_by_hand(void)
      * at 1 leaves 11 to the other. */
     {
         int r0[] = {0};
-        dc_maxmin_flow f[] = {{r0, 1, 1, INFINITY}, {r0, 1, 2, INFINITY}};
+        dc_maxmin_flow f[] = {{r0, 1, 1, INFINITY, NULL}, {r0, 1, 2, INFINITY, NULL}};
         double cap[] = {12};
         dc_maxmin_solve(1, cap, 2, f, rate);
         CU_ASSERT(REL(rate[0], 4.0) && REL(rate[1], 8.0));
@@ -430,7 +430,7 @@ static void test_maxmin_by_hand(void)
     /* A down resource stops its flows only; no resource and no cap: infinite. */
     {
         int r0[] = {0}, r1[] = {1};
-        dc_maxmin_flow f[] = {{r0, 1, 1, INFINITY}, {r1, 1, 1, INFINITY}, {NULL, 0, 1, INFINITY}, {NULL, 0, 1, 5}};
+        dc_maxmin_flow f[] = {{r0, 1, 1, INFINITY, NULL}, {r1, 1, 1, INFINITY, NULL}, {NULL, 0, 1, INFINITY, NULL}, {NULL, 0, 1, 5, NULL}};
         double cap[] = {0, 3};
         dc_maxmin_solve(2, cap, 4, f, rate);
         CU_ASSERT(rate[0] == 0.0 && REL(rate[1], 3.0) && isinf(rate[2]) && REL(rate[3], 5.0));
@@ -438,7 +438,7 @@ static void test_maxmin_by_hand(void)
     /* Bad input. */
     {
         int r0[] = {0}, r9[] = {9};
-        dc_maxmin_flow f[] = {{r0, 1, 1, INFINITY}};
+        dc_maxmin_flow f[] = {{r0, 1, 1, INFINITY, NULL}};
         double neg[] = {-1};
         CU_ASSERT_EQUAL(dc_maxmin_solve(1, neg, 1, f, rate), DC_EINPUT);
         double cap[] = {1};

@@ -11,6 +11,7 @@
 
 #include "cluster.h"
 #include "dist.h"
+#include "fabric.h"
 #include "law_params.h"
 
 #define GBPS 1.25e8 /* bytes per second in one Gbit/s */
@@ -50,7 +51,7 @@ const dc_param dc_network_params[] = {
     {"network.torus_link_gbps", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "Gbit/s", 400, NULL, 0, 1e7, NULL,
      "torus3d: bandwidth of one of a node's six links in each direction"},
     {"network.placement", DC_PARAM_STRING, 0, "", 0, "packed", 0, 0, "packed|scattered",
-     "packed: the job's nodes fill leaves and pods in order; scattered: spread at random"},
+     "packed: a job's ranks follow its nodes in order (NCCL's rings by location); scattered: in random order"},
     {"network.collective", DC_PARAM_STRING, 0, "", 0, "auto", 0, 0, "auto|ring|tree|hierarchical",
      "collective algorithm (auto: the fastest for each collective)"},
     {"network.failures", DC_PARAM_LIST, 0, "", 0, NULL, 0, 0, NULL, "link and switch failures; absent: none"},
@@ -83,6 +84,7 @@ struct dc_network {
     dc_sim *sim;
     dc_cluster *cluster;
     dc_topology *topo;
+    dc_fabric *fabric;          /* the jobs' flows on it */
     dc_coll_algo algo;
     net_class *classes;
     size_t n_classes;
@@ -117,32 +119,86 @@ dc_coll_cost dc_network_collective(const dc_network *net, dc_coll_op op, uint32_
     return dc_topology_collective(net->topo, op, net->algo, n, stride, bytes);
 }
 
+typedef struct job_ring_ctx {
+    dc_fabric *fabric;
+    int32_t job;
+} job_ring_ctx;
+
+static dc_ring_bw job_ring(void *ctx, uint32_t n, uint32_t stride)
+{
+    const job_ring_ctx *jc = ctx;
+    return dc_fabric_ring(jc->fabric, jc->job, n, stride);
+}
+
 dc_coll_cost dc_network_job_collective(const dc_network *net, int32_t job, dc_coll_op op, dc_coll_algo algo,
                                        uint32_t n, uint32_t stride, double bytes)
 {
-    (void)job;
-    return dc_topology_collective(net->topo, op, algo, n, stride, bytes);
+    job_ring_ctx jc = {net->fabric, job};
+    return dc_topology_collective_with(net->topo, op, algo, n, stride, bytes, job_ring, &jc,
+                                       dc_fabric_node_health(net->fabric, job));
 }
 
-static double worst_health(const dc_network *net)
+int dc_network_job_traffic(dc_network *net, int32_t job, uint32_t nodes, uint32_t n, uint32_t stride)
 {
-    double h[3];
-    dc_topology_health(net->topo, h);
-    double w = h[0] < h[1] ? h[0] : h[1];
-    return w < h[2] ? w : h[2];
+    return dc_fabric_register(net->fabric, job, nodes, n, stride);
 }
 
-/* Banks degraded time and records the health after a change. */
+/* Banks degraded time and records the health after a change: the worst
+ * unit a job on the fabric uses. */
 static void note_health(dc_network *net)
 {
     double now = dc_sim_now(net->sim);
     if (net->health < 1.0)
         net->degraded_s += now - net->since_s;
     net->since_s = now;
-    net->health = worst_health(net);
+    net->health = dc_fabric_worst_in_use(net->fabric);
     if (net->health < net->min_health)
         net->min_health = net->health;
     dc_series_record(net->series_health, now, net->health);
+}
+
+/* The fabric's callbacks: a job's bandwidth may have changed; a job lost its
+ * last path (a job-level fault, as if the collective timed out). */
+static void on_job_changed(void *ctx, int32_t job)
+{
+    dc_network *net = ctx;
+    dc_job_event ev = {job};
+    dc_sim_publish(net->sim, net->sig_changed, &ev);
+}
+
+static void on_job_cut(void *ctx, int32_t job)
+{
+    dc_network *net = ctx;
+    dc_job_phase ph = dc_cluster_job_phase(net->cluster, job);
+    if (ph == DC_JOB_RUNNING || ph == DC_JOB_CHECKPOINTING || ph == DC_JOB_RESTARTING)
+        net->n_interruptions++;
+    dc_eventlog_add(net->log, dc_sim_now(net->sim), "net_cut", "", -1, job, 0.0);
+    dc_cluster_fail(net->cluster, -1, "network", NULL, 0, job);
+}
+
+/* A job's flows stand on the fabric while it holds an allocation: from
+ * its first run on it until it gives its nodes back (fabric.h). */
+static void on_phase(dc_sim *sim, void *ctx, const void *payload)
+{
+    dc_network *net = ctx;
+    const dc_job_event *ev = payload;
+    (void)sim;
+    if (!dc_fabric_registered(net->fabric, ev->job))
+        return;
+    dc_job_phase ph = dc_cluster_job_phase(net->cluster, ev->job);
+    if (ph == DC_JOB_RUNNING) {
+        uint32_t n;
+        const uint32_t *nodes = dc_cluster_job_node_list(net->cluster, ev->job, &n);
+        if (dc_fabric_start(net->fabric, ev->job, nodes, n, dc_cluster_job_nodes_changes(net->cluster, ev->job))
+            != DC_OK) {
+            dc_sim_fail(net->sim, DC_ENOMEM, "out of memory placing a job's flows on the fabric");
+            return;
+        }
+        note_health(net);
+    } else if ((ph == DC_JOB_PENDING || ph == DC_JOB_DONE) && dc_fabric_computing(net->fabric, ev->job)) {
+        dc_fabric_stop(net->fabric, ev->job);
+        note_health(net);
+    }
 }
 
 static void on_repaired(dc_sim *sim, void *ctx, uint64_t arg)
@@ -153,10 +209,8 @@ static void on_repaired(dc_sim *sim, void *ctx, uint64_t arg)
     dc_net_change ch = dc_topology_set_failed(net->topo, nc->part, unit, false);
     dc_eventlog_add(net->log, dc_sim_now(sim), "net_repair", part_names[nc->part],
                     unit > INT32_MAX ? -1 : (int32_t)unit, -1, 0.0);
-    if (ch.changed) {
-        note_health(net);
-        dc_sim_publish(sim, net->sig_changed, NULL);
-    }
+    dc_fabric_health_changed(net->fabric, &ch);
+    note_health(net);
 }
 
 static void on_net_failure(dc_sim *sim, void *ctx, uint64_t ci)
@@ -174,16 +228,8 @@ static void on_net_failure(dc_sim *sim, void *ctx, uint64_t ci)
     dc_eventlog_add(net->log, dc_sim_now(sim), "net_failure", part_names[nc->part],
                     unit > INT32_MAX ? -1 : (int32_t)unit, -1, 0.0);
     dc_sim_after(sim, dc_dist_sample(&nc->repair, nc->rng), on_repaired, net, (ci << UNIT_BITS) | unit);
-    if (ch.changed) {
-        note_health(net);
-        dc_sim_publish(sim, net->sig_changed, NULL);
-    }
-    if (ch.cut && dc_cluster_job_count(net->cluster) > 0) {
-        dc_job_phase ph = dc_cluster_job_phase(net->cluster, 0);
-        if (ph == DC_JOB_RUNNING || ph == DC_JOB_CHECKPOINTING || ph == DC_JOB_RESTARTING)
-            net->n_interruptions++;
-        dc_cluster_fail(net->cluster, -1, "network", NULL, 0, 0);
-    }
+    dc_fabric_health_changed(net->fabric, &ch); /* may interrupt jobs cut off */
+    note_health(net);
 }
 
 static int read_int(const config_setting_t *g, const char *key, int def)
@@ -314,9 +360,12 @@ static int network_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     if (rc != DC_OK)
         return rc;
     net->sig_changed = dc_sim_signal(sim, "network_changed");
+    int sig_phase = dc_sim_signal(sim, "job_phase");
     net->series_health = dc_sim_series(sim, "network_health", "",
-                                       "worst health factor of the job's nodes, leaves and pods (1 = all links up)");
-    if (net->sig_changed < 0 || !net->series_health)
+                                       "worst health of the nodes, leaves and pods jobs on the fabric use (1 = all links up)");
+    net->fabric = dc_fabric_create(net->topo, dc_cluster_node_count(c), on_job_changed, on_job_cut, net);
+    if (net->sig_changed < 0 || sig_phase < 0 || !net->series_health || !net->fabric
+        || dc_sim_subscribe(sim, sig_phase, on_phase, net) != DC_OK)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     net->health = net->min_health = 1.0;
     return DC_OK;
@@ -350,16 +399,17 @@ static void network_finish(void *state, dc_sim *sim)
         dc_summary_set(s, key, (double)net->classes[i].n_failures, "", "failures of this part");
     }
     dc_summary_set(s, "network.interruptions", (double)net->n_interruptions, "",
-                   "job interruptions from a unit of the job left without a path");
+                   "job interruptions from a unit a job used left without a path");
     dc_summary_set(s, "network.degraded_h", net->degraded_s / 3600.0, "h",
-                   "time the job's fabric ran with less than full bandwidth");
+                   "time a job on the fabric used a node, leaf or pod with less than full bandwidth");
     dc_summary_set(s, "network.min_health", net->min_health, "",
-                   "lowest health factor of the job's fabric (1 = all links up)");
+                   "lowest health of a node, leaf or pod a job on the fabric used (1 = all links up)");
 }
 
 static void network_destroy(void *state)
 {
     dc_network *net = state;
+    dc_fabric_destroy(net->fabric);
     dc_topology_destroy(net->topo);
     free(net->classes);
 }

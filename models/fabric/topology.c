@@ -222,6 +222,28 @@ static double pod_health(const dc_topology *t, uint32_t p)
     return h > 0.0 ? h : 0.0;
 }
 
+double dc_topology_unit_health(const dc_topology *t, int level, uint64_t unit)
+{
+    if (!t->tracking)
+        return 1.0;
+    if (level == 0)
+        return unit < t->nodes ? node_health(t, (uint32_t)unit) : 1.0;
+    if (t->s.kind == DC_TOPO_TORUS)
+        return 1.0;
+    if (level == 1)
+        return unit < t->n_leaves ? leaf_health(t, (uint32_t)unit) : 1.0;
+    return t->s.tiers == 3 && unit < t->n_pods ? pod_health(t, (uint32_t)unit) : 1.0;
+}
+
+uint32_t dc_topology_units(const dc_topology *t, int level)
+{
+    if (level == 0)
+        return t->nodes;
+    if (t->s.kind == DC_TOPO_TORUS)
+        return 0;
+    return level == 1 ? t->n_leaves : t->s.tiers == 3 ? t->n_pods : 0;
+}
+
 /* One unit's health (NAN: left out, as a dead fat-tree leaf whose nodes
  * count as cut at the node level). */
 static double unit_health(const dc_topology *t, int lv, uint32_t u)
@@ -274,9 +296,18 @@ static void bump(uint32_t *x, int delta)
     *x = delta > 0 ? *x + 1 : *x - 1;
 }
 
+/* Adds the units [first, end) of a level to what a change touched. */
+static void touched(dc_net_change *ch, int level, uint64_t first, uint64_t end, uint64_t limit)
+{
+    if (end > limit)
+        end = limit;
+    if (first < end && ch->n_ranges < DC_NET_CHANGE_RANGES)
+        ch->ranges[ch->n_ranges++] = (dc_net_range){level, first, end};
+}
+
 dc_net_change dc_topology_set_failed(dc_topology *t, dc_net_part part, uint64_t unit, bool failed)
 {
-    dc_net_change ch = {false, false};
+    dc_net_change ch = {0};
     if (!t->failed[part] || unit >= t->count[part] || t->failed[part][unit] == failed)
         return ch;
     t->failed[part][unit] = failed;
@@ -294,26 +325,31 @@ dc_net_change dc_topology_set_failed(dc_topology *t, dc_net_part part, uint64_t 
             uint32_t other = c[0] + s->torus[0] * (c[1] + s->torus[1] * c[2]);
             t->node_down[node] = (uint16_t)(t->node_down[node] + d);
             update_unit(t, 0, node);
+            touched(&ch, 0, node, node + 1, t->nodes);
             if (other < t->nodes && other != node) {
                 t->node_down[other] = (uint16_t)(t->node_down[other] + d);
                 update_unit(t, 0, other);
+                touched(&ch, 0, other, other + 1, t->nodes);
             }
         } else {
             uint32_t node = (uint32_t)(unit / s->nics_per_node);
             t->node_down[node] = (uint16_t)(t->node_down[node] + d);
             update_unit(t, 0, node);
+            touched(&ch, 0, node, node + 1, t->nodes);
         }
         break;
     case DC_PART_LEAF_LINK: {
         uint32_t leaf = (uint32_t)(unit / t->leaf_uplinks);
         bump(&t->leaf_down[leaf], d);
         update_unit(t, 1, leaf);
+        touched(&ch, 1, leaf, leaf + 1, t->n_leaves);
         break;
     }
     case DC_PART_POD_LINK: {
         uint32_t pod = (uint32_t)(unit / t->pod_uplinks);
         bump(&t->pod_down[pod], d);
         update_unit(t, 2, pod);
+        touched(&ch, 2, pod, pod + 1, t->n_pods);
         break;
     }
     case DC_PART_LEAF_SWITCH: {
@@ -327,6 +363,8 @@ dc_net_change dc_topology_set_failed(dc_topology *t, dc_net_part part, uint64_t 
         }
         update_range(t, 0, (uint64_t)leaf * s->nodes_per_leaf, (uint64_t)(leaf + 1) * s->nodes_per_leaf);
         update_unit(t, 1, leaf);
+        touched(&ch, 0, (uint64_t)leaf * s->nodes_per_leaf, (uint64_t)(leaf + 1) * s->nodes_per_leaf, t->nodes);
+        touched(&ch, 1, leaf, leaf + 1, t->n_leaves);
         break;
     }
     case DC_PART_SPINE_SWITCH:
@@ -335,14 +373,18 @@ dc_net_change dc_topology_set_failed(dc_topology *t, dc_net_part part, uint64_t 
             bump(&t->spine_down[pod], d);
             update_range(t, 1, (uint64_t)pod * s->leaves_per_pod, (uint64_t)(pod + 1) * s->leaves_per_pod);
             update_unit(t, 2, pod);
+            touched(&ch, 1, (uint64_t)pod * s->leaves_per_pod, (uint64_t)(pod + 1) * s->leaves_per_pod, t->n_leaves);
+            touched(&ch, 2, pod, pod + 1, t->n_pods);
         } else {
             bump(&t->spine_down[0], d);
             update_range(t, 1, 0, t->n_units[1]);
+            touched(&ch, 1, 0, t->n_leaves, t->n_leaves);
         }
         break;
     case DC_PART_CORE_SWITCH:
         bump(&t->core_down, d);
         update_range(t, 2, 0, t->n_units[2]);
+        touched(&ch, 2, 0, t->n_pods, t->n_pods);
         break;
     }
     derive(t);
@@ -402,6 +444,11 @@ static int torus_dims(const dc_topology *t, double k, double node_stride, double
 
 dc_ring_bw dc_topology_ring(const dc_topology *t, uint32_t n, uint32_t stride)
 {
+    return dc_topology_ring_h(t, n, stride, t->h);
+}
+
+dc_ring_bw dc_topology_ring_h(const dc_topology *t, uint32_t n, uint32_t stride, const double h3[3])
+{
     const dc_topology_spec *s = &t->s;
     dc_ring_bw r = {INFINITY, 0.0};
     if (n <= 1)
@@ -421,7 +468,7 @@ dc_ring_bw dc_topology_ring(const dc_topology *t, uint32_t n, uint32_t stride)
         double extent[3], hop[3];
         torus_dims(t, k, stride / g, extent, hop);
         double h1 = extent[0] > 1.0 ? hop[0] : extent[1] > 1.0 ? hop[1] : hop[2];
-        double bw = s->torus_link_Bps * m / (g * h1) * t->h[0];
+        double bw = s->torus_link_Bps * m / (g * h1) * h3[0];
         if (bw < r.bw_Bps)
             r.bw_Bps = bw;
         r.alpha_s = s->latency_s + h1 * s->hop_latency_s;
@@ -432,13 +479,13 @@ dc_ring_bw dc_topology_ring(const dc_topology *t, uint32_t n, uint32_t stride)
     if (units_spanned(n, mx) < 2.0)
         return r;
     double e0 = s->nics_per_node * s->nic_Bps / g;
-    double bw = e0 * t->h[0] * mx;
+    double bw = e0 * h3[0] * mx;
     r.alpha_s = s->latency_s + 1.0 * s->hop_latency_s;
     double leaf_gpus = (double)s->nodes_per_leaf * g;
     double levels[2][4] = {
         /* unit GPUs, per-GPU egress, health, job units */
-        {leaf_gpus, e0 / s->leaf_oversub, t->h[1], (double)t->job_leaves},
-        {leaf_gpus * s->leaves_per_pod, e0 / (s->leaf_oversub * s->pod_oversub), t->h[2], (double)t->job_pods},
+        {leaf_gpus, e0 / s->leaf_oversub, h3[1], (double)t->job_leaves},
+        {leaf_gpus * s->leaves_per_pod, e0 / (s->leaf_oversub * s->pod_oversub), h3[2], (double)t->job_pods},
     };
     for (int lv = 0; lv < (s->tiers == 3 ? 2 : 1); lv++) {
         double unit = levels[lv][0], e = levels[lv][1], h = levels[lv][2], job_units = levels[lv][3];
@@ -469,7 +516,8 @@ static double ring_time(dc_coll_op op, double n, double bytes, dc_ring_bw r)
 }
 
 /* Dimension-wise rings on the torus (after an intra-node phase). */
-static double torus_hier_s(const dc_topology *t, dc_coll_op op, uint32_t n, uint32_t stride, double bytes, double *bw)
+static double torus_hier_s(const dc_topology *t, dc_coll_op op, uint32_t n, uint32_t stride, double bytes, double *bw,
+                           double node_health)
 {
     const dc_topology_spec *s = &t->s;
     double g = s->gpus_per_node, phases = op == DC_COLL_ALLREDUCE ? 2.0 : 1.0;
@@ -486,7 +534,7 @@ static double torus_hier_s(const dc_topology *t, dc_coll_op op, uint32_t n, uint
     for (int dim = 0; dim < 3; dim++) {
         if (extent[dim] < 2.0)
             continue;
-        double b = 2.0 * s->torus_link_Bps * m / (g * hop[dim]) * t->h[0];
+        double b = 2.0 * s->torus_link_Bps * m / (g * hop[dim]) * node_health;
         if (b < *bw)
             *bw = b;
         time += phases * dc_coll_ring_allgather_s(extent[dim], shard, b, s->latency_s + hop[dim] * s->hop_latency_s);
@@ -495,35 +543,48 @@ static double torus_hier_s(const dc_topology *t, dc_coll_op op, uint32_t n, uint
     return time;
 }
 
+static dc_ring_bw own_ring(void *ctx, uint32_t n, uint32_t stride)
+{
+    const dc_topology *t = ctx;
+    return dc_topology_ring(t, n, stride);
+}
+
 dc_coll_cost dc_topology_collective(const dc_topology *t, dc_coll_op op, dc_coll_algo algo, uint32_t n,
                                     uint32_t stride, double bytes)
+{
+    return dc_topology_collective_with(t, op, algo, n, stride, bytes, own_ring, (void *)t, t->h[0]);
+}
+
+dc_coll_cost dc_topology_collective_with(const dc_topology *t, dc_coll_op op, dc_coll_algo algo, uint32_t n,
+                                         uint32_t stride, double bytes, dc_topology_ring_fn ring_fn, void *ctx,
+                                         double node_health)
 {
     dc_coll_cost c = {0.0, algo == DC_ALGO_AUTO ? DC_ALGO_RING : algo, INFINITY};
     if (n <= 1 || !(bytes > 0.0))
         return c;
     if (op == DC_COLL_SENDRECV) {
-        dc_ring_bw pair = dc_topology_ring(t, 2, stride);
+        dc_ring_bw pair = ring_fn(ctx, 2, stride);
         c.algo = DC_ALGO_RING;
         c.bw_Bps = pair.bw_Bps;
         c.time_s = dc_coll_sendrecv_s(bytes, pair.bw_Bps, pair.alpha_s);
         return c;
     }
     const dc_topology_spec *s = &t->s;
-    dc_ring_bw ring = dc_topology_ring(t, n, stride);
+    dc_ring_bw ring = ring_fn(ctx, n, stride);
     double times[DC_ALGO_COUNT] = {INFINITY, INFINITY, INFINITY, INFINITY};
     double bws[DC_ALGO_COUNT] = {ring.bw_Bps, ring.bw_Bps, ring.bw_Bps, ring.bw_Bps};
     times[DC_ALGO_RING] = ring_time(op, n, bytes, ring);
     times[DC_ALGO_TREE] = op == DC_COLL_ALLREDUCE ? dc_coll_tree_allreduce_s(n, bytes, ring.bw_Bps, ring.alpha_s)
                                                   : times[DC_ALGO_RING];
     if (s->kind == DC_TOPO_TORUS) {
-        times[DC_ALGO_HIER] = torus_hier_s(t, op, n, stride, bytes, &bws[DC_ALGO_HIER]);
+        times[DC_ALGO_HIER] = torus_hier_s(t, op, n, stride, bytes, &bws[DC_ALGO_HIER], node_health);
     } else {
         double g = s->gpus_per_node, x = g > s->scaleup_gpus ? g : s->scaleup_gpus;
         double a = members_per(n, stride, x), b = units_spanned(n, a);
         if (a < 2.0 || b < 2.0) {
             times[DC_ALGO_HIER] = times[DC_ALGO_RING]; /* one level: the plain ring */
         } else {
-            dc_ring_bw outer = dc_topology_ring(t, (uint32_t)b, (uint32_t)(stride * a));
+            dc_ring_bw outer = ring_fn(ctx, (uint32_t)b, (uint32_t)(stride * a));
             bws[DC_ALGO_HIER] = outer.bw_Bps;
             times[DC_ALGO_HIER] = op == DC_COLL_ALLREDUCE
                                       ? dc_coll_hier_allreduce_s(a, b, bytes, s->scaleup_Bps, s->scaleup_latency_s,

@@ -65,7 +65,11 @@
  * A node with no NIC left, or a leaf or pod with no uplink left while the
  * job spans more than one, has no path: the change reports a cut.  Units
  * without a path are left out of hn, hl, hp: the job is assumed restarted
- * around them (network.h). */
+ * around them (network.h).
+ *
+ * These closed forms describe one job alone on the first job_nodes nodes;
+ * fabric.h gives every job its share of the same fabric on its own nodes
+ * (and reduces to them for a job alone there). */
 #ifndef DC_TOPOLOGY_H
 #define DC_TOPOLOGY_H
 
@@ -125,15 +129,32 @@ uint64_t dc_topology_part_count(const dc_topology *t, dc_net_part part);
 int dc_topology_track(dc_topology *t, dc_net_part part);
 bool dc_topology_part_failed(const dc_topology *t, dc_net_part part, uint64_t unit);
 
+/* Units [first, end) of a level (0 nodes, 1 leaves, 2 pods) whose health a
+ * change touched. */
+typedef struct dc_net_range {
+    int level;
+    uint64_t first, end;
+} dc_net_range;
+#define DC_NET_CHANGE_RANGES 3
+
 typedef struct dc_net_change {
-    bool changed; /* a health factor of the job changed */
-    bool cut;     /* a unit the job uses lost its last path */
+    bool changed; /* a health factor of the first job_nodes' units changed */
+    bool cut;     /* one of those units lost its last path */
+    dc_net_range ranges[DC_NET_CHANGE_RANGES]; /* every unit touched, whoever uses it */
+    int n_ranges;
 } dc_net_change;
 /* Fails or repairs one unit of a tracked part. */
 dc_net_change dc_topology_set_failed(dc_topology *t, dc_net_part part, uint64_t unit, bool failed);
 
 /* Health factors of the job's worst unit: [0] nodes, [1] leaves, [2] pods. */
 void dc_topology_health(const dc_topology *t, double h[3]);
+/* Units of a level (0 nodes, 1 leaves or rail groups, 2 pods; a torus has
+ * only nodes, 2 tiers no pods) and the health of one, in [0, 1]: a node's
+ * NICs (torus: links; 0 under a dead fat-tree leaf switch), a leaf's uplinks
+ * (with its spines), a pod's core uplinks (with spines and cores); 1 when
+ * no part is tracked. */
+uint32_t dc_topology_units(const dc_topology *t, int level);
+double dc_topology_unit_health(const dc_topology *t, int level, uint64_t unit);
 
 typedef struct dc_ring_bw {
     double bw_Bps;  /* per rank and direction; INFINITY for n <= 1 */
@@ -141,6 +162,12 @@ typedef struct dc_ring_bw {
 } dc_ring_bw;
 /* The bandwidth and step latency of a ring over n ranks at stride GPUs. */
 dc_ring_bw dc_topology_ring(const dc_topology *t, uint32_t n, uint32_t stride);
+/* The same with the health factors h (nodes, leaves, pods) instead of the
+ * first job_nodes' ones. */
+dc_ring_bw dc_topology_ring_h(const dc_topology *t, uint32_t n, uint32_t stride, const double h[3]);
+/* A ring's bandwidth and latency from someone else (a job's share of the
+ * shared fabric, fabric.h). */
+typedef dc_ring_bw (*dc_topology_ring_fn)(void *ctx, uint32_t n, uint32_t stride);
 
 typedef struct dc_coll_cost {
     double time_s;
@@ -151,5 +178,10 @@ typedef struct dc_coll_cost {
  * stride GPUs away).  TREE for anything but all-reduce runs the ring. */
 dc_coll_cost dc_topology_collective(const dc_topology *t, dc_coll_op op, dc_coll_algo algo, uint32_t n,
                                     uint32_t stride, double bytes);
+/* The same with every ring (flat, pair, hierarchical outer) from ring_fn,
+ * and node_health for the torus's dimension-wise rings. */
+dc_coll_cost dc_topology_collective_with(const dc_topology *t, dc_coll_op op, dc_coll_algo algo, uint32_t n,
+                                         uint32_t stride, double bytes, dc_topology_ring_fn ring_fn, void *ctx,
+                                         double node_health);
 
 #endif

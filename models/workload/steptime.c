@@ -176,7 +176,9 @@ void dc_step_time_compute_with(const dc_step_config *c, dc_step_coll_fn fn, void
 void dc_step_time_add_stall(dc_step_time *o, double read_s, bool prefetch)
 {
     o->read_s = read_s;
-    o->stall_s = prefetch ? (read_s > o->nostall_s ? read_s - o->nostall_s : 0.0) : read_s;
+    /* A stream capped at exactly its demand reads in the step, give or take
+     * the last bits: no stall below a part in 1e12. */
+    o->stall_s = prefetch ? (read_s > o->nostall_s * (1.0 + 1e-12) ? read_s - o->nostall_s : 0.0) : read_s;
     o->step_s = o->nostall_s + o->stall_s;
 }
 
@@ -605,6 +607,11 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
                 return dc_error_set(err, DC_ENOMEM, "out of memory");
         }
         const dc_step_config *c = &js->cfg;
+        /* its load on the fabric: its outermost ring (data, else pipeline, else tensor) */
+        uint32_t rep_n = c->dp > 1 ? (uint32_t)c->dp : c->pp > 1 ? 2 : (uint32_t)c->tp;
+        uint32_t rep_s = c->dp > 1 ? (uint32_t)(c->tp * c->pp) : c->pp > 1 ? (uint32_t)c->tp : 1;
+        if (rep_n > 1 && dc_network_job_traffic(sm->net, (int32_t)id, info->nodes, rep_n, rep_s) != DC_OK)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
         bool want[N_SRC] = {c->full_recompute, c->pp > 1, c->tp > 1 || c->pp > 1 || c->dp > 1, c->offload,
                             js->has_data};
         for (int i = 0; i < N_SRC; i++)
