@@ -48,6 +48,21 @@ void dc_cli_interrupt_cleanup(const char *path)
     }
 }
 
+int dc_cli_write_guarded(const char *path, const char *what, dc_cli_writer write, void *ctx, dc_error *err)
+{
+    dc_outfile *out = dc_outfile_open(path, what, err);
+    if (!out)
+        return err->code;
+    dc_cli_interrupt_cleanup(dc_outfile_in_place(out) ? NULL : dc_outfile_name(out));
+    int rc = write(out, ctx, err);
+    if (rc == DC_OK)
+        rc = dc_outfile_commit(out, err);
+    else
+        dc_outfile_abort(out);
+    dc_cli_interrupt_cleanup(NULL);
+    return rc;
+}
+
 int dc_cli_interrupted(void)
 {
     return caught;
