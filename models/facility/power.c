@@ -13,6 +13,10 @@
  *    the flagship refreshes some 30,000 times.  With one job, compute()
  *    remembers its outputs for the last few input states (phase, nodes
  *    held, spares on, heat limit...), which recur.
+ *  - With many jobs (a stream of thousands), a computation visits only the
+ *    jobs in play (holding nodes, or restarting, running, checkpointing or
+ *    hung), kept in job order so that every sum is bit for bit the sum
+ *    over all jobs; its cost follows the jobs running, not those defined.
  *  - Speed factors are applied in a zero-delay event, never from inside a
  *    signal handler: a job that publishes "job_phase" on entering RUNNING
  *    schedules its next milestone after publishing, so a speed change made
