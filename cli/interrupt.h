@@ -18,6 +18,9 @@
 #include "error.h"
 #include "outfile.h"
 
+/* Installs the handlers; then, if the environment names a file in
+ * DCSIM_READY_FILE, creates it (empty): tests wait for it before they
+ * signal, so that the signal cannot arrive before the handler. */
 void dc_cli_catch_signals(void);
 /* The temporary file a second signal removes (NULL: none). */
 void dc_cli_interrupt_cleanup(const char *path);
