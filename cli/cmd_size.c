@@ -405,15 +405,9 @@ static int size_opt(void *ctx, int key, const char *arg, dc_error *err)
     case O_SEED:
         return parse_count("--seed", arg, 0, INT64_MAX, &a->seed, err);
     case O_SET:
-        if (a->n_sets == MAX_SETS)
-            return dc_error_set(err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
-        a->sets[a->n_sets++] = arg;
-        return DC_OK;
+        return dc_cli_push(a->sets, &a->n_sets, MAX_SETS, arg, "--set", "overrides", err);
     case O_PLAN:
-        if (a->n_plan_sets == MAX_PLAN_SETS)
-            return dc_error_set(err, DC_EINPUT, "--plan: at most %d overrides", MAX_PLAN_SETS);
-        a->plan_sets[a->n_plan_sets++] = arg;
-        return DC_OK;
+        return dc_cli_push(a->plan_sets, &a->n_plan_sets, MAX_PLAN_SETS, arg, "--plan", "overrides", err);
     case O_NO_PLANS:
         a->plans_on = false;
         return DC_OK;
