@@ -1635,3 +1635,20 @@ void dc_scenario_write_reference(const dc_param *const *schemas, FILE *out)
     }
     write_distributions(out);
 }
+
+bool dc_scenario_number(const config_setting_t *s, double *v)
+{
+    if (!s)
+        return false;
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        *v = (double)config_setting_get_int64(s);
+        return true;
+    case CONFIG_TYPE_FLOAT:
+        *v = config_setting_get_float(s);
+        return true;
+    default:
+        return false;
+    }
+}

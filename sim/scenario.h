@@ -110,6 +110,10 @@ char *dc_scenario_text(const dc_scenario *sc);
  * "failures.[].mtbf_h"), NULL if the schema has none. */
 const dc_param *dc_scenario_schema_row(const dc_scenario *sc, const char *path);
 
+/* A number setting (integer or float) as a double in *v; false, with *v
+ * untouched, for a NULL setting or any other type. */
+bool dc_scenario_number(const config_setting_t *s, double *v);
+
 /* The dotted path of a setting ("failures.[2].mtbf_h") into buf. */
 void dc_scenario_setting_path(const config_setting_t *s, char *buf, size_t size);
 

@@ -164,21 +164,13 @@ bool dc_job_chain_number_auto(const dc_job_chain *ch, const char *key, double *v
         *is_auto = false;
     if (!s)
         return false;
-    switch (config_setting_type(s)) {
-    case CONFIG_TYPE_INT:
-    case CONFIG_TYPE_INT64:
-        *v = (double)config_setting_get_int64(s);
+    if (dc_scenario_number(s, v))
         return true;
-    case CONFIG_TYPE_FLOAT:
-        *v = config_setting_get_float(s);
-        return true;
-    case CONFIG_TYPE_STRING: /* the schema lets only "auto" through */
-        if (is_auto)
-            *is_auto = true;
-        return true;
-    default:
+    if (config_setting_type(s) != CONFIG_TYPE_STRING)
         return false;
-    }
+    if (is_auto) /* the schema lets only "auto" through */
+        *is_auto = true;
+    return true;
 }
 
 bool dc_job_chain_number(const dc_job_chain *ch, const char *key, double *v)
