@@ -766,9 +766,10 @@ static int check_type(const dc_scenario *sc, const config_setting_t *s, const dc
         return dc_scenario_error_at(sc, s, err, "expected a boolean (true or false), got %s",
                                     setting_kind(s));
     case DC_PARAM_STRING:
-        if (t == CONFIG_TYPE_STRING)
+        if (t == CONFIG_TYPE_STRING || ((row->flags & DC_PARAM_OR_GROUP) && t == CONFIG_TYPE_GROUP))
             return DC_OK;
-        return dc_scenario_error_at(sc, s, err, "expected a string, got %s", setting_kind(s));
+        return dc_scenario_error_at(sc, s, err, "expected a string%s, got %s",
+                                    (row->flags & DC_PARAM_OR_GROUP) ? " or a group { ... }" : "", setting_kind(s));
     case DC_PARAM_GROUP:
         if (t == CONFIG_TYPE_GROUP)
             return DC_OK;
@@ -1005,7 +1006,7 @@ static int visit(dc_scenario *sc, config_setting_t *s, enum phase phase, dc_erro
     if (rc)
         return rc;
     bool group = config_setting_is_group(s);
-    if (!((row->type == DC_PARAM_GROUP && group) ||
+    if (!(((row->type == DC_PARAM_GROUP || (row->flags & DC_PARAM_OR_GROUP)) && group) ||
           (row->type == DC_PARAM_LIST && config_setting_is_list(s))))
         return DC_OK;
     if (group && phase == PH_REQUIRED)
@@ -1698,6 +1699,8 @@ static void write_row(const dc_param *r, FILE *out)
     fputs(r->type >= DC_PARAM_INT && r->type <= DC_PARAM_LIST ? types[r->type] : "?", out);
     if (r->type == DC_PARAM_FLOAT && (r->flags & DC_PARAM_AUTO))
         fputs(" or `auto`", out);
+    if (r->flags & DC_PARAM_OR_GROUP)
+        fputs(" or group", out);
     fputs(" | ", out);
     md_cell(out, r->unit);
     fputs(" | ", out);
