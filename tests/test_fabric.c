@@ -1051,6 +1051,15 @@ static double cell(const dc_rowtable *t, size_t row, const char *name)
     return v;
 }
 
+/* A string cell ("" when no such column). */
+static const char *text_cell(const dc_rowtable *t, size_t row, const char *name)
+{
+    int c = dc_rowtable_column_index(t, name);
+    if (c < 0 || dc_rowtable_column_type(t, (size_t)c) != DC_ROWCOL_STR)
+        return "";
+    return (const char *)dc_rowtable_data(t) + row * dc_rowtable_row_size(t) + dc_rowtable_column_offset(t, (size_t)c);
+}
+
 /* Each row's lines sum to its total, each line over the rows to the run's
  * line (1e-9), and with pools each pool's lines over the pools too. */
 static bool check_breakdowns(dc_sim *sim, const char *what)
@@ -1097,9 +1106,22 @@ static bool check_breakdowns(dc_sim *sim, const char *what)
             fprintf(stderr, "\n  %s: %s: jobs sum to %.12g, the run says %.12g", what, name, sum, run);
             ok = false;
         }
-        /* pools */
+        /* pools: each pool's jobs to the pool's line, the pools to the run's */
         dc_scheduler *sched = dc_scheduler_of(sim);
         int np = sched ? dc_sched_pool_count(sched) : 0;
+        for (int p = 0; p < np && np >= 2; p++) {
+            char key[128];
+            double v = 0, jsum = 0;
+            snprintf(key, sizeof key, "pool.%s.%s", dc_sched_pool_name(sched, p), name);
+            dc_summary_get(s, key, &v);
+            for (size_t r = 0; r < n; r++)
+                if (strcmp(text_cell(t, r, "pool"), dc_sched_pool_name(sched, p)) == 0)
+                    jsum += cell(t, r, name);
+            if (!(fabs(jsum - v) <= 1e-9 * fmax(1.0, fabs(v)))) {
+                fprintf(stderr, "\n  %s: %s: the pool's jobs sum to %.12g, the pool says %.12g", what, key, jsum, v);
+                ok = false;
+            }
+        }
         if (np >= 2) {
             double psum = 0;
             for (int p = 0; p < np; p++) {
@@ -1117,6 +1139,20 @@ static bool check_breakdowns(dc_sim *sim, const char *what)
                 ok = false;
             }
         }
+    }
+    /* The jobs' GPU-hours and the lines that are nobody's job (the
+     * cluster's idle, down, retired..., a service's) make the capacity. */
+    double capacity = NAN, others = 0.0;
+    dc_summary_get(s, "gpu_hours.capacity", &capacity);
+    for (size_t i = 0; i < dc_summary_count(s); i++) {
+        const char *key = dc_summary_key(s, i);
+        if (strncmp(key, "gpu_hours.", 10) == 0 && strcmp(key, "gpu_hours.capacity") != 0
+            && dc_rowtable_column_index(t, key) < 0 && !strchr(key + 10, '.'))
+            others += dc_summary_value(s, i);
+    }
+    if (!(fabs(jobs_gpu_h + others - capacity) <= 1e-9 * capacity)) {
+        fprintf(stderr, "\n  %s: jobs %.12g + others %.12g GPU-h, capacity %.12g", what, jobs_gpu_h, others, capacity);
+        ok = false;
     }
     return ok;
 }
