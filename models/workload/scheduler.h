@@ -137,5 +137,12 @@ void dc_sched_give_back(dc_scheduler *s, uint32_t node);
  * cluster (tests: they must agree). */
 uint32_t dc_sched_pool_idle(const dc_scheduler *s, int pool);
 uint32_t dc_sched_pool_idle_recount(const dc_scheduler *s, int pool);
+/* Whether the per-rack idle counts placement keeps agree with a recount of
+ * the cluster (tests). */
+bool dc_sched_racks_consistent(const dc_scheduler *s);
+/* The scheduler's work so far: queue and running-set tree nodes visited,
+ * racks probed, nodes looked at, loop steps.  A count, not a time: the
+ * scaling test checks that it per event does not grow with the queue. */
+uint64_t dc_sched_work(const dc_scheduler *s);
 
 #endif
