@@ -24,6 +24,7 @@
 #include <libconfig.h>
 
 #include "outfile.h"
+#include "scenario.h"
 
 extern char **environ;
 
@@ -657,13 +658,8 @@ int dc_plot_scenario_number(const char *scenario_text, const char *key, double *
     int rc = DC_EINPUT;
     if (config_read_string(&cfg, scenario_text) == CONFIG_TRUE) {
         const config_setting_t *s = config_lookup(&cfg, key);
-        if (s && (config_setting_type(s) == CONFIG_TYPE_FLOAT || config_setting_type(s) == CONFIG_TYPE_INT ||
-                  config_setting_type(s) == CONFIG_TYPE_INT64)) {
-            *value = config_setting_get_float(s);
-            if (config_setting_type(s) != CONFIG_TYPE_FLOAT)
-                *value = (double)config_setting_get_int64(s);
+        if (dc_scenario_number(s, value))
             rc = DC_OK;
-        }
     }
     config_destroy(&cfg);
     return rc;

@@ -61,27 +61,9 @@ static int pushf(char ***list, size_t *n, size_t *cap, dc_error *err, const char
     return push(list, n, cap, strdup(buf), err);
 }
 
-/* A scalar setting as a number. */
-static bool scalar(const config_setting_t *s, double *v)
-{
-    if (!s)
-        return false;
-    switch (config_setting_type(s)) {
-    case CONFIG_TYPE_INT:
-    case CONFIG_TYPE_INT64:
-        *v = (double)config_setting_get_int64(s);
-        return true;
-    case CONFIG_TYPE_FLOAT:
-        *v = config_setting_get_float(s);
-        return true;
-    default:
-        return false;
-    }
-}
-
 static bool number_at(const dc_scenario *sc, const char *path, double *v)
 {
-    return scalar(dc_scenario_lookup(sc, path), v);
+    return dc_scenario_number(dc_scenario_lookup(sc, path), v);
 }
 
 static const char *const dist_params[] = {"mean", "sd", "median", "min", "max", "mode", "scale", "loc"};
@@ -99,7 +81,7 @@ static int scale_key(const dc_scenario *sc, const char *path, double f, long lon
     const dc_param *row = dc_scenario_schema_row(sc, path);
     bool integer = row && row->type == DC_PARAM_INT;
     double v;
-    if (scalar(s, &v)) {
+    if (dc_scenario_number(s, &v)) {
         if (integer) {
             long long x = (long long)ceil(v * f - 1e-9);
             return pushf(list, n, cap, err, "%s=%lld", path, x < lo ? lo : x);
@@ -115,7 +97,7 @@ static int scale_key(const dc_scenario *sc, const char *path, double f, long lon
                                     "assumptions: give a number or another law");
     for (size_t k = 0; k < sizeof dist_params / sizeof dist_params[0]; k++) {
         double p;
-        if (scalar(config_setting_get_member(s, dist_params[k]), &p)) {
+        if (dc_scenario_number(config_setting_get_member(s, dist_params[k]), &p)) {
             int rc = pushf(list, n, cap, err, "%s.%s=%.17g", path, dist_params[k], p * f);
             if (rc != DC_OK)
                 return rc;

@@ -247,3 +247,12 @@ int dc_cli_parse(const dc_cli_cmd *cmd, int argc, char **argv, dc_cli_opt_fn fn,
     *first = optind;
     return DC_CLI_RUN;
 }
+
+int dc_cli_push(const char **list, size_t *n, size_t max, const char *arg, const char *opt, const char *what,
+                dc_error *err)
+{
+    if (*n == max)
+        return dc_error_set(err, DC_EINPUT, "%s: at most %zu %s", opt, max, what);
+    list[(*n)++] = arg;
+    return DC_OK;
+}

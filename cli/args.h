@@ -20,6 +20,7 @@
 #define DC_CLI_ARGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -56,6 +57,11 @@ enum { DC_CLI_RUN = -1 };
  * nothing (the MPI ranks other than 0). */
 int dc_cli_parse(const dc_cli_cmd *cmd, int argc, char **argv, dc_cli_opt_fn fn, void *ctx, bool quiet,
                  int *first);
+
+/* A repeated option's value appended to its list: "OPT: at most MAX WHAT"
+ * (DC_EINPUT) once the list holds max values. */
+int dc_cli_push(const char **list, size_t *n, size_t max, const char *arg, const char *opt, const char *what,
+                dc_error *err);
 
 /* The texts, for dcsim itself and for tests. */
 void dc_cli_print_help(const dc_cli_cmd *cmd, FILE *out);

@@ -153,10 +153,7 @@ static int mttf_opt(void *ctx, int key, const char *arg, dc_error *err)
     mttf_args *a = ctx;
     switch (key) {
     case O_SET:
-        if (a->n_sets == MAX_SETS)
-            return dc_error_set(err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
-        a->sets[a->n_sets++] = arg;
-        return DC_OK;
+        return dc_cli_push(a->sets, &a->n_sets, MAX_SETS, arg, "--set", "overrides", err);
     case O_SIZES:
         a->sizes_given = true;
         return parse_sizes(arg, a->sizes, &a->n_sizes, err);

@@ -323,10 +323,7 @@ static int plot_opt(void *ctx, int key, const char *arg, dc_error *err)
         a->seed = v;
         return DC_OK;
     case O_SET:
-        if (a->n_sets == MAX_SETS)
-            return dc_error_set(err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
-        a->sets[a->n_sets++] = arg;
-        return DC_OK;
+        return dc_cli_push(a->sets, &a->n_sets, MAX_SETS, arg, "--set", "overrides", err);
     case O_LIST:
         a->list = true;
         return DC_OK;
@@ -447,7 +444,7 @@ static int run_scan(const plot_args *a, scan_run **out, dc_plot_run **out_runs, 
         sets[ns++] = "trace.events=false"; /* nothing reads them: faster */
         for (size_t i = 0; i < a->n_sets; i++)
             sets[ns++] = a->sets[i];
-        char label[1024] = "";
+        char label[MAX_VARY * sizeof assign[0] + 1] = ""; /* room for every assignment and its space */
         for (size_t v = 0; v < a->n_vary; v++) {
             snprintf(assign[v], sizeof assign[v], "%s=%s", a->vary[v].key, a->vary[v].values[p]);
             sets[ns++] = assign[v];

@@ -64,10 +64,7 @@ static int flag_opt(void *ctx, int key, const char *arg, dc_error *err)
         f->jobs = true;
         return DC_OK;
     case O_SET:
-        if (f->n_sets == 256)
-            return dc_error_set(err, DC_EINPUT, "--set: at most 256 overrides");
-        f->sets[f->n_sets++] = arg;
-        return DC_OK;
+        return dc_cli_push(f->sets, &f->n_sets, sizeof f->sets / sizeof f->sets[0], arg, "--set", "overrides", err);
     }
     return dc_error_set(err, DC_EINTERNAL, "option %d not handled", key);
 }

@@ -162,10 +162,7 @@ static int run_opt(void *ctx, int key, const char *arg, dc_error *err)
     case O_SEED:
         return parse_seed(arg, &a->seed, err);
     case O_SET:
-        if (a->n_sets == MAX_SETS)
-            return dc_error_set(err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
-        a->sets[a->n_sets++] = arg;
-        return DC_OK;
+        return dc_cli_push(a->sets, &a->n_sets, MAX_SETS, arg, "--set", "overrides", err);
     case O_JSON:
         a->json = true;
         return DC_OK;
@@ -226,21 +223,23 @@ static int print_gets(const dc_summary *s, char *keys, dc_error *err)
     return DC_OK;
 }
 
-/* The trace through sim/outfile.h; a second signal during the write removes
- * the temporary file (cli/interrupt.h). */
+/* The trace through sim/outfile.h, guarded against a second signal. */
+typedef struct {
+    const dc_trace_meta *meta;
+    dc_sim *sim;
+} trace_job;
+
+static int write_trace_to(dc_outfile *out, void *ctx, dc_error *err)
+{
+    const trace_job *t = ctx;
+    return dc_trace_write_to(out, t->meta, dc_sim_summary(t->sim), dc_sim_series_set(t->sim),
+                             dc_sim_eventlog(t->sim), err);
+}
+
 static int write_trace(const char *path, const dc_trace_meta *meta, dc_sim *sim, dc_error *err)
 {
-    dc_outfile *out = dc_outfile_open(path, "trace", err);
-    if (!out)
-        return err->code;
-    dc_cli_interrupt_cleanup(dc_outfile_in_place(out) ? NULL : dc_outfile_name(out));
-    int rc = dc_trace_write_to(out, meta, dc_sim_summary(sim), dc_sim_series_set(sim), dc_sim_eventlog(sim), err);
-    if (rc == DC_OK)
-        rc = dc_outfile_commit(out, err);
-    else
-        dc_outfile_abort(out);
-    dc_cli_interrupt_cleanup(NULL);
-    return rc;
+    trace_job t = {meta, sim};
+    return dc_cli_write_guarded(path, "trace", write_trace_to, &t, err);
 }
 
 int dc_cmd_run(int argc, char **argv)
@@ -311,7 +310,7 @@ int dc_cmd_run(int argc, char **argv)
         int sig = dc_cli_interrupted();
         if (prog.shown)
             fputs("\r\033[K", stderr);
-        fprintf(stderr, "dcsim: interrupted by %s after %.1f of %.0f simulated days: no trace written\n",
+        fprintf(stderr, "dcsim: interrupted by %s after %.1f of %.6g simulated days: no trace written\n",
                 dc_cli_signal_name(sig), dc_sim_now(sim) / 86400.0, prog.horizon_days);
         status = dc_cli_signal_status(sig);
         goto done;
@@ -353,7 +352,7 @@ int dc_cmd_run(int argc, char **argv)
         if (print_gets(dc_sim_summary(sim), a.gets, &err) != DC_OK)
             goto fail;
     } else if (!quiet) {
-        printf("dcsim %s: scenario %s (%s), seed %" PRIu64 ", horizon %.0f days\n\n", PACKAGE_VERSION, name,
+        printf("dcsim %s: scenario %s (%s), seed %" PRIu64 ", horizon %.6g days\n\n", PACKAGE_VERSION, name,
                file ? file : "embedded", dc_sim_seed(sim), dc_sim_horizon(sim) / 86400.0);
         dc_summary_write_text(dc_sim_summary(sim), stdout);
         printf("\nsimulated %.1f days (%" PRIu64 " events) in %.1f ms", dc_sim_now(sim) / 86400.0,

@@ -410,15 +410,9 @@ static int sweep_opt(void *ctx, int key, const char *arg, dc_error *err)
     case O_REPS:
         return parse_count("--reps", arg, 1, DC_SWEEP_MAX_REPS, &a->reps, err);
     case O_VARY:
-        if (a->n_vary == MAX_VARY)
-            return dc_error_set(err, DC_EINPUT, "--vary: at most %d axes", MAX_VARY);
-        a->vary[a->n_vary++] = arg;
-        return DC_OK;
+        return dc_cli_push(a->vary, &a->n_vary, MAX_VARY, arg, "--vary", "axes", err);
     case O_SET:
-        if (a->n_sets == MAX_SETS)
-            return dc_error_set(err, DC_EINPUT, "--set: at most %d overrides", MAX_SETS);
-        a->sets[a->n_sets++] = arg;
-        return DC_OK;
+        return dc_cli_push(a->sets, &a->n_sets, MAX_SETS, arg, "--set", "overrides", err);
     case O_SEED:
         return parse_count("--seed", arg, 0, INT64_MAX, &a->seed, err);
     case 'o':
@@ -466,22 +460,26 @@ static int sweep_opt(void *ctx, int key, const char *arg, dc_error *err)
     return dc_error_set(err, DC_EINTERNAL, "sweep: option %d not handled", key);
 }
 
-/* The results through sim/outfile.h; a second signal during the write
- * removes the temporary file (cli/interrupt.h). */
+/* The results through sim/outfile.h, guarded against a second signal. */
+typedef struct {
+    const dc_sweep_meta *meta;
+    const dc_sweep *sw;
+    const dc_sweep_table *t;
+    const dc_sweep_report *r;
+    const dc_tornado *tn;
+} sweep_job;
+
+static int write_sweep_to(dc_outfile *out, void *ctx, dc_error *err)
+{
+    const sweep_job *j = ctx;
+    return dc_sweep_write_to(out, j->meta, j->sw, j->t, j->r, j->tn, err);
+}
+
 static int write_sweep(const char *path, const dc_sweep_meta *meta, const dc_sweep *sw, const dc_sweep_table *t,
                        const dc_sweep_report *r, const dc_tornado *tn, dc_error *err)
 {
-    dc_outfile *out = dc_outfile_open(path, "sweep", err);
-    if (!out)
-        return err->code;
-    dc_cli_interrupt_cleanup(dc_outfile_in_place(out) ? NULL : dc_outfile_name(out));
-    int rc = dc_sweep_write_to(out, meta, sw, t, r, tn, err);
-    if (rc == DC_OK)
-        rc = dc_outfile_commit(out, err);
-    else
-        dc_outfile_abort(out);
-    dc_cli_interrupt_cleanup(NULL);
-    return rc;
+    sweep_job j = {meta, sw, t, r, tn};
+    return dc_cli_write_guarded(path, "sweep", write_sweep_to, &j, err);
 }
 
 int dc_cmd_sweep(int argc, char **argv)

@@ -15,9 +15,21 @@
 
 #include <signal.h>
 
+#include "error.h"
+#include "outfile.h"
+
+/* Installs the handlers; then, if the environment names a file in
+ * DCSIM_READY_FILE, creates it (empty): tests wait for it before they
+ * signal, so that the signal cannot arrive before the handler. */
 void dc_cli_catch_signals(void);
 /* The temporary file a second signal removes (NULL: none). */
 void dc_cli_interrupt_cleanup(const char *path);
+/* Writes one output file through sim/outfile.h (temporary file beside a
+ * regular target, then rename) with that temporary file registered for a
+ * second signal to remove while `write` fills it: open, write, commit, or
+ * abort on error.  `what` names the output in messages ("trace", "sweep"). */
+typedef int (*dc_cli_writer)(dc_outfile *out, void *ctx, dc_error *err);
+int dc_cli_write_guarded(const char *path, const char *what, dc_cli_writer write, void *ctx, dc_error *err);
 /* The signal caught (0: none). */
 int dc_cli_interrupted(void);
 const volatile sig_atomic_t *dc_cli_interrupt_flag(void);

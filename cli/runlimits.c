@@ -17,10 +17,8 @@ static double num(const config_setting_t *g, const char *key, double dflt)
     const config_setting_t *s = g ? config_setting_get_member(g, key) : NULL;
     if (!s)
         return dflt;
-    int t = config_setting_type(s);
-    if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64 || t == CONFIG_TYPE_FLOAT)
-        return t == CONFIG_TYPE_FLOAT ? config_setting_get_float(s) : (double)config_setting_get_int64(s);
-    return dflt;
+    double v;
+    return dc_scenario_number(s, &v) ? v : dflt;
 }
 
 static const char *str(const config_setting_t *g, const char *key, const char *dflt)

@@ -10,7 +10,8 @@
  * Validation (dc_scenario_validate), in this order:
  *  1. every setting in the file has a schema row (unknown key -> error);
  *  2. its type matches (an integer is accepted where a float is expected;
- *     a float key with DC_PARAM_AUTO also accepts the string "auto");
+ *     a float key with DC_PARAM_AUTO also accepts the string "auto"; a
+ *     string key with DC_PARAM_OR_GROUP also a group, checked like one);
  *  3. numbers lie in [min, max] (or the open side where the flags say),
  *     strings among the choices "a|b|c" when choices is set;
  *  4. required keys are present wherever their parent group is;
@@ -64,6 +65,7 @@ enum dc_param_flags {
     DC_PARAM_MAX_EXCLUSIVE = 1u << 3,
     DC_PARAM_AUTO = 1u << 4,          /* a float key that also takes "auto" */
     DC_PARAM_FILE = 1u << 5,          /* a string naming a file the run reads (relative to the scenario file) */
+    DC_PARAM_OR_GROUP = 1u << 6,      /* a string key that also takes a group of its own sub-keys (rows PATH.x) */
 };
 
 typedef struct dc_param {
@@ -107,6 +109,10 @@ char *dc_scenario_text(const dc_scenario *sc);
 /* The schema row of a dotted path ("failures.[2].mtbf_h" or
  * "failures.[].mtbf_h"), NULL if the schema has none. */
 const dc_param *dc_scenario_schema_row(const dc_scenario *sc, const char *path);
+
+/* A number setting (integer or float) as a double in *v; false, with *v
+ * untouched, for a NULL setting or any other type. */
+bool dc_scenario_number(const config_setting_t *s, double *v);
 
 /* The dotted path of a setting ("failures.[2].mtbf_h") into buf. */
 void dc_scenario_setting_path(const config_setting_t *s, char *buf, size_t size);

@@ -4,7 +4,8 @@
 #
 # Checks, with the dcsim of the build tree ($DCSIM) and the sources ($DCSIM_SRCDIR):
 #  - the README's test line is exactly the line .ci/run runs, and its
-#    dependency line is that line's apt-get part;
+#    first line (install, build, run the flagship) starts with that line's
+#    apt-get part;
 #  - every command of "A first hour with dcsim" (the indented lines that
 #    start with dcsim or python3) runs, in a fresh directory where
 #    scenarios/ is the source tree's, and leaves what the README says;
@@ -23,8 +24,9 @@ ci_line=$(sed -n '/^# --- README quick start, second line (keep identical) ---$/
 [ -n "$ci_line" ] || bad ".ci/run has no line after '# --- README quick start, second line (keep identical) ---'"
 grep -qxF "    $ci_line" "$readme" || bad "README.md does not show .ci/run's line exactly: $ci_line"
 deps=${ci_line%% && ./autogen.sh*}
-grep -qxF "    $deps" "$readme" || bad "README.md's dependency line is not .ci/run's apt-get part: $deps"
-grep -qxF "    ./autogen.sh && ./configure && make -j2 && make install" "$readme" || bad "README.md has no build line"
+first_line="$deps && ./autogen.sh && ./configure && make -j2 && make install && dcsim run scenarios/10k_gpu.cfg"
+grep -qxF "    $first_line" "$readme" ||
+    bad "README.md's first quick-start line is not .ci/run's apt-get part, the build and install, and the flagship run: $first_line"
 echo "quick start: README and .ci/run agree"
 
 # --- the walk-through ---

@@ -154,19 +154,15 @@ static double row_default(const char *path)
 static double opt_number(const config_setting_t *g, const char *key, const char *path)
 {
     const config_setting_t *s = g ? config_setting_get_member(g, key) : NULL;
-    if (!s)
-        return row_default(path);
-    return config_setting_type(s) == CONFIG_TYPE_FLOAT ? config_setting_get_float(s)
-                                                       : (double)config_setting_get_int64(s);
+    double v;
+    return dc_scenario_number(s, &v) ? v : row_default(path);
 }
 
 static double num(const config_setting_t *g, const char *key)
 {
     const config_setting_t *s = config_setting_get_member(g, key);
-    if (!s)
-        return NAN;
-    return config_setting_type(s) == CONFIG_TYPE_FLOAT ? config_setting_get_float(s)
-                                                       : (double)config_setting_get_int64(s);
+    double v;
+    return dc_scenario_number(s, &v) ? v : NAN;
 }
 
 /* ---------- tokens ---------- */

@@ -66,6 +66,8 @@
      "optimizer state in host DDR (default auto)"},                                                                \
     {P ".parallelism.offload_overlap", DC_PARAM_FLOAT, NOD, "", 0, NULL, 0, 1, NULL,                                 \
      "offload traffic overlapped (default 0)"},                                                                    \
+    {P ".dataset", DC_PARAM_BOOL, NOD, "", 0, NULL, 0, 0, NULL,                                                     \
+     "with a step-time model, reads storage.dataset as its own streams sharing the tiers (default true)"},          \
     {P ".checkpoint_tier", DC_PARAM_STRING, NOD, "", 0, NULL, 0, 0, NULL,                                          \
      "storage tier the job's checkpoints are written to, as transfers sharing it (default: the checkpoint group's)"}, \
     {P ".checkpoint_gb", DC_PARAM_FLOAT, NOD_X, "GB", 0, NULL, 0, 1e9, NULL,                                         \
@@ -164,21 +166,13 @@ bool dc_job_chain_number_auto(const dc_job_chain *ch, const char *key, double *v
         *is_auto = false;
     if (!s)
         return false;
-    switch (config_setting_type(s)) {
-    case CONFIG_TYPE_INT:
-    case CONFIG_TYPE_INT64:
-        *v = (double)config_setting_get_int64(s);
+    if (dc_scenario_number(s, v))
         return true;
-    case CONFIG_TYPE_FLOAT:
-        *v = config_setting_get_float(s);
-        return true;
-    case CONFIG_TYPE_STRING: /* the schema lets only "auto" through */
-        if (is_auto)
-            *is_auto = true;
-        return true;
-    default:
+    if (config_setting_type(s) != CONFIG_TYPE_STRING)
         return false;
-    }
+    if (is_auto) /* the schema lets only "auto" through */
+        *is_auto = true;
+    return true;
 }
 
 bool dc_job_chain_number(const dc_job_chain *ch, const char *key, double *v)
