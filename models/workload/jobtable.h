@@ -2,7 +2,8 @@
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* The /jobs table (sim/rowtable.h): one row per job, written when the job
- * ends (completed or stopped by its time limit) and, at the end of the run,
+ * ends (completed, stopped by its time limit, or failed or cancelled as its
+ * trace recorded: tracemap.h) and, at the end of the run,
  * for every other job (state "unfinished", or "not_submitted" for a job
  * whose submission lies beyond the end), so a row is never rewritten and
  * rows can stream to the file.  Read it with
@@ -16,9 +17,12 @@
  *   submit_h, start_h, end_h             first submission, first start, end
  *                                        (NaN: never started / not ended)
  *   wait_h, run_h                        queued, and holding nodes, in all
- *   state                                completed, time_limit, unfinished,
+ *   state                                completed, failed, cancelled,
+ *                                        time_limit, unfinished,
  *                                        not_submitted
  *   interruptions, preemptions, checkpoints
+ *   checkpoint_write_s                   mean time of its blocking writes to a
+ *                                        storage tier (NaN: none)
  *   mean_step_s                          running time / steps computed, with
  *                                        every slow-down (NaN: no step model)
  *   comm_share                           exposed communication's share of
@@ -55,7 +59,7 @@ typedef struct dc_job_record {
     uint32_t nodes, gpus, racks, pods;
     double submit_s, start_s, end_s, wait_s, run_s;
     uint64_t interruptions, preemptions, checkpoints;
-    double mean_step_s, comm_share;
+    double ckpt_write_s, mean_step_s, comm_share;
     double total_gpu_h;
     double line_gpu_h[DC_JOBLINES + DC_MAX_SPEED_SOURCES]; /* fixed lines, then speed source i */
 } dc_job_record;
