@@ -1104,6 +1104,7 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
     sp->kind = DC_KIND_TRAINING;
     sp->checkpoint = -1;
     sp->ckpt_interval_s = sp->ckpt_write_s = NAN;
+    sp->estimate_s = NAN;
     sp->where = g;
     return DC_OK;
 }
@@ -1252,8 +1253,9 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
                             .priority = sp->priority,
                             .user = user,
                             .preemptible = sp->preemptible,
-                            .estimate_s = isfinite(sp->max_run_s) ? sp->max_run_s
-                                                                  : ideal_s * dc_sched_estimate_factor(j->sched),
+                            .estimate_s = !isnan(sp->estimate_s)  ? sp->estimate_s
+                                          : isfinite(sp->max_run_s) ? sp->max_run_s
+                                                                    : ideal_s * dc_sched_estimate_factor(j->sched),
                             .max_run_s = sp->max_run_s,
                             .client = &job_client,
                             .ctx = j};
