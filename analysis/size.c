@@ -49,6 +49,7 @@ static void eval_free(dc_size_eval *e)
         return;
     free(e->days);
     free(e->tco_usd);
+    free(e->capex_usd);
     free(e->usd_per_gpu_h);
     free(e->ettr);
     free(e);
@@ -380,6 +381,7 @@ int dc_sizer_evaluate(dc_sizer *s, size_t id, uint64_t n, const dc_size_eval **o
 
     if (!(rows = malloc(e->reps * sizeof *rows)) || !(e->days = malloc(e->reps * sizeof *e->days)) ||
         !(e->tco_usd = malloc(e->reps * sizeof *e->tco_usd)) ||
+        !(e->capex_usd = malloc(e->reps * sizeof *e->capex_usd)) ||
         !(e->usd_per_gpu_h = malloc(e->reps * sizeof *e->usd_per_gpu_h)) ||
         !(e->ettr = malloc(e->reps * sizeof *e->ettr))) {
         rc = dc_error_set(err, DC_ENOMEM, "out of memory");
@@ -401,6 +403,7 @@ int dc_sizer_evaluate(dc_sizer *s, size_t id, uint64_t n, const dc_size_eval **o
         bool finished = row_figure(sw, r, "job.completed") > 0.0 && isfinite(done_days);
         e->days[r] = finished ? done_days : INFINITY;
         e->tco_usd[r] = row_figure(sw, r, "cost.tco_usd");
+        e->capex_usd[r] = row_figure(sw, r, "cost.capex_usd");
         e->usd_per_gpu_h[r] = row_figure(sw, r, "cost.usd_per_useful_gpu_h");
         e->ettr[r] = row_figure(sw, r, "job.ettr");
         if (r == 0)

@@ -125,6 +125,7 @@ typedef struct dc_size_eval {
     size_t reps;
     double *days;              /* [reps], sorted; INFINITY: unfinished */
     double *tco_usd;           /* [reps] cost.tco_usd (NaN without a cost section) */
+    double *capex_usd;         /* [reps] cost.capex_usd: the capital bought at this size */
     double *usd_per_gpu_h;     /* [reps] cost.usd_per_useful_gpu_h */
     double *ettr;              /* [reps] job.ettr */
     double ideal_days;         /* job.ideal_days (the same in every replication) */

@@ -311,7 +311,7 @@ int dc_cmd_run(int argc, char **argv)
         int sig = dc_cli_interrupted();
         if (prog.shown)
             fputs("\r\033[K", stderr);
-        fprintf(stderr, "dcsim: interrupted by %s after %.1f of %.0f simulated days: no trace written\n",
+        fprintf(stderr, "dcsim: interrupted by %s after %.1f of %.6g simulated days: no trace written\n",
                 dc_cli_signal_name(sig), dc_sim_now(sim) / 86400.0, prog.horizon_days);
         status = dc_cli_signal_status(sig);
         goto done;
@@ -353,7 +353,7 @@ int dc_cmd_run(int argc, char **argv)
         if (print_gets(dc_sim_summary(sim), a.gets, &err) != DC_OK)
             goto fail;
     } else if (!quiet) {
-        printf("dcsim %s: scenario %s (%s), seed %" PRIu64 ", horizon %.0f days\n\n", PACKAGE_VERSION, name,
+        printf("dcsim %s: scenario %s (%s), seed %" PRIu64 ", horizon %.6g days\n\n", PACKAGE_VERSION, name,
                file ? file : "embedded", dc_sim_seed(sim), dc_sim_horizon(sim) / 86400.0);
         dc_summary_write_text(dc_sim_summary(sim), stdout);
         printf("\nsimulated %.1f days (%" PRIu64 " events) in %.1f ms", dc_sim_now(sim) / 86400.0,

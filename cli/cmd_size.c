@@ -12,8 +12,12 @@
  *    (stats.h); TCO is cost.tco_usd (absent without a cost section);
  *  - --budget USD compares the TCO at the confidence's quantile (P90 at
  *    0.9) with the budget, for the answer and each plan: over budget is
- *    said, not hidden, and does not change the size (a larger cluster seldom
- *    costs less over the run);
+ *    said, not hidden, and does not change the size; when the answer is over
+ *    it, the smallest size searched that meets both the deadline and the
+ *    budget is named (costs are charged for the run's days, so a larger
+ *    cluster that finishes sooner can cost less over the run);
+ *  - the plans show the capital bought (cost.capex_usd, P50) beside the TCO
+ *    of the run: the conservative plan is the one that buys the least;
  *  - the deadline that cannot be met at any size the scenario allows is an
  *    answer (exit status 0, "answer": null in JSON), not an error;
  *  - --plot FILE draws the curve (plot kind "size") from the replications
@@ -164,7 +168,7 @@ static void json_str(FILE *f, const char *v)
 
 typedef struct figures {
     size_t met, reps;
-    double p_meet, days_p50, days_p90, days_c, tco_p50, tco_p90, tco_c, usd_gpu_h_p50, ettr_mean;
+    double p_meet, days_p50, days_p90, days_c, tco_p50, tco_p90, tco_c, capex_p50, usd_gpu_h_p50, ettr_mean;
     double miss_p, miss_lo, miss_hi;
 } figures;
 
@@ -180,6 +184,7 @@ static figures figures_of(const dc_size_eval *e, double target_days, double dead
     f.tco_p50 = dc_size_quantile(e->tco_usd, e->reps, 0.5);
     f.tco_p90 = dc_size_quantile(e->tco_usd, e->reps, 0.9);
     f.tco_c = dc_size_quantile(e->tco_usd, e->reps, confidence);
+    f.capex_p50 = dc_size_quantile(e->capex_usd, e->reps, 0.5);
     f.usd_gpu_h_p50 = dc_size_quantile(e->usd_per_gpu_h, e->reps, 0.5);
     double sum = 0;
     size_t n = 0;
@@ -340,7 +345,8 @@ static void print_plans(const plan_out *po, size_t n, const dc_scenario *sc, dou
         if (p->has) snprintf(cell, sizeof cell, "%s / %s", days_text(p->f.days_p50, a, sizeof a),
                              days_text(p->f.days_p90, b, sizeof b));
         else snprintf(cell, sizeof cell, "-"));
-    ROW("TCO P50 (USD)", usd_text(p->has ? p->f.tco_p50 : NAN, cell, sizeof cell));
+    ROW("capital bought P50 (USD)", usd_text(p->has ? p->f.capex_p50 : NAN, cell, sizeof cell));
+    ROW("TCO of the run P50 (USD)", usd_text(p->has ? p->f.tco_p50 : NAN, cell, sizeof cell));
     ROW("USD per useful GPU-h (P50)", if (p->has && isfinite(p->f.usd_gpu_h_p50))
         snprintf(cell, sizeof cell, "%.3f", p->f.usd_gpu_h_p50); else snprintf(cell, sizeof cell, "-"));
     char label[64];
@@ -618,9 +624,24 @@ int dc_cmd_size(int argc, char **argv)
                 else if (af.tco_c <= budget)
                     printf("  budget %s USD: within it (%s USD to spare at P%.0f)\n", usd_text(budget, u, sizeof u),
                            usd_text(budget - af.tco_c, d, sizeof d), 100 * confidence);
-                else
-                    printf("  budget %s USD: over it by %s USD at P%.0f: no size meets both\n",
-                           usd_text(budget, u, sizeof u), usd_text(af.tco_c - budget, d, sizeof d), 100 * confidence);
+                else {
+                    printf("  budget %s USD: over it by %s USD at P%.0f; ", usd_text(budget, u, sizeof u),
+                           usd_text(af.tco_c - budget, d, sizeof d), 100 * confidence);
+                    const dc_size_eval *both = NULL;
+                    for (size_t i = 0; i < n_curve && !both; i++) {
+                        if (curve[i]->refused || !dc_size_meets(curve[i], deadline, confidence))
+                            continue;
+                        figures g = figures_of(curve[i], deadline, deadline, confidence);
+                        if (isfinite(g.tco_c) && g.tco_c <= budget)
+                            both = curve[i];
+                    }
+                    if (both)
+                        printf("the smallest size searched that meets both: %" PRIu64 " GPUs (%" PRIu64
+                               " job nodes)\n",
+                               both->gpus, both->job_nodes);
+                    else
+                        printf("no size searched meets both\n");
+                }
             }
         } else {
             printf("\nno answer: %s\n", ans.why);

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include <gsl/gsl_errno.h>
-#include <hdf5.h>
 
 #include "args.h"
 #include "cli.h"
@@ -98,7 +97,10 @@ int main(int argc, char **argv)
     /* Past a file-size limit (ulimit -f) a write must fail with EFBIG and
      * be reported, not kill dcsim halfway through a trace. */
     signal(SIGXFSZ, SIG_IGN);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    /* HDF5 is left alone here: it initialises itself on the first call,
+     * only when a trace is read or written, and every such call turns its
+     * error printing off around it (sim/trace.c, analysis/trace_read.c,
+     * analysis/sweep_write.c). */
     atexit(dc_cli_close_stdout);
     /* A buffer larger than any summary or table a command prints: stdio then
      * writes it at the closeout, whose fclose sees the write's errno (a write

@@ -17,6 +17,7 @@
 #include "workload/job.h"
 #include "workload/jobclass.h"
 #include "workload/jobspec.h"
+#include "workload/tracemap.h"
 #include "orbital/orbital.h"
 #include "fabric/network.h"
 #include "facility/power.h"
@@ -68,6 +69,7 @@ static const dc_param *const schemas[] = {
     dc_scheduler_params,
     dc_job_params,
     dc_jobspec_params,
+    dc_tracemap_params,
     dc_jobclass_params,
     dc_checkpoint_params,
     dc_inference_params,

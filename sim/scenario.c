@@ -75,6 +75,13 @@ struct dc_scenario {
      * out of memory at set_schema; lookups then scan the tables). */
     const dc_param **index;
     size_t index_cap;
+    /* Every proper prefix of a row's path (and "" for the root), hashed:
+     * whether it is an implicit group or list, and its children rows in
+     * table order (check_required and fill_defaults visit a group's own
+     * rows, not every row; NULL: out of memory, the tables are scanned). */
+    struct prefix_slot *prefixes;
+    size_t prefix_cap;
+    const dc_param **children;
     char **inputs; /* dc_scenario_inputs, built on first call */
     size_t n_inputs, cap_inputs;
 };
@@ -101,6 +108,20 @@ static void sb_add(sbuf *b, const char *fmt, ...)
     b->len += (size_t)n;
     if (b->len >= b->size)
         b->len = b->size - 1;
+}
+
+/* Appends a plain string (sb_add's "%s" without the formatting machinery:
+ * setting paths are built at every key of every validation phase). */
+static void sb_put(sbuf *b, const char *str)
+{
+    if (b->size == 0 || b->len + 1 >= b->size)
+        return;
+    size_t n = strlen(str), room = b->size - 1 - b->len;
+    if (n > room)
+        n = room;
+    memcpy(b->buf + b->len, str, n);
+    b->len += n;
+    b->buf[b->len] = '\0';
 }
 
 /* A number as a person would type it, exact enough to read back. */
@@ -249,6 +270,106 @@ static void build_index(dc_scenario *sc)
     sc->index_cap = cap;
 }
 
+typedef struct prefix_slot {
+    const char *key; /* into a row's path; NULL: empty slot */
+    size_t len;
+    bool list;       /* the first row under it continues with "[]" */
+    size_t first, n; /* its children in sc->children */
+} prefix_slot;
+
+static uint64_t span_hash(const char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+/* The slot of prefix p[0..n) in slots (cap a power of two): its own, or the
+ * empty one where it would go. */
+static prefix_slot *prefix_find(prefix_slot *slots, size_t cap, const char *p, size_t n)
+{
+    for (size_t i = span_hash(p, n) & (cap - 1);; i = (i + 1) & (cap - 1)) {
+        prefix_slot *e = &slots[i];
+        if (!e->key || (e->len == n && memcmp(e->key, p, n) == 0))
+            return e;
+    }
+}
+
+/* The children rows of schema path parent ("" = root) through the prefix
+ * index; false when there is no index (then callers scan the tables). */
+static bool children_of(const dc_scenario *sc, const char *parent, const dc_param *const **rows, size_t *n)
+{
+    if (!sc->prefixes)
+        return false;
+    const prefix_slot *e = prefix_find(sc->prefixes, sc->prefix_cap, parent, strlen(parent));
+    *rows = sc->children + (e->key ? e->first : 0);
+    *n = e->key ? e->n : 0;
+    return true;
+}
+
+static void build_prefixes(dc_scenario *sc)
+{
+    free(sc->prefixes);
+    free((void *)sc->children);
+    sc->prefixes = NULL;
+    sc->children = NULL;
+    size_t n_rows = 0, n_parts = 1;
+    FOR_EACH_ROW(sc->schemas, r) {
+        if (!r->path)
+            continue;
+        n_rows++;
+        for (const char *d = strchr(r->path, '.'); d; d = strchr(d + 1, '.'))
+            n_parts++;
+    }
+    size_t cap = 16;
+    while (cap < 2 * n_parts)
+        cap *= 2;
+    prefix_slot *slots = calloc(cap, sizeof *slots);
+    const dc_param **kids = malloc((n_rows ? n_rows : 1) * sizeof *kids);
+    if (!slots || !kids) {
+        free(slots);
+        free(kids);
+        return;
+    }
+    /* the prefixes, each kind set by the first row under it; children counted */
+    prefix_slot *root = prefix_find(slots, cap, "", 0);
+    root->key = "";
+    FOR_EACH_ROW(sc->schemas, r) {
+        if (!r->path)
+            continue;
+        prefix_slot *parent = root;
+        for (const char *d = strchr(r->path, '.'); d; d = strchr(d + 1, '.')) {
+            size_t len = (size_t)(d - r->path);
+            prefix_slot *e = prefix_find(slots, cap, r->path, len);
+            if (!e->key) {
+                e->key = r->path;
+                e->len = len;
+                e->list = strncmp(d + 1, "[]", 2) == 0;
+            }
+            parent = e;
+        }
+        parent->n++;
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < cap; i++)
+        if (slots[i].key) {
+            slots[i].first = at;
+            at += slots[i].n;
+            slots[i].n = 0;
+        }
+    FOR_EACH_ROW(sc->schemas, r) {
+        if (!r->path)
+            continue;
+        const char *dot = strrchr(r->path, '.');
+        prefix_slot *e = prefix_find(slots, cap, r->path, dot ? (size_t)(dot - r->path) : 0);
+        kids[e->first + e->n++] = r;
+    }
+    sc->prefixes = slots;
+    sc->prefix_cap = cap;
+    sc->children = kids;
+}
+
 static const dc_param *resolve(const dc_scenario *sc, const char *spath)
 {
     if (spath[0] == '\0')
@@ -257,6 +378,10 @@ static const dc_param *resolve(const dc_scenario *sc, const char *spath)
     if (row)
         return row;
     size_t n = strlen(spath);
+    if (sc->prefixes) {
+        const prefix_slot *e = prefix_find(sc->prefixes, sc->prefix_cap, spath, n);
+        return !e->key ? NULL : e->list ? &list_row : &group_row;
+    }
     FOR_EACH_ROW(sc->schemas, r) {
         if (r->path && strncmp(r->path, spath, n) == 0 && r->path[n] == '.')
             return strncmp(r->path + n + 1, "[]", 2) == 0 ? &list_row : &group_row;
@@ -327,14 +452,14 @@ static void build_path(const config_setting_t *s, sbuf *b, bool schema)
     const config_setting_t *parent = config_setting_parent(s);
     build_path(parent, b, schema);
     if (b->len > 0)
-        sb_add(b, ".");
+        sb_put(b, ".");
     if (config_setting_is_list(parent) || config_setting_is_array(parent)) {
         if (schema)
-            sb_add(b, "[]");
+            sb_put(b, "[]");
         else
             sb_add(b, "[%d]", config_setting_index(s));
     } else {
-        sb_add(b, "%s", config_setting_name(s) ? config_setting_name(s) : "?");
+        sb_put(b, config_setting_name(s) ? config_setting_name(s) : "?");
     }
 }
 
@@ -487,6 +612,8 @@ void dc_scenario_destroy(dc_scenario *sc)
         dc_uncertain_free(&sc->unc[i]);
     free(sc->unc);
     free(sc->index);
+    free(sc->prefixes);
+    free((void *)sc->children);
     for (size_t i = 0; i < sc->n_inputs; i++)
         free(sc->inputs[i]);
     free(sc->inputs);
@@ -499,6 +626,7 @@ void dc_scenario_set_schema(dc_scenario *sc, const dc_param *const *schemas)
     if (sc) {
         sc->schemas = schemas;
         build_index(sc);
+        build_prefixes(sc);
     }
 }
 
@@ -638,9 +766,10 @@ static int check_type(const dc_scenario *sc, const config_setting_t *s, const dc
         return dc_scenario_error_at(sc, s, err, "expected a boolean (true or false), got %s",
                                     setting_kind(s));
     case DC_PARAM_STRING:
-        if (t == CONFIG_TYPE_STRING)
+        if (t == CONFIG_TYPE_STRING || ((row->flags & DC_PARAM_OR_GROUP) && t == CONFIG_TYPE_GROUP))
             return DC_OK;
-        return dc_scenario_error_at(sc, s, err, "expected a string, got %s", setting_kind(s));
+        return dc_scenario_error_at(sc, s, err, "expected a string%s, got %s",
+                                    (row->flags & DC_PARAM_OR_GROUP) ? " or a group { ... }" : "", setting_kind(s));
     case DC_PARAM_GROUP:
         if (t == CONFIG_TYPE_GROUP)
             return DC_OK;
@@ -714,19 +843,38 @@ static int check_range(const dc_scenario *sc, const config_setting_t *s, const d
     return DC_OK;
 }
 
+/* Row r (a child of g's schema path) when it is required and missing. */
+static int check_required_row(const dc_scenario *sc, const config_setting_t *g, const dc_param *r, dc_error *err)
+{
+    if (!(r->flags & DC_PARAM_REQUIRED) || resolve(sc, r->path) != r)
+        return DC_OK;
+    const char *leaf = row_leaf(r->path);
+    if (config_setting_get_member(g, leaf))
+        return DC_OK;
+    if (config_setting_is_root(g))
+        return dc_scenario_error_at(sc, NULL, err, "%s: required key missing", r->path);
+    return dc_scenario_error_at(sc, g, err, "required key '%s' missing", leaf);
+}
+
 static int check_required(const dc_scenario *sc, const config_setting_t *g, const char *spath,
                           dc_error *err)
 {
+    const dc_param *const *kids;
+    size_t nk;
+    if (children_of(sc, spath, &kids, &nk)) {
+        for (size_t i = 0; i < nk; i++) {
+            int rc = check_required_row(sc, g, kids[i], err);
+            if (rc)
+                return rc;
+        }
+        return DC_OK;
+    }
     FOR_EACH_ROW(sc->schemas, r) {
-        if (!r->path || !(r->flags & DC_PARAM_REQUIRED) || !row_parent_is(r->path, spath) ||
-            resolve(sc, r->path) != r)
+        if (!r->path || !row_parent_is(r->path, spath))
             continue;
-        const char *leaf = row_leaf(r->path);
-        if (config_setting_get_member(g, leaf))
-            continue;
-        if (config_setting_is_root(g))
-            return dc_scenario_error_at(sc, NULL, err, "%s: required key missing", r->path);
-        return dc_scenario_error_at(sc, g, err, "required key '%s' missing", leaf);
+        int rc = check_required_row(sc, g, r, err);
+        if (rc)
+            return rc;
     }
     return DC_OK;
 }
@@ -736,52 +884,71 @@ static bool fits_int(double x)
     return x >= INT_MIN && x <= INT_MAX;
 }
 
+/* Row r (a child of g's schema path): its default added when missing. */
+static int fill_default_row(const dc_scenario *sc, config_setting_t *g, const dc_param *r, dc_error *err)
+{
+    if ((r->flags & (DC_PARAM_REQUIRED | DC_PARAM_NO_DEFAULT)) || resolve(sc, r->path) != r)
+        return DC_OK;
+    const char *leaf = row_leaf(r->path);
+    if (config_setting_get_member(g, leaf))
+        return DC_OK;
+    config_setting_t *n = NULL;
+    int ok = CONFIG_FALSE;
+    switch (r->type) {
+    case DC_PARAM_INT:
+        if (fits_int(r->def)) {
+            if ((n = config_setting_add(g, leaf, CONFIG_TYPE_INT)))
+                ok = config_setting_set_int(n, (int)r->def);
+        } else if ((n = config_setting_add(g, leaf, CONFIG_TYPE_INT64))) {
+            ok = config_setting_set_int64(n, (long long)r->def);
+        }
+        break;
+    case DC_PARAM_FLOAT:
+        if ((r->flags & DC_PARAM_AUTO) && r->def_str) {
+            if ((n = config_setting_add(g, leaf, CONFIG_TYPE_STRING)))
+                ok = config_setting_set_string(n, r->def_str);
+        } else if ((n = config_setting_add(g, leaf, CONFIG_TYPE_FLOAT))) {
+            ok = config_setting_set_float(n, r->def);
+        }
+        break;
+    case DC_PARAM_BOOL:
+        if ((n = config_setting_add(g, leaf, CONFIG_TYPE_BOOL)))
+            ok = config_setting_set_bool(n, r->def != 0);
+        break;
+    case DC_PARAM_STRING:
+        if (!r->def_str)
+            return DC_OK;
+        if ((n = config_setting_add(g, leaf, CONFIG_TYPE_STRING)))
+            ok = config_setting_set_string(n, r->def_str);
+        break;
+    default: /* groups and lists are never created */
+        return DC_OK;
+    }
+    if (!n || !ok)
+        return dc_error_set(err, n ? DC_ENOMEM : DC_EINTERNAL, "cannot add the default of %s (%s)", r->path,
+                            n ? "out of memory" : "bad name in the schema");
+    return DC_OK;
+}
+
 static int fill_defaults(const dc_scenario *sc, config_setting_t *g, const char *spath,
                          dc_error *err)
 {
-    FOR_EACH_ROW(sc->schemas, r) {
-        if (!r->path || (r->flags & (DC_PARAM_REQUIRED | DC_PARAM_NO_DEFAULT)) ||
-            !row_parent_is(r->path, spath) || resolve(sc, r->path) != r)
-            continue;
-        const char *leaf = row_leaf(r->path);
-        if (config_setting_get_member(g, leaf))
-            continue;
-        config_setting_t *n = NULL;
-        int ok = CONFIG_FALSE;
-        switch (r->type) {
-        case DC_PARAM_INT:
-            if (fits_int(r->def)) {
-                if ((n = config_setting_add(g, leaf, CONFIG_TYPE_INT)))
-                    ok = config_setting_set_int(n, (int)r->def);
-            } else if ((n = config_setting_add(g, leaf, CONFIG_TYPE_INT64))) {
-                ok = config_setting_set_int64(n, (long long)r->def);
-            }
-            break;
-        case DC_PARAM_FLOAT:
-            if ((r->flags & DC_PARAM_AUTO) && r->def_str) {
-                if ((n = config_setting_add(g, leaf, CONFIG_TYPE_STRING)))
-                    ok = config_setting_set_string(n, r->def_str);
-            } else if ((n = config_setting_add(g, leaf, CONFIG_TYPE_FLOAT))) {
-                ok = config_setting_set_float(n, r->def);
-            }
-            break;
-        case DC_PARAM_BOOL:
-            if ((n = config_setting_add(g, leaf, CONFIG_TYPE_BOOL)))
-                ok = config_setting_set_bool(n, r->def != 0);
-            break;
-        case DC_PARAM_STRING:
-            if (!r->def_str)
-                continue;
-            if ((n = config_setting_add(g, leaf, CONFIG_TYPE_STRING)))
-                ok = config_setting_set_string(n, r->def_str);
-            break;
-        default: /* groups and lists are never created */
-            continue;
+    const dc_param *const *kids;
+    size_t nk;
+    if (children_of(sc, spath, &kids, &nk)) {
+        for (size_t i = 0; i < nk; i++) {
+            int rc = fill_default_row(sc, g, kids[i], err);
+            if (rc)
+                return rc;
         }
-        if (!n || !ok)
-            return dc_error_set(err, n ? DC_ENOMEM : DC_EINTERNAL,
-                                "cannot add the default of %s (%s)", r->path,
-                                n ? "out of memory" : "bad name in the schema");
+        return DC_OK;
+    }
+    FOR_EACH_ROW(sc->schemas, r) {
+        if (!r->path || !row_parent_is(r->path, spath))
+            continue;
+        int rc = fill_default_row(sc, g, r, err);
+        if (rc)
+            return rc;
     }
     return DC_OK;
 }
@@ -839,7 +1006,7 @@ static int visit(dc_scenario *sc, config_setting_t *s, enum phase phase, dc_erro
     if (rc)
         return rc;
     bool group = config_setting_is_group(s);
-    if (!((row->type == DC_PARAM_GROUP && group) ||
+    if (!(((row->type == DC_PARAM_GROUP || (row->flags & DC_PARAM_OR_GROUP)) && group) ||
           (row->type == DC_PARAM_LIST && config_setting_is_list(s))))
         return DC_OK;
     if (group && phase == PH_REQUIRED)
@@ -1532,6 +1699,8 @@ static void write_row(const dc_param *r, FILE *out)
     fputs(r->type >= DC_PARAM_INT && r->type <= DC_PARAM_LIST ? types[r->type] : "?", out);
     if (r->type == DC_PARAM_FLOAT && (r->flags & DC_PARAM_AUTO))
         fputs(" or `auto`", out);
+    if (r->flags & DC_PARAM_OR_GROUP)
+        fputs(" or group", out);
     fputs(" | ", out);
     md_cell(out, r->unit);
     fputs(" | ", out);

@@ -10,7 +10,8 @@
  * Validation (dc_scenario_validate), in this order:
  *  1. every setting in the file has a schema row (unknown key -> error);
  *  2. its type matches (an integer is accepted where a float is expected;
- *     a float key with DC_PARAM_AUTO also accepts the string "auto");
+ *     a float key with DC_PARAM_AUTO also accepts the string "auto"; a
+ *     string key with DC_PARAM_OR_GROUP also a group, checked like one);
  *  3. numbers lie in [min, max] (or the open side where the flags say),
  *     strings among the choices "a|b|c" when choices is set;
  *  4. required keys are present wherever their parent group is;
@@ -64,6 +65,7 @@ enum dc_param_flags {
     DC_PARAM_MAX_EXCLUSIVE = 1u << 3,
     DC_PARAM_AUTO = 1u << 4,          /* a float key that also takes "auto" */
     DC_PARAM_FILE = 1u << 5,          /* a string naming a file the run reads (relative to the scenario file) */
+    DC_PARAM_OR_GROUP = 1u << 6,      /* a string key that also takes a group of its own sub-keys (rows PATH.x) */
 };
 
 typedef struct dc_param {

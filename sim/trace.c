@@ -386,6 +386,21 @@ static int write_events(writer *w, const dc_eventlog *log)
         rc = fail(w, "could not create dataset /events");
     else if (n > 0 && H5Dwrite(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0)
         rc = fail(w, "could not write dataset /events");
+    /* The same attributes as the /jobs-like tables: what a row is, the
+     * columns' units (comma-separated, in column order) and their docs. */
+    if (rc == DC_OK)
+        rc = write_attr_str(w, d, "/events", "doc",
+                            "one row per event of the run, in time order (docs/traces.md lists the kinds)");
+    if (rc == DC_OK)
+        rc = write_attr_str(w, d, "/events", "units", "s,,,,,");
+    if (rc == DC_OK)
+        rc = write_attr_str(w, d, "/events", "column_docs",
+                            "time_s: simulated time of the event\n"
+                            "kind: what happened (failure, repair_done, checkpoint, job_done, ...)\n"
+                            "component: the failure class, network part, storage tier or pool it concerns\n"
+                            "id: the node or unit it concerns, -1 if none\n"
+                            "job: the job it concerns, -1 if none\n"
+                            "value: a number whose meaning and unit depend on the kind (docs/traces.md)\n");
     if (d >= 0 && H5Dclose(d) < 0 && rc == DC_OK)
         rc = fail(w, "could not close dataset /events");
     if (dcpl >= 0)

@@ -747,6 +747,132 @@ static void test_two_jobs_end_to_end(void)
     }
 }
 
+/* ---------- the storage shared by every job ---------- */
+
+/* A cell of job id's row in /jobs. */
+static double job_cell(dc_sim *sim, int32_t job, const char *name)
+{
+    dc_rowtable *t = jobs_table(sim);
+    for (size_t r = 0; t && r < dc_rowtable_rows(t); r++)
+        if (cell(t, r, "job") == job)
+            return cell(t, r, name);
+    return NAN;
+}
+
+/* k jobs of 4 nodes writing 400 GB checkpoints every 1000 s of computing
+ * to a file system of 20 GB/s (no latency) over 80 Gbit/s = 10 GB/s
+ * storage links (40 GB/s a job: the tier limits): alone a write takes
+ * 20 s; k at the same instant share the tier max-min, 20/k GB/s each, so
+ * every write takes 20 k s (they end together, compute together, and write
+ * together again).  Started 360 s apart, they never meet: 20 s each. */
+#define CKPT_CFG(jobs)                                                                                              \
+    "horizon_days = 0.1; stop_when_done = false;\n"                                                                \
+    "cluster = { nodes = 16; gpus_per_node = 8; nodes_per_rack = 4; };\n"                                          \
+    "defaults = { checkpoint_tier = \"pfs\"; checkpoint_gb = 400.0; };\n"                                         \
+    "storage = { node_link_gbps = 80.0;\n"                                                                         \
+    "  tiers = ( { name = \"pfs\"; kind = \"pfs\"; capacity_tb = 1000.0; read_gb_per_s = 50.0;\n"                  \
+    "              write_gb_per_s = 20.0; },\n"                                                                    \
+    "            { name = \"nvme\"; kind = \"nvme\"; capacity_tb = 4.0; read_gb_per_s = 8.0;\n"                    \
+    "              write_gb_per_s = 2.5; } ); };\n"                                                                \
+    "jobs = ( " jobs " );\n"                                                                                        \
+    "trace = { events = false; };\n"
+
+#define CKPT_JOB(name, start)                                                                                       \
+    "{ name = \"" name "\"; nodes = 4; work_gpu_h = 1e6; restart_s = 0.0; start_h = " start ";\n"                \
+    "  checkpoint = true; checkpoint_interval_s = 1000.0; }"
+
+static void check_writes(const char *text, const char *const *sets, size_t n_sets, int k, double expect_s)
+{
+    dc_sim *sim = dc_simrun_text(text, sets, n_sets, -1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    for (int32_t j = 0; j < k; j++) {
+        double w = job_cell(sim, j, "checkpoint_write_s");
+        CU_ASSERT(job_cell(sim, j, "checkpoints") >= 5);
+        if (!REL(w, expect_s, 1e-9)) {
+            fprintf(stderr, "\n  job %d of %d: writes take %.12g s, expected %.12g", j, k, w, expect_s);
+            CU_FAIL("checkpoint write time");
+        }
+    }
+    dc_sim_destroy(sim);
+}
+
+static void test_storage_checkpoint_burst(void)
+{
+    static const char one[] = CKPT_CFG(CKPT_JOB("a", "0.0"));
+    static const char two[] = CKPT_CFG(CKPT_JOB("a", "0.0") ", " CKPT_JOB("b", "0.0"));
+    static const char three[] = CKPT_CFG(CKPT_JOB("a", "0.0") ", " CKPT_JOB("b", "0.0") ", " CKPT_JOB("c", "0.0"));
+    static const char apart[] =
+        CKPT_CFG(CKPT_JOB("a", "0.0") ", " CKPT_JOB("b", "0.1") ", " CKPT_JOB("c", "0.2"));
+    const double solo = 400e9 / 20e9;
+    check_writes(one, NULL, 0, 1, solo);
+    check_writes(two, NULL, 0, 2, 2.0 * solo);
+    check_writes(three, NULL, 0, 3, 3.0 * solo);
+    check_writes(apart, NULL, 0, 3, solo);
+    /* Where each job's own links limit it (a tier of 200 GB/s, 40 GB/s of
+     * links a job: 10 s), together they do not slow each other. */
+    const char *wide[] = {"storage.tiers.[0].write_gb_per_s=200.0"};
+    check_writes(three, wide, 1, 3, 400e9 / 40e9);
+    /* On node tiers each job writes to its own nodes' devices: 4 x 2.5 GB/s
+     * each, 40 s, alone or together. */
+    const char *nvme[] = {"defaults.checkpoint_tier=\"nvme\""};
+    check_writes(one, nvme, 1, 1, 400e9 / 10e9);
+    check_writes(three, nvme, 1, 3, 400e9 / 10e9);
+}
+
+/* Jobs of 4 nodes (dp4 below) reading one dataset from a file system of
+ * 10 GB/s: with bytes per token for a demand of 0.75 of the tier each
+ * (B = 0.75 x 10 GB/s x S0 a step, S0 the step without data), one job reads
+ * in its step; two share the tier, 5 GB/s each, and wait for their data:
+ * a step takes B / 5 GB/s = 1.5 S0 (prefetch: the read hides the rest);
+ * a third job that opts out (dataset = false) changes nothing. */
+#define DATA_CFG(jobs)                                                                                              \
+    "horizon_days = 2.0; stop_when_done = false;\n"                                                                \
+    "cluster = { nodes = 12; gpus_per_node = 8; nodes_per_rack = 4; };\n"                                          \
+    "network = { tiers = 2; nodes_per_leaf = 12; nics_per_node = 8; nic_gbps = 400.0; collective = \"ring\"; };\n" \
+    "job_classes = ( { name = \"dp4\"; params = 2e9; tokens = 1e13; mfu = 0.5;\n"                                  \
+    "  parallelism = { tensor = 8; global_batch_tokens = 1048576.0; seq_len = 4096; }; } );\n"                     \
+    "storage = { node_link_gbps = 400.0;\n"                                                                        \
+    "  tiers = ( { name = \"pfs\"; kind = \"pfs\"; capacity_tb = 1000.0; read_gb_per_s = 10.0;\n"                  \
+    "              write_gb_per_s = 10.0; } );\n"                                                                  \
+    "  dataset = { tier = \"pfs\"; size_tb = 100.0; bytes_per_token = 1e-6; }; };\n"                               \
+    "jobs = ( " jobs " );\n"                                                                                        \
+    "trace = { events = false; };\n"
+
+#define DATA_JOB(name, extra) "{ name = \"" name "\"; class = \"dp4\"; nodes = 4; restart_s = 0.0; " extra " }"
+
+static void test_storage_dataset_shared(void)
+{
+    static const char one[] = DATA_CFG(DATA_JOB("a", ""));
+    static const char two[] = DATA_CFG(DATA_JOB("a", "") ", " DATA_JOB("b", ""));
+    static const char three[] = DATA_CFG(DATA_JOB("a", "") ", " DATA_JOB("b", "") ", " DATA_JOB("c", "dataset = false;"));
+    dc_sim *sim = dc_simrun_text(one, NULL, 0, -1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double s0 = job_cell(sim, 0, "mean_step_s");
+    CU_ASSERT(s0 > 0.0 && job_cell(sim, 0, "gpu_hours.data_stall") < 1e-6);
+    dc_sim_destroy(sim);
+    char set[96];
+    snprintf(set, sizeof set, "storage.dataset.bytes_per_token=%.17g", 0.75 * 10e9 * s0 / 1048576.0);
+    const char *sets[] = {set};
+    sim = dc_simrun_text(one, sets, 1, -1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT(REL(job_cell(sim, 0, "mean_step_s"), s0, 1e-9));
+    dc_sim_destroy(sim);
+    for (int n = 2; n <= 3; n++) {
+        sim = dc_simrun_text(n == 2 ? two : three, sets, 1, -1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        for (int32_t j = 0; j < 2; j++) {
+            double got = job_cell(sim, j, "mean_step_s");
+            if (!REL(got, 1.5 * s0, 1e-9)) {
+                fprintf(stderr, "\n  %d jobs, job %d: step %.12g s, expected %.12g", n, j, got, 1.5 * s0);
+                CU_FAIL("shared dataset step");
+            }
+        }
+        if (n == 3)
+            CU_ASSERT(REL(job_cell(sim, 2, "mean_step_s"), s0, 1e-9));
+        dc_sim_destroy(sim);
+    }
+}
+
 /* ---------- max-min against a brute-force reference ---------- */
 
 /* Water-filling by small exact steps: raise every unfrozen flow's rate per
@@ -925,6 +1051,15 @@ static double cell(const dc_rowtable *t, size_t row, const char *name)
     return v;
 }
 
+/* A string cell ("" when no such column). */
+static const char *text_cell(const dc_rowtable *t, size_t row, const char *name)
+{
+    int c = dc_rowtable_column_index(t, name);
+    if (c < 0 || dc_rowtable_column_type(t, (size_t)c) != DC_ROWCOL_STR)
+        return "";
+    return (const char *)dc_rowtable_data(t) + row * dc_rowtable_row_size(t) + dc_rowtable_column_offset(t, (size_t)c);
+}
+
 /* Each row's lines sum to its total, each line over the rows to the run's
  * line (1e-9), and with pools each pool's lines over the pools too. */
 static bool check_breakdowns(dc_sim *sim, const char *what)
@@ -971,9 +1106,22 @@ static bool check_breakdowns(dc_sim *sim, const char *what)
             fprintf(stderr, "\n  %s: %s: jobs sum to %.12g, the run says %.12g", what, name, sum, run);
             ok = false;
         }
-        /* pools */
+        /* pools: each pool's jobs to the pool's line, the pools to the run's */
         dc_scheduler *sched = dc_scheduler_of(sim);
         int np = sched ? dc_sched_pool_count(sched) : 0;
+        for (int p = 0; p < np && np >= 2; p++) {
+            char key[128];
+            double v = 0, jsum = 0;
+            snprintf(key, sizeof key, "pool.%s.%s", dc_sched_pool_name(sched, p), name);
+            dc_summary_get(s, key, &v);
+            for (size_t r = 0; r < n; r++)
+                if (strcmp(text_cell(t, r, "pool"), dc_sched_pool_name(sched, p)) == 0)
+                    jsum += cell(t, r, name);
+            if (!(fabs(jsum - v) <= 1e-9 * fmax(1.0, fabs(v)))) {
+                fprintf(stderr, "\n  %s: %s: the pool's jobs sum to %.12g, the pool says %.12g", what, key, jsum, v);
+                ok = false;
+            }
+        }
         if (np >= 2) {
             double psum = 0;
             for (int p = 0; p < np; p++) {
@@ -991,6 +1139,20 @@ static bool check_breakdowns(dc_sim *sim, const char *what)
                 ok = false;
             }
         }
+    }
+    /* The jobs' GPU-hours and the lines that are nobody's job (the
+     * cluster's idle, down, retired..., a service's) make the capacity. */
+    double capacity = NAN, others = 0.0;
+    dc_summary_get(s, "gpu_hours.capacity", &capacity);
+    for (size_t i = 0; i < dc_summary_count(s); i++) {
+        const char *key = dc_summary_key(s, i);
+        if (strncmp(key, "gpu_hours.", 10) == 0 && strcmp(key, "gpu_hours.capacity") != 0
+            && dc_rowtable_column_index(t, key) < 0 && !strchr(key + 10, '.'))
+            others += dc_summary_value(s, i);
+    }
+    if (!(fabs(jobs_gpu_h + others - capacity) <= 1e-9 * capacity)) {
+        fprintf(stderr, "\n  %s: jobs %.12g + others %.12g GPU-h, capacity %.12g", what, jobs_gpu_h, others, capacity);
+        ok = false;
     }
     return ok;
 }
@@ -1151,6 +1313,9 @@ static int register_suites(void)
                   {"two jobs end to end: solo on 1:1, shares on a 1:8 spine spread, solo packed",
                    test_two_jobs_end_to_end},
                   {"max-min with coefficients against a brute-force reference", test_maxmin_property});
+    DC_TEST_SUITE("shared storage",
+                  {"k simultaneous checkpoints take k times the solo write, staggered the solo", test_storage_checkpoint_burst},
+                  {"several jobs' dataset streams share the tier max-min", test_storage_dataset_shared});
     DC_TEST_SUITE("jobs table",
                   {"rows: columns, blanks, truncation, limits", test_rowtable},
                   {"every shipped scenario: jobs' lines sum to theirs and to the run's", test_breakdowns_shipped},

@@ -722,12 +722,12 @@ static void xfer_start(dc_sim *sim, void *ctx, uint64_t arg)
     int pfs = dc_storage_tier(x->st, "pfs");
     /* Two writes of 100 GB from 2 nodes each: the file system's 20 GB/s
      * shared, 10 each; alone, one gets min(20, 2 x 10 GB/s of link). */
-    CU_ASSERT(REL(dc_storage_rate_Bps(x->st, pfs, DC_IO_WRITE, 2), 20e9));
-    x->id[0] = dc_storage_transfer(x->st, pfs, DC_IO_WRITE, 100e9, 2, xfer_done, x);
-    x->id[1] = dc_storage_transfer(x->st, pfs, DC_IO_WRITE, 300e9, 2, xfer_done, x);
+    CU_ASSERT(REL(dc_storage_rate_Bps(x->st, pfs, DC_IO_WRITE, -1, 2), 20e9));
+    x->id[0] = dc_storage_transfer(x->st, pfs, DC_IO_WRITE, 100e9, -1, 2, xfer_done, x);
+    x->id[1] = dc_storage_transfer(x->st, pfs, DC_IO_WRITE, 300e9, -1, 2, xfer_done, x);
     CU_ASSERT(REL(dc_storage_transfer_rate_Bps(x->st, x->id[0]), 10e9));
     /* A third writer from 1 node would get its fair share per node: 4 GB/s. */
-    CU_ASSERT(REL(dc_storage_rate_Bps(x->st, pfs, DC_IO_WRITE, 1), 4e9));
+    CU_ASSERT(REL(dc_storage_rate_Bps(x->st, pfs, DC_IO_WRITE, -1, 1), 4e9));
 }
 
 static void test_storage(void)
@@ -740,9 +740,9 @@ static void test_storage(void)
     int pfs = dc_storage_tier(x.st, "pfs"), nvme = dc_storage_tier(x.st, "nvme");
     CU_ASSERT(pfs == 0 && nvme == 1 && dc_storage_tier_of_kind(x.st, DC_TIER_NVME) == 1);
     /* Link-limited: one node's 80 Gbit/s = 10 GB/s < 20 GB/s. */
-    CU_ASSERT(REL(dc_storage_transfer_s(x.st, pfs, DC_IO_WRITE, 100e9, 1), 1e-3 + 10.0));
+    CU_ASSERT(REL(dc_storage_transfer_s(x.st, pfs, DC_IO_WRITE, 100e9, -1, 1), 1e-3 + 10.0));
     /* Node tier: 4 nodes x 4 GB/s. */
-    CU_ASSERT(REL(dc_storage_transfer_s(x.st, nvme, DC_IO_WRITE, 400e9, 4), 25.0));
+    CU_ASSERT(REL(dc_storage_transfer_s(x.st, nvme, DC_IO_WRITE, 400e9, -1, 4), 25.0));
     dc_sim_at(sim, 0.0, xfer_start, &x, 0);
     CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
     /* 100 GB at 10 GB/s: t = 10; the other then alone at 20: 200 GB more by t = 20. */
@@ -841,7 +841,7 @@ static const char stream_cfg[] =
 static void big_read(dc_sim *sim, void *ctx, uint64_t arg)
 {
     dc_storage *st = ctx;
-    dc_storage_transfer(st, dc_storage_tier(st, "pfs"), DC_IO_READ, 200e9, 4, NULL, NULL);
+    dc_storage_transfer(st, dc_storage_tier(st, "pfs"), DC_IO_READ, 200e9, -1, 4, NULL, NULL);
 }
 
 static void test_transfer_slows_stream(void)

@@ -417,6 +417,42 @@ static void test_energy_constant_load(void)
     dc_sim_destroy(sim);
 }
 
+/* Many jobs: each node draws its job's power while its job runs and the
+ * idle power otherwise, so the IT energy is the busy and idle node-hours at
+ * those powers, whatever the order in which jobs come and go (the model
+ * looks only at the jobs in play).  On 4 nodes, FIFO: A (2 nodes) runs 0-2 h,
+ * B (4 nodes, arrives at 1 h) waits and runs 2-3 h, C (1 node, 1.5 h) waits
+ * behind B and runs 3-4 h, D (1 node) runs 5-6 h: 10 busy node-hours of 24. */
+static void test_energy_many_jobs(void)
+{
+    write_file("jobs.csv", "arrival_h,nodes,work_gpu_h,priority,pool,user,kind\n"
+                           "0,2,32,0,,,training\n"
+                           "1,4,32,0,,,training\n"
+                           "1.5,1,8,0,,,training\n"
+                           "5,1,8,0,,,training\n");
+    static const char cfg[] = "horizon_days = 1.0; stop_when_done = true;\n"
+                              "cluster = { nodes = 4; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+                              "scheduler = { backfill = false; };\n"
+                              "jobs = ( { name = \"h\"; trace = \"jobs.csv\"; restart_s = 0.0; } );\n"
+                              "power = { };\n";
+    dc_sim *sim = run_text(cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    const double busy_w = 2800.0 + 8 * 700.0, idle_w = 1000.0 + 8 * 70.0;
+    double e_kwh = (10.0 * busy_w + 14.0 * idle_w) / 1e3; /* 105.84 kWh */
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, 6.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 4.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_energy_kwh"), e_kwh, 1e-12 * e_kwh);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_peak_mw"), 4 * busy_w / 1e6, 1e-15);
+    /* the IT power at a few instants: A alone, B, C, nothing, D */
+    const dc_series *it = series(sim, "power_it_w");
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 1.5 * 3600), 2 * busy_w + 2 * idle_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 2.5 * 3600), 4 * busy_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 3.5 * 3600), busy_w + 3 * idle_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 4.5 * 3600), 4 * idle_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 5.5 * 3600), busy_w + 3 * idle_w, 1e-9);
+    dc_sim_destroy(sim);
+}
+
 /* PUE with a constant COP: 1 / (eta_ups eta_pdu) + 1 / COP, exactly, even
  * with a varying outdoor temperature. */
 static void test_pue_constant_cop(void)
@@ -1237,6 +1273,7 @@ static int register_suites(void)
                   {"COP against outdoor temperature", test_cop_law});
     DC_TEST_SUITE("energy",
                   {"constant load: energy = power x time", test_energy_constant_load},
+                  {"many jobs: energy = busy and idle node-hours x power", test_energy_many_jobs},
                   {"PUE with a constant COP", test_pue_constant_cop},
                   {"cooling energy with a COP that follows the weather", test_cooling_energy_varying_cop});
     DC_TEST_SUITE("caps",
@@ -1269,7 +1306,7 @@ static void cleanup(void)
 {
     static const char *const names[] = {"price.csv", "carbon.csv", "ambient.csv", "bad_price.csv", "short_price.csv",
                                         "order_price.csv", "late_price.csv", "hot.csv", "cover_price.csv", "cli.cfg", "cli.out",
-                                        "cli.err", "cli.h5"};
+                                        "cli.err", "cli.h5", "jobs.csv"};
     char p[256];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);

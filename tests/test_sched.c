@@ -430,7 +430,66 @@ static void test_breakdown(void)
     dc_scheduler *sch = dc_scheduler_of(sim);
     for (int p = 0; p < dc_sched_pool_count(sch); p++)
         CU_ASSERT_EQUAL(dc_sched_pool_idle(sch, p), dc_sched_pool_idle_recount(sch, p));
+    CU_ASSERT(dc_sched_racks_consistent(sch));
     dc_sim_destroy(sim);
+}
+
+/* ---------- the scheduler's work per event ---------- */
+
+/* A queue of q jobs that cannot start (each wants the whole pool while one
+ * long job holds a node), then (with_small) 2,000 one-node jobs that
+ * backfill one after the other: the scheduler's work (tree nodes, racks,
+ * loop steps: dc_sched_work) over the run and its events. */
+static double sched_work(long q, bool with_small, double *events)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/scale.csv", tmpdir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, "arrival_h,nodes,work_gpu_h,priority,pool,user,kind\n");
+    fprintf(f, "0,1,%.17g,0,,,\n", 8.0 * 5000.0); /* holds a node for 5,000 h */
+    for (long i = 0; i < q; i++)
+        fprintf(f, "%.17g,64,%.17g,0,,,\n", 0.001 + 1.0 * (double)i / (double)q, 64 * 8 * 1.0);
+    for (int i = 0; with_small && i < 2000; i++)
+        fprintf(f, "%.17g,1,%.17g,0,,,\n", 2.0 + 0.01 * i, 8 * 0.1);
+    fclose(f);
+    static const char cfg[] = "horizon_days = 30.0; stop_when_done = false;\n"
+                              "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+                              "scheduler = { backfill = true; preemption = true; };\n"
+                              "jobs = ( { name = \"q\"; trace = \"scale.csv\"; restart_s = 0.0; } );\n";
+    dc_sim *sim = run_text(cfg, "scale.cfg", 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    /* the small jobs all ran (backfilled), none of the blocked ones */
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "jobs.completed"), with_small ? 2000 : 0);
+    *events = (double)dc_sim_events_processed(sim);
+    double w = (double)dc_sched_work(dc_scheduler_of(sim));
+    dc_sim_destroy(sim);
+    unlink(path);
+    return w;
+}
+
+/* The work of the events of the 2,000 small jobs (their arrivals, starts
+ * and ends, each a pass over the long queue) per event, with q queued. */
+static double small_job_work(long q, double *per_submit)
+{
+    double e_with, e_without;
+    double w_with = sched_work(q, true, &e_with), w_without = sched_work(q, false, &e_without);
+    *per_submit = w_without / e_without;
+    return (w_with - w_without) / (e_with - e_without);
+}
+
+static void test_work_bounded(void)
+{
+    double s1, s2, s3;
+    double w1 = small_job_work(1000, &s1), w2 = small_job_work(10000, &s2), w3 = small_job_work(100000, &s3);
+    printf("\n  work per event of the backfilled jobs, queue of 1k / 10k / 100k: %.1f / %.1f / %.1f;"
+           " per event while the queue builds: %.1f / %.1f / %.1f\n",
+           w1, w2, w3, s1, s2, s3);
+    /* O(log q) per event at most: log2(1e5) / log2(1e3) = 1.67; a rescan
+     * of the queue at each event would grow it 100-fold */
+    CU_ASSERT(w3 < 2.0 * w1);
+    CU_ASSERT(w2 < 1.6 * w1);
+    CU_ASSERT(s3 < 2.0 * s1);
 }
 
 /* ---------- bad input through the program ---------- */
@@ -496,6 +555,7 @@ static int register_suites(void)
                   {"quotas never exceeded (at every start)", test_quotas},
                   {"spot reclaims follow their rate (99% interval)", test_spot_rate},
                   {"GPU-hour breakdown sums to the capacity with everything on", test_breakdown},
+                  {"scheduler work per event bounded as the queue grows 1k -> 100k", test_work_bounded},
                   {"bad input: file and line, status 2", test_bad_input});
     return 0;
 }

@@ -39,6 +39,8 @@ events=$(( $("$DCSIM" export 10k_gpu.h5 /events | wc -l) - 1 ))
 grep -qx "events $events" out.txt || { echo "FAIL: the recipe should print 'events $events'"; fail=1; }
 grep -q "^$("$DCSIM" --version | head -1 | cut -d' ' -f2) " out.txt ||
     { echo "FAIL: the recipe does not print the trace's dcsim version"; fail=1; }
+grep -qF "event columns {'time_s': 's', 'kind': '', " out.txt ||
+    { echo "FAIL: the recipe should print the units of /events (time_s in s)"; fail=1; }
 grep -q 'grid_point' out.txt || { echo "FAIL: the recipe prints no sweep table"; fail=1; }
 [ $fail -eq 0 ] && echo "docs/traces.md's recipe runs and agrees with dcsim"
 exit $fail

@@ -74,7 +74,6 @@ typedef struct tier {
     gsl_rng *rng;
     bool down;             /* shared tier */
     uint8_t *node_down;    /* node tiers, per cluster node */
-    uint32_t job_down;     /* devices down among the job's nodes */
     uint64_t n_failures;
     double down_units, down_unit_s, down_since_s; /* banked unit-seconds down */
     int res[2];
@@ -83,18 +82,41 @@ typedef struct tier {
 
 typedef struct xfer {
     dc_flow_id id;
+    int32_t job;           /* -1: no job's links */
     dc_flow_done_fn done;
     void *ctx;
 } xfer;
+
+/* A job's own I/O resources while it uses the storage: its storage links
+ * and its nodes' devices of each node tier, per direction. */
+typedef struct jio {
+    int32_t job;           /* -1: free */
+    uint32_t nodes;
+    int refs;              /* transfers in progress, + 1 while its streams stand */
+    int link_res[2];
+    int node_res[MAX_TIERS][2]; /* node tiers only (-1 otherwise) */
+    uint32_t down[MAX_TIERS];   /* devices down among its nodes */
+} jio;
+
+/* A job's dataset streams (misses from the source, hits from the cache,
+ * the cache fill). */
+typedef struct dset {
+    int32_t job;
+    uint32_t nodes;
+    double hit, share[3];
+    double demand[3];      /* bytes/s each stream asks for */
+    dc_flow_id stream[3];
+    double seen[3];        /* the rates the job last read */
+    bool standing;
+} dset;
 
 struct dc_storage {
     dc_sim *sim;
     dc_cluster *cluster;
     tier tiers[MAX_TIERS];
     size_t n_tiers;
-    uint32_t nodes, job_nodes;
+    uint32_t nodes, job_nodes;  /* job_nodes: the first job's, for the figures at the start */
     double link_Bps;
-    int link_res[2];
     dc_flows *flows;
     int sig_changed, sig_loss;
     dc_eventlog *log;
@@ -102,11 +124,19 @@ struct dc_storage {
     /* dataset */
     bool has_dataset, prefetch;
     int src, cache;
-    double size_B, bytes_per_token, hit;
-    dc_flow_id stream[3]; /* misses from the source, hits from the cache, cache fill */
-    double share[3];      /* fraction of a step's bytes each stream moves */
+    double size_B, bytes_per_token, hit, hit_given; /* hit: the first job's; hit_given NAN: auto */
     xfer *xfers;          /* transfers in progress */
     size_t n_xfers, xfer_cap;
+    /* per job (cluster job id -> index, -1: none) */
+    uint32_t n_ids;
+    int32_t *jio_of, *dset_of;
+    jio *jios;
+    size_t n_jios, cap_jios;
+    int32_t *free_jios;
+    size_t n_free;
+    dset *dsets;
+    size_t n_dsets, cap_dsets;
+    int32_t *scratch;     /* jobs whose stream rates changed */
 };
 
 dc_storage *dc_storage_of(dc_sim *sim)
@@ -151,12 +181,38 @@ int dc_storage_tier_of_kind(const dc_storage *st, dc_tier_kind kind)
     return -1;
 }
 
-double dc_storage_up_fraction(const dc_storage *st, int t)
+static jio *jio_of(const dc_storage *st, int32_t job)
+{
+    return job >= 0 && (uint32_t)job < st->n_ids && st->jio_of[job] >= 0 ? &st->jios[st->jio_of[job]] : NULL;
+}
+
+static dset *dset_of(const dc_storage *st, int32_t job)
+{
+    return job >= 0 && (uint32_t)job < st->n_ids && st->dset_of[job] >= 0 ? &st->dsets[st->dset_of[job]] : NULL;
+}
+
+/* Devices of node tier t down among the nodes job holds. */
+static uint32_t count_down(const dc_storage *st, int t, int32_t job)
+{
+    const tier *tr = &st->tiers[t];
+    if (!tr->node_down)
+        return 0;
+    uint32_t n, down = 0;
+    const uint32_t *list = dc_cluster_job_node_list(st->cluster, job, &n);
+    for (uint32_t i = 0; list && i < n; i++)
+        down += list[i] < st->nodes && tr->node_down[list[i]];
+    return down;
+}
+
+double dc_storage_up_fraction(const dc_storage *st, int t, int32_t job)
 {
     const tier *tr = &st->tiers[t];
     if (!dc_storage_kind_per_node(tr->kind))
         return tr->down ? 0.0 : 1.0;
-    return st->job_nodes ? 1.0 - (double)tr->job_down / st->job_nodes : 1.0;
+    const jio *g = jio_of(st, job);
+    if (!g || !g->nodes)
+        return 1.0;
+    return 1.0 - (double)g->down[t] / g->nodes;
 }
 
 bool dc_storage_node_up(const dc_storage *st, int t, uint32_t node)
@@ -167,31 +223,124 @@ bool dc_storage_node_up(const dc_storage *st, int t, uint32_t node)
     return !tr->node_down || node >= st->nodes || !tr->node_down[node];
 }
 
-/* The resources and cap of a transfer of nodes nodes. */
-static size_t flow_path(const dc_storage *st, int t, dc_io_dir dir, uint32_t nodes, int res[2], double *cap)
+/* Sets the capacities of a job's own resources from its size and devices. */
+static void jio_capacities(dc_storage *st, jio *g)
+{
+    dc_flows_hold(st->flows);
+    for (int d = 0; d < 2; d++)
+        dc_flows_set_capacity(st->flows, g->link_res[d], st->link_Bps * g->nodes);
+    for (size_t t = 0; t < st->n_tiers; t++) {
+        const tier *tr = &st->tiers[t];
+        if (!dc_storage_kind_per_node(tr->kind))
+            continue;
+        double up = g->nodes ? 1.0 - (double)g->down[t] / g->nodes : 1.0;
+        for (int d = 0; d < 2; d++)
+            dc_flows_set_capacity(st->flows, g->node_res[t][d], tr->bw_Bps[d] * g->nodes * up);
+    }
+    dc_flows_release(st->flows);
+}
+
+/* The job's resources, made (or taken from the free ones) on first use;
+ * NULL for no job, or after failing the run when out of memory. */
+static jio *jio_use(dc_storage *st, int32_t job, uint32_t nodes)
+{
+    if (job < 0 || (uint32_t)job >= st->n_ids)
+        return NULL;
+    jio *g = jio_of(st, job);
+    if (g) {
+        g->refs++;
+        return g;
+    }
+    int32_t k;
+    if (st->n_free > 0) {
+        k = st->free_jios[--st->n_free];
+    } else {
+        if (st->n_jios == st->cap_jios) {
+            size_t ncap = st->cap_jios ? 2 * st->cap_jios : 8;
+            jio *a = realloc(st->jios, ncap * sizeof *a);
+            int32_t *f = a ? realloc(st->free_jios, ncap * sizeof *f) : NULL;
+            if (a)
+                st->jios = a;
+            if (!a || !f) {
+                dc_sim_fail(st->sim, DC_ENOMEM, "out of memory for a job's storage links");
+                return NULL;
+            }
+            st->free_jios = f;
+            st->cap_jios = ncap;
+        }
+        k = (int32_t)st->n_jios;
+        jio *n = &st->jios[k];
+        *n = (jio){.job = -1};
+        for (int d = 0; d < 2; d++)
+            n->link_res[d] = dc_flows_add_resource(st->flows, 0.0);
+        for (size_t t = 0; t < MAX_TIERS; t++)
+            for (int d = 0; d < 2; d++)
+                n->node_res[t][d] = t < st->n_tiers && dc_storage_kind_per_node(st->tiers[t].kind)
+                                        ? dc_flows_add_resource(st->flows, 0.0)
+                                        : -1;
+        bool ok = n->link_res[0] >= 0 && n->link_res[1] >= 0;
+        for (size_t t = 0; t < st->n_tiers; t++)
+            ok = ok && (!dc_storage_kind_per_node(st->tiers[t].kind) || (n->node_res[t][0] >= 0 && n->node_res[t][1] >= 0));
+        if (!ok) {
+            dc_sim_fail(st->sim, DC_ENOMEM, "out of memory for a job's storage links");
+            return NULL;
+        }
+        st->n_jios++;
+    }
+    g = &st->jios[k];
+    g->job = job;
+    g->nodes = nodes;
+    g->refs = 1;
+    for (size_t t = 0; t < st->n_tiers; t++)
+        g->down[t] = dc_storage_kind_per_node(st->tiers[t].kind) ? count_down(st, (int)t, job) : 0;
+    st->jio_of[job] = k;
+    jio_capacities(st, g);
+    return g;
+}
+
+static void jio_unuse(dc_storage *st, int32_t job)
+{
+    jio *g = jio_of(st, job);
+    if (!g || --g->refs > 0)
+        return;
+    st->free_jios[st->n_free++] = st->jio_of[job];
+    st->jio_of[job] = -1;
+    g->job = -1;
+}
+
+/* The resources and cap of a transfer of nodes nodes (g: the job's own
+ * resources, NULL for none). */
+static size_t flow_path(const dc_storage *st, int t, dc_io_dir dir, uint32_t nodes, const jio *g, int res[2],
+                        double *cap)
 {
     const tier *tr = &st->tiers[t];
-    res[0] = tr->res[dir];
     if (dc_storage_kind_per_node(tr->kind)) {
-        *cap = nodes * tr->bw_Bps[dir] * dc_storage_up_fraction(st, t);
+        double up = g && g->nodes ? 1.0 - (double)g->down[t] / g->nodes : 1.0;
+        *cap = nodes * tr->bw_Bps[dir] * up;
+        if (!g)
+            return 0;
+        res[0] = g->node_res[t][dir];
         return 1;
     }
-    res[1] = st->link_res[dir];
+    res[0] = tr->res[dir];
     *cap = nodes * st->link_Bps;
+    if (!g)
+        return 1;
+    res[1] = g->link_res[dir];
     return 2;
 }
 
-double dc_storage_rate_Bps(const dc_storage *st, int t, dc_io_dir dir, uint32_t nodes)
+double dc_storage_rate_Bps(const dc_storage *st, int t, dc_io_dir dir, int32_t job, uint32_t nodes)
 {
     int res[2];
     double cap;
-    size_t n = flow_path(st, t, dir, nodes, res, &cap);
+    size_t n = flow_path(st, t, dir, nodes, jio_of(st, job), res, &cap);
     return dc_flows_probe(st->flows, res, n, nodes > 0 ? nodes : 1, cap);
 }
 
-double dc_storage_transfer_s(const dc_storage *st, int t, dc_io_dir dir, double bytes, uint32_t nodes)
+double dc_storage_transfer_s(const dc_storage *st, int t, dc_io_dir dir, double bytes, int32_t job, uint32_t nodes)
 {
-    double r = dc_storage_rate_Bps(st, t, dir, nodes);
+    double r = dc_storage_rate_Bps(st, t, dir, job, nodes);
     return r > 0.0 ? st->tiers[t].latency_s + bytes / r : INFINITY;
 }
 
@@ -214,12 +363,13 @@ static void on_xfer_done(dc_sim *sim, void *ctx, dc_flow_id id)
     xfer x;
     if (!take_xfer(st, id, &x))
         return;
+    jio_unuse(st, x.job);
     dc_sim_publish(sim, st->sig_changed, NULL);
     if (x.done)
         x.done(sim, x.ctx, id);
 }
 
-dc_flow_id dc_storage_transfer(dc_storage *st, int t, dc_io_dir dir, double bytes, uint32_t nodes,
+dc_flow_id dc_storage_transfer(dc_storage *st, int t, dc_io_dir dir, double bytes, int32_t job, uint32_t nodes,
                                dc_flow_done_fn done, void *ctx)
 {
     if (st->n_xfers == st->xfer_cap) {
@@ -232,13 +382,26 @@ dc_flow_id dc_storage_transfer(dc_storage *st, int t, dc_io_dir dir, double byte
         st->xfers = g;
         st->xfer_cap = ncap;
     }
+    jio *g = jio_use(st, job, nodes);
+    if (job >= 0 && (uint32_t)job < st->n_ids && !g)
+        return DC_FLOW_NONE;
+    if (g && st->tiers[t].node_down && dc_storage_kind_per_node(st->tiers[t].kind)) {
+        /* its nodes may have changed since: count again */
+        uint32_t down = count_down(st, t, job);
+        if (down != g->down[t]) {
+            g->down[t] = down;
+            jio_capacities(st, g);
+        }
+    }
     int res[2];
     double cap;
-    size_t n = flow_path(st, t, dir, nodes, res, &cap);
+    size_t n = flow_path(st, t, dir, nodes, g, res, &cap);
     dc_flow_id id = dc_flows_start(st->flows, res, n, nodes > 0 ? nodes : 1, cap, bytes, on_xfer_done, st);
-    if (id == DC_FLOW_NONE)
+    if (id == DC_FLOW_NONE) {
+        jio_unuse(st, job);
         return id;
-    st->xfers[st->n_xfers++] = (xfer){id, done, ctx};
+    }
+    st->xfers[st->n_xfers++] = (xfer){id, g ? job : -1, done, ctx};
     dc_sim_publish(st->sim, st->sig_changed, NULL);
     return id;
 }
@@ -249,6 +412,7 @@ void dc_storage_cancel(dc_storage *st, dc_flow_id id)
     if (!take_xfer(st, id, &x))
         return;
     dc_flows_stop(st->flows, id);
+    jio_unuse(st, x.job);
     dc_sim_publish(st->sim, st->sig_changed, NULL);
 }
 
@@ -257,37 +421,195 @@ double dc_storage_transfer_rate_Bps(const dc_storage *st, dc_flow_id id)
     return dc_flows_rate(st->flows, id);
 }
 
-double dc_storage_dataset_read_s(dc_storage *st, double bytes_per_step, double step_s)
+/* ---------- the dataset streams, one set per job ---------- */
+
+static void stream_target(const dc_storage *st, int k, int *t, dc_io_dir *dir)
 {
-    if (!st->has_dataset || !(bytes_per_step > 0.0))
+    *t = k == 0 ? st->src : st->cache;
+    *dir = k == 2 ? DC_IO_WRITE : DC_IO_READ;
+}
+
+static double cache_hit(const dc_storage *st, uint32_t nodes)
+{
+    if (st->cache < 0)
+        return 0.0;
+    if (!isnan(st->hit_given))
+        return st->hit_given;
+    const tier *c = &st->tiers[st->cache];
+    double cache_B = c->capacity_B * (dc_storage_kind_per_node(c->kind) ? nodes : 1.0);
+    return cache_B >= st->size_B ? 1.0 : cache_B / st->size_B;
+}
+
+int dc_storage_dataset_register(dc_storage *st, int32_t job, uint32_t nodes)
+{
+    if (!st->has_dataset || job < 0 || (uint32_t)job >= st->n_ids || st->dset_of[job] >= 0)
+        return DC_OK;
+    if (st->n_dsets == st->cap_dsets) {
+        size_t ncap = st->cap_dsets ? 2 * st->cap_dsets : 8;
+        dset *a = realloc(st->dsets, ncap * sizeof *a);
+        int32_t *s = a ? realloc(st->scratch, ncap * sizeof *s) : NULL;
+        if (a)
+            st->dsets = a;
+        if (!a || !s)
+            return DC_ENOMEM;
+        st->scratch = s;
+        st->cap_dsets = ncap;
+    }
+    dset *d = &st->dsets[st->n_dsets];
+    *d = (dset){.job = job, .nodes = nodes, .hit = cache_hit(st, nodes)};
+    d->share[0] = 1.0 - d->hit;
+    d->share[1] = st->cache >= 0 ? d->hit : 0.0;
+    d->share[2] = st->cache >= 0 ? 1.0 - d->hit : 0.0;
+    st->dset_of[job] = (int32_t)st->n_dsets++;
+    return DC_OK;
+}
+
+/* The job's streams start with the demand it last set (it holds nodes). */
+static void streams_stand(dc_storage *st, dset *d)
+{
+    if (d->standing)
+        return;
+    jio *g = jio_use(st, d->job, d->nodes);
+    if (!g)
+        return;
+    d->standing = true;
+    dc_flows_hold(st->flows);
+    for (int k = 0; k < 3; k++) {
+        d->stream[k] = DC_FLOW_NONE;
+        if (d->share[k] <= 0.0)
+            continue;
+        int t, res[2];
+        dc_io_dir dir;
+        double cap;
+        stream_target(st, k, &t, &dir);
+        size_t n = flow_path(st, t, dir, d->nodes, g, res, &cap);
+        d->stream[k] = dc_flows_start(st->flows, res, n, d->nodes ? d->nodes : 1, d->demand[k], INFINITY, NULL, NULL);
+    }
+    dc_flows_release(st->flows);
+}
+
+static void streams_fall(dc_storage *st, dset *d)
+{
+    if (!d->standing)
+        return;
+    d->standing = false;
+    dc_flows_hold(st->flows);
+    for (int k = 0; k < 3; k++) {
+        dc_flows_stop(st->flows, d->stream[k]);
+        d->stream[k] = DC_FLOW_NONE;
+    }
+    dc_flows_release(st->flows);
+    jio_unuse(st, d->job);
+}
+
+/* The rate stream k of d gets: standing, its own; else what it would get
+ * alone among the transfers in progress. */
+static double stream_rate(const dc_storage *st, const dset *d, int k)
+{
+    if (d->standing)
+        return dc_flows_rate(st->flows, d->stream[k]);
+    int t, res[2];
+    dc_io_dir dir;
+    double cap;
+    stream_target(st, k, &t, &dir);
+    size_t n = flow_path(st, t, dir, d->nodes, jio_of(st, d->job), res, &cap);
+    return dc_flows_probe(st->flows, res, n, d->nodes ? d->nodes : 1, fmin(cap, d->demand[k]));
+}
+
+double dc_storage_dataset_read_s(dc_storage *st, int32_t job, double bytes_per_step, double step_s)
+{
+    dset *d = dset_of(st, job);
+    if (!d || !(bytes_per_step > 0.0))
         return 0.0;
     dc_flows_hold(st->flows);
-    for (int k = 0; k < 3; k++)
-        if (st->stream[k] != DC_FLOW_NONE)
-            dc_flows_set_cap(st->flows, st->stream[k], st->share[k] * bytes_per_step / step_s);
+    for (int k = 0; k < 3; k++) {
+        d->demand[k] = d->share[k] * bytes_per_step / step_s;
+        if (d->standing && d->stream[k] != DC_FLOW_NONE)
+            dc_flows_set_cap(st->flows, d->stream[k], d->demand[k]);
+    }
     dc_flows_release(st->flows);
     double read_s = 0.0;
     for (int k = 0; k < 3; k++) {
-        if (st->stream[k] == DC_FLOW_NONE || st->share[k] <= 0.0)
+        if (d->share[k] <= 0.0)
             continue;
-        double r = dc_flows_rate(st->flows, st->stream[k]);
-        double t = r > 0.0 ? st->share[k] * bytes_per_step / r : INFINITY;
+        double r = stream_rate(st, d, k);
+        d->seen[k] = r;
+        double t = r > 0.0 ? d->share[k] * bytes_per_step / r : INFINITY;
         if (t > read_s)
             read_s = t;
     }
     return read_s;
 }
 
-/* Capacity of a tier's resources from its devices' state. */
-static void set_capacity(dc_storage *st, int t)
+double dc_storage_dataset_cache_hit(const dc_storage *st, int32_t job)
+{
+    const dset *d = dset_of(st, job);
+    return d ? d->hit : NAN;
+}
+
+/* After every new allocation: the jobs whose streams now get other rates
+ * hear of it ("storage_changed" with the job). */
+static void on_rerate(dc_sim *sim, void *ctx)
+{
+    dc_storage *st = ctx;
+    size_t n = 0;
+    for (size_t i = 0; i < st->n_dsets; i++) {
+        const dset *d = &st->dsets[i];
+        if (!d->standing)
+            continue;
+        for (int k = 0; k < 3; k++)
+            if (d->stream[k] != DC_FLOW_NONE && dc_flows_rate(st->flows, d->stream[k]) != d->seen[k]) {
+                st->scratch[n++] = d->job;
+                break;
+            }
+    }
+    for (size_t i = 0; i < n; i++) {
+        dc_job_event ev = {st->scratch[i]};
+        dc_sim_publish(sim, st->sig_changed, &ev);
+    }
+}
+
+/* A job's streams stand while it holds an allocation: from its running
+ * until it gives its nodes back (preempted, done), as its flows on the fabric. */
+static void on_phase(dc_sim *sim, void *ctx, const void *payload)
+{
+    dc_storage *st = ctx;
+    const dc_job_event *ev = payload;
+    (void)sim;
+    dset *d = dset_of(st, ev->job);
+    if (!d)
+        return;
+    dc_job_phase ph = dc_cluster_job_phase(st->cluster, ev->job);
+    if (ph == DC_JOB_RUNNING)
+        streams_stand(st, d);
+    else if (ph == DC_JOB_PENDING || ph == DC_JOB_DONE)
+        streams_fall(st, d);
+}
+
+/* Capacity of a tier's resources from its devices' state: a shared tier's
+ * own; a node device's, the job holding the node. */
+static void set_capacity(dc_storage *st, int t, int32_t node)
 {
     tier *tr = &st->tiers[t];
-    double up = dc_storage_up_fraction(st, t);
-    double scale = dc_storage_kind_per_node(tr->kind) ? st->job_nodes * up : up;
-    dc_flows_hold(st->flows);
-    for (int d = 0; d < 2; d++)
-        dc_flows_set_capacity(st->flows, tr->res[d], tr->bw_Bps[d] * scale);
-    dc_flows_release(st->flows);
+    if (!dc_storage_kind_per_node(tr->kind)) {
+        double up = tr->down ? 0.0 : 1.0;
+        dc_flows_hold(st->flows);
+        for (int d = 0; d < 2; d++)
+            dc_flows_set_capacity(st->flows, tr->res[d], tr->bw_Bps[d] * up);
+        dc_flows_release(st->flows);
+        return;
+    }
+    if (node < 0 || (uint32_t)node >= st->nodes)
+        return;
+    int32_t job = dc_cluster_node_job(st->cluster, (uint32_t)node);
+    jio *g = jio_of(st, job);
+    if (!g)
+        return;
+    uint32_t down = count_down(st, t, job);
+    if (down != g->down[t]) {
+        g->down[t] = down;
+        jio_capacities(st, g);
+    }
 }
 
 static void bank_down(dc_storage *st, tier *tr)
@@ -299,7 +621,7 @@ static void bank_down(dc_storage *st, tier *tr)
 
 static void changed(dc_storage *st, int t, int32_t node, bool lost)
 {
-    set_capacity(st, t);
+    set_capacity(st, t, node);
     if (lost) {
         dc_storage_loss loss = {t, node};
         dc_sim_publish(st->sim, st->sig_loss, &loss);
@@ -322,8 +644,6 @@ static void on_tier_repaired(dc_sim *sim, void *ctx, uint64_t arg)
     tr->down_units -= 1.0;
     if (dc_storage_kind_per_node(tr->kind)) {
         tr->node_down[node] = 0;
-        if (node < st->job_nodes)
-            tr->job_down--;
     } else {
         tr->down = false;
     }
@@ -332,7 +652,7 @@ static void on_tier_repaired(dc_sim *sim, void *ctx, uint64_t arg)
         dc_sim_after(sim, dc_dist_sample(&tr->life, tr->rng), on_unit_clock, st, arg);
     dc_eventlog_add(st->log, dc_sim_now(sim), "storage_repair", tr->name,
                     dc_storage_kind_per_node(tr->kind) ? (int32_t)node : -1, -1, 0.0);
-    changed(st, t, -1, false);
+    changed(st, t, dc_storage_kind_per_node(tr->kind) ? (int32_t)node : -1, false);
 }
 
 /* Unit node of tier t fails now (it is up). */
@@ -342,8 +662,6 @@ static void fail_unit(dc_sim *sim, dc_storage *st, int t, uint64_t node)
     bool per_node = dc_storage_kind_per_node(tr->kind);
     if (per_node) {
         tr->node_down[node] = 1;
-        if (node < st->job_nodes)
-            tr->job_down++;
     } else {
         tr->down = true;
     }
@@ -428,10 +746,11 @@ static int parse_tier(dc_storage *st, dc_sim *sim, const dc_scenario *sc, config
         if (dc_storage_kind_per_node(tr->kind) && !(tr->node_down = calloc(st->nodes, 1)))
             return dc_error_set(err, DC_ENOMEM, "out of memory");
     }
-    double scale = dc_storage_kind_per_node(tr->kind) ? st->job_nodes : 1.0;
+    /* A shared tier's bandwidth is one resource for every job; a node
+     * tier's is each job's own (its nodes' devices, jio). */
     for (int d = 0; d < 2; d++) {
-        tr->res[d] = dc_flows_add_resource(st->flows, tr->bw_Bps[d] * scale);
-        if (tr->res[d] < 0)
+        tr->res[d] = -1;
+        if (!dc_storage_kind_per_node(tr->kind) && (tr->res[d] = dc_flows_add_resource(st->flows, tr->bw_Bps[d])) < 0)
             return dc_error_set(err, DC_ENOMEM, "out of memory");
     }
     return DC_OK;
@@ -474,18 +793,8 @@ static int parse_dataset(dc_storage *st, const dc_scenario *sc, config_setting_t
                                     "a dataset of %.4g TB does not fit tier \"%s\" (%.4g TB for the job)", size_tb,
                                     src->name, src_cap / TB);
     config_setting_t *hit = config_setting_get_member(g, "cache_hit");
-    if (st->cache < 0) {
-        st->hit = 0.0;
-    } else if (hit && config_setting_type(hit) != CONFIG_TYPE_STRING) {
-        st->hit = config_setting_get_float(hit);
-    } else {
-        const tier *c = &st->tiers[st->cache];
-        double cache_B = c->capacity_B * (dc_storage_kind_per_node(c->kind) ? st->job_nodes : 1.0);
-        st->hit = cache_B >= st->size_B ? 1.0 : cache_B / st->size_B;
-    }
-    st->share[0] = 1.0 - st->hit;
-    st->share[1] = st->cache >= 0 ? st->hit : 0.0;
-    st->share[2] = st->cache >= 0 ? 1.0 - st->hit : 0.0;
+    st->hit_given = hit && config_setting_type(hit) != CONFIG_TYPE_STRING ? config_setting_get_float(hit) : NAN;
+    st->hit = cache_hit(st, st->job_nodes);
     st->has_dataset = true;
     return DC_OK;
 }
@@ -516,14 +825,16 @@ static int storage_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     st->nodes = dc_cluster_node_count(st->cluster);
     st->job_nodes = dc_cluster_job_count(st->cluster) > 0 ? dc_cluster_job_nodes(st->cluster, 0) : 0;
     st->flows = dc_flows_create(sim);
-    if (!st->flows)
+    st->n_ids = dc_cluster_job_count(st->cluster);
+    st->jio_of = malloc((st->n_ids + 1) * sizeof *st->jio_of);
+    st->dset_of = malloc((st->n_ids + 1) * sizeof *st->dset_of);
+    if (!st->flows || !st->jio_of || !st->dset_of || dc_flows_on_rerate(st->flows, on_rerate, st) != DC_OK)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < st->n_ids; i++)
+        st->jio_of[i] = st->dset_of[i] = -1;
     double link_gbps = 400;
     config_setting_lookup_float(g, "node_link_gbps", &link_gbps);
     st->link_Bps = link_gbps * 1.25e8;
-    for (int d = 0; d < 2; d++)
-        if ((st->link_res[d] = dc_flows_add_resource(st->flows, st->link_Bps * st->job_nodes)) < 0)
-            return dc_error_set(err, DC_ENOMEM, "out of memory");
     config_setting_t *list = config_setting_get_member(g, "tiers");
     st->n_tiers = (size_t)config_setting_length(list);
     if (st->n_tiers == 0 || st->n_tiers > MAX_TIERS)
@@ -543,7 +854,9 @@ static int storage_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     st->ckpt_bytes = checkpoint_bytes(sc);
     st->sig_changed = dc_sim_signal(sim, "storage_changed");
     st->sig_loss = dc_sim_signal(sim, "storage_loss");
-    if (st->sig_changed < 0 || st->sig_loss < 0)
+    int sig_phase = dc_sim_signal(sim, "job_phase");
+    if (st->sig_changed < 0 || st->sig_loss < 0 || sig_phase < 0
+        || (st->has_dataset && dc_sim_subscribe(sim, sig_phase, on_phase, st) != DC_OK))
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     return DC_OK;
 }
@@ -560,7 +873,7 @@ static int storage_start(void *state, dc_sim *sim, dc_error *err)
         double per_node = st->job_nodes ? st->ckpt_bytes / st->job_nodes : 0.0;
         bool fits = dc_storage_kind_per_node(tr->kind) ? per_node <= tr->capacity_B : st->ckpt_bytes <= tr->capacity_B;
         tr->ckpt_write_s = st->ckpt_bytes > 0.0 && fits && st->job_nodes > 0
-                               ? dc_storage_transfer_s(st, (int)i, DC_IO_WRITE, st->ckpt_bytes, st->job_nodes)
+                               ? dc_storage_transfer_s(st, (int)i, DC_IO_WRITE, st->ckpt_bytes, -1, st->job_nodes)
                                : NAN;
         if (!tr->fails)
             continue;
@@ -571,25 +884,6 @@ static int storage_start(void *state, dc_sim *sim, dc_error *err)
             for (uint64_t u = 0; u < units; u++)
                 dc_sim_after(sim, dc_dist_sample(&tr->life, tr->rng), on_unit_clock, st, ((uint64_t)i << NODE_BITS) | u);
         }
-    }
-    if (st->has_dataset) {
-        /* The streams start with no demand; the step-time model sets it. */
-        dc_flows_hold(st->flows);
-        int streams[3][2] = {{st->src, DC_IO_READ}, {st->cache, DC_IO_READ}, {st->cache, DC_IO_WRITE}};
-        for (int k = 0; k < 3; k++) {
-            if (st->share[k] <= 0.0)
-                continue;
-            int res[2];
-            double cap;
-            size_t n = flow_path(st, streams[k][0], (dc_io_dir)streams[k][1], st->job_nodes, res, &cap);
-            st->stream[k] = dc_flows_start(st->flows, res, n, st->job_nodes ? st->job_nodes : 1, 0.0, INFINITY, NULL,
-                                           NULL);
-            if (st->stream[k] == DC_FLOW_NONE) {
-                dc_flows_release(st->flows);
-                return dc_error_set(err, DC_ENOMEM, "out of memory");
-            }
-        }
-        dc_flows_release(st->flows);
     }
     return DC_OK;
 }
@@ -634,6 +928,12 @@ static void storage_destroy(void *state)
     for (size_t i = 0; i < st->n_tiers; i++)
         free(st->tiers[i].node_down);
     free(st->xfers);
+    free(st->jio_of);
+    free(st->dset_of);
+    free(st->jios);
+    free(st->free_jios);
+    free(st->dsets);
+    free(st->scratch);
     dc_flows_destroy(st->flows);
 }
 

@@ -13,6 +13,10 @@
  *    the flagship refreshes some 30,000 times.  With one job, compute()
  *    remembers its outputs for the last few input states (phase, nodes
  *    held, spares on, heat limit...), which recur.
+ *  - With many jobs (a stream of thousands), a computation visits only the
+ *    jobs in play (holding nodes, or restarting, running, checkpointing or
+ *    hung), kept in job order so that every sum is bit for bit the sum
+ *    over all jobs; its cost follows the jobs running, not those defined.
  *  - Speed factors are applied in a zero-delay event, never from inside a
  *    signal handler: a job that publishes "job_phase" on entering RUNNING
  *    schedules its next milestone after publishing, so a speed change made
@@ -143,6 +147,15 @@ struct dc_power {
     int32_t n_jobs;
     job_pw *jobs;
     double *bp; /* breakpoints scratch, 2 per job */
+    /* The jobs in play, ascending: every job that holds nodes or restarts,
+     * runs, checkpoints or hangs (and perhaps some that stopped since the
+     * last computation, dropped by it).  compute_full iterates these only,
+     * in job order, so its sums are those over all jobs (the others add
+     * exactly 0).  Jobs that changed phase or speed wait in pend until the
+     * next computation merges them. */
+    int32_t *act, *act_tmp, *pend;
+    size_t n_act, n_pend;
+    uint8_t *in_act; /* in act or in pend */
     bool apply_pending, applying;
     bool other_sources; /* speed sources registered by other models */
     memo_entry memo[MEMO_SIZE];
@@ -342,8 +355,8 @@ static double job_hi(const job_pw *jp, bool use_cap) { return use_cap ? jp->cap_
 static double fill(const dc_power *p, double c_w, bool use_cap)
 {
     double g = 0.0;
-    for (int32_t j = 0; j < p->n_jobs; j++) {
-        const job_pw *jp = &p->jobs[j];
+    for (size_t k = 0; k < p->n_act; k++) {
+        const job_pw *jp = &p->jobs[p->act[k]];
         if (jp->n_gpu <= 0.0)
             continue;
         double hi = job_hi(jp, use_cap);
@@ -358,19 +371,21 @@ static double solve_limit(dc_power *p, double target, bool use_cap)
 {
     /* one computing job (the usual case): C = target / n, clamped by the caller */
     int32_t only = -1, n_comp = 0;
-    for (int32_t j = 0; j < p->n_jobs; j++)
-        if (p->jobs[j].n_gpu > 0.0) {
-            only = j;
+    for (size_t k = 0; k < p->n_act; k++)
+        if (p->jobs[p->act[k]].n_gpu > 0.0) {
+            only = p->act[k];
             n_comp++;
         }
     if (n_comp == 1)
         return target / p->jobs[only].n_gpu;
     size_t nb = 0;
-    for (int32_t j = 0; j < p->n_jobs; j++)
-        if (p->jobs[j].n_gpu > 0.0) {
-            p->bp[nb++] = p->jobs[j].lo_w;
-            p->bp[nb++] = job_hi(&p->jobs[j], use_cap);
+    for (size_t k = 0; k < p->n_act; k++) {
+        const job_pw *jp = &p->jobs[p->act[k]];
+        if (jp->n_gpu > 0.0) {
+            p->bp[nb++] = jp->lo_w;
+            p->bp[nb++] = job_hi(jp, use_cap);
         }
+    }
     if (nb == 0)
         return INFINITY;
     for (size_t i = 1; i < nb; i++) /* few jobs: insertion sort */
@@ -396,6 +411,80 @@ static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > 
 /* (fmin is a library call at -O2 without -ffast-math; this runs per change) */
 static double mind(double a, double b) { return a < b ? a : b; }
 
+static int cmp_job(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Job j joins the jobs in play at the next computation. */
+static void act_note(dc_power *p, int32_t j)
+{
+    if (j >= 0 && j < p->n_jobs && !p->in_act[j]) {
+        p->in_act[j] = 1;
+        p->pend[p->n_pend++] = j;
+    }
+}
+
+static bool in_play(const dc_cluster *c, int32_t j)
+{
+    dc_job_phase ph = dc_cluster_job_phase(c, j);
+    return dc_cluster_job_held_nodes(c, j) > 0
+           || (ph != DC_JOB_PENDING && ph != DC_JOB_WAITING && ph != DC_JOB_DONE);
+}
+
+/* Merges the noted jobs into act; then makes sure every job that holds
+ * nodes is there: the nodes held by the jobs in play must be all the busy
+ * nodes (a job takes nodes without a signal, e.g. a waiting job refilled
+ * piecemeal; then, rarely, every job is looked at). */
+static void act_update(dc_power *p)
+{
+    const dc_cluster *c = p->c;
+    for (int pass = 0; pass < 2; pass++) {
+        if (p->n_pend > 0) {
+            qsort(p->pend, p->n_pend, sizeof *p->pend, cmp_job);
+            size_t a = 0, b = 0, n = 0;
+            while (a < p->n_act || b < p->n_pend)
+                p->act_tmp[n++] = b == p->n_pend || (a < p->n_act && p->act[a] < p->pend[b]) ? p->act[a++]
+                                                                                          : p->pend[b++];
+            int32_t *t = p->act;
+            p->act = p->act_tmp;
+            p->act_tmp = t;
+            p->n_act = n;
+            p->n_pend = 0;
+        }
+        if (pass == 1)
+            break;
+        uint64_t held = 0;
+        for (size_t k = 0; k < p->n_act; k++)
+            held += dc_cluster_job_held_nodes(c, p->act[k]);
+        uint64_t busy = (uint64_t)dc_cluster_node_count(c) - dc_cluster_idle_count(c) - dc_cluster_down_count(c)
+                        - dc_cluster_retired_count(c);
+        if (held == busy)
+            break;
+        for (int32_t j = 0; j < p->n_jobs; j++)
+            if (dc_cluster_job_held_nodes(c, j) > 0)
+                act_note(p, j);
+    }
+}
+
+/* Drops the jobs no longer in play (after a computation that saw them
+ * stop: their n_gpu is 0 and want_set false). */
+static void act_prune(dc_power *p)
+{
+    if (p->n_jobs == 1)
+        return; /* job 0 stays: the memo restores its state */
+    size_t n = 0;
+    for (size_t k = 0; k < p->n_act; k++) {
+        int32_t j = p->act[k];
+        if (in_play(p->c, j))
+            p->act[n++] = j;
+        else
+            p->in_act[j] = 0;
+    }
+    p->n_act = n;
+}
+
 static void compute_full(dc_power *p)
 {
     dc_cluster *c = p->c;
@@ -405,7 +494,8 @@ static void compute_full(dc_power *p)
     bool storage_active = false;
     base += (double)(dc_cluster_idle_count(c) - p->n_off) * node_idle_w;
 
-    for (int32_t j = 0; j < p->n_jobs; j++) {
+    for (size_t k = 0; k < p->n_act; k++) {
+        int32_t j = p->act[k];
         job_pw *jp = &p->jobs[j];
         double held = dc_cluster_job_held_nodes(c, j);
         jp->n_gpu = 0.0;
@@ -453,10 +543,10 @@ static void compute_full(dc_power *p)
     /* The site cap. */
     if (isfinite(p->site_cap_w) && p->hold) {
         double total = base;
-        for (int32_t j = 0; j < p->n_jobs; j++)
-            total += p->jobs[j].n_gpu * p->gpu.idle_w;
-        for (int32_t j = 0; j < p->n_jobs; j++) {
-            job_pw *jp = &p->jobs[j];
+        for (size_t k = 0; k < p->n_act; k++)
+            total += p->jobs[p->act[k]].n_gpu * p->gpu.idle_w;
+        for (size_t k = 0; k < p->n_act; k++) {
+            job_pw *jp = &p->jobs[p->act[k]];
             if (jp->n_gpu <= 0.0)
                 continue;
             double add = jp->n_gpu * (jp->hi_w - p->gpu.idle_w);
@@ -471,19 +561,22 @@ static void compute_full(dc_power *p)
         }
     } else {
         double full = base;
-        for (int32_t j = 0; j < p->n_jobs; j++)
-            full += p->jobs[j].n_gpu > 0.0 ? p->jobs[j].n_gpu * p->jobs[j].hi_w : 0.0;
+        for (size_t k = 0; k < p->n_act; k++) {
+            const job_pw *jp = &p->jobs[p->act[k]];
+            full += jp->n_gpu > 0.0 ? jp->n_gpu * jp->hi_w : 0.0;
+        }
         double lim = full > p->site_cap_w ? solve_limit(p, p->site_cap_w - base, false) : INFINITY;
-        for (int32_t j = 0; j < p->n_jobs; j++) {
-            job_pw *jp = &p->jobs[j];
+        for (size_t k = 0; k < p->n_act; k++) {
+            job_pw *jp = &p->jobs[p->act[k]];
             if (jp->n_gpu > 0.0)
                 jp->cap_w = clampd(lim, jp->lo_w, jp->hi_w);
         }
     }
     double demand = base, floor_w = base;
-    for (int32_t j = 0; j < p->n_jobs; j++) {
-        demand += p->jobs[j].n_gpu * (p->jobs[j].n_gpu > 0.0 ? p->jobs[j].cap_w : 0.0);
-        floor_w += p->jobs[j].n_gpu * (p->jobs[j].n_gpu > 0.0 ? p->jobs[j].lo_w : 0.0);
+    for (size_t k = 0; k < p->n_act; k++) {
+        const job_pw *jp = &p->jobs[p->act[k]];
+        demand += jp->n_gpu * (jp->n_gpu > 0.0 ? jp->cap_w : 0.0);
+        floor_w += jp->n_gpu * (jp->n_gpu > 0.0 ? jp->lo_w : 0.0);
     }
 
     /* The heat limit. */
@@ -491,7 +584,8 @@ static void compute_full(dc_power *p)
     double it = base;
     p->cap_on = p->heat_on = p->any_computing = false;
     p->throttle_cap = p->throttle_heat = 1.0;
-    for (int32_t j = 0; j < p->n_jobs; j++) {
+    for (size_t k = 0; k < p->n_act; k++) {
+        int32_t j = p->act[k];
         job_pw *jp = &p->jobs[j];
         bool running = dc_cluster_job_phase(c, j) == DC_JOB_RUNNING;
         jp->want_set = running;
@@ -562,6 +656,7 @@ static void memo_key_now(const dc_power *p, memo_key *k)
 static void compute(dc_power *p)
 {
     dc_cluster *c = p->c;
+    act_update(p);
     if (p->n_jobs == 1) {
         memo_key k;
         memo_key_now(p, &k);
@@ -601,10 +696,12 @@ static void compute(dc_power *p)
     } else {
         compute_full(p);
     }
+    act_prune(p);
 
     /* Schedule the speed changes (see the notes at the top). */
     bool change = false;
-    for (int32_t j = 0; j < p->n_jobs && !change; j++) {
+    for (size_t k = 0; k < p->n_act && !change; k++) {
+        int32_t j = p->act[k];
         const job_pw *jp = &p->jobs[j];
         if (!jp->want_set)
             continue;
@@ -680,7 +777,8 @@ static void on_apply(dc_sim *sim, void *ctx, uint64_t arg)
      * "job_speed"; those refreshes are skipped: our own factors do not
      * change the power, only other models' would. */
     p->applying = true;
-    for (int32_t j = 0; j < p->n_jobs; j++) {
+    for (size_t k = 0; k < p->n_act; k++) {
+        int32_t j = p->act[k];
         const job_pw *jp = &p->jobs[j];
         if (!jp->want_set)
             continue;
@@ -721,6 +819,15 @@ static void on_signal(dc_sim *sim, void *ctx, const void *payload)
     if (p->applying)
         return; /* on_apply refreshes once when it is done */
     refresh(p);
+}
+
+/* "job_phase" and "job_speed": the job is in play (or was). */
+static void on_job_signal(dc_sim *sim, void *ctx, const void *payload)
+{
+    dc_power *p = ctx;
+    if (p->started && payload)
+        act_note(p, ((const dc_job_event *)payload)->job);
+    on_signal(sim, ctx, payload);
 }
 
 static void on_tariff(dc_sim *sim, void *ctx, const void *payload)
@@ -894,7 +1001,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     static const char *const sigs[] = {"failure", "nodes_up", "node_idle", "job_phase", "job_speed"};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         int sig = dc_sim_signal(sim, sigs[i]);
-        if (sig < 0 || dc_sim_subscribe(sim, sig, on_signal, p) != DC_OK)
+        if (sig < 0 || dc_sim_subscribe(sim, sig, i >= 3 ? on_job_signal : on_signal, p) != DC_OK)
             return dc_error_set(err, DC_ENOMEM, "out of memory");
     }
     int sig_tariff = dc_sim_signal(sim, "tariff");
@@ -910,11 +1017,19 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
         return DC_OK;
     p->n_jobs = (int32_t)dc_cluster_job_count(p->c);
     p->jobs = calloc(p->n_jobs ? (size_t)p->n_jobs : 1, sizeof *p->jobs);
-    p->bp = malloc(2 * (p->n_jobs ? (size_t)p->n_jobs : 1) * sizeof *p->bp);
-    if (!p->jobs || !p->bp)
+    size_t nj = p->n_jobs ? (size_t)p->n_jobs : 1;
+    p->bp = malloc(2 * nj * sizeof *p->bp);
+    p->act = malloc(nj * sizeof *p->act);
+    p->act_tmp = malloc(nj * sizeof *p->act_tmp);
+    p->pend = malloc(nj * sizeof *p->pend);
+    p->in_act = calloc(nj, 1);
+    if (!p->jobs || !p->bp || !p->act || !p->act_tmp || !p->pend || !p->in_act)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
-    for (int32_t j = 0; j < p->n_jobs; j++)
+    for (int32_t j = 0; j < p->n_jobs; j++) {
         p->jobs[j].m_util = NAN; /* nothing memoised yet */
+        if (p->n_jobs == 1 || in_play(p->c, j))
+            act_note(p, j);
+    }
     p->other_sources = dc_cluster_speed_source_count(p->c) > (size_t)(2 + (p->src_up >= 0));
     p->gpn = dc_cluster_gpus_per_node(p->c);
     p->static_cap_w = mind(p->gpu_cap_w, p->rack_gpu_cap_w);
@@ -997,6 +1112,10 @@ static void power_destroy(void *state)
     dc_power *p = state;
     free(p->jobs);
     free(p->bp);
+    free(p->act);
+    free(p->act_tmp);
+    free(p->pend);
+    free(p->in_act);
     free(p->off);
     free(p->off_list);
 }

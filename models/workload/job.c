@@ -386,7 +386,7 @@ static void on_io_flow(dc_sim *sim, void *ctx, dc_flow_id id)
 
 static dc_flow_id start_transfer(job_model *j, size_t L, dc_io_dir dir)
 {
-    return dc_storage_transfer(j->st, j->lv[L].tier, dir, ckpt_bytes(j), j->nodes_needed, on_io_flow, j);
+    return dc_storage_transfer(j->st, j->lv[L].tier, dir, ckpt_bytes(j), j->id, j->nodes_needed, on_io_flow, j);
 }
 
 static void start_io(job_model *j, size_t L, dc_io_dir dir)
@@ -967,7 +967,7 @@ static void on_sched_preempt(void *ctx, double notice_s, dc_sched_why why)
     dc_eventlog_add(j->log, now, timeout ? "job_time_limit" : "job_preempted", j->name, -1, j->id, notice_s);
     /* checkpoint on the way out if it can (a time limit kills at once) */
     double leave_s = tiered(j) ? dc_storage_transfer_s(j->st, j->lv[durable_level(j)].tier, DC_IO_WRITE,
-                                                       ckpt_bytes(j), j->nodes_needed)
+                                                       ckpt_bytes(j), j->id, j->nodes_needed)
                                : j->ckpt.write_s;
     bool can = !timeout && j->ckpt.enabled && (why == DC_SCHED_PREEMPT || leave_s <= notice_s);
     if (can && j->state == DC_JOB_CHECKPOINTING) {
@@ -1104,6 +1104,7 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
     sp->kind = DC_KIND_TRAINING;
     sp->checkpoint = -1;
     sp->ckpt_interval_s = sp->ckpt_write_s = NAN;
+    sp->estimate_s = NAN;
     sp->where = g;
     return DC_OK;
 }
@@ -1267,8 +1268,9 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
                             .priority = sp->priority,
                             .user = user,
                             .preemptible = sp->preemptible,
-                            .estimate_s = isfinite(sp->max_run_s) ? sp->max_run_s
-                                                                  : ideal_s * dc_sched_estimate_factor(j->sched),
+                            .estimate_s = !isnan(sp->estimate_s)  ? sp->estimate_s
+                                          : isfinite(sp->max_run_s) ? sp->max_run_s
+                                                                    : ideal_s * dc_sched_estimate_factor(j->sched),
                             .max_run_s = sp->max_run_s,
                             .client = &job_client,
                             .ctx = j};
@@ -1442,7 +1444,7 @@ static int job_start(void *state, dc_sim *sim, dc_error *err)
              * (async: the snapshot, what the job pays). */
             if (!j->ckpt.async)
                 j->ckpt.write_s = dc_storage_transfer_s(j->st, j->lv[0].tier, DC_IO_WRITE, ckpt_bytes(j),
-                                                        j->nodes_needed);
+                                                        j->id, j->nodes_needed);
         }
         if (j->ckpt.policy != DC_CHECKPOINT_FIXED && !(j->ckpt.write_s >= DC_CHECKPOINT_MIN_WRITE_S))
             return dc_error_set(err, DC_EINPUT,
@@ -1586,6 +1588,7 @@ static void fill_record(job_model *j, dc_job_record *r)
         .interruptions = j->n_interruptions,
         .preemptions = j->n_preempted,
         .checkpoints = j->n_checkpoints,
+        .ckpt_write_s = j->n_writes ? j->write_sum_s / (double)j->n_writes : NAN,
     };
     for (int st = 0; st < DC_JOB_PHASES; st++) {
         if (st != DC_JOB_PENDING && st != DC_JOB_DONE)

@@ -67,6 +67,8 @@
      "optimizer state in host DDR (default auto)"},                                                                \
     {P ".parallelism.offload_overlap", DC_PARAM_FLOAT, NOD, "", 0, NULL, 0, 1, NULL,                                 \
      "offload traffic overlapped (default 0)"},                                                                    \
+    {P ".dataset", DC_PARAM_BOOL, NOD, "", 0, NULL, 0, 0, NULL,                                                     \
+     "with a step-time model, reads storage.dataset as its own streams sharing the tiers (default true)"},          \
     {P ".checkpoint_tier", DC_PARAM_STRING, NOD, "", 0, NULL, 0, 0, NULL,                                          \
      "storage tier the job's checkpoints are written to, as transfers sharing it (default: the checkpoint group's)"}, \
     {P ".checkpoint_gb", DC_PARAM_FLOAT, NOD_X, "GB", 0, NULL, 0, 1e9, NULL,                                         \

@@ -12,8 +12,10 @@
 #include "csv.h"
 #include "dist.h"
 #include "law_params.h"
+#include "tracemap.h"
 
 const char *const dc_job_kind_names[DC_JOB_KINDS] = {"training", "fine_tuning", "evaluation", "batch_inference"};
+const char *const dc_end_state_names[DC_END_STATES] = {"completed", "failed", "cancelled", "time_limit"};
 
 #define KINDS "training|fine_tuning|evaluation|batch_inference"
 
@@ -46,8 +48,10 @@ const dc_param dc_jobspec_params[] = {
      NULL, "one job: its work at the full rate of one GPU"},
     {"jobs.[].start_h", DC_PARAM_FLOAT, 0, "h", 0, NULL, 0, 1e8, NULL,
      "one job: submission; a stream: first arrival not before"},
-    {"jobs.[].trace", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT | DC_PARAM_FILE, "", 0, NULL, 0, 0, NULL,
-     "a CSV trace (arrival_h,nodes,work_gpu_h,priority,pool,user,kind), relative to the scenario file"},
+    {"jobs.[].trace", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT | DC_PARAM_FILE | DC_PARAM_OR_GROUP, "", 0, NULL, 0, 0,
+     NULL,
+     "a CSV trace (arrival_h,nodes,work_gpu_h,priority,pool,user,kind), relative to the scenario file; or a group "
+     "{ file; format; columns; ... }: a trace in its own layout (mapped CSV, SWF: models/workload/tracemap.h)"},
     {"jobs.[].count", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "jobs", 0, NULL, 1, 1e7, NULL,
      "a stream: at most this many jobs"},
     {"jobs.[].stop_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "h", 0, NULL, 0, 1e8, NULL,
@@ -123,6 +127,8 @@ static void common(const config_setting_t *g, dc_job_spec *t)
         t->ckpt_interval_s = config_setting_type(iv) == CONFIG_TYPE_STRING ? -1.0 : config_setting_get_float(iv);
     t->ckpt_write_s = NAN;
     config_setting_lookup_float(g, "checkpoint_write_s", &t->ckpt_write_s);
+    t->estimate_s = NAN;
+    t->end_state = DC_END_COMPLETED;
     t->where = g;
 }
 
@@ -306,6 +312,11 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
                 t->work_gpu_s = work_h * 3600.0;
                 t->submit_s = start_h * 3600.0;
             }
+        } else if (tr && config_setting_is_group(config_setting_get_member(g, "trace"))) {
+            dc_job_spec tmpl;
+            common(g, &tmpl);
+            rc = dc_tracemap_read(sc, config_setting_get_member(g, "trace"), &tmpl, gpus_per_node, &v.a, &v.n, &v.cap,
+                                  err);
         } else if (tr) {
             rc = read_trace(sc, g, &v, err);
         } else {

@@ -42,6 +42,18 @@ typedef enum dc_job_kind {
 #define DC_JOB_KINDS 4
 extern const char *const dc_job_kind_names[DC_JOB_KINDS];
 
+/* How a job left, as its trace recorded it: a completed job finishes its
+ * work; the others run their recorded time (at full speed) and leave
+ * without finishing it (tracemap.h). */
+typedef enum dc_end_state {
+    DC_END_COMPLETED,
+    DC_END_FAILED,
+    DC_END_CANCELLED,
+    DC_END_TIME_LIMIT,
+} dc_end_state;
+#define DC_END_STATES 4
+extern const char *const dc_end_state_names[DC_END_STATES];
+
 typedef struct dc_job_spec {
     char name[48];
     dc_job_kind kind;
@@ -53,6 +65,9 @@ typedef struct dc_job_spec {
     bool preemptible;
     double max_run_s;       /* INFINITY: none */
     double restart_s;
+    double estimate_s;      /* run-time estimate for backfilling (NAN: max_run_s, else the ideal run time x factor) */
+    uint32_t gpus;          /* GPUs the trace asked for (0: nodes x GPUs per node) */
+    dc_end_state end_state; /* how the trace says it ended */
     int checkpoint;         /* -1: by kind (training and fine-tuning when a checkpoint group exists) */
     double ckpt_interval_s; /* NAN: the checkpoint group's; -1: auto */
     double ckpt_write_s;    /* NAN: the checkpoint group's */

@@ -19,6 +19,8 @@
  *   state                                completed, time_limit, unfinished,
  *                                        not_submitted
  *   interruptions, preemptions, checkpoints
+ *   checkpoint_write_s                   mean time of its blocking writes to a
+ *                                        storage tier (NaN: none)
  *   mean_step_s                          running time / steps computed, with
  *                                        every slow-down (NaN: no step model)
  *   comm_share                           exposed communication's share of
@@ -55,7 +57,7 @@ typedef struct dc_job_record {
     uint32_t nodes, gpus, racks, pods;
     double submit_s, start_s, end_s, wait_s, run_s;
     uint64_t interruptions, preemptions, checkpoints;
-    double mean_step_s, comm_share;
+    double ckpt_write_s, mean_step_s, comm_share;
     double total_gpu_h;
     double line_gpu_h[DC_JOBLINES + DC_MAX_SPEED_SOURCES]; /* fixed lines, then speed source i */
 } dc_job_record;

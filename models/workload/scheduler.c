@@ -10,6 +10,9 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "rackset.h"
+#include "schedtree.h"
+
 const dc_param dc_scheduler_params[] = {
     {"scheduler", DC_PARAM_GROUP, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
      "pools, quotas, backfilling, preemption (absent: one pool of every node)"},
@@ -51,6 +54,7 @@ typedef struct entry {
     bool preempting, waiting;
     double submit_s, start_s, est_end_s;
     uint64_t seq;
+    size_t runpos;                /* index in its pool's running list */
     dc_event_handle limit_ev;
 } entry;
 
@@ -61,10 +65,17 @@ typedef struct pool {
     double reclaim_rate_per_s, notice_s, reclaim_mean_s;
     uint32_t idle, held, withdrawn, down;
     uint32_t freeing;             /* nodes of jobs being preempted */
-    int *queue;                   /* entries, in queue order */
-    size_t nq, capq;
-    int *running;
+    dc_stree queue;               /* queued entries, in queue order */
+    size_t nq;
+    int *running;                 /* running entries, in start order (a removal moves the last in) */
     size_t nr, capr;
+    dc_stree by_end;              /* the running ones by expected end, then running-list index */
+    dc_rackset *racks;            /* idle nodes per rack ("rack" placement) */
+    uint32_t r0;                  /* first rack of the pool */
+    uint32_t n_waiting;           /* running jobs short of nodes */
+    /* priorities of running jobs (all; preemptible ones): value, count */
+    struct prio_count { int prio; uint32_t n; } *prio_all, *prio_pre;
+    size_t n_prio_all, n_prio_pre, cap_prio_all, cap_prio_pre;
     /* integrals (node-seconds) */
     double last_s, held_ns, idle_ns, strand_ns, queue_s, service_ns, exposure_ns;
     uint64_t n_reclaims, n_started, n_preempted;
@@ -92,9 +103,13 @@ struct dc_scheduler {
     int in_pass, again, quiet;
     bool dirty;
     int reason_spot;
-    uint32_t *scratch;            /* placement */
+    uint32_t *scratch;            /* releases: a job's nodes */
+    size_t cap_scratch;
     int *order;
     size_t cap_order;
+    int *handle_of;               /* cluster job -> entry, -1: none */
+    size_t cap_handle_of;
+    uint64_t steps;               /* work outside the trees (scaling test) */
 };
 
 dc_scheduler *dc_scheduler_of(dc_sim *sim) { return dc_sim_model(sim, "scheduler"); }
@@ -113,6 +128,38 @@ int dc_sched_pool(const dc_scheduler *s, const char *name)
         if (strcmp(s->pools[i].name, name) == 0)
             return i;
     return -1;
+}
+
+uint64_t dc_sched_work(const dc_scheduler *s)
+{
+    uint64_t w = s->steps;
+    for (int i = 0; i < s->n_pools; i++) {
+        const pool *p = &s->pools[i];
+        w += dc_stree_work(&p->queue) + dc_stree_work(&p->by_end) + (p->racks ? dc_rackset_work(p->racks) : 0);
+    }
+    return w;
+}
+
+bool dc_sched_racks_consistent(const dc_scheduler *s)
+{
+    uint32_t npr = dc_cluster_nodes_per_rack(s->cluster);
+    for (int i = 0; i < s->n_pools; i++) {
+        const pool *p = &s->pools[i];
+        if (!p->racks)
+            continue;
+        uint32_t r1 = (p->first + p->n - 1) / npr;
+        for (uint32_t r = p->r0; r <= r1; r++) {
+            uint32_t lo = r * npr < p->first ? p->first : r * npr, hi = (r + 1) * npr;
+            if (hi > p->first + p->n)
+                hi = p->first + p->n;
+            uint32_t k = 0;
+            for (uint32_t n = lo; n < hi; n++)
+                k += dc_cluster_node_state(s->cluster, n) == DC_NODE_IDLE && !s->reclaim_pending[n];
+            if (k != dc_rackset_count(p->racks, r - p->r0))
+                return false;
+        }
+    }
+    return true;
 }
 
 uint32_t dc_sched_pool_idle_recount(const dc_scheduler *s, int p)
@@ -170,6 +217,14 @@ static void record_pool(dc_scheduler *s, pool *p)
 
 static pool *pool_of_node(dc_scheduler *s, uint32_t node) { return &s->pools[s->pool_of[node]]; }
 
+/* One more or one fewer idle node in its pool (and rack). */
+static void idle_add(dc_scheduler *s, pool *p, uint32_t node, int delta)
+{
+    p->idle = delta > 0 ? p->idle + 1 : p->idle - 1;
+    if (p->racks)
+        dc_rackset_add(p->racks, node / dc_cluster_nodes_per_rack(s->cluster) - p->r0, delta);
+}
+
 /* ---------- placement ---------- */
 
 /* Takes n idle nodes of pool p for job (up to n when partial); returns how
@@ -191,44 +246,33 @@ static uint32_t place(dc_scheduler *s, pool *p, int32_t job, uint32_t n, bool pa
             got++;
         }
     } else {
+        /* Best fit: the rack with the fewest idle nodes that holds what is
+         * left; else the fullest rack, and again (lowest rack on ties). */
         uint32_t npr = dc_cluster_nodes_per_rack(s->cluster);
-        uint32_t r0 = p->first / npr, r1 = (p->first + p->n - 1) / npr;
-        size_t nr = r1 - r0 + 1;
-        /* idle count per rack (within the pool), then racks by count desc */
-        uint32_t *cnt = s->scratch;
-        for (size_t r = 0; r < nr; r++)
-            cnt[r] = 0;
-        for (uint32_t i = p->first; i < p->first + p->n; i++)
-            if (dc_cluster_node_state(s->cluster, i) == DC_NODE_IDLE && !s->reclaim_pending[i])
-                cnt[i / npr - r0]++;
-        /* Best fit: the smallest rack that holds what is left; else the
-         * fullest rack, and again. */
         while (got < n) {
-            size_t best = nr, fit = nr;
-            for (size_t r = 0; r < nr; r++) {
-                if (cnt[r] == 0)
-                    continue;
-                if (cnt[r] >= n - got && (fit == nr || cnt[r] < cnt[fit]))
-                    fit = r;
-                if (best == nr || cnt[r] > cnt[best])
-                    best = r;
-            }
-            if (fit != nr)
-                best = fit;
-            if (best == nr)
+            int64_t r = dc_rackset_best_fit(p->racks, n - got);
+            if (r < 0)
                 break;
-            uint32_t lo = (uint32_t)(r0 + best) * npr, hi = lo + npr;
+            uint32_t lo = (p->r0 + (uint32_t)r) * npr, hi = lo + npr;
             if (lo < p->first)
                 lo = p->first;
             if (hi > p->first + p->n)
                 hi = p->first + p->n;
-            for (uint32_t i = lo; i < hi && got < n; i++)
+            uint32_t before = got;
+            for (uint32_t i = lo; i < hi && got < n; i++) {
+                s->steps++;
                 if (!s->reclaim_pending[i] && dc_cluster_take_node(s->cluster, job, i)) {
+                    dc_rackset_add(p->racks, (uint32_t)r, -1);
                     if (out)
                         out[got] = i;
                     got++;
                 }
-            cnt[best] = 0;
+            }
+            if (got == before) {
+                dc_sim_fail(s->sim, DC_EINTERNAL, "scheduler: rack %u of pool %s has no idle node", p->r0 + (uint32_t)r,
+                            p->name);
+                break;
+            }
         }
     }
     p->idle -= got;
@@ -267,65 +311,142 @@ static bool before(const entry *a, const entry *b)
     return a->seq < b->seq;
 }
 
+static bool queue_before(const void *ctx, int a, int b)
+{
+    const dc_scheduler *s = ctx;
+    return before(&s->e[a], &s->e[b]);
+}
+
+/* Running jobs by expected end; on equal ends, by their index in the
+ * running list (what a stable sort of that list gives). */
+static bool end_before(const void *ctx, int a, int b)
+{
+    const dc_scheduler *s = ctx;
+    const entry *x = &s->e[a], *y = &s->e[b];
+    if (x->est_end_s != y->est_end_s)
+        return x->est_end_s < y->est_end_s;
+    return x->runpos < y->runpos;
+}
+
 static void enqueue(dc_scheduler *s, int h)
 {
     pool *p = &s->pools[s->e[h].req.pool];
-    if (grow_ints(&p->queue, &p->capq, p->nq + 1) != DC_OK) {
+    if (dc_stree_insert(&p->queue, h, s->e[h].req.nodes, s->e[h].req.estimate_s) != 0) {
         dc_sim_fail(s->sim, DC_ENOMEM, "out of memory queueing a job");
         return;
     }
     bank_pool(s, p);
-    size_t k = p->nq;
-    while (k > 0 && before(&s->e[h], &s->e[p->queue[k - 1]]))
-        k--;
-    memmove(p->queue + k + 1, p->queue + k, (p->nq - k) * sizeof *p->queue);
-    p->queue[k] = h;
     p->nq++;
     s->e[h].state = E_QUEUED;
     record_pool(s, p);
 }
 
-static void unqueue(dc_scheduler *s, pool *p, size_t k)
+static void unqueue(dc_scheduler *s, pool *p, int h)
 {
     bank_pool(s, p);
-    memmove(p->queue + k, p->queue + k + 1, (p->nq - k - 1) * sizeof *p->queue);
+    dc_stree_remove(&p->queue, h);
     p->nq--;
     record_pool(s, p);
 }
 
-static void remove_running(pool *p, int h)
+/* The multiset of running priorities: one more (delta 1) or one fewer. */
+static int prio_count_add(struct prio_count **a, size_t *n, size_t *cap, int prio, int delta)
 {
-    for (size_t k = 0; k < p->nr; k++)
-        if (p->running[k] == h) {
-            p->running[k] = p->running[--p->nr];
-            return;
+    size_t k = 0;
+    while (k < *n && (*a)[k].prio < prio)
+        k++;
+    if (k < *n && (*a)[k].prio == prio) {
+        (*a)[k].n = delta > 0 ? (*a)[k].n + 1 : (*a)[k].n - 1;
+        if ((*a)[k].n == 0) {
+            memmove(*a + k, *a + k + 1, (*n - k - 1) * sizeof **a);
+            (*n)--;
         }
+        return DC_OK;
+    }
+    if (delta < 0)
+        return DC_OK;
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 4;
+        struct prio_count *g = realloc(*a, nc * sizeof *g);
+        if (!g)
+            return DC_ENOMEM;
+        *a = g;
+        *cap = nc;
+    }
+    memmove(*a + k + 1, *a + k, (*n - k) * sizeof **a);
+    (*a)[k] = (struct prio_count){prio, 1};
+    (*n)++;
+    return DC_OK;
+}
+
+static int running_prio(pool *p, const entry *e, int delta)
+{
+    if (prio_count_add(&p->prio_all, &p->n_prio_all, &p->cap_prio_all, e->req.priority, delta) != DC_OK)
+        return DC_ENOMEM;
+    if (e->req.preemptible)
+        return prio_count_add(&p->prio_pre, &p->n_prio_pre, &p->cap_prio_pre, e->req.priority, delta);
+    return DC_OK;
+}
+
+static int add_running(dc_scheduler *s, pool *p, int h)
+{
+    if (grow_ints(&p->running, &p->capr, p->nr + 1) != DC_OK)
+        return DC_ENOMEM;
+    s->e[h].runpos = p->nr;
+    p->running[p->nr++] = h;
+    if (dc_stree_insert(&p->by_end, h, s->e[h].req.nodes, 0.0) != 0 || running_prio(p, &s->e[h], +1) != DC_OK)
+        return DC_ENOMEM;
+    return DC_OK;
+}
+
+static void remove_running(dc_scheduler *s, pool *p, int h)
+{
+    size_t k = s->e[h].runpos;
+    if (k >= p->nr || p->running[k] != h)
+        return;
+    dc_stree_remove(&p->by_end, h);
+    running_prio(p, &s->e[h], -1);
+    int last = p->running[p->nr - 1];
+    if (last != h) {
+        /* the last one moves into k: its key changes */
+        dc_stree_remove(&p->by_end, last);
+        p->running[k] = last;
+        s->e[last].runpos = k;
+        if (dc_stree_insert(&p->by_end, last, s->e[last].req.nodes, 0.0) != 0)
+            dc_sim_fail(s->sim, DC_ENOMEM, "out of memory");
+    }
+    p->nr--;
+}
+
+static void set_waiting(pool *p, entry *e, bool waiting)
+{
+    if (e->waiting != waiting)
+        p->n_waiting = waiting ? p->n_waiting + 1 : p->n_waiting - 1;
+    e->waiting = waiting;
 }
 
 static void on_limit(dc_sim *sim, void *ctx, uint64_t h);
 static void pass_all(dc_scheduler *s);
 
-static void start_entry(dc_scheduler *s, pool *p, size_t k)
+static void start_entry(dc_scheduler *s, pool *p, int h)
 {
-    int h = p->queue[k];
     entry *e = &s->e[h];
     uint32_t got = place(s, p, e->req.job, e->req.nodes, false, NULL);
     if (got != e->req.nodes) {
         dc_sim_fail(s->sim, DC_EINTERNAL, "scheduler: placement found %u of %u nodes", got, e->req.nodes);
         return;
     }
-    unqueue(s, p, k);
-    if (grow_ints(&p->running, &p->capr, p->nr + 1) != DC_OK) {
-        dc_sim_fail(s->sim, DC_ENOMEM, "out of memory starting a job");
-        return;
-    }
-    p->running[p->nr++] = h;
+    unqueue(s, p, h);
     double now = dc_sim_now(s->sim);
     e = &s->e[h];
     e->state = E_RUNNING;
-    e->waiting = false;
+    set_waiting(p, e, false);
     e->start_s = now;
     e->est_end_s = now + e->req.estimate_s;
+    if (add_running(s, p, h) != DC_OK) {
+        dc_sim_fail(s->sim, DC_ENOMEM, "out of memory starting a job");
+        return;
+    }
     if (e->req.user >= 0)
         s->used[e->req.user] += e->req.nodes;
     if (isfinite(e->req.max_run_s))
@@ -342,50 +463,20 @@ static bool quota_ok(const dc_scheduler *s, const entry *e)
     return e->req.user < 0 || s->used[e->req.user] + (long)e->req.nodes <= s->quota[e->req.user];
 }
 
-static int cmp_end(const void *a, const void *b, const dc_scheduler *s)
-{
-    double x = s->e[*(const int *)a].est_end_s, y = s->e[*(const int *)b].est_end_s;
-    return x < y ? -1 : x > y;
-}
-
-/* qsort has no context: sort the (small) running list by insertion instead. */
-static void sort_by_end(const dc_scheduler *s, int *a, size_t n)
-{
-    for (size_t i = 1; i < n; i++) {
-        int v = a[i];
-        size_t j = i;
-        while (j > 0 && cmp_end(&a[j - 1], &v, s) > 0) {
-            a[j] = a[j - 1];
-            j--;
-        }
-        a[j] = v;
-    }
-}
-
-/* The head's reservation (EASY): shadow time and extra nodes. */
+/* The head's reservation (EASY): shadow time and extra nodes.  The first
+ * running job in order of expected end at which the nodes free now and
+ * those of the jobs ending until then reach the head's size. */
 static void reserve(dc_scheduler *s, pool *p, const entry *head, uint32_t avail, double *shadow, long *extra)
 {
     double now = dc_sim_now(s->sim);
-    if (grow_ints(&s->order, &s->cap_order, p->nr) != DC_OK) {
-        dc_sim_fail(s->sim, DC_ENOMEM, "out of memory");
-        *shadow = INFINITY;
-        *extra = 0;
-        return;
-    }
-    memcpy(s->order, p->running, p->nr * sizeof *s->order);
-    sort_by_end(s, s->order, p->nr);
-    long cum = avail;
     *shadow = INFINITY;
     *extra = 0;
-    for (size_t k = 0; k < p->nr; k++) {
-        const entry *r = &s->e[s->order[k]];
-        cum += r->req.nodes;
-        if (cum >= (long)head->req.nodes) {
-            *shadow = r->est_end_s > now ? r->est_end_s : now;
-            *extra = cum - (long)head->req.nodes;
-            return;
-        }
-    }
+    uint64_t sum = 0;
+    int k = dc_stree_prefix(&p->by_end, (uint64_t)head->req.nodes - avail, &sum);
+    if (k < 0)
+        return;
+    *shadow = s->e[k].est_end_s > now ? s->e[k].est_end_s : now;
+    *extra = (long)avail + (long)sum - (long)head->req.nodes;
 }
 
 static bool can_evict(const entry *head, const entry *v)
@@ -395,6 +486,15 @@ static bool can_evict(const entry *head, const entry *v)
     if (v->req.priority < head->req.priority)
         return true;
     return v->req.preemptible && !head->req.preemptible && v->req.priority <= head->req.priority;
+}
+
+/* Whether any running job of the pool could be evicted for head (by the
+ * priorities alone): without one the running list is not scanned. */
+static bool may_evict(const pool *p, const entry *head)
+{
+    if (p->n_prio_all > 0 && p->prio_all[0].prio < head->req.priority)
+        return true;
+    return !head->req.preemptible && p->n_prio_pre > 0 && p->prio_pre[0].prio <= head->req.priority;
 }
 
 /* victim order: preemptible first, lower priority first, latest start first */
@@ -429,17 +529,19 @@ static void evict_for(dc_scheduler *s, pool *p, int head_h, uint32_t nodes, uint
 {
     const entry *head = &s->e[head_h];
     long need = (long)nodes - (long)avail - (long)p->freeing;
-    if (need <= 0)
+    if (need <= 0 || !may_evict(p, head))
         return;
     if (grow_ints(&s->order, &s->cap_order, p->nr) != DC_OK)
         return;
     size_t n = 0;
     long total = 0;
-    for (size_t k = 0; k < p->nr; k++)
+    for (size_t k = 0; k < p->nr; k++) {
+        s->steps++;
         if (p->running[k] != head_h && can_evict(head, &s->e[p->running[k]])) {
             s->order[n++] = p->running[k];
             total += s->e[p->running[k]].req.nodes;
         }
+    }
     if (total < need)
         return;
     for (size_t i = 1; i < n; i++) {
@@ -464,55 +566,61 @@ static void evict_for(dc_scheduler *s, pool *p, int head_h, uint32_t nodes, uint
 
 static void wake_waiters(dc_scheduler *s, pool *p)
 {
-    for (size_t k = 0; k < p->nr && p->idle > 0; k++) {
+    for (size_t k = 0; p->n_waiting > 0 && k < p->nr && p->idle > 0; k++) {
+        s->steps++;
         entry *e = &s->e[p->running[k]];
         if (e->waiting && !e->preempting)
             e->req.client->wake(e->req.ctx);
     }
 }
 
+/* One pass over a pool's queue in order: jobs start while they fit (and
+ * their user's quota holds); the first that does not is the head and gets
+ * a reservation; then (backfill) each later job that fits now and ends
+ * before the shadow time or fits in the extra nodes starts.  The queue is
+ * searched through its subtree minima, so jobs that cannot start are
+ * skipped in bulk and the pass stops when no idle node is left. */
 static void pass_pool(dc_scheduler *s, pool *p)
 {
     wake_waiters(s, p);
-    bool have_res = false;
     double shadow = INFINITY, now = dc_sim_now(s->sim);
     long extra = 0;
-    size_t k = 0;
-    while (k < p->nq) {
+    int after = -1; /* the last job looked at (or started): the search goes on after it */
+    for (;;) {
         if (s->again)
             return;
-        entry *e = &s->e[p->queue[k]];
-        if (!quota_ok(s, e)) {
-            k++;
+        s->steps++;
+        int h = after < 0 ? dc_stree_first(&p->queue) : dc_stree_next(&p->queue, after);
+        if (h < 0)
+            return;
+        entry *e = &s->e[h];
+        after = h;
+        if (!quota_ok(s, e))
             continue;
-        }
-        if (!have_res) {
-            if (e->req.nodes <= p->idle) {
-                start_entry(s, p, k);
-                continue;
-            }
-            reserve(s, p, e, p->idle, &shadow, &extra);
-            have_res = true;
-            dc_eventlog_add(s->log, now, "reserve", p->name, (int32_t)p->idle, e->req.job, shadow);
-            if (s->preemption)
-                evict_for(s, p, p->queue[k], e->req.nodes, p->idle);
-            if (!s->backfill || s->again)
-                return;
-            k++;
-            continue;
-        }
         if (e->req.nodes <= p->idle) {
-            if (now + e->req.estimate_s <= shadow) {
-                start_entry(s, p, k);
-                continue;
-            }
-            if ((long)e->req.nodes <= extra) {
-                extra -= e->req.nodes;
-                start_entry(s, p, k);
-                continue;
-            }
+            start_entry(s, p, h);
+            continue;
         }
-        k++;
+        reserve(s, p, e, p->idle, &shadow, &extra);
+        dc_eventlog_add(s->log, now, "reserve", p->name, (int32_t)p->idle, e->req.job, shadow);
+        if (s->preemption)
+            evict_for(s, p, h, e->req.nodes, p->idle);
+        if (!s->backfill || s->again)
+            return;
+        break;
+    }
+    while (!s->again && p->idle > 0) {
+        s->steps++;
+        int h = dc_stree_find(&p->queue, after, p->idle, extra, now, shadow);
+        if (h < 0)
+            return;
+        entry *e = &s->e[h];
+        after = h;
+        if (!quota_ok(s, e))
+            continue;
+        if (!(now + e->req.estimate_s <= shadow))
+            extra -= e->req.nodes; /* it fits in the extra nodes */
+        start_entry(s, p, h);
     }
 }
 
@@ -558,8 +666,24 @@ int dc_sched_submit(dc_scheduler *s, const dc_sched_req *req)
         s->e = g;
         s->cap_e = nc;
     }
+    if (req->job >= 0 && (size_t)req->job >= s->cap_handle_of) {
+        size_t nc = s->cap_handle_of ? 2 * s->cap_handle_of : 64;
+        while (nc <= (size_t)req->job)
+            nc *= 2;
+        int *g = realloc(s->handle_of, nc * sizeof *g);
+        if (!g) {
+            dc_sim_fail(s->sim, DC_ENOMEM, "out of memory submitting a job");
+            return -1;
+        }
+        for (size_t i = s->cap_handle_of; i < nc; i++)
+            g[i] = -1;
+        s->handle_of = g;
+        s->cap_handle_of = nc;
+    }
     int h = (int)s->n_e++;
     s->e[h] = (entry){.req = *req, .submit_s = dc_sim_now(s->sim), .seq = s->seq++};
+    if (req->job >= 0)
+        s->handle_of[req->job] = h;
     dc_eventlog_add(s->log, dc_sim_now(s->sim), "job_queued", s->pools[req->pool].name, (int32_t)req->nodes,
                     req->job, req->estimate_s);
     enqueue(s, h);
@@ -572,7 +696,7 @@ uint32_t dc_sched_refill(dc_scheduler *s, int h, uint32_t missing)
     entry *e = &s->e[h];
     pool *p = &s->pools[e->req.pool];
     uint32_t got = place(s, p, e->req.job, missing, true, NULL);
-    e->waiting = got < missing;
+    set_waiting(p, e, got < missing);
     /* a job short of replacements may evict lower ranks too */
     if (e->waiting && s->preemption && !e->preempting)
         evict_for(s, p, h, missing - got, p->idle);
@@ -582,6 +706,12 @@ uint32_t dc_sched_refill(dc_scheduler *s, int h, uint32_t missing)
 /* Gives back node (BUSY, held by a job of the pool) or withdraws it if the
  * provider reclaimed it. */
 static void on_restore(dc_sim *sim, void *ctx, uint64_t node);
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
 
 static void give_back(dc_scheduler *s, uint32_t node)
 {
@@ -596,7 +726,7 @@ static void give_back(dc_scheduler *s, uint32_t node)
         dc_sim_after(s->sim, gsl_ran_exponential(p->rng, p->reclaim_mean_s), on_restore, s, node);
         return;
     }
-    p->idle++;
+    idle_add(s, p, node, +1);
     dc_cluster_release(s->cluster, node);
 }
 
@@ -606,22 +736,39 @@ void dc_sched_done(dc_scheduler *s, int h, bool requeue)
     pool *p = &s->pools[e->req.pool];
     if (e->state != E_RUNNING)
         return;
-    s->quiet++;
+    /* the job's own list of nodes, given back in node order (the order the
+     * cluster's idle list then hands them out in) */
     uint32_t released = 0;
-    for (uint32_t i = p->first; i < p->first + p->n; i++)
-        if (dc_cluster_node_job(s->cluster, i) == e->req.job && dc_cluster_node_state(s->cluster, i) == DC_NODE_BUSY) {
-            give_back(s, i);
-            released++;
+    const uint32_t *list = dc_cluster_job_node_list(s->cluster, e->req.job, &released);
+    if (released > s->cap_scratch) {
+        size_t nc = s->cap_scratch ? 2 * s->cap_scratch : 64;
+        while (nc < released)
+            nc *= 2;
+        uint32_t *g = realloc(s->scratch, nc * sizeof *g);
+        if (!g) {
+            dc_sim_fail(s->sim, DC_ENOMEM, "out of memory releasing a job's nodes");
+            return;
         }
+        s->scratch = g;
+        s->cap_scratch = nc;
+    }
+    if (released > 0) {
+        memcpy(s->scratch, list, released * sizeof *list);
+        qsort(s->scratch, released, sizeof *s->scratch, cmp_u32);
+    }
+    s->quiet++;
+    for (uint32_t i = 0; i < released; i++)
+        give_back(s, s->scratch[i]);
     s->quiet--;
     e = &s->e[h];
     dc_sim_cancel(s->sim, &e->limit_ev);
     if (e->preempting)
         p->freeing -= e->req.nodes;
-    e->preempting = e->waiting = false;
+    e->preempting = false;
+    set_waiting(p, e, false);
     if (e->req.user >= 0)
         s->used[e->req.user] -= e->req.nodes;
-    remove_running(p, h);
+    remove_running(s, p, h);
     dc_eventlog_add(s->log, dc_sim_now(s->sim), "job_release", p->name, (int32_t)released, e->req.job,
                     (double)e->req.nodes);
     if (requeue)
@@ -645,8 +792,10 @@ static void on_limit(dc_sim *sim, void *ctx, uint64_t h)
 bool dc_sched_take_now(dc_scheduler *s, int32_t job, int pool_id, int priority, uint32_t n, uint32_t *nodes)
 {
     pool *p = &s->pools[pool_id];
-    for (size_t k = 0; k < p->nq; k++)
-        if (s->e[p->queue[k]].req.priority >= priority && quota_ok(s, &s->e[p->queue[k]]))
+    /* the queue ranks by priority first: the jobs of priority >= priority lead it */
+    for (int h = dc_stree_first(&p->queue); h >= 0 && s->e[h].req.priority >= priority;
+         h = dc_stree_next(&p->queue, h))
+        if (quota_ok(s, &s->e[h]))
             return false; /* the queue ranks first */
     return place(s, p, job, n, false, nodes) == n;
 }
@@ -674,7 +823,7 @@ static void on_failure(dc_sim *sim, void *ctx, const void *payload)
         if (dc_cluster_node_job(s->cluster, node) >= 0)
             p->held--;
         else
-            p->idle--;
+            idle_add(s, p, node, -1);
         p->down++;
         s->down_seen[node] = 1;
         s->reclaim_pending[node] = 0;
@@ -694,7 +843,7 @@ static void on_nodes_up(dc_sim *sim, void *ctx, const void *payload)
         bank_pool(s, p);
         s->down_seen[node] = 0;
         p->down--;
-        p->idle++;
+        idle_add(s, p, node, +1);
     }
 }
 
@@ -724,7 +873,7 @@ static void on_restore(dc_sim *sim, void *ctx, uint64_t node)
     pool *p = pool_of_node(s, (uint32_t)node);
     bank_pool(s, p);
     p->withdrawn--;
-    p->idle++;
+    idle_add(s, p, (uint32_t)node, +1);
     dc_eventlog_add(s->log, dc_sim_now(s->sim), "spot_return", p->name, (int32_t)node, -1, 0.0);
     dc_cluster_restore(s->cluster, (uint32_t)node); /* publishes node_idle: a pass */
 }
@@ -745,20 +894,18 @@ static void on_reclaim(dc_sim *sim, void *ctx, uint64_t pi)
     dc_eventlog_add(s->log, dc_sim_now(sim), "spot_reclaim", p->name, (int32_t)node, job, p->notice_s);
     if (st == DC_NODE_IDLE) {
         dc_cluster_withdraw(s->cluster, node, s->reason_spot);
-        p->idle--;
+        idle_add(s, p, node, -1);
         p->withdrawn++;
         dc_sim_after(sim, gsl_ran_exponential(p->rng, p->reclaim_mean_s), on_restore, s, node);
         return;
     }
     s->reclaim_pending[node] = 1;
-    for (size_t k = 0; k < p->nr; k++)
-        if (s->e[p->running[k]].req.job == job) {
-            int h = p->running[k];
-            if (s->e[h].preempting) /* already leaving: the node goes when it does */
-                return;
-            preempt_entry(s, h, p->notice_s, DC_SCHED_SPOT);
-            return;
-        }
+    int h = job >= 0 && (size_t)job < s->cap_handle_of ? s->handle_of[job] : -1;
+    if (h < 0 || s->e[h].state != E_RUNNING || &s->pools[s->e[h].req.pool] != p)
+        return; /* a service's node */
+    if (s->e[h].preempting) /* already leaving: the node goes when it does */
+        return;
+    preempt_entry(s, h, p->notice_s, DC_SCHED_SPOT);
 }
 
 /* ---------- model ---------- */
@@ -797,9 +944,7 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     s->pool_of = calloc(total, sizeof *s->pool_of);
     s->down_seen = calloc(total, 1);
     s->reclaim_pending = calloc(total, 1);
-    uint32_t npr = dc_cluster_nodes_per_rack(s->cluster);
-    s->scratch = calloc(total / npr + 2, sizeof *s->scratch);
-    if (!s->pools || !s->pool_of || !s->down_seen || !s->reclaim_pending || !s->scratch)
+    if (!s->pools || !s->pool_of || !s->down_seen || !s->reclaim_pending)
         return dc_error_set(err, DC_ENOMEM, "out of memory for the scheduler");
     if (!np) {
         snprintf(s->pools[0].name, sizeof s->pools[0].name, "default");
@@ -876,6 +1021,18 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
             s->pool_of[k] = (uint16_t)i;
         first += p->n;
         p->idle = p->n;
+        dc_stree_init(&p->queue, queue_before, s);
+        dc_stree_init(&p->by_end, end_before, s);
+        if (!s->fifo) {
+            uint32_t npr = dc_cluster_nodes_per_rack(s->cluster);
+            p->r0 = p->first / npr;
+            uint32_t r1 = (p->first + p->n - 1) / npr;
+            p->racks = dc_rackset_create(r1 - p->r0 + 1, npr);
+            if (!p->racks)
+                return dc_error_set(err, DC_ENOMEM, "out of memory for the scheduler");
+            for (uint32_t k = p->first; k < p->first + p->n; k++)
+                dc_rackset_add(p->racks, k / npr - p->r0, +1);
+        }
         char name[96], doc[160];
         snprintf(name, sizeof name, "pool.%s.queue", p->name);
         snprintf(doc, sizeof doc, "jobs queued in pool %s", p->name);
@@ -976,8 +1133,12 @@ static void sched_destroy(void *state)
 {
     dc_scheduler *s = state;
     for (int i = 0; s->pools && i < s->n_pools; i++) {
-        free(s->pools[i].queue);
+        dc_stree_free(&s->pools[i].queue);
+        dc_stree_free(&s->pools[i].by_end);
+        dc_rackset_destroy(s->pools[i].racks);
         free(s->pools[i].running);
+        free(s->pools[i].prio_all);
+        free(s->pools[i].prio_pre);
     }
     free(s->pools);
     free(s->pool_of);
@@ -989,6 +1150,7 @@ static void sched_destroy(void *state)
     free(s->quota);
     free(s->used);
     free(s->order);
+    free(s->handle_of);
 }
 
 const dc_model_type dc_model_scheduler = {

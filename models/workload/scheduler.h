@@ -60,6 +60,20 @@
  * with the most idle nodes first, so a job spans as few racks as it can;
  * "fifo" takes the longest-idle nodes (single pool only).
  *
+ * Incremental state (so that an event's cost does not grow with the queue
+ * or the pool beyond log factors): each pool keeps its idle count and its
+ * idle nodes per rack (rackset.h: placement finds its rack without a scan),
+ * its queue in order and its running jobs by expected end in treaps with
+ * subtree sums and minima (schedtree.h): a pass starts jobs from the head,
+ * finds the shadow time by a prefix sum over the running jobs, and looks
+ * for backfilling candidates only in subtrees where a job small and short
+ * enough may be, stopping when no idle node is left; a job's release gives
+ * back the nodes of its own list (dc_cluster_job_node_list) in node order;
+ * the running list is scanned only for waiting jobs (when one waits) and
+ * for victims (when some running job ranks low enough to be one).
+ * dc_sched_work counts this work (tests/test_sched: bounded per event as
+ * the queue grows from 1k to 100k jobs).
+ *
  * Outputs: pool.NAME.utilisation (node-time held / pool node-time),
  * pool.NAME.queue_mean, series pool.NAME.queue and pool.NAME.busy; cluster
  * utilisation, idle GPU-hours and fragmentation (idle GPU-hours of pools
@@ -137,5 +151,12 @@ void dc_sched_give_back(dc_scheduler *s, uint32_t node);
  * cluster (tests: they must agree). */
 uint32_t dc_sched_pool_idle(const dc_scheduler *s, int pool);
 uint32_t dc_sched_pool_idle_recount(const dc_scheduler *s, int pool);
+/* Whether the per-rack idle counts placement keeps agree with a recount of
+ * the cluster (tests). */
+bool dc_sched_racks_consistent(const dc_scheduler *s);
+/* The scheduler's work so far: queue and running-set tree nodes visited,
+ * racks probed, nodes looked at, loop steps.  A count, not a time: the
+ * scaling test checks that it per event does not grow with the queue. */
+uint64_t dc_sched_work(const dc_scheduler *s);
 
 #endif

@@ -241,7 +241,7 @@ static void rerate(job_step *js)
     steptime_model *sm = js->sm;
     dc_step_time_compute_with(&js->cfg, job_coll, js, &js->now);
     if (js->has_data) {
-        double read = dc_storage_dataset_read_s(sm->storage, js->data_bytes_per_step, js->now.nostall_s);
+        double read = dc_storage_dataset_read_s(sm->storage, js->job, js->data_bytes_per_step, js->now.nostall_s);
         dc_step_time_add_stall(&js->now, read, js->prefetch);
     }
     apply(js);
@@ -269,14 +269,16 @@ static void on_network(dc_sim *sim, void *ctx, const void *payload)
         rerate(&sm->steps[i]);
 }
 
-/* Only the job group streams its dataset (storage.dataset). */
+/* A job's dataset streams got new rates (payload: the job; NULL, a
+ * transfer or tier change, is told job by job as it reaches streams). */
 static void on_storage(dc_sim *sim, void *ctx, const void *payload)
 {
     steptime_model *sm = ctx;
+    const dc_job_event *ev = payload;
     (void)sim;
-    (void)payload;
-    if (sm->legacy && sm->legacy->has_data)
-        rerate(sm->legacy);
+    if (ev && ev->job >= 0 && (size_t)ev->job < sm->n_ids && sm->step_of[ev->job] >= 0
+        && sm->steps[sm->step_of[ev->job]].has_data)
+        rerate(&sm->steps[sm->step_of[ev->job]]);
 }
 
 /* ---------- reading a job's layout ---------- */
@@ -595,13 +597,18 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
                 return rc;
         }
         prev_pc = pc;
+        /* every job with a step model reads the dataset, unless it says not */
+        bool reads = true;
+        dc_job_chain_bool(&info->chain, "dataset", &reads);
+        js->has_data = reads && sm->storage && dc_storage_has_dataset(sm->storage);
+        if (js->has_data) {
+            js->data_bytes_per_step = js->cfg.tokens_per_step * dc_storage_dataset_bytes_per_token(sm->storage);
+            js->prefetch = dc_storage_dataset_prefetch(sm->storage);
+            if (dc_storage_dataset_register(sm->storage, (int32_t)id, info->nodes) != DC_OK)
+                return dc_error_set(err, DC_ENOMEM, "out of memory");
+        }
         if (info->legacy) {
             sm->legacy = js;
-            js->has_data = sm->storage && dc_storage_has_dataset(sm->storage);
-            if (js->has_data) {
-                js->data_bytes_per_step = js->cfg.tokens_per_step * dc_storage_dataset_bytes_per_token(sm->storage);
-                js->prefetch = dc_storage_dataset_prefetch(sm->storage);
-            }
             js->series_step = dc_sim_series(sim, "step_time", "s", "time of one training step");
             if (!js->series_step)
                 return dc_error_set(err, DC_ENOMEM, "out of memory");

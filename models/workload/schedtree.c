@@ -1,0 +1,223 @@
+/* The scheduler's ordered sets of jobs: a treap with subtree sums and minima (see schedtree.h).
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
+#include "schedtree.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The heap priority of handle h: splitmix64 (Steele et al. 2014), fixed so
+ * that the tree's shape is the same on every run. */
+static uint64_t prio(int h)
+{
+    uint64_t z = (uint64_t)h + 0x9e3779b97f4a7c15u;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+void dc_stree_init(dc_stree *t, dc_stree_before before, const void *ctx)
+{
+    memset(t, 0, sizeof *t);
+    t->root = -1;
+    t->before = before;
+    t->ctx = ctx;
+}
+
+void dc_stree_free(dc_stree *t)
+{
+    free(t->n);
+    t->n = NULL;
+    t->cap = 0;
+    t->root = -1;
+    t->count = 0;
+}
+
+bool dc_stree_has(const dc_stree *t, int h) { return h >= 0 && (size_t)h < t->cap && t->n[h].in; }
+size_t dc_stree_count(const dc_stree *t) { return t->count; }
+uint64_t dc_stree_work(const dc_stree *t) { return t->work; }
+
+static void pull(dc_stree *t, int x)
+{
+    dc_stree_node *v = &t->n[x];
+    v->sum_nodes = v->nodes;
+    v->min_nodes = v->nodes;
+    v->min_est_s = v->est_s;
+    for (int k = 0; k < 2; k++) {
+        int c = k ? v->r : v->l;
+        if (c < 0)
+            continue;
+        const dc_stree_node *w = &t->n[c];
+        v->sum_nodes += w->sum_nodes;
+        if (w->min_nodes < v->min_nodes)
+            v->min_nodes = w->min_nodes;
+        if (w->min_est_s < v->min_est_s)
+            v->min_est_s = w->min_est_s;
+    }
+}
+
+/* Splits the subtree x into the members ranking before key h (or equal to
+ * it, when inclusive) and the rest. */
+static void split(dc_stree *t, int x, int h, bool inclusive, int *l, int *r)
+{
+    if (x < 0) {
+        *l = *r = -1;
+        return;
+    }
+    t->work++;
+    bool left = x == h ? inclusive : t->before(t->ctx, x, h);
+    if (left) {
+        split(t, t->n[x].r, h, inclusive, &t->n[x].r, r);
+        *l = x;
+    } else {
+        split(t, t->n[x].l, h, inclusive, l, &t->n[x].l);
+        *r = x;
+    }
+    pull(t, x);
+}
+
+static int merge(dc_stree *t, int a, int b)
+{
+    if (a < 0)
+        return b;
+    if (b < 0)
+        return a;
+    t->work++;
+    if (prio(a) > prio(b)) {
+        t->n[a].r = merge(t, t->n[a].r, b);
+        pull(t, a);
+        return a;
+    }
+    t->n[b].l = merge(t, a, t->n[b].l);
+    pull(t, b);
+    return b;
+}
+
+int dc_stree_insert(dc_stree *t, int h, uint32_t nodes, double est_s)
+{
+    if ((size_t)h >= t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 64;
+        while (nc <= (size_t)h)
+            nc *= 2;
+        dc_stree_node *g = realloc(t->n, nc * sizeof *g);
+        if (!g)
+            return -1;
+        memset(g + t->cap, 0, (nc - t->cap) * sizeof *g);
+        t->n = g;
+        t->cap = nc;
+    }
+    t->n[h] = (dc_stree_node){.l = -1, .r = -1, .nodes = nodes, .est_s = est_s, .in = true};
+    pull(t, h);
+    int l, r;
+    split(t, t->root, h, false, &l, &r);
+    t->root = merge(t, merge(t, l, h), r);
+    t->count++;
+    return 0;
+}
+
+void dc_stree_remove(dc_stree *t, int h)
+{
+    if (!dc_stree_has(t, h))
+        return;
+    int l, m, r;
+    split(t, t->root, h, false, &l, &m);
+    split(t, m, h, true, &m, &r);
+    t->root = merge(t, l, r);
+    t->n[h].in = false;
+    t->count--;
+}
+
+int dc_stree_first(dc_stree *t)
+{
+    int x = t->root;
+    if (x < 0)
+        return -1;
+    while (t->n[x].l >= 0) {
+        t->work++;
+        x = t->n[x].l;
+    }
+    return x;
+}
+
+int dc_stree_next(dc_stree *t, int h)
+{
+    int x = t->root, best = -1;
+    while (x >= 0) {
+        t->work++;
+        if (x != h && t->before(t->ctx, h, x)) {
+            best = x;
+            x = t->n[x].l;
+        } else {
+            x = t->n[x].r;
+        }
+    }
+    return best;
+}
+
+typedef struct query {
+    int after;
+    uint32_t max_nodes;
+    long extra;
+    double now_s, shadow_s;
+} query;
+
+static bool prune(const dc_stree_node *v, const query *q)
+{
+    if (v->min_nodes > q->max_nodes)
+        return true;
+    return (long)v->min_nodes > q->extra && q->now_s + v->min_est_s > q->shadow_s;
+}
+
+static bool fits(const dc_stree_node *v, const query *q)
+{
+    return v->nodes <= q->max_nodes && (q->now_s + v->est_s <= q->shadow_s || (long)v->nodes <= q->extra);
+}
+
+/* bounded: whether the subtree may hold members ranking at or before q->after */
+static int find(dc_stree *t, int x, const query *q, bool bounded)
+{
+    if (x < 0)
+        return -1;
+    t->work++;
+    const dc_stree_node *v = &t->n[x];
+    if (prune(v, q))
+        return -1;
+    if (bounded && (x == q->after || !t->before(t->ctx, q->after, x)))
+        return find(t, v->r, q, bounded); /* x and its left are not after */
+    int got = find(t, v->l, q, bounded);
+    if (got >= 0)
+        return got;
+    if (fits(v, q))
+        return x;
+    return find(t, v->r, q, false);
+}
+
+int dc_stree_find(dc_stree *t, int after, uint32_t max_nodes, long extra, double now_s, double shadow_s)
+{
+    query q = {after, max_nodes, extra, now_s, shadow_s};
+    return find(t, t->root, &q, after >= 0);
+}
+
+int dc_stree_prefix(dc_stree *t, uint64_t target, uint64_t *sum)
+{
+    int x = t->root;
+    if (x < 0 || t->n[x].sum_nodes < target)
+        return -1;
+    uint64_t before = 0;
+    while (x >= 0) {
+        t->work++;
+        const dc_stree_node *v = &t->n[x];
+        uint64_t left = v->l >= 0 ? t->n[v->l].sum_nodes : 0;
+        if (before + left >= target) {
+            x = v->l;
+            continue;
+        }
+        before += left + v->nodes;
+        if (before >= target) {
+            *sum = before;
+            return x;
+        }
+        x = v->r;
+    }
+    return -1; /* not reached: the total reaches target */
+}

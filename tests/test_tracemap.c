@@ -1,0 +1,375 @@
+/* Tests: job traces in their own layouts (mapped CSV, SWF) read field by field, and their bad rows.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
+
+/* The trace readers of models/workload/tracemap.h:
+ * - a mapped CSV in a Helios-like layout (date-times, start and end, GPUs,
+ *   end states and their synonyms, pools, users, preemptible, limits and
+ *   estimates in minutes, priorities outside [-1000, 1000] ranked) and in
+ *   an ITP-like numeric layout (duration, nodes, hours, an epoch), each job
+ *   compared field by field with the values worked by hand;
+ * - an SWF file with its header (MaxProcs) field by field;
+ * - UTC date-times against values computed independently (Python's
+ *   calendar.timegm);
+ * - every class of bad row (missing field, negative size, unsorted time,
+ *   unknown state, non-number, ...) through the program: the message names
+ *   the file, the line and the column (or field), exit status 2. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "badinput.h"
+#include "simrun.h"
+#include "testutil.h"
+#include "workload/jobspec.h"
+#include "workload/tracemap.h"
+
+static char tmpdir[256];
+
+static void write_in_tmp(const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    dc_test_write_text(path, text);
+}
+
+/* The jobs of scenario text (written as tmpdir/t.cfg), 8 GPUs per node;
+ * NULL (and a test failure) on any error. */
+static dc_job_spec *read_jobs(const char *cfg, size_t *n)
+{
+    write_in_tmp("t.cfg", cfg);
+    char path[512];
+    snprintf(path, sizeof path, "%s/t.cfg", tmpdir);
+    dc_error err = {0};
+    dc_scenario *sc = dc_simrun_load_file(path, NULL, 0, &err);
+    if (!sc) {
+        CU_FAIL(err.msg);
+        printf("\n  %s\n", err.msg);
+        return NULL;
+    }
+    dc_job_spec *jobs = NULL;
+    int rc = dc_jobspec_read(sc, NULL, 8, &jobs, n, &err);
+    dc_scenario_destroy(sc);
+    if (rc != DC_OK) {
+        printf("\n  %s\n", err.msg);
+        CU_FAIL("dc_jobspec_read failed");
+        return NULL;
+    }
+    return jobs;
+}
+
+/* ---------- a Helios-like layout ---------- */
+
+static const char helios_csv[] =
+    "job_id,user,vc,gpu_num,state,submit_time,start_time,end_time,priority,preempt,limit_min,est_min\n"
+    "a1,alice,vcA,1,COMPLETED,2020-04-01 00:00:00,2020-04-01 00:00:10,2020-04-01 01:00:10,5,false,120,90\n"
+    "a2,bob,vcB,16,FAILED,2020-04-01 00:30:00,2020-04-01T00:31:00,2020-04-01T02:31:00Z,-3000,1,,\n"
+    "a3,carol,vcA,9,cancelled,2020-04-01 00:30:00,2020-04-01 00:40:00,2020-04-01 01:10:00,7,no,30,\n"
+    "a4,,vcB,8,TIMEOUT,2020-04-01 01:00:00,2020-04-01 01:00:00,2020-04-01 03:00:00.5,2000000,yes,,45\n"
+    "a5,dave,vcA,64,Pass,2020-04-01 02:00:00,2020-04-01 02:00:00,2020-04-01 02:00:30,,0,,\n";
+
+static void test_mapped_csv_helios(void)
+{
+    write_in_tmp("helios.csv", helios_csv);
+    size_t n = 0;
+    dc_job_spec *j = read_jobs(
+        "horizon_days = 1.0;\ncluster = { nodes = 16; gpus_per_node = 8; };\n"
+        "jobs = ( { name = \"h\"; max_run_h = 100.0;\n"
+        "  trace = { file = \"helios.csv\"; time_format = \"datetime\"; time_unit = \"min\"; epoch = \"auto\";\n"
+        "            states = { completed = \"Pass, Success\"; };\n"
+        "            columns = { submit = \"submit_time\"; start = \"start_time\"; end = \"end_time\";\n"
+        "                        gpus = \"gpu_num\"; state = \"state\"; pool = \"vc\"; user = \"user\";\n"
+        "                        priority = \"priority\"; preemptible = \"preempt\"; limit = \"limit_min\";\n"
+        "                        estimate = \"est_min\"; name = \"job_id\"; }; }; } );\n",
+        &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT_EQUAL_FATAL(n, 5);
+    static const char *const names[5] = {"a1", "a2", "a3", "a4", "a5"};
+    static const char *const users[5] = {"alice", "bob", "carol", "", "dave"};
+    static const char *const pools[5] = {"vcA", "vcB", "vcA", "vcB", "vcA"};
+    static const double submit[5] = {0, 1800, 1800, 3600, 7200};
+    static const double run[5] = {3600, 7200, 1800, 7200.5, 30};
+    static const uint32_t gpus[5] = {1, 16, 9, 8, 64}, nodes[5] = {1, 2, 2, 1, 8};
+    static const dc_end_state state[5] = {DC_END_COMPLETED, DC_END_FAILED, DC_END_CANCELLED, DC_END_TIME_LIMIT,
+                                          DC_END_COMPLETED};
+    /* raw priorities 5, -3000, 7, 2000000 and the group's 0: distinct values
+     * ranked -3000 < 0 < 5 < 7 < 2e6 onto -1000, -500, 0, 500, 1000 */
+    static const int prio[5] = {0, -1000, 500, 1000, -500};
+    static const bool pre[5] = {false, true, false, true, false};
+    /* limits in minutes; an empty one: the group's max_run_h (100 h) */
+    static const double limit[5] = {7200, 360000, 1800, 360000, 360000};
+    /* estimate: given, else the limit given in the row, else none (NaN) */
+    static const double est[5] = {5400, NAN, 1800, 2700, NAN};
+    for (int i = 0; i < 5; i++) {
+        CU_ASSERT_STRING_EQUAL(j[i].name, names[i]);
+        CU_ASSERT_STRING_EQUAL(j[i].user, users[i]);
+        CU_ASSERT_STRING_EQUAL(j[i].pool, pools[i]);
+        CU_ASSERT_DOUBLE_EQUAL(j[i].submit_s, submit[i], 1e-9);
+        CU_ASSERT_EQUAL(j[i].gpus, gpus[i]);
+        CU_ASSERT_EQUAL(j[i].nodes, nodes[i]);
+        /* the recorded run time at the full rate of the job's whole nodes */
+        CU_ASSERT_DOUBLE_EQUAL(j[i].work_gpu_s, run[i] * nodes[i] * 8, 1e-6);
+        CU_ASSERT_EQUAL(j[i].end_state, state[i]);
+        CU_ASSERT_EQUAL(j[i].priority, prio[i]);
+        CU_ASSERT_EQUAL(j[i].preemptible, pre[i]);
+        CU_ASSERT_DOUBLE_EQUAL(j[i].max_run_s, limit[i], 1e-9);
+        if (isnan(est[i])) {
+            CU_ASSERT(isnan(j[i].estimate_s));
+        } else {
+            CU_ASSERT_DOUBLE_EQUAL(j[i].estimate_s, est[i], 1e-9);
+        }
+        CU_ASSERT_EQUAL(j[i].kind, DC_KIND_TRAINING);
+        CU_ASSERT_EQUAL(j[i].trace_line, i + 2);
+        CU_ASSERT(strstr(j[i].trace_file, "helios.csv") != NULL);
+    }
+    free(j);
+}
+
+/* ---------- an ITP-like numeric layout: hours, an epoch, nodes ---------- */
+
+static const char itp_csv[] = "# a comment line\n"
+                              "job_id,submission_time,duration,num_nodes,task\n"
+                              "x,100.5,2,1,evaluation\n"
+                              "y,101,0.25,3,\n"
+                              "z,101,10,2,fine_tuning\n";
+
+static void test_mapped_csv_numeric(void)
+{
+    write_in_tmp("itp.csv", itp_csv);
+    size_t n = 0;
+    dc_job_spec *j = read_jobs("horizon_days = 1.0;\ncluster = { nodes = 4; gpus_per_node = 8; };\n"
+                               "jobs = ( { name = \"itp\"; kind = \"batch_inference\"; priority = 3; preemptible = true;\n"
+                               "  trace = { file = \"itp.csv\"; time_unit = \"h\"; epoch = 100.0;\n"
+                               "            columns = { submit = \"submission_time\"; duration = \"duration\";\n"
+                               "                        nodes = \"num_nodes\"; kind = \"task\"; }; }; } );\n",
+                               &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    static const double submit_h[3] = {0.5, 1, 1}, run_h[3] = {2, 0.25, 10};
+    static const uint32_t nodes[3] = {1, 3, 2};
+    static const dc_job_kind kind[3] = {DC_KIND_EVALUATION, DC_KIND_BATCH_INFERENCE, DC_KIND_FINE_TUNING};
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "itp-%d", i);
+        CU_ASSERT_STRING_EQUAL(j[i].name, name);
+        CU_ASSERT_DOUBLE_EQUAL(j[i].submit_s, submit_h[i] * 3600, 1e-9);
+        CU_ASSERT_EQUAL(j[i].nodes, nodes[i]);
+        CU_ASSERT_EQUAL(j[i].gpus, nodes[i] * 8);
+        CU_ASSERT_DOUBLE_EQUAL(j[i].work_gpu_s, run_h[i] * 3600 * nodes[i] * 8, 1e-6);
+        CU_ASSERT_EQUAL(j[i].kind, kind[i]);
+        /* what the trace does not say, the group does */
+        CU_ASSERT_EQUAL(j[i].priority, 3);
+        CU_ASSERT(j[i].preemptible);
+        CU_ASSERT_EQUAL(j[i].end_state, DC_END_COMPLETED);
+        CU_ASSERT(isinf(j[i].max_run_s));
+        CU_ASSERT(isnan(j[i].estimate_s));
+        CU_ASSERT_EQUAL(j[i].trace_line, i + 3);
+    }
+    free(j);
+}
+
+/* ---------- the Standard Workload Format ---------- */
+
+static const char swf[] = "; Version: 2.2\n"
+                          "; Computer: a test machine\n"
+                          ";  MaxNodes: 4\n"
+                          "; MaxProcs: 32\n"
+                          "\n"
+                          "  1   0  5  3600  8  -1 -1  8  7200 -1  1  3  1 -1  2 -1 -1 -1\n"
+                          "  2  60  0  1800 -1  -1 -1 16    -1 -1  0  4  1 -1  1 -1 -1 -1\n"
+                          "\t3  60  0   600  4  10 -1  4   900 -1  5  3  1 -1  2 -1 -1 -1\n"
+                          "  4  90  0   100 32  -1 -1 32   100 -1 -1 -1  1 -1  2 -1 -1 -1\n";
+
+static void test_swf(void)
+{
+    write_in_tmp("t.swf", swf);
+    size_t n = 0;
+    dc_job_spec *j = read_jobs("horizon_days = 1.0;\ncluster = { nodes = 4; gpus_per_node = 8; };\n"
+                               "jobs = ( { name = \"s\";\n"
+                               "  trace = { file = \"t.swf\"; format = \"swf\"; swf_limit = true; swf_pools = true; }; "
+                               "} );\n",
+                               &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    static const char *const names[4] = {"s-1", "s-2", "s-3", "s-4"};
+    static const char *const users[4] = {"u3", "u4", "u3", ""};
+    static const char *const pools[4] = {"q2", "q1", "q2", "q2"};
+    static const double submit[4] = {0, 60, 60, 90}, run[4] = {3600, 1800, 600, 100};
+    static const uint32_t gpus[4] = {8, 16, 4, 32}, nodes[4] = {1, 2, 1, 4};
+    static const dc_end_state st[4] = {DC_END_COMPLETED, DC_END_FAILED, DC_END_CANCELLED, DC_END_COMPLETED};
+    static const double est[4] = {7200, NAN, 900, 100};
+    for (int i = 0; i < 4; i++) {
+        CU_ASSERT_STRING_EQUAL(j[i].name, names[i]);
+        CU_ASSERT_STRING_EQUAL(j[i].user, users[i]);
+        CU_ASSERT_STRING_EQUAL(j[i].pool, pools[i]);
+        CU_ASSERT_DOUBLE_EQUAL(j[i].submit_s, submit[i], 0);
+        CU_ASSERT_EQUAL(j[i].gpus, gpus[i]);
+        CU_ASSERT_EQUAL(j[i].nodes, nodes[i]);
+        CU_ASSERT_DOUBLE_EQUAL(j[i].work_gpu_s, run[i] * nodes[i] * 8, 1e-9);
+        CU_ASSERT_EQUAL(j[i].end_state, st[i]);
+        if (isnan(est[i])) {
+            CU_ASSERT(isnan(j[i].estimate_s));
+            CU_ASSERT(isinf(j[i].max_run_s));
+        } else {
+            CU_ASSERT_DOUBLE_EQUAL(j[i].estimate_s, est[i], 0);
+            CU_ASSERT_DOUBLE_EQUAL(j[i].max_run_s, est[i], 0); /* swf_limit */
+        }
+        CU_ASSERT_EQUAL(j[i].trace_line, i + 6);
+    }
+    free(j);
+
+    /* processors as nodes, no limit, the group's pool, epoch auto */
+    j = read_jobs("horizon_days = 1.0;\ncluster = { nodes = 64; gpus_per_node = 8; };\n"
+                  "jobs = ( { name = \"s\"; pool = \"\";\n"
+                  "  trace = { file = \"t.swf\"; format = \"swf\"; processors = \"nodes\"; epoch = \"auto\"; }; } );\n",
+                  &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT_EQUAL_FATAL(n, 4);
+    CU_ASSERT_EQUAL(j[1].nodes, 16);
+    CU_ASSERT_EQUAL(j[1].gpus, 128);
+    CU_ASSERT_STRING_EQUAL(j[1].pool, "");
+    CU_ASSERT(isinf(j[0].max_run_s));
+    CU_ASSERT_DOUBLE_EQUAL(j[0].estimate_s, 7200, 0);
+    CU_ASSERT_DOUBLE_EQUAL(j[3].submit_s, 90, 0);
+    free(j);
+}
+
+/* ---------- date-times ---------- */
+
+static void test_datetime(void)
+{
+    /* against Python's calendar.timegm */
+    static const struct { const char *s; double t; } ok[] = {
+        {"2020-04-01 00:00:00", 1585699200},      {"2017-10-03 03:03:05", 1506999785},
+        {"2017-10-03T03:03:05.5Z", 1506999785.5}, {"1969-12-31 23:00", -3600},
+        {"2024-02-29 12:30", 1709209800},         {"1970-01-01T00:00:00Z", 0}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        double t = NAN;
+        CU_ASSERT(dc_tracemap_datetime(ok[i].s, &t));
+        CU_ASSERT_DOUBLE_EQUAL(t, ok[i].t, 1e-6);
+    }
+    static const char *const bad[] = {"2023-02-29 00:00", "2020-13-01 00:00", "2020-01-01", "2020-01-01 24:00",
+                                      "2020-01-01 00:00:00 +0100", "1585699200", "", "2020-1-01 00:00",
+                                      "2020-01-01 00:00:00."};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        double t;
+        CU_ASSERT(!dc_tracemap_datetime(bad[i], &t));
+    }
+}
+
+/* ---------- bad rows through the program ---------- */
+
+#define CSV_CFG(cols)                                                                                              \
+    "horizon_days = 1.0;\ncluster = { nodes = 4; gpus_per_node = 8; };\n"                                         \
+    "jobs = ( { trace = { file = \"t.csv\";\n columns = { submit = \"submit\"; duration = \"dur\"; gpus = \"g\"; " \
+    cols " }; }; } );\n"
+#define SWF_CFG "horizon_days = 1.0;\ncluster = { nodes = 4; gpus_per_node = 8; };\n" \
+                "jobs = ( { trace = { file = \"t.swf\"; format = \"swf\"; }; } );\n"
+#define SWF_OK "1 0 0 60 8 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1 -1\n"
+
+typedef struct bad {
+    const char *what, *cfg, *file, *data, *fragments[3];
+} bad;
+
+static const bad bad_rows[] = {
+    {"csv: missing field", CSV_CFG(""), "t.csv", "submit,dur,g\n0,60,1\n5,60,\n", {"t.csv:3", "column g", "missing field"}},
+    {"csv: negative size", CSV_CFG(""), "t.csv", "submit,dur,g\n0,60,-2\n", {"t.csv:2", "column g", "-2"}},
+    {"csv: fractional size", CSV_CFG(""), "t.csv", "submit,dur,g\n0,60,1.5\n", {"t.csv:2", "column g", "whole"}},
+    {"csv: zero GPUs", CSV_CFG(""), "t.csv", "submit,dur,g\n0,60,0\n", {"t.csv:2", "column g", "skip_empty"}},
+    {"csv: negative run time", CSV_CFG(""), "t.csv", "submit,dur,g\n0,-60,1\n", {"t.csv:2", "column dur", ">= 0"}},
+    {"csv: unsorted time", CSV_CFG(""), "t.csv", "submit,dur,g\n0,60,1\n10,60,1\n9,60,1\n",
+     {"t.csv:4", "column submit", "sort the trace"}},
+    {"csv: before the epoch",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njobs = ( { trace = { file = \"t.csv\"; epoch = 5.0;\n"
+     " columns = { submit = \"s\"; duration = \"d\"; gpus = \"g\"; }; }; } );\n",
+     "t.csv", "s,d,g\n6,60,1\n4,60,1\n", {"t.csv:3", "column s", NULL}},
+    {"csv: non-numeric", CSV_CFG(""), "t.csv", "submit,dur,g\n0,1h,1\n", {"t.csv:2", "column dur", "\"1h\""}},
+    {"csv: unknown state", CSV_CFG("state = \"st\";"), "t.csv", "submit,dur,g,st\n0,60,1,COMPLETED\n0,60,1,LOST\n",
+     {"t.csv:3", "column st", "\"LOST\""}},
+    {"csv: empty state", CSV_CFG("state = \"st\";"), "t.csv", "submit,dur,g,st\n0,60,1,\n",
+     {"t.csv:2", "column st", "missing field"}},
+    {"csv: no such column", CSV_CFG("user = \"owner\";"), "t.csv", "submit,dur,g\n0,60,1\n",
+     {"bad.cfg:4", "columns.user", "no column \"owner\""}},
+    {"csv: priority not an integer", CSV_CFG("priority = \"p\";"), "t.csv", "submit,dur,g,p\n0,60,1,0.5\n",
+     {"t.csv:2", "column p", "integer"}},
+    {"csv: preemptible not a boolean", CSV_CFG("preemptible = \"p\";"), "t.csv", "submit,dur,g,p\n0,60,1,maybe\n",
+     {"t.csv:2", "column p", "maybe"}},
+    {"csv: zero limit", CSV_CFG("limit = \"l\";"), "t.csv", "submit,dur,g,l\n0,60,1,0\n",
+     {"t.csv:2", "column l", "> 0"}},
+    {"csv: end before start",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njobs = ( { trace = { file = \"t.csv\";\n"
+     " columns = { submit = \"s\"; start = \"a\"; end = \"b\"; gpus = \"g\"; }; }; } );\n",
+     "t.csv", "s,a,b,g\n0,10,5,1\n", {"t.csv:2", "column b", "before the start"}},
+    {"csv: bad date-time",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njobs = ( { trace = { file = \"t.csv\"; time_format = "
+     "\"datetime\";\n columns = { submit = \"s\"; duration = \"d\"; gpus = \"g\"; }; }; } );\n",
+     "t.csv", "s,d,g\n2020-04-01 00:00:00,60,1\n2020-04-31 00:00:00,60,1\n", {"t.csv:3", "column s", "2020-04-31"}},
+    {"csv: both size columns", CSV_CFG("nodes = \"g\";"), "t.csv", "submit,dur,g\n0,60,1\n",
+     {"bad.cfg:4", "columns", "gpus or as nodes"}},
+    {"csv: no columns", "horizon_days = 1.0; cluster = { nodes = 4; };\njobs = ( { trace = {\n file = \"t.csv\"; }; } );\n", "t.csv",
+     "submit,dur,g\n0,60,1\n", {"bad.cfg:2", "jobs.[0].trace", "columns"}},
+    {"csv: job larger than the pool", CSV_CFG(""), "t.csv", "submit,dur,g\n0,60,40\n",
+     {"t.csv:2", "5 nodes", "has 4"}},
+    {"csv: missing file", CSV_CFG(""), "none", NULL, {"bad.cfg:3", "t.csv", NULL}},
+    {"swf: missing field", SWF_CFG, "t.swf", SWF_OK "2 5 0 60 8 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1\n",
+     {"t.swf:2", "field 18 (think time)", "missing field"}},
+    {"swf: negative size", SWF_CFG, "t.swf", "1 0 0 60 -3 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1 -1\n",
+     {"t.swf:1", "field 5 (allocated processors)", "-3"}},
+    {"swf: unsorted time", SWF_CFG, "t.swf", "; MaxProcs: 32\n" SWF_OK SWF_OK "3 -2 0 60 8 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1 -1\n",
+     {"t.swf:4", "field 2 (submit time)", NULL}},
+    {"swf: submit before the previous", SWF_CFG, "t.swf", "1 9 0 60 8 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1 -1\n" SWF_OK,
+     {"t.swf:2", "field 2 (submit time)", "sort the trace"}},
+    {"swf: unknown state", SWF_CFG, "t.swf", SWF_OK "2 5 0 60 8 -1 -1 8 -1 -1 3 1 1 -1 1 -1 -1 -1\n",
+     {"t.swf:2", "field 11 (status)", "unknown status 3"}},
+    {"swf: non-numeric", SWF_CFG, "t.swf", "1 0 0 6O 8 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1 -1\n",
+     {"t.swf:1", "field 4 (run time)", "\"6O\""}},
+    {"swf: missing run time", SWF_CFG, "t.swf", "1 0 0 -1 8 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1 -1\n",
+     {"t.swf:1", "field 4 (run time)", "missing field"}},
+    {"swf: too many fields", SWF_CFG, "t.swf", "1 0 0 60 8 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1 -1 7\n",
+     {"t.swf:1", "more than 18 fields", NULL}},
+    {"swf: larger than the machine", SWF_CFG, "t.swf", "; MaxProcs: 16\n; MaxNodes: 2\n"
+     "1 0 0 60 24 -1 -1 24 -1 -1 1 1 1 -1 1 -1 -1 -1\n", {"t.swf:3", "machine's 16", "MaxProcs"}},
+};
+
+static void test_bad_rows(void)
+{
+    if (!getenv("DCSIM")) {
+        CU_FAIL("DCSIM is not set (run through make check)");
+        return;
+    }
+    for (size_t i = 0; i < sizeof bad_rows / sizeof bad_rows[0]; i++) {
+        const bad *b = &bad_rows[i];
+        if (!b->fragments[0])
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", tmpdir, b->file);
+        if (b->data)
+            dc_test_write_text(path, b->data);
+        dc_test_bad_run(tmpdir, b->what, b->cfg, NULL, b->fragments, 3);
+        unlink(path);
+    }
+}
+
+static int register_suites(void)
+{
+    DC_TEST_SUITE("tracemap", {"mapped CSV, a Helios-like layout, field by field", test_mapped_csv_helios},
+                  {"mapped CSV, numeric hours with an epoch, field by field", test_mapped_csv_numeric},
+                  {"SWF with its header, field by field", test_swf},
+                  {"UTC date-times against timegm", test_datetime},
+                  {"bad rows: file, line and column, status 2", test_bad_rows});
+    return 0;
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/dcsim-test-tracemap-XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return 1;
+    int rc = dc_test_main(register_suites);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        rc = rc ? rc : 1;
+    return rc;
+}
