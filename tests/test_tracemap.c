@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "badinput.h"
+#include "rowtable.h"
+#include "summary.h"
 #include "simrun.h"
 #include "testutil.h"
 #include "workload/jobspec.h"
@@ -258,6 +260,151 @@ static void test_datetime(void)
     }
 }
 
+/* ---------- end states replayed ---------- */
+
+/* 2 nodes of 8 GPUs, restart 0, FIFO.  A (16 GPUs, failed after 1 h), B (16
+ * GPUs, completed, 0.5 h), C (8 GPUs, cancelled after 600 s), D (8 GPUs,
+ * timed out after 900 s), all at 0.  A holds both nodes for exactly its
+ * 3600 s; B runs 3600-5400 s; C and D start at 5400 s side by side and leave
+ * at 6000 and 6300 s. */
+static const char ends_csv[] = "id,submit,dur,g,st\n"
+                               "A,0,3600,16,FAILED\n"
+                               "B,0,1800,16,COMPLETED\n"
+                               "C,0,600,8,CANCELLED\n"
+                               "D,0,900,8,TIMEOUT\n";
+
+static const char *row_str(const dc_rowtable *t, size_t row, const char *col)
+{
+    int c = dc_rowtable_column_index(t, col);
+    if (c < 0)
+        return "";
+    return (const char *)dc_rowtable_data(t) + row * dc_rowtable_row_size(t) + dc_rowtable_column_offset(t, (size_t)c);
+}
+
+static double row_f8(const dc_rowtable *t, size_t row, const char *col)
+{
+    int c = dc_rowtable_column_index(t, col);
+    double v = NAN;
+    if (c >= 0)
+        memcpy(&v, (const char *)dc_rowtable_data(t) + row * dc_rowtable_row_size(t)
+                       + dc_rowtable_column_offset(t, (size_t)c), sizeof v);
+    return v;
+}
+
+static void test_end_states(void)
+{
+    write_in_tmp("ends.csv", ends_csv);
+    write_in_tmp("ends.cfg", "horizon_days = 1.0; trace = { events = true; };\n"
+                             "cluster = { nodes = 2; gpus_per_node = 8; };\n"
+                             "scheduler = { backfill = false; };\n"
+                             "jobs = ( { name = \"e\"; restart_s = 0.0;\n"
+                             "  trace = { file = \"ends.csv\"; columns = { submit = \"submit\"; duration = \"dur\";\n"
+                             "            gpus = \"g\"; state = \"st\"; name = \"id\"; }; }; } );\n");
+    char path[512];
+    snprintf(path, sizeof path, "%s/ends.cfg", tmpdir);
+    dc_sim *sim = dc_simrun_file(path, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double start[4] = {NAN, NAN, NAN, NAN}, release[4] = {NAN, NAN, NAN, NAN};
+    const dc_eventlog *log = dc_sim_eventlog(sim);
+    const dc_eventlog_row *rows = dc_eventlog_rows(log);
+    for (size_t i = 0; i < dc_eventlog_count(log); i++) {
+        if (rows[i].job < 0 || rows[i].job >= 4)
+            continue;
+        if (strcmp(rows[i].kind, "job_start") == 0)
+            start[rows[i].job] = rows[i].time_s;
+        else if (strcmp(rows[i].kind, "job_release") == 0)
+            release[rows[i].job] = rows[i].time_s;
+    }
+    static const double want_start[4] = {0, 3600, 5400, 5400}, want_release[4] = {3600, 5400, 6000, 6300};
+    for (int k = 0; k < 4; k++) {
+        printf("\n  job %d: start %.1f s, release %.1f s (expected %.0f, %.0f)", k, start[k], release[k],
+               want_start[k], want_release[k]);
+        CU_ASSERT_DOUBLE_EQUAL(start[k], want_start[k], 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(release[k], want_release[k], 1e-9);
+    }
+    printf("\n");
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.failed"), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.cancelled"), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.timed_out"), 1, 0);
+    /* GPU-hours held by end state: 16 x 1 h, 16 x 0.5 h, 8 x 600 s, 8 x 900 s */
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.failed_gpu_h"), 16.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed_gpu_h"), 8.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.cancelled_gpu_h"), 8.0 * 600 / 3600, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.timed_out_gpu_h"), 2.0, 1e-9);
+    /* the /jobs rows: state and run time per job */
+    dc_rowtable *t = dc_rowtable_set_get(dc_sim_tables(sim), "jobs", "");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL_FATAL(dc_rowtable_rows(t), 4);
+    static const char *const states[4] = {"failed", "completed", "cancelled", "time_limit"};
+    static const double run_h[4] = {1.0, 0.5, 600.0 / 3600, 0.25};
+    for (size_t r = 0; r < 4; r++) {
+        const char *name = row_str(t, r, "name");
+        int k = name[0] - 'A';
+        CU_ASSERT_FATAL(k >= 0 && k < 4);
+        CU_ASSERT_STRING_EQUAL(row_str(t, r, "state"), states[k]);
+        CU_ASSERT_DOUBLE_EQUAL(row_f8(t, r, "run_h"), run_h[k], 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(row_f8(t, r, "gpu_hours.total"), run_h[k] * (k < 2 ? 16 : 8), 1e-9);
+    }
+    /* the breakdown still sums to the capacity; the failed job's hour is in
+     * useful (it computed), the idle GPU-hours are the rest */
+    dc_summary *s = dc_sim_summary(sim);
+    double cap = 0, sum = 0;
+    for (size_t i = 0; i < dc_summary_count(s); i++) {
+        const char *k = dc_summary_key(s, i);
+        if (strcmp(k, DC_BREAKDOWN_TOTAL) == 0)
+            cap = dc_summary_value(s, i);
+        else if (strncmp(k, DC_BREAKDOWN_PREFIX, strlen(DC_BREAKDOWN_PREFIX)) == 0)
+            sum += dc_summary_value(s, i);
+    }
+    CU_ASSERT(cap > 0);
+    CU_ASSERT_DOUBLE_EQUAL(sum, cap, 1e-9 * cap);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.useful"), 16 + 8 + 8.0 * 600 / 3600 + 2, 1e-9);
+    dc_sim_destroy(sim);
+}
+
+/* ---------- the shipped replay ---------- */
+
+/* scenarios/traces/replay.cfg: every job of sample.csv submitted, started,
+ * and ended in the state its row records (counted here from the file). */
+static void test_shipped_replay(void)
+{
+    const char *src = getenv("DCSIM_SRCDIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/scenarios/traces/sample.csv", src ? src : ".");
+    FILE *f = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char line[512];
+    double rows = 0, n[4] = {0};
+    static const char *const words[4] = {",COMPLETED,", ",FAILED,", ",CANCELLED,", ",TIMEOUT,"};
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || strncmp(line, "job_id,", 7) == 0)
+            continue;
+        rows++;
+        for (int k = 0; k < 4; k++)
+            n[k] += strstr(line, words[k]) != NULL;
+    }
+    fclose(f);
+    CU_ASSERT_EQUAL(n[0] + n[1] + n[2] + n[3], rows);
+    CU_ASSERT(n[1] > 0 && n[2] > 0 && n[3] > 0);
+    snprintf(path, sizeof path, "%s/scenarios/traces/replay.cfg", src ? src : ".");
+    dc_sim *sim = dc_simrun_file(path, NULL, 0, -1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    printf("\n  %.0f rows: %.0f completed, %.0f failed, %.0f cancelled, %.0f timed out\n", rows, n[0], n[1], n[2],
+           n[3]);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.submitted"), rows, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.started"), rows, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), n[0], 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.failed"), n[1], 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.cancelled"), n[2], 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.timed_out"), n[3], 0);
+    /* with no failure and restart_s = 0 the jobs held exactly their work */
+    double held = dc_simrun_fig(sim, "jobs.completed_gpu_h") + dc_simrun_fig(sim, "jobs.failed_gpu_h")
+                  + dc_simrun_fig(sim, "jobs.cancelled_gpu_h") + dc_simrun_fig(sim, "jobs.timed_out_gpu_h");
+    CU_ASSERT_DOUBLE_EQUAL(held, dc_simrun_fig(sim, "gpu_hours.useful"), 1e-9 * held);
+    dc_sim_destroy(sim);
+}
+
 /* ---------- bad rows through the program ---------- */
 
 #define CSV_CFG(cols)                                                                                              \
@@ -357,6 +504,8 @@ static int register_suites(void)
                   {"mapped CSV, numeric hours with an epoch, field by field", test_mapped_csv_numeric},
                   {"SWF with its header, field by field", test_swf},
                   {"UTC date-times against timegm", test_datetime},
+                  {"end states: a failed job holds its GPUs for exactly its recorded time", test_end_states},
+                  {"the shipped replay: every job ends as its row says", test_shipped_replay},
                   {"bad rows: file, line and column, status 2", test_bad_rows});
     return 0;
 }

@@ -96,6 +96,7 @@ typedef struct job_model {
     bool leaving;               /* preempted: give the nodes back after this checkpoint */
     bool ended;                 /* done, or ended by its time limit */
     bool timed_out;
+    dc_end_state end_state;     /* the trace's: how it leaves once its recorded run is done */
     double queued_since_s, wait_s, first_start_s, preempt_lost_gpu_s, end_s;
     uint64_t n_preempted;
     char user[32], cls[32];     /* the scenario is gone once the run starts: copies */
@@ -520,6 +521,12 @@ static void release_all(job_model *j, bool requeue)
 
 static void write_row(job_model *j);
 
+/* How an ended job ended: its time limit, else what its trace says. */
+static dc_end_state outcome(const job_model *j)
+{
+    return j->timed_out ? DC_END_TIME_LIMIT : j->end_state;
+}
+
 static void job_ended(job_model *j)
 {
     jobs_model *m = j->m;
@@ -689,7 +696,13 @@ static void on_milestone(dc_sim *sim, void *ctx, uint64_t is_ckpt)
     set_state(j, DC_JOB_DONE);
     j->done_gpu_s = j->committed_gpu_s = j->work_total_gpu_s;
     j->completion_s = dc_sim_now(sim);
-    dc_eventlog_add(j->log, j->completion_s, "job_done", "", -1, j->id, j->completion_s - j->start_s);
+    /* a job the trace records as failed, cancelled or timed out has run its
+     * recorded time: it leaves now without a result */
+    static const char *const end_kinds[DC_END_STATES] = {"job_done", "job_failed", "job_cancelled",
+                                                         "job_time_limit"};
+    if (j->end_state == DC_END_TIME_LIMIT)
+        j->timed_out = true;
+    dc_eventlog_add(j->log, j->completion_s, end_kinds[j->end_state], "", -1, j->id, j->completion_s - j->start_s);
     /* Corruption still hidden went out with the result. */
     j->n_sdc_undetected += j->n_pend;
     cancel_corruptions(j, -INFINITY);
@@ -1131,6 +1144,7 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     j->restart_s = sp->restart_s;
     j->start_s = sp->submit_s;
     j->kind = sp->kind;
+    j->end_state = sp->end_state;
     j->first_start_s = NAN;
     j->handle = -1;
 
@@ -1576,7 +1590,7 @@ static void fill_record(job_model *j, dc_job_record *r)
         .kind = dc_job_kind_names[j->kind],
         .pool = j->sched ? dc_sched_pool_name(j->sched, j->req.pool) : "",
         .user = j->user,
-        .state = j->ended ? (j->timed_out ? "time_limit" : "completed") : submitted ? "unfinished" : "not_submitted",
+        .state = j->ended ? dc_end_state_names[outcome(j)] : submitted ? "unfinished" : "not_submitted",
         .nodes = j->nodes_needed,
         .gpus = (uint32_t)rate(j),
         .racks = j->racks,
@@ -1650,6 +1664,9 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
     double now = dc_sim_now(sim);
     double *waits = malloc((m->n + 1) * sizeof *waits);
     size_t n_started = 0, n_completed = 0, n_timeout = 0, n_submitted = 0;
+    size_t n_end[DC_END_STATES] = {0};
+    double end_gpu_s[DC_END_STATES] = {0};
+    double gpn = dc_cluster_gpus_per_node(m->cluster);
     double wait_sum = 0, turn_sum = 0, run_sum = 0, useful = 0, lost = 0;
     uint64_t preempts = 0, interrupts = 0;
     size_t by_kind[DC_JOB_KINDS] = {0}, by_kind_done[DC_JOB_KINDS] = {0};
@@ -1664,7 +1681,12 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
         for (int st = 0; st < DC_JOB_PHASES; st++)
             if (st != DC_JOB_PENDING && st != DC_JOB_DONE)
                 run += j->time_s[st];
-        bool done = j->state == DC_JOB_DONE && !j->timed_out;
+        bool done = j->ended && outcome(j) == DC_END_COMPLETED;
+        if (j->ended) {
+            n_end[outcome(j)]++;
+            for (int st = 0; st < DC_JOB_PHASES; st++)
+                end_gpu_s[outcome(j)] += j->held_node_s[st] * gpn;
+        }
         if (waits)
             waits[n_started] = wait;
         if (!isnan(j->first_start_s))
@@ -1702,6 +1724,16 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
     dc_summary_set(s, "jobs.started", (double)n_started, "", "jobs that got their nodes at least once");
     dc_summary_set(s, "jobs.completed", (double)n_completed, "", "jobs that finished their work");
     dc_summary_set(s, "jobs.timed_out", (double)n_timeout, "", "jobs ended by their maximum run time");
+    dc_summary_set(s, "jobs.failed", (double)n_end[DC_END_FAILED], "", "jobs the trace records as failed");
+    dc_summary_set(s, "jobs.cancelled", (double)n_end[DC_END_CANCELLED], "", "jobs the trace records as cancelled");
+    for (int e = 0; e < DC_END_STATES; e++) {
+        static const char *const keys[DC_END_STATES] = {"jobs.completed_gpu_h", "jobs.failed_gpu_h",
+                                                        "jobs.cancelled_gpu_h", "jobs.timed_out_gpu_h"};
+        static const char *const docs[DC_END_STATES] = {
+            "GPU-hours held by the jobs that completed", "GPU-hours held by the jobs that failed",
+            "GPU-hours held by the cancelled jobs", "GPU-hours held by the jobs ended by a time limit"};
+        dc_summary_set(s, keys[e], end_gpu_s[e] / 3600.0, "GPU-h", docs[e]);
+    }
     dc_summary_set(s, "jobs.wait_mean_h", n_started ? wait_sum / n_started / 3600.0 : NAN, "h",
                    "mean time queued of the jobs that started (all their waits)");
     dc_summary_set(s, "jobs.wait_p50_h", waits ? quantile_sorted(waits, n_started, 0.5) / 3600.0 : NAN, "h",

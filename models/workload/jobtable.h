@@ -2,7 +2,8 @@
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* The /jobs table (sim/rowtable.h): one row per job, written when the job
- * ends (completed or stopped by its time limit) and, at the end of the run,
+ * ends (completed, stopped by its time limit, or failed or cancelled as its
+ * trace recorded: tracemap.h) and, at the end of the run,
  * for every other job (state "unfinished", or "not_submitted" for a job
  * whose submission lies beyond the end), so a row is never rewritten and
  * rows can stream to the file.  Read it with
@@ -16,7 +17,8 @@
  *   submit_h, start_h, end_h             first submission, first start, end
  *                                        (NaN: never started / not ended)
  *   wait_h, run_h                        queued, and holding nodes, in all
- *   state                                completed, time_limit, unfinished,
+ *   state                                completed, failed, cancelled,
+ *                                        time_limit, unfinished,
  *                                        not_submitted
  *   interruptions, preemptions, checkpoints
  *   checkpoint_write_s                   mean time of its blocking writes to a
