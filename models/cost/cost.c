@@ -576,8 +576,7 @@ static void cost_finish(void *state, dc_sim *sim)
     put(s, "cost.rent_on_demand_usd", on_demand, "USD", "on-demand GPU-hours");
     put(s, "cost.rent_reserved_usd", reserved_commit + reserved_over, "USD",
         "reserved commitments (and on-demand hours past them)");
-    put(s, "cost.spot_usd", spot, "USD",
-        "spot GPU-hours: the stated non-critical work and the spot pools' hours held (scheduler.pools.[].spot)");
+    put(s, "cost.spot_usd", spot, "USD", "spot GPU-hours: stated non-critical work and the spot pools' hours held");
     if (m->spot_pool_nodes > 0.0) {
         put(s, "cost.spot_pool_gpu_h", spot_pool_gpu_h, "GPU-h", "GPU-hours the spot pools' nodes were held");
         put(s, "cost.spot_pool_usd", spot_pool_gpu_h * m->spot_usd, "USD", "the spot pools' hours at the spot price");
@@ -587,10 +586,12 @@ static void cost_finish(void *state, dc_sim *sim)
         put(s, "cost.spot_lost_usd", spot_lost_gpu_h * m->spot_usd, "USD",
             "what those GPU-hours cost at the spot price (inside cost.spot_usd)");
     }
-    put(s, "cost.gpus_owned", f_o * m->gpus, "GPUs", "GPUs bought (cost.owned of those outside spot pools)");
-    put(s, "cost.gpus_reserved", f_r * m->gpus, "GPUs", "GPUs rented on reserved contracts");
-    put(s, "cost.gpus_on_demand", f_d * m->gpus, "GPUs", "GPUs rented on demand");
-    put(s, "cost.gpus_spot", m->spot_pool_nodes * m->gpus_per_node, "GPUs", "GPUs of the scheduler's spot pools");
+    if (f_o < 1.0 || m->spot_pool_nodes > 0.0) { /* a mix: say it */
+        put(s, "cost.gpus_owned", f_o * m->gpus, "GPUs", "GPUs bought (cost.owned of those outside spot pools)");
+        put(s, "cost.gpus_reserved", f_r * m->gpus, "GPUs", "GPUs rented on reserved contracts");
+        put(s, "cost.gpus_on_demand", f_d * m->gpus, "GPUs", "GPUs rented on demand");
+        put(s, "cost.gpus_spot", m->spot_pool_nodes * m->gpus_per_node, "GPUs", "GPUs of the scheduler's spot pools");
+    }
     put(s, "cost.storage_opex_usd", storage_opex, "USD",
         "running cost of the owned share of the storage tiers (storage.cost_usd)");
     put(s, "cost.tco_usd", tco, "USD", "total cost of ownership: capital charges, operating costs and renting");
