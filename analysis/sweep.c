@@ -575,9 +575,14 @@ int dc_sweep_run_row(dc_sweep *sw, size_t w, size_t row, dc_error *err)
     if (rc != DC_OK)
         goto context;
     dc_eventlog_enable(dc_sim_eventlog(sim), false);
+    /* A signal stops the runs in progress too (within an event), and a row
+     * stopped short is not done: it stays NaN in a partial table. */
+    dc_sim_set_cancel(sim, sw->cancel);
     rc = dc_sim_run(sim, err);
     if (rc != DC_OK)
         goto context;
+    if (sw->cancel && *sw->cancel)
+        goto done;
     const dc_summary *run = dc_sim_summary(sim);
     size_t n = n_own + dc_summary_count(run), k = 0;
     keys = malloc((n ? n : 1) * sizeof *keys);

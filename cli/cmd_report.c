@@ -229,7 +229,15 @@ int dc_cmd_keys(int argc, char **argv)
           "names; `[]` stands for any element of a list.  A key outside this list, a value of the wrong\n"
           "type or out of its range stops `dcsim run` and `dcsim validate` with exit status 2 and a\n"
           "message naming the file, line and key.  Time laws (`law`, `mean_h`, `median_h`, `scale_h`,\n"
-          "`shape`, `sigma`) are described in sim/dist.h.\n\n",
+          "`shape`, `sigma`) are described in sim/dist.h.\n\n"
+          "The progress guarantee (docs/errors.md): values that would make the event loop degenerate\n"
+          "are refused.  Steps (`cooling.step_s`, `orbital.step_s`) and fixed checkpoint intervals\n"
+          "(`checkpoint.interval_s`, `checkpoint_interval_s`) are at least 1 s; with an automatic\n"
+          "interval a job's checkpoint write time (`checkpoint_write_s`, or `size_gb` / `write_gb_per_s`,\n"
+          "or through its tier) is at least 0.001 s; a failure class (`failures`, `network.failures`)\n"
+          "fails at most 1000 times per simulated second over all its units (units / `mtbf_h`, or\n"
+          "units x `afr` / 8766 h).  A run whose clock still stalls (2^24 events moving it less than\n"
+          "0.168 s: over 10^8 events per simulated second) stops with exit status 2 naming the model.\n\n",
           stdout);
     dc_scenario_write_reference(dc_schemas(), stdout);
     return DC_EXIT_OK;

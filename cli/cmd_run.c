@@ -300,6 +300,7 @@ int dc_cmd_run(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &prog.started);
     prog.show = !quiet && !json && isatty(STDERR_FILENO);
     dc_sim_set_progress(sim, show_progress, &prog);
+    dc_sim_set_cancel(sim, dc_cli_interrupt_flag());
     if (dc_sim_run(sim, &err) != DC_OK)
         goto fail;
     double wall_s = elapsed_s(&prog.started);

@@ -2,9 +2,8 @@
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* SIGINT and SIGTERM during `dcsim run` and `dcsim sweep` (docs/errors.md).
- * The handler only records the signal; the command notices it between
- * events (run: every 65536 events, through the progress hook) or between
- * rows (sweep), stops, cleans up and exits with 128 + the signal number
+ * The handler only records the signal; the engine notices it after the
+ * event it arrived in (dc_sim_set_cancel: run, and every run of a sweep), stops, cleans up and exits with 128 + the signal number
  * (130 for SIGINT, 143 for SIGTERM).  A second signal kills at once (the
  * default action), removing first the temporary file of the output being
  * written, if the command named one (dc_cli_interrupt_cleanup), so that

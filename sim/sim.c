@@ -57,6 +57,7 @@ struct dc_sim {
     size_t n_samplers;
     void (*progress_fn)(void *ctx, double fraction);
     void *progress_ctx;
+    const volatile sig_atomic_t *cancel; /* nonzero: stop (a signal) */
 
     dc_summary *summary;
     dc_series_set *series;
@@ -270,6 +271,11 @@ void dc_sim_set_sample_interval(dc_sim *sim, double interval_s)
     sim->sample_interval_s = interval_s > 0.0 && isfinite(interval_s) ? interval_s : 0.0;
 }
 
+void dc_sim_set_cancel(dc_sim *sim, const volatile sig_atomic_t *flag)
+{
+    sim->cancel = flag;
+}
+
 void dc_sim_set_progress(dc_sim *sim, void (*fn)(void *ctx, double fraction), void *ctx)
 {
     sim->progress_fn = fn;
@@ -300,6 +306,25 @@ static int list_samplers(dc_sim *sim, dc_error *err)
     return DC_OK;
 }
 
+/* The progress guarantee's backstop: DC_SIM_STALL_EVENTS events in a row
+ * moved the clock by less than they would at DC_SIM_MAX_EVENT_RATE, so the
+ * run would not reach its horizon (time stuck, or creeping by steps far
+ * below a second).  The model whose state the last event belonged to is
+ * named: the likely key is one of its rates or steps. */
+static void stalled(dc_sim *sim, double since_s, const void *ctx)
+{
+    const char *who = NULL;
+    for (size_t i = 0; i < sim->n_models && !who; i++)
+        if (sim->models[i].state == ctx)
+            who = sim->models[i].type->name;
+    dc_sim_fail(sim, DC_EINPUT,
+                "simulated time stopped advancing: %d events took it only from %.9g s to %.9g s "
+                "(more than %.0e events per simulated second)%s%s%s; a rate is too high or a time too "
+                "small in the scenario (a failure rate, a checkpoint's write time or interval, a step)",
+                DC_SIM_STALL_EVENTS, since_s, sim->now_s, DC_SIM_MAX_EVENT_RATE, who ? ", the last in the '" : "",
+                who ? who : "", who ? "' model" : "");
+}
+
 int dc_sim_run(dc_sim *sim, dc_error *err)
 {
     if (sim->running)
@@ -326,12 +351,26 @@ int dc_sim_run(dc_sim *sim, dc_error *err)
     double horizon_s = sim->horizon_s;
     dc_eventq *q = sim->queue;
     dc_event ev;
+    const volatile sig_atomic_t *cancel = sim->cancel;
+    double window_start_s = 0.0;
     while (!sim->stopped) {
         if (dc_eventq_pop_until(q, tick_s < horizon_s ? tick_s : horizon_s, &ev)) {
             sim->now_s = ev.time_s;
             ev.fn(sim, ev.ctx, ev.arg);
-            if ((++sim->events_processed & 0xffff) == 0 && sim->progress_fn)
-                sim->progress_fn(sim->progress_ctx, sim->now_s / horizon_s);
+            if (cancel && *cancel)
+                sim->stopped = true; /* a signal: the caller reports it */
+            if ((++sim->events_processed & 0xffff) == 0) {
+                if (sim->progress_fn)
+                    sim->progress_fn(sim->progress_ctx, sim->now_s / horizon_s);
+                if ((sim->events_processed & (DC_SIM_STALL_EVENTS - 1)) == 0) {
+                    if (sim->now_s - window_start_s < DC_SIM_STALL_EVENTS / DC_SIM_MAX_EVENT_RATE)
+                        stalled(sim, window_start_s, ev.ctx);
+                    window_start_s = sim->now_s;
+                }
+                if (dc_series_set_failed(sim->series) || dc_eventlog_failed(sim->eventlog) ||
+                    dc_rowtable_set_failed(sim->tables))
+                    dc_sim_fail(sim, DC_ENOMEM, "out of memory recording the run's series or events");
+            }
         } else if (tick_s <= horizon_s) {
             sim->now_s = tick_s;
             sample_all(sim);

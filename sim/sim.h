@@ -20,6 +20,7 @@
 #ifndef DC_SIM_H
 #define DC_SIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -107,6 +108,29 @@ void dc_sim_publish(dc_sim *sim, int signal, const void *payload);
  * nothing when no model has a sample hook, and is not counted in
  * dc_sim_events_processed. */
 void dc_sim_set_sample_interval(dc_sim *sim, double interval_s);
+
+/* Stops the run (as dc_sim_stop) after the event during which *flag
+ * became nonzero: checked after every event, so a signal is noticed
+ * within one event's wall time (NULL: none). */
+void dc_sim_set_cancel(dc_sim *sim, const volatile sig_atomic_t *flag);
+
+/* The progress guarantee: a run whose clock moves by less than
+ * DC_SIM_STALL_EVENTS / DC_SIM_MAX_EVENT_RATE seconds over
+ * DC_SIM_STALL_EVENTS events in a row (windows counted from time 0, so
+ * it fails within twice that many events) (more than 10^8 events per simulated
+ * second: time stuck, or creeping by steps far below the schema's minimums)
+ * fails with DC_EINPUT naming the model of the last event, instead of
+ * running for ever.  The scenario's own rules (docs/scenario.md) refuse the
+ * known degenerate values before the run; this catches the rest.  A run
+ * whose series or event log ran out of memory stops at the next check
+ * (every 2^16 events) with DC_ENOMEM. */
+#define DC_SIM_STALL_EVENTS (1 << 24)
+/* The rule the failure processes' validation applies (failures, network
+ * parts): the failures of one class, all its units together, at most this
+ * many per simulated second on average.  10^10 GPUs (the schema's largest
+ * cluster) at an MTBF of 2,800 h stay under it. */
+#define DC_SIM_MAX_FAILURES_PER_S 1000.0
+#define DC_SIM_MAX_EVENT_RATE 1e8
 
 /* Called with the fraction of the horizon done, at most every 2^16 events. */
 void dc_sim_set_progress(dc_sim *sim, void (*fn)(void *ctx, double fraction), void *ctx);

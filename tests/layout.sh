@@ -19,8 +19,10 @@
 
 # Domain edges (FROM:TO): workload uses the fabric's accessors (collectives,
 # topology, storage transfers), orbital the power model's IT power, cost the
-# topology's parameters (the fabric's bill of materials).
-ALLOWED="workload:fabric orbital:facility cost:fabric"
+# topology's parameters (the fabric's bill of materials), facility the
+# inference service's job and energy hook (the power model reports the
+# energy of the service's nodes).
+ALLOWED="workload:fabric orbital:facility cost:fabric facility:workload"
 
 src=${DCSIM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$src" || exit 2

@@ -209,6 +209,73 @@ static void test_engine_fail(void)
     dc_sim_destroy(sim);
 }
 
+/* An event that reschedules itself a tiny time later: the clock creeps
+ * (then, once now + 1e-300 == now, stops) and the run would never end. */
+static void creep_event(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    dc_sim_after(sim, 1e-300, creep_event, ctx, arg);
+}
+
+/* Steps of 1 ns: 10^9 events per simulated second, over the guarantee's
+ * 10^8; steps of 100 ns (10^7 per second) pass. */
+static void step_event(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    int *n = ctx;
+    ++*n;
+    dc_sim_after(sim, (double)arg * 1e-9, step_event, ctx, arg);
+}
+
+static void test_engine_stall(void)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_sim_create(1, 100.0, &err);
+    dc_sim_at(sim, 1.0, creep_event, NULL, 0);
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "simulated time stopped advancing"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "16777216 events"));
+    /* The first window ran from 0 to the clock's 1 s: the second fails. */
+    CU_ASSERT_EQUAL(dc_sim_events_processed(sim), 2 * (uint64_t)DC_SIM_STALL_EVENTS);
+    dc_sim_destroy(sim);
+
+    /* 1 ns steps: the first window (2^24 events, 0.0168 s) is under its
+     * 0.168 s; 100 ns steps cover 1.68 s per window and run to the end. */
+    int n = 0;
+    sim = dc_sim_create(1, 100.0, &err);
+    dc_sim_at(sim, 0.0, step_event, &n, 1);
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_EINPUT);
+    CU_ASSERT_EQUAL(n, DC_SIM_STALL_EVENTS);
+    dc_sim_destroy(sim);
+    n = 0;
+    sim = dc_sim_create(1, 2.0, &err);
+    dc_sim_at(sim, 0.0, step_event, &n, 100);
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
+    CU_ASSERT(n >= 19999999 && n <= 20000001); /* 2 s / 100 ns */
+    dc_sim_destroy(sim);
+}
+
+/* A cancel flag stops the run after the event that set it. */
+static volatile sig_atomic_t cancel_flag;
+static void cancel_event(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    cancel_flag = 1;
+}
+
+static void test_engine_cancel(void)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_sim_create(1, 100.0, &err);
+    trace_ctx t = {0};
+    cancel_flag = 0;
+    dc_sim_set_cancel(sim, &cancel_flag);
+    dc_sim_at(sim, 5.0, record_event, &t, 1);
+    dc_sim_at(sim, 10.0, cancel_event, NULL, 0);
+    dc_sim_at(sim, 20.0, record_event, &t, 2);
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
+    CU_ASSERT_EQUAL(t.n, 1);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim), 10.0, 0.0);
+    dc_sim_destroy(sim);
+}
+
 typedef struct sig_ctx {
     int order[8];
     int n;
@@ -354,6 +421,8 @@ static int register_suites(void)
                   {"laws from scenario keys", test_dist_from_setting});
     DC_TEST_SUITE("engine", {"order, ties, cancel, horizon", test_engine_order_cancel_horizon},
                   {"stop early", test_engine_stop}, {"fail from a model", test_engine_fail},
+                  {"progress guarantee: a stalled clock fails the run", test_engine_stall},
+                  {"a cancel flag stops the run after its event", test_engine_cancel},
                   {"signals", test_engine_signals}, {"models and sampling", test_engine_models_and_sampling},
                   {"sampling instants after the events at or before them", test_engine_sampling_order});
     return test_scenario_register();

@@ -17,6 +17,11 @@
  *    rented mix;
  *  - the flagship's TCO changes when its fabric or its storage changes, and
  *    in the direction it should;
+ *  - an inference service beside a training job: its energy (its nodes' IT
+ *    energy / (eta_ups eta_pdu), from the power model's per-job integral)
+ *    per request and per token, and its share of the TCO (its GPU-hours
+ *    over all work's: 4 of 8 busy nodes) per request and per million
+ *    tokens, by hand; alone on its cluster, the whole TCO;
  *  - bad input: a storage tier without tb and without a storage tier of its
  *    name; a price per MW without a way to size the plant. */
 #include <math.h>
@@ -322,6 +327,63 @@ static void test_flagship(void)
     }
 }
 
+/* ---- inference: energy and cost per request ------------------------------------------------ */
+
+/* 10 nodes: a training job on 4, a service of 4 one-node replicas (ready
+ * from the start: no startup for the initial replicas), 2 idle; no
+ * failures, no network or storage power, no cooling model. */
+static const char inference_cfg[] =
+    "horizon_days = 2.0;\n"
+    "cluster = { nodes = 10; gpus_per_node = 8; };\n"
+    "job = { nodes = 4; work_gpu_h = 1e9; };\n"
+    "inference = { mode = \"aggregate\";\n"
+    "  model = { params = 8e9; kv_bytes_per_token = 131072.0; };\n"
+    "  replica = { gpus = 8; batch_size = 32; startup_s = 60.0; };\n"
+    "  replicas = { min = 4; max = 4; initial = 4; };\n"
+    "  arrivals = { qps = 30.0; };\n"
+    "  tokens_in = { law = \"lognormal\"; mean = 1000.0; sigma = 1.0; max = 8000.0; };\n"
+    "  tokens_out = { law = \"gamma\"; mean = 250.0; shape = 2.0; }; };\n"
+    "power = { gpu = { idle_w = 100.0; peak_w = 700.0; }; node = { host_w = 2000.0; host_idle_w = 1000.0; };\n"
+    "          ups_efficiency = 0.96; pdu_efficiency = 0.99; };\n"
+    "cost = { capex = { gpu_usd = 25000.0; server_usd = 50000.0; network_ports_per_gpu = 0.0; };\n"
+    "         opex = { electricity_usd_per_kwh = 0.1; }; };\n";
+
+static void test_inference_per_request(void)
+{
+    dc_sim *sim = dc_simrun_text(inference_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double served = dc_simrun_fig(sim, "inference.served"), tokens = dc_simrun_fig(sim, "inference.tokens");
+    CU_ASSERT(served > 1e6 && tokens > served);
+    /* 4 nodes computing for 2 days: 4 x (host 2000 + 8 x 700 W), through the UPS and PDUs */
+    double e_j = 4.0 * (2000.0 + 8.0 * 700.0) * 2.0 * 86400.0 / (0.96 * 0.99);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.energy_kwh"), e_j / 3.6e6, 1e-9));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.energy_per_request_j"), e_j / served, 1e-9));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.energy_per_token_j"), e_j / tokens, 1e-9));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.energy_per_mtok_kwh"), e_j / 3.6e6 / (tokens / 1e6), 1e-9));
+    /* the service's share of the TCO: 4 of the 8 nodes at work (the 2 idle ones are nobody's) */
+    double tco = dc_simrun_fig(sim, "cost.tco_usd");
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "cost.inference_share"), 0.5, 1e-12);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.inference_usd"), 0.5 * tco, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.usd_per_request"), 0.5 * tco / served, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.usd_per_m_tokens"), 0.5 * tco / (tokens / 1e6), 1e-12));
+    lines_add_up(sim, "inference beside training");
+    dc_sim_destroy(sim);
+
+    /* alone on its cluster (the job never starts): the whole TCO, and the
+     * service's 4 nodes' energy without the 6 idle ones' */
+    const char *alone[] = {"job.start_s=1e10"};
+    sim = dc_simrun_text(inference_cfg, alone, 1, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    served = dc_simrun_fig(sim, "inference.served");
+    tco = dc_simrun_fig(sim, "cost.tco_usd");
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "cost.inference_share"), 1.0, 1e-12);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.usd_per_request"), tco / served, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.energy_kwh"), e_j / 3.6e6, 1e-9));
+    double idle_j = 6.0 * (1000.0 + 8.0 * 100.0) * 2.0 * 86400.0;
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "power.it_energy_kwh"), (e_j * 0.96 * 0.99 + idle_j) / 3.6e6, 1e-9));
+    dc_sim_destroy(sim);
+}
+
 /* ---- bad input ---------------------------------------------------------------------------- */
 
 static void test_bad_input(void)
@@ -359,7 +421,9 @@ static int register_suites(void)
     DC_TEST_SUITE("cost", {"the k-ary fat-tree: k^3/4 hosts, 5k^2/4 switches", test_k_ary_fat_tree},
                   {"oversubscribed, rail-optimised, wide and torus fabrics by hand", test_hand_counts},
                   {"capital from the hardware by hand", test_capital_by_hand},
-                  {"the flagship: lines, fabric and storage", test_flagship}, {"bad input", test_bad_input});
+                  {"the flagship: lines, fabric and storage", test_flagship},
+                  {"inference: energy and cost per request and per token by hand", test_inference_per_request},
+                  {"bad input", test_bad_input});
     return 0;
 }
 

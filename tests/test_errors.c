@@ -73,6 +73,38 @@ typedef struct err_case {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const err_case cases[] = {
+    /* ---- the progress guarantee: values that would make the event loop degenerate ---- */
+    {"a job's zero checkpoint write time with an automatic interval",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\n"
+     "checkpoint = { interval_s = \"auto\"; write_gb_per_s = 20.0; size_gb = 600.0; };\n"
+     "jobs = ( { name = \"a\"; nodes = 4; work_gpu_h = 50.0;\n  checkpoint_write_s = 0.0; } );\n",
+     NULL, 0, NULL, 0, 0, true, {"run", "@CFG", "-o", "@OUT"}, 2,
+     {"bad.cfg:5: jobs.[0].checkpoint_write_s", "below the minimum of 0.001 s", "automatic interval"}, NULL},
+    {"a 1e-300 GB checkpoint with an automatic interval", NULL, NULL, 0, NULL, 0, 0, true,
+     {"run", "@SMALL", "-o", "@OUT", "--set", "checkpoint.size_gb=1e-300"}, 2,
+     {"(--set) checkpoint.size_gb", "below the minimum of 0.001 s"}, NULL},
+    {"a fixed checkpoint interval under a second", VALID "checkpoint = { interval_s = 1e-300; write_gb_per_s = 1.0; size_gb = 1.0; };\n",
+     NULL, 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2, {"bad.cfg:4: checkpoint.interval_s", "at least 1"}, NULL},
+    {"failures at 1e-300 h", VALID "failures = ( { name = \"x\"; per = \"gpu\"; mtbf_h = 1e-300; } );\n", NULL, 0,
+     NULL, 0, 0, false, {"validate", "@CFG"}, 2,
+     {"bad.cfg:4: failures.[0].mtbf_h", "failures per simulated second", "limit of 1000"}, NULL},
+    {"a job crashing 2,778 times a second",
+     VALID "repair = { crews = 1; law = \"exponential\"; mean_h = 1.0; };\n"
+     "failures = ( { name = \"x\"; per = \"job\"; mtbf_h = 1e-7; } );\n",
+     NULL, 0, "DCSIM_MAX_MEMORY_GB=1e9", 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
+     {"bad.cfg:5: failures.[0].mtbf_h", "2.78e+03 failures per simulated second over its 1 unit"}, NULL},
+    {"failures at an AFR of 10^6 per GPU", NULL, NULL, 0, NULL, 0, 0, false,
+     {"validate", "@SMALL", "--set", "failures.[0].afr=1e6", "--set", "failures.[0].mtbf_h=1", "--set",
+      "cluster.nodes=1000", "--set", "job.nodes=16"},
+     2, {"failures.[0]"}, NULL},
+    {"a cooling step of 1e-300 s",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 4; work_gpu_h = 50.0; };\n"
+     "power = { gpu = { peak_w = 700.0; }; };\ncooling = { type = \"air\"; capacity_kw = 100.0;\n"
+     "  step_s = 1e-300; };\n", NULL, 0, NULL, 0, 0, true,
+     {"run", "@CFG", "-o", "@OUT"}, 2, {"bad.cfg:6: cooling.step_s", "must be at least 1 (got 1e-300)"}, NULL},
+    {"an orbital step of 1e-300 s",
+     ORBITAL("step_s = 1e-300; solar = { area_m2 = 100.0; }; radiator = { area_m2 = 50.0; };"), NULL, 0, NULL, 0,
+     0, false, {"run", "@CFG", "--no-trace"}, 2, {"bad.cfg:5: orbital.step_s", "must be at least 1"}, NULL},
     /* ---- scenarios the models could not run (they crashed) ---- */
     {"orbital without solar or radiator", ORBITAL("battery = { capacity_kwh = 5.0; };"), NULL, 0, NULL, 0, 0, false,
      {"run", "@CFG", "--no-trace"}, 2, {"bad.cfg:5", "orbital", "required key 'solar' missing"}, NULL},
@@ -723,7 +755,7 @@ static void test_in_place(void)
     /* A trace on standard output: the checksum block, then HDF5 at 512. */
     r = dc_runner_dcsim((const char *[]){"run", small, "-o", so, "--quiet", "--set", "horizon_days=1.0", NULL}, NULL);
     CU_ASSERT_EQUAL(r.status, 0);
-    CU_ASSERT_TRUE(r.out_len > 1024 && strncmp(r.out, "dcsim-checksum 1", 16) == 0 &&
+    CU_ASSERT_TRUE(r.out_len > 1024 && strncmp(r.out, "dcsim-checksum 2", 16) == 0 &&
                    memcmp(r.out + 512, "\x89HDF", 4) == 0);
     dc_runner_free(&r);
 

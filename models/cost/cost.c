@@ -557,12 +557,26 @@ static void cost_finish(void *state, dc_sim *sim)
     if (m->job_tokens > 0.0)
         put(s, "cost.usd_per_m_train_tokens", ratio(tco, completed > 0.0 ? m->job_tokens / 1e6 : 0.0), "USD",
             "TCO per million training tokens (null if the job did not finish)");
-    if (inference_tokens > 0.0)
-        put(s, "cost.usd_per_m_tokens", ratio(tco, inference_tokens / 1e6), "USD",
-            "TCO per million inference tokens served");
-    double served = get(s, "inference.served", 0.0);
-    if (served > 0.0)
-        put(s, "cost.usd_per_request", tco / served, "USD", "TCO per inference request served");
+    /* The inference service's share of the TCO: its GPU-hours over those of
+     * all work (the capacity less down, idle and retired nodes' hours). */
+    double inf_gpu_h = get(s, "inference.gpu_h", 0.0);
+    if (inf_gpu_h > 0.0) {
+        double in_use = capacity * get(s, "cluster.node_availability", 1.0) - get(s, "gpu_hours.idle_spare", 0.0)
+                        - get(s, "gpu_hours.retired", 0.0);
+        double share = in_use > 0.0 ? inf_gpu_h / in_use : 1.0;
+        share = share > 1.0 ? 1.0 : share; /* rounding */
+        double inf_usd = share * tco;
+        put(s, "cost.inference_share", share, "",
+            "the inference service's GPU-hours over those of all work (capacity less down, idle, retired)");
+        put(s, "cost.inference_usd", inf_usd, "USD", "the inference service's share of the TCO");
+        if (inference_tokens > 0.0)
+            put(s, "cost.usd_per_m_tokens", inf_usd / (inference_tokens / 1e6), "USD",
+                "the service's share of the TCO per million inference tokens served (in + out)");
+        double served = get(s, "inference.served", 0.0);
+        if (served > 0.0)
+            put(s, "cost.usd_per_request", inf_usd / served, "USD",
+                "the service's share of the TCO per inference request served");
+    }
     put(s, "cost.lost_gpu_h", lost, "GPU-h",
         "GPU-hours neither useful nor idle spares: downtime, rollbacks, restarts, checkpoints, waiting");
     put(s, "cost.lost_value_usd", lost * lost_value, "USD", "value of the lost GPU-hours (not added to the TCO)");

@@ -85,10 +85,14 @@
  *   NPV = sum of integral e^(-delta t) flow(t) dt + penalty e^(-delta T).
  * Unit figures: cost per useful GPU-hour = TCO / gpu_hours.useful; per
  *   trained model = TCO / (job.completed x models_per_job); per million
- *   training tokens = TCO / (job.tokens / 1e6) for a finished job; per
- *   million inference tokens = TCO / (inference.tokens / 1e6) when an
- *   inference model reports inference.tokens, per request served
- *   (inference.served); useful GPU-hours per MWh and
+ *   training tokens = TCO / (job.tokens / 1e6) for a finished job;
+ *   an inference service's share of the TCO
+ *     share = inference.gpu_h / (capacity x cluster.node_availability
+ *             - gpu_hours.idle_spare - gpu_hours.retired)
+ *   (its GPU-hours over those of all work: 1 alone, a showback split by
+ *   GPU-hours beside training), cost.inference_usd = share x TCO, per
+ *   million inference tokens = that / (inference.tokens / 1e6), per request
+ *   served = that / inference.served; useful GPU-hours per MWh and
  *   per GPU-day (the seeds' unit-output figures).
  * Losses: lost GPU-hours = gpu_hours.capacity - useful - idle_spare (downtime,
  *   rollbacks, restarts, checkpoints, waiting, slow-downs), valued at

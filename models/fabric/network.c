@@ -278,6 +278,13 @@ static int parse_failures(dc_network *net, dc_sim *sim, const dc_scenario *sc, c
                                         part);
         if (nc->units > UNIT_MASK)
             return dc_scenario_error_at(sc, g, err, "too many units of %s", part);
+        /* The progress guarantee (sim.h): bounded failures per simulated second. */
+        double per_s = (double)nc->units / nc->mean_s;
+        if (!(per_s <= DC_SIM_MAX_FAILURES_PER_S))
+            return dc_scenario_error_at(sc, config_setting_get_member(g, has_mtbf ? "mtbf_h" : "afr"), err,
+                                        "%s: %.3g failures per simulated second over its %llu units, more than the "
+                                        "limit of %g (a run would do nothing but fail): a longer mtbf_h or a lower afr",
+                                        part, per_s, (unsigned long long)nc->units, DC_SIM_MAX_FAILURES_PER_S);
         int rc = dc_dist_from_setting(sc, config_setting_get_member(g, "repair"), &nc->repair, err);
         if (rc != DC_OK)
             return rc;

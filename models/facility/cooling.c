@@ -87,7 +87,7 @@ const dc_param dc_cooling_params[] = {
      "fraction of capacity lost per degree of outdoor temperature above design_ambient_c"},
     {"cooling.design_ambient_c", DC_PARAM_FLOAT, 0, "C", 35, NULL, -50, 80, NULL,
      "outdoor temperature up to which the plant keeps its full capacity"},
-    {"cooling.step_s", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "s", 900, NULL, 0, 86400, NULL,
+    {"cooling.step_s", DC_PARAM_FLOAT, 0, "s", 900, NULL, 1, 86400, NULL,
      "step at which the outdoor temperature (COP, derating) is updated and the inlet sampled"},
     {"cooling.failure", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
      "time between failures of one unit; absent: units never fail"},

@@ -35,6 +35,7 @@
 
 #include "cluster.h"
 #include "environment.h"
+#include "workload/inference.h"
 
 const dc_param dc_power_params[] = {
     {"power", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
@@ -103,6 +104,7 @@ typedef struct job_pw {
     dc_event_handle ready_ev;
     /* this instant's computation */
     double n_gpu;            /* computing GPUs (0: not computing) */
+    double own_w;            /* IT power of the nodes it holds (GPUs and hosts) */
     double util, lo_w, hi_w, cap_w, heat_w;
     bool held;               /* hold policy: does not fit under the site cap */
     bool stalled;            /* waiting for a boot */
@@ -146,6 +148,7 @@ struct dc_power {
     int src_cap, src_heat, src_up;
     int32_t n_jobs;
     job_pw *jobs;
+    double *job_e_j; /* [n_jobs] IT energy of each job's nodes since 0 (not in job_pw: memo entries copy it) */
     double *bp; /* breakpoints scratch, 2 per job */
     /* The jobs in play, ascending: every job that holds nodes or restarts,
      * runs, checkpoints or hangs (and perhaps some that stopped since the
@@ -288,6 +291,8 @@ static void bank(dc_power *p)
         if (p->heat_on)
             p->heat_throttled_s += dt;
         p->off_node_s += dt * (double)p->n_off;
+        for (size_t k = 0; k < p->n_act; k++) /* the others held nothing since the last computation */
+            p->job_e_j[p->act[k]] += p->jobs[p->act[k]].own_w * dt;
     }
     p->last_s = now;
 }
@@ -501,6 +506,7 @@ static void compute_full(dc_power *p)
         jp->n_gpu = 0.0;
         jp->held = false;
         jp->stalled = false;
+        double before = base;
         switch (dc_cluster_job_phase(c, j)) {
         case DC_JOB_RUNNING: {
             double other = 1.0;
@@ -537,6 +543,7 @@ static void compute_full(dc_power *p)
             base += held * node_idle_w;
             break;
         }
+        jp->own_w = base - before; /* its hosts, and its GPUs unless they compute (added below) */
     }
     base += storage_active ? p->storage_active_w : p->storage_idle_w;
 
@@ -556,6 +563,7 @@ static void compute_full(dc_power *p)
             } else {
                 jp->held = true;
                 base += jp->n_gpu * p->gpu.idle_w;
+                jp->own_w += jp->n_gpu * p->gpu.idle_w;
                 jp->n_gpu = 0.0;
             }
         }
@@ -605,6 +613,7 @@ static void compute_full(dc_power *p)
         }
         jp->heat_w = clampd(hl, jp->lo_w, jp->cap_w);
         it += jp->n_gpu * jp->heat_w;
+        jp->own_w += jp->n_gpu * jp->heat_w;
         if (jp->util != jp->m_util || jp->cap_w != jp->m_cap || jp->heat_w != jp->m_heat) {
             jp->m_util = jp->util;
             jp->m_cap = jp->cap_w;
@@ -1023,7 +1032,8 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     p->act_tmp = malloc(nj * sizeof *p->act_tmp);
     p->pend = malloc(nj * sizeof *p->pend);
     p->in_act = calloc(nj, 1);
-    if (!p->jobs || !p->bp || !p->act || !p->act_tmp || !p->pend || !p->in_act)
+    p->job_e_j = calloc(nj, sizeof *p->job_e_j);
+    if (!p->jobs || !p->bp || !p->act || !p->act_tmp || !p->pend || !p->in_act || !p->job_e_j)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     for (int32_t j = 0; j < p->n_jobs; j++) {
         p->jobs[j].m_util = NAN; /* nothing memoised yet */
@@ -1056,6 +1066,13 @@ static void power_finish(void *state, dc_sim *sim)
     double now = dc_sim_now(sim);
     const double j_per_kwh = 3.6e6;
     dc_summary_set(s, "power.it_energy_kwh", p->e_it_j / j_per_kwh, "kWh", "energy of the IT equipment");
+    /* The inference service's energy (inference.h's hook): its nodes' IT
+     * energy with its share of the losses, cooling and overheads (the run's
+     * facility / IT energy). */
+    dc_inference *inf = dc_inference_of(sim);
+    int32_t inf_job = inf ? dc_inference_job(inf) : -1;
+    if (inf_job >= 0 && inf_job < p->n_jobs)
+        dc_inference_report_energy(inf, p->job_e_j[inf_job] * (p->e_it_j > 0 ? p->e_fac_j / p->e_it_j : 1.0));
     dc_summary_set(s, "power.loss_energy_kwh", p->e_loss_j / j_per_kwh, "kWh", "conversion losses (UPS, PDUs)");
     dc_summary_set(s, "power.cooling_energy_kwh", p->e_cool_j / j_per_kwh, "kWh", "energy of the cooling plant");
     if (p->e_over_j > 0.0)
@@ -1111,6 +1128,7 @@ static void power_destroy(void *state)
 {
     dc_power *p = state;
     free(p->jobs);
+    free(p->job_e_j);
     free(p->bp);
     free(p->act);
     free(p->act_tmp);

@@ -36,7 +36,7 @@ const dc_param dc_orbital_params[] = {
       "altitude of the circular sun-synchronous orbit (at least 150 km: below, drag brings it down within days)"),
     F("orbital.ltan_h", 0, "h", 18, 0, 24, "local time of the ascending node (18: dawn-dusk)"),
     F("orbital.start_day_of_year", 0, "day", 1, 1, 366, "day of 2026 at which the run starts (sets the sun)"),
-    F("orbital.step_s", DC_PARAM_MIN_EXCLUSIVE, "s", 300, 0, 86400,
+    F("orbital.step_s", 0, "s", 300, 1, 86400,
       "coarse step at which the radiator is advanced and sampled between eclipse events"),
     F("orbital.bus_w", 0, "W", 500, 0, 1e8,
       "per satellite: avionics, attitude control, coolant pumps (counted as the power model's cooling power)"),

@@ -55,7 +55,14 @@ double dc_radiator_advance_k(const dc_radiator *r, double temp_k, double heat_w,
         return temp_k;
     double in = heat_w + dc_radiator_absorbed_w(r, sunlit);
     /* The time constant is shortest at the hottest point of the step. */
-    double hot = fmax(temp_k, dc_radiator_steady_temp_k(r, heat_w, sunlit));
+    double t_ss = dc_radiator_steady_temp_k(r, heat_w, sunlit);
+    double hot = fmax(temp_k, t_ss);
+    /* A step of more than 40 of the longest time constants (at the
+     * coldest point) ends at the steady state within e^-40: return it
+     * rather than integrate millions of RK4 steps (a huge panel on a light
+     * satellite: the progress guarantee, docs/errors.md). */
+    if (dt_s >= 40.0 * dc_radiator_time_constant_s(r, fmin(temp_k, t_ss)))
+        return t_ss;
     double h_max = 0.1 * dc_radiator_time_constant_s(r, hot);
     int steps = (int)ceil(dt_s / h_max);
     if (steps < 1)

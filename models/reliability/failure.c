@@ -651,6 +651,22 @@ static int parse_class(failure_model *m, dc_sim *sim, const dc_scenario *sc,
         fc->bad_factor = 1.0;
     fc->accel = 1.0;
 
+    /* The progress guarantee (docs/errors.md): a class's failures per
+     * simulated second, over all its units, are bounded. */
+    uint64_t n_units = fc->basis == PER_JOB || fc->basis == PER_JOB_GPU ? 1 : class_units(m, fc);
+    double per_s = (double)n_units / mean_life_s(&fc->law, 1.0);
+    if (!(per_s <= DC_SIM_MAX_FAILURES_PER_S)) {
+        const config_setting_t *at = config_setting_get_member(g, "mtbf_h");
+        if (!at)
+            at = config_setting_get_member(g, "afr");
+        return dc_scenario_error_at(sc, at ? at : g, err,
+                                    "class \"%s\": %.3g failures per simulated second over its %llu unit%s, more "
+                                    "than the limit of %g (a run would do nothing but fail): a longer mtbf_h or a "
+                                    "lower afr",
+                                    fc->name, per_s, (unsigned long long)n_units, n_units == 1 ? "" : "s",
+                                    DC_SIM_MAX_FAILURES_PER_S);
+    }
+
     char stream[64];
     snprintf(stream, sizeof stream, "failure.%s", fc->name);
     fc->rng = dc_sim_rng(sim, stream);

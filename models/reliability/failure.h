@@ -86,6 +86,10 @@
 
 #include "sim.h"
 
+/* The progress guarantee: a class whose units fail, all together, more
+ * than DC_SIM_MAX_FAILURES_PER_S times per simulated second on average
+ * (units / mean life; a class per job: one unit) is refused at its mtbf_h
+ * or afr. */
 extern const dc_model_type dc_model_failure;
 extern const dc_param dc_failure_params[];
 

@@ -10,7 +10,7 @@
 const dc_param dc_checkpoint_params[] = {
     {"checkpoint", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
      "checkpointing of the job; absent: no checkpoints (a failure loses all work)"},
-    {"checkpoint.interval_s", DC_PARAM_FLOAT, DC_PARAM_AUTO | DC_PARAM_MIN_EXCLUSIVE, "s", 0, "auto", 0, 1e9,
+    {"checkpoint.interval_s", DC_PARAM_FLOAT, DC_PARAM_AUTO, "s", 0, "auto", 1, 1e9,
      NULL, "compute time between checkpoints (a number: fixed), or \"auto\" for the policy's optimum"},
     {"checkpoint.policy", DC_PARAM_STRING, 0, "", 0, "young", 0, 0, "young|daly|fixed",
      "optimum used by interval_s = \"auto\": Young's sqrt(2CM) or Daly's higher order; fixed needs a number"},

@@ -112,6 +112,12 @@ typedef enum dc_checkpoint_policy {
 
 #define DC_CHECKPOINT_MAX_LEVELS 4
 
+/* The progress guarantee (docs/errors.md): an automatic interval (Young's
+ * sqrt(2 C M), Daly's) shrinks with the write time C, and at C = 0 the job
+ * would checkpoint without end at one instant; a job with an automatic
+ * interval needs C >= this.  A fixed interval is at least 1 s (schema). */
+#define DC_CHECKPOINT_MIN_WRITE_S 1e-3
+
 typedef struct dc_checkpoint_level {
     char tier[32];
     int every;

@@ -1095,6 +1095,8 @@ dc_inference *dc_inference_of(dc_sim *sim)
     return m && m->enabled ? m : NULL;
 }
 
+int32_t dc_inference_job(const dc_inference *m) { return m->job_id; }
+
 void dc_inference_totals_now(dc_inference *m, dc_inference_totals *out)
 {
     dc_inf_bank(m);
@@ -1119,9 +1121,12 @@ void dc_inference_report_energy(dc_inference *m, double energy_j)
 {
     dc_summary *s = dc_sim_summary(m->sim);
     double tokens = m->tokens_in + m->tokens_out;
-    dc_summary_set(s, "inference.energy_kwh", energy_j / 3.6e6, "kWh", "energy drawn by the service's GPUs");
+    dc_summary_set(s, "inference.energy_kwh", energy_j / 3.6e6, "kWh",
+                   "energy of the service: its nodes' IT energy with their share of losses, cooling and overheads");
     dc_summary_set(s, "inference.energy_per_request_j", m->served > 0 ? energy_j / m->served : NAN, "J",
                    "energy per request served");
+    dc_summary_set(s, "inference.energy_per_token_j", tokens > 0 ? energy_j / tokens : NAN, "J",
+                   "energy per token (in + out) served");
     dc_summary_set(s, "inference.energy_per_mtok_kwh", tokens > 0 ? energy_j / 3.6e6 / (tokens / 1e6) : NAN,
                    "kWh", "energy per million tokens (in + out)");
 }

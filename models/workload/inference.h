@@ -139,13 +139,17 @@
  * replica_fault, scale_up, scale_down.
  *
  * Energy and cost hooks.  This model does not know power or prices.  It
- * writes inference.tokens (in + out, served), from which the cost model
- * (cost.h) derives cost.usd_per_m_tokens for the whole run.  A
- * power model that knows the energy the service's GPUs drew calls
- * dc_inference_report_energy (from its finish: the totals are banked up
- * to the current time whatever the order of finishes), which writes
- * inference.energy_per_request_j and inference.energy_per_mtok_kwh; a cost
- * model calls dc_inference_report_cost for inference.cost_per_mtok_usd.
+ * writes inference.tokens (in + out, served) and inference.gpu_h, from
+ * which the cost model (cost.h) derives the service's share of the TCO and
+ * cost.usd_per_m_tokens and cost.usd_per_request.  The power model
+ * (facility/power.h), which integrates the IT power of every job's nodes,
+ * calls dc_inference_report_energy from its finish with the energy of the
+ * service's nodes (dc_inference_job) times the run's facility / IT energy
+ * (the totals are banked up to the current time whatever the order of
+ * finishes), which writes inference.energy_kwh,
+ * inference.energy_per_request_j, inference.energy_per_token_j and
+ * inference.energy_per_mtok_kwh; dc_inference_report_cost remains for a
+ * cost model that prices the service itself.
  * dc_inference_totals gives the GPU-seconds by state (serving, idle,
  * starting) and the tokens, for a power model that computes the energy
  * from utilisation itself. */
@@ -168,11 +172,14 @@ typedef struct dc_inference_totals {
     double gpu_s_serving, gpu_s_idle, gpu_s_starting;
 } dc_inference_totals;
 
+/* The cluster job whose nodes the service holds (its replicas). */
+int32_t dc_inference_job(const dc_inference *inf);
 /* Totals up to the current simulated time. */
 void dc_inference_totals_now(dc_inference *inf, dc_inference_totals *out);
-/* Writes inference.energy_j, inference.energy_per_request_j and
- * inference.energy_per_mtok_kwh (per million tokens in and out) for the
- * energy_j the service's GPUs drew over the run. */
+/* Writes inference.energy_kwh, inference.energy_per_request_j (per request
+ * served), inference.energy_per_token_j and inference.energy_per_mtok_kwh
+ * (per token and per million tokens in and out) for the energy_j the
+ * service drew over the run. */
 void dc_inference_report_energy(dc_inference *inf, double energy_j);
 /* Writes inference.cost_usd and inference.cost_per_mtok_usd. */
 void dc_inference_report_cost(dc_inference *inf, double cost_usd);

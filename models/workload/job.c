@@ -1247,6 +1247,21 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
             j->ckpt.policy = DC_CHECKPOINT_YOUNG; /* auto asked for: the usual optimum */
         }
     }
+    if (want && j->ckpt.policy != DC_CHECKPOINT_FIXED && j->ckpt.n_levels == 0 && !tier && !j->ckpt.async &&
+        !(j->ckpt.write_s >= DC_CHECKPOINT_MIN_WRITE_S)) {
+        const config_setting_t *at = !isnan(sp->ckpt_write_s) && !info->legacy
+                                         ? dc_job_chain_setting(&info->chain, "checkpoint_write_s")
+                                         : NULL;
+        if (!at)
+            at = dc_scenario_lookup(sc, isnan(size_gb) ? "checkpoint.size_gb" : "checkpoint.write_gb_per_s");
+        if (!at && !info->legacy)
+            at = dc_job_chain_setting(&info->chain, "checkpoint_gb");
+        return dc_scenario_error_at(sc, at ? at : (config_setting_t *)where, err,
+                                    "job \"%s\": a checkpoint written in %g s is below the minimum of %g s for an "
+                                    "automatic interval (Young's sqrt(2 C M) shrinks with the write time C, and the "
+                                    "job would checkpoint without end): give a longer write time or a fixed interval",
+                                    j->name, j->ckpt.write_s, DC_CHECKPOINT_MIN_WRITE_S);
+    }
     if (j->ckpt.retain > 0) {
         j->kept = malloc((size_t)j->ckpt.retain * sizeof *j->kept);
         if (!j->kept)
@@ -1448,6 +1463,12 @@ static int job_start(void *state, dc_sim *sim, dc_error *err)
                 j->ckpt.write_s = dc_storage_transfer_s(j->st, j->lv[0].tier, DC_IO_WRITE, ckpt_bytes(j),
                                                         j->id, j->nodes_needed);
         }
+        if (j->ckpt.policy != DC_CHECKPOINT_FIXED && !(j->ckpt.write_s >= DC_CHECKPOINT_MIN_WRITE_S))
+            return dc_error_set(err, DC_EINPUT,
+                                "job \"%s\": a checkpoint written in %g s (its size through the bandwidth it gets) "
+                                "is below the minimum of %g s for an automatic interval: give a larger checkpoint "
+                                "size (checkpoint.size_gb, checkpoint_gb) or a fixed interval",
+                                j->name, j->ckpt.write_s, DC_CHECKPOINT_MIN_WRITE_S);
         double hazard = dc_cluster_job_hazard(j->cluster, j->nodes_needed);
         double configured_mtbi_s = hazard > 0 ? 1.0 / hazard : INFINITY;
         dc_checkpoint_plan_resolve(&j->ckpt, configured_mtbi_s);

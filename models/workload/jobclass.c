@@ -8,6 +8,7 @@
 #define NOD DC_PARAM_NO_DEFAULT
 #define NOD_X (DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE)
 #define NOD_AUTO_X (DC_PARAM_NO_DEFAULT | DC_PARAM_AUTO | DC_PARAM_MIN_EXCLUSIVE)
+#define NOD_AUTO (DC_PARAM_NO_DEFAULT | DC_PARAM_AUTO)
 
 /* The model, layout and checkpoint keys, under a prefix (a jobs entry, a
  * class, the defaults).  None has a schema default: a missing key falls
@@ -77,7 +78,7 @@
 #define JOB_CKPT_PARAMS(P)                                                                                           \
     {P ".checkpoint", DC_PARAM_BOOL, NOD, "", 0, NULL, 0, 0, NULL,                                                  \
      "checkpoint (default: training and fine-tuning, when a checkpoint group exists)"},                            \
-    {P ".checkpoint_interval_s", DC_PARAM_FLOAT, NOD_AUTO_X, "s", 0, NULL, 0, 1e9, NULL,                             \
+    {P ".checkpoint_interval_s", DC_PARAM_FLOAT, NOD_AUTO, "s", 0, NULL, 1, 1e9, NULL,                                \
      "the jobs' interval (a number: fixed; auto: the checkpoint group's policy)"},                                 \
     {P ".checkpoint_write_s", DC_PARAM_FLOAT, NOD, "s", 0, NULL, 0, 1e7, NULL, "the jobs' checkpoint write time"}
 
