@@ -401,6 +401,34 @@ static void test_series_steps(void)
 
 /* ---- event log ----------------------------------------------------------------- */
 
+/* A set switched off records only the series kept; on again, all. */
+static void test_series_off_and_kept(void)
+{
+    dc_series_set *set = dc_series_set_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    dc_series *a = dc_series_set_get(set, "a", "", ""), *k = dc_series_set_get(set, "k", "", "");
+    dc_series_keep(k);
+    dc_series_set_enable(set, false);
+    dc_series *late = dc_series_set_get(set, "late", "", ""); /* created while off */
+    for (int i = 0; i < 5; i++) {
+        dc_series_record(a, i, i);
+        dc_series_record(k, i, i);
+        dc_series_record(late, i, i);
+    }
+    CU_ASSERT_EQUAL(dc_series_length(a), 0);
+    CU_ASSERT_EQUAL(dc_series_length(late), 0);
+    CU_ASSERT_EQUAL(dc_series_length(k), 5);
+    dc_series_set_enable(set, true);
+    dc_series_record(a, 9, 1);
+    dc_series_record(late, 9, 1);
+    dc_series_record(k, 9, 1);
+    CU_ASSERT_EQUAL(dc_series_length(a), 1);
+    CU_ASSERT_EQUAL(dc_series_length(late), 1);
+    CU_ASSERT_EQUAL(dc_series_length(k), 6);
+    CU_ASSERT_FALSE(dc_series_set_failed(set));
+    dc_series_set_destroy(set);
+}
+
 static void test_eventlog_rows(void)
 {
     dc_eventlog *log = dc_eventlog_create();
@@ -1036,7 +1064,7 @@ static int register_tests(void)
     DC_TEST_SUITE("summary", {"set, get, order", test_summary_set_get_order},
                   {"add accumulates", test_summary_add}, {"JSON", test_summary_json},
                   {"text with breakdown", test_summary_text});
-    DC_TEST_SUITE("series", {"step semantics", test_series_steps});
+    DC_TEST_SUITE("series", {"step semantics", test_series_steps}, {"off, kept", test_series_off_and_kept});
     DC_TEST_SUITE("eventlog", {"rows, truncation, growth", test_eventlog_rows});
     DC_TEST_SUITE("trace", {"round trip", test_trace_roundtrip},
                   {"deflate and a large scenario", test_trace_compressed_and_large_scenario},
