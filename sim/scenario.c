@@ -1625,6 +1625,96 @@ done:
 
 /* ---------- output ---------- */
 
+/* A number as the shortest text that reads back as the same double (%.15g,
+ * %.16g or %.17g), always with a '.' or an exponent so that libconfig reads
+ * a float.  libconfig's own writer keeps fewer digits, so a scenario
+ * written by it was not the scenario that ran (issue 18 item 10). */
+static void write_float(FILE *f, double x)
+{
+    char buf[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    fputs(buf, f);
+    if (!strpbrk(buf, ".eEn")) /* n: inf, nan (never in a validated scenario) */
+        fputs(".0", f);
+}
+
+static void write_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p == '\r')
+            fputs("\\r", f);
+        else if (*p == '\f')
+            fputs("\\f", f);
+        else if (*p < 0x20)
+            fprintf(f, "\\x%02X", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void text_setting(FILE *f, const config_setting_t *s, int depth);
+
+static void text_value(FILE *f, const config_setting_t *s, int depth)
+{
+    int n = config_setting_length(s);
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+        fprintf(f, "%d", config_setting_get_int(s));
+        break;
+    case CONFIG_TYPE_INT64:
+        fprintf(f, "%lldL", config_setting_get_int64(s));
+        break;
+    case CONFIG_TYPE_FLOAT:
+        write_float(f, config_setting_get_float(s));
+        break;
+    case CONFIG_TYPE_BOOL:
+        fputs(config_setting_get_bool(s) ? "true" : "false", f);
+        break;
+    case CONFIG_TYPE_STRING:
+        write_string(f, config_setting_get_string(s));
+        break;
+    case CONFIG_TYPE_GROUP:
+        fputs("{\n", f);
+        for (int i = 0; i < n; i++)
+            text_setting(f, config_setting_get_elem(s, (unsigned)i), depth + 1);
+        fprintf(f, "%*s}", 2 * depth, "");
+        break;
+    case CONFIG_TYPE_LIST:
+    case CONFIG_TYPE_ARRAY: {
+        bool list = config_setting_type(s) == CONFIG_TYPE_LIST;
+        fputs(list ? "( " : "[ ", f);
+        for (int i = 0; i < n; i++) {
+            if (i)
+                fputs(", ", f);
+            text_value(f, config_setting_get_elem(s, (unsigned)i), depth);
+        }
+        fputs(list ? " )" : " ]", f);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void text_setting(FILE *f, const config_setting_t *s, int depth)
+{
+    fprintf(f, "%*s%s = ", 2 * depth, "", config_setting_name(s));
+    text_value(f, s, depth);
+    fputs(";\n", f);
+}
+
 char *dc_scenario_text(const dc_scenario *sc)
 {
     if (!sc)
@@ -1634,7 +1724,9 @@ char *dc_scenario_text(const dc_scenario *sc)
     FILE *f = open_memstream(&buf, &size);
     if (!f)
         return NULL;
-    config_write(&sc->cfg, f);
+    const config_setting_t *root = config_root_setting(&sc->cfg);
+    for (int i = 0; i < config_setting_length(root); i++)
+        text_setting(f, config_setting_get_elem(root, (unsigned)i), 0);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
         free(buf);

@@ -102,7 +102,9 @@ config_t *dc_scenario_config(const dc_scenario *sc);
 /* config_lookup on the scenario; NULL when absent. */
 config_setting_t *dc_scenario_lookup(const dc_scenario *sc, const char *path);
 
-/* The effective scenario (after overrides and defaults) as libconfig text;
+/* The effective scenario (after overrides and defaults) as libconfig text,
+ * every number written so that it reads back exactly (shortest round-trip
+ * digits; 64-bit integers with L): running the text is the same run.
  * malloc'd, the caller frees; NULL when out of memory. */
 char *dc_scenario_text(const dc_scenario *sc);
 
