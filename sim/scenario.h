@@ -98,6 +98,10 @@ int dc_scenario_set(dc_scenario *sc, const char *assignment, dc_error *err);
 int dc_scenario_validate(dc_scenario *sc, dc_error *err);
 
 const char *dc_scenario_file(const dc_scenario *sc);
+/* Where setting s was written: *file (left as it is when the scenario
+ * came from a string) and *line (0: not from the text, e.g. --set or a
+ * default).  Included files give their own name and line. */
+void dc_scenario_where(const dc_scenario *sc, const config_setting_t *s, const char **file, unsigned *line);
 config_t *dc_scenario_config(const dc_scenario *sc);
 /* config_lookup on the scenario; NULL when absent. */
 config_setting_t *dc_scenario_lookup(const dc_scenario *sc, const char *path);

@@ -247,7 +247,7 @@ static void test_rerun_from_trace(void)
     snprintf(cfg, sizeof cfg, "%s/digits.cfg", workdir);
     snprintf(again, sizeof again, "%s/again.cfg", workdir);
     snprintf(trace, sizeof trace, "%s/digits.h5", outdir);
-    dc_test_write_text(cfg, "name = \"digits\";\nseed = 10000000000L;\nhorizon_days = 3.0;\n"
+    dc_test_write_text(cfg, "name = \"digits\";\nseed = 10000000000;\nhorizon_days = 3.0;\n"
                             "cluster = { nodes = 16; spare_nodes = 2; };\n"
                             "job = { nodes = 16; work_gpu_h = 7680.0; restart_s = 300.30000000000001; };\n"
                             "checkpoint = { interval_s = \"auto\"; write_gb_per_s = 20.0; size_gb = 600.1; };\n"
