@@ -5,7 +5,8 @@
  * (each writes the data files named in its script's header comment):
  *   plot_models.c  the models' figures: step-time breakdown, scaling of
  *                  the useful work, MTTF against job size, inference
- *                  service and latency, cost breakdown, power and cooling;
+ *                  service and latency, cost breakdown, power and cooling,
+ *                  queue waits by job size;
  *   plot_size.c    the curve of a sizing search (dcsim size);
  *   plot_sweep.c   the figures of a sweep file: histogram and CDF of a
  *                  figure over the replications, tornado / sensitivity.
@@ -28,6 +29,8 @@ int dc_plot_export_inference(const dc_plot_kind *k, const dc_plot_run *runs, siz
                              dc_error *err);
 int dc_plot_export_latency(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
                            dc_error *err);
+int dc_plot_export_waits(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
+                         dc_error *err);
 int dc_plot_export_cost(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
                         dc_error *err);
 int dc_plot_export_power(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,

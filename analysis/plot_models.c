@@ -5,6 +5,8 @@
 /* Exporters of the models' figures (plot_export.h).  Figures of runs side
  * by side (step, latency, cost) draw one bar or group per point: the runs
  * of one point of a scan (replications) are pooled by their mean.
+ * The waits by job size (waits) draw from the summary's jobs.CLASS.*
+ * figures, one bar per point and size class.
  * Figures against the job's size (scaling, mttf) pool runs of equal
  * job.gpus with their 95% interval (plot_kinds.c). */
 #include <math.h>
@@ -384,6 +386,68 @@ int dc_plot_export_latency(const dc_plot_kind *k, const dc_plot_run *runs, size_
     for (size_t p = 0; p < na; p++)
         att[p] = dc_plot_point_mean(runs, n, member, p, "inference.slo_attainment");
     dc_plot_var_numbers(d, "attain", att, na);
+done:
+    for (size_t p = 0; labels && p < np; p++)
+        free(labels[p]);
+    free(labels);
+    free(first);
+    free(member);
+    return rc;
+}
+
+/* ---- waits by job size --------------------------------------------------------------- */
+
+/* The classes of models/workload/jobstats.h (analysis/ reads their summary
+ * keys, it does not include the model). */
+static const char *const wait_classes[5] = {"gpus_1", "gpus_2_4", "gpus_5_8", "gpus_9_64", "gpus_65_up"};
+static const char *const wait_stats[4] = {"p50", "p90", "p99", "mean"};
+
+int dc_plot_export_waits(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d, dc_error *err)
+{
+    (void)k;
+    size_t *first = NULL, *member = NULL, np = 0;
+    int rc = dc_plot_points(runs, n, &first, &member, &np, err);
+    if (rc != DC_OK)
+        return rc;
+    char **labels = calloc(np + 1, sizeof *labels);
+    FILE *f = labels ? dc_plot_data_open(d, "waits.csv", err) : NULL;
+    if (!f) {
+        rc = labels ? err->code : nomem(err);
+        goto done;
+    }
+    fputs("# size class (1 gpus_1, 2 gpus_2_4, 3 gpus_5_8, 4 gpus_9_64, 5 gpus_65_up),statistic (1 P50, 2 P90, "
+          "3 P99, 4 mean),hours of point 1,of point 2,...\n",
+          f);
+    for (size_t c = 0; c < 5; c++)
+        for (size_t st = 0; st < 4; st++) {
+            char key[96];
+            snprintf(key, sizeof key, "jobs.%s.wait_%s_h", wait_classes[c], wait_stats[st]);
+            fprintf(f, "%zu,%zu", c + 1, st + 1);
+            for (size_t p = 0; p < np; p++) {
+                fputc(',', f);
+                dc_plot_put(f, dc_plot_point_mean(runs, n, member, p, key));
+            }
+            fputc('\n', f);
+        }
+    if ((rc = dc_plot_data_close(d, f, err)) != DC_OK)
+        goto done;
+    for (size_t p = 0; p < np; p++) {
+        char buf[256];
+        if (!(labels[p] = strdup(point_label(runs, n, first, member, np, p, buf, sizeof buf)))) {
+            rc = nomem(err);
+            goto done;
+        }
+    }
+    dc_plot_var_number(d, "npoints", (double)np);
+    dc_plot_var_strings(d, "points", (const char *const *)labels, np);
+    /* jobs per class of the first point, for the axis labels */
+    double jobs[5];
+    for (size_t c = 0; c < 5; c++) {
+        char key[96];
+        snprintf(key, sizeof key, "jobs.%s.jobs", wait_classes[c]);
+        jobs[c] = dc_plot_point_mean(runs, n, member, 0, key);
+    }
+    dc_plot_var_numbers(d, "njobs", jobs, 5);
 done:
     for (size_t p = 0; labels && p < np; p++)
         free(labels[p]);

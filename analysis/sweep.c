@@ -574,7 +574,10 @@ int dc_sweep_run_row(dc_sweep *sw, size_t w, size_t row, dc_error *err)
     rc = sw->build(sc, (int64_t)seed, &sim, err);
     if (rc != DC_OK)
         goto context;
+    /* A replication keeps its figures only: no event log, and no series
+     * but those a model computes a figure from (dc_series_keep). */
     dc_eventlog_enable(dc_sim_eventlog(sim), false);
+    dc_series_set_enable(dc_sim_series_set(sim), false);
     /* A signal stops the runs in progress too (within an event), and a row
      * stopped short is not done: it stays NaN in a partial table. */
     dc_sim_set_cancel(sim, sw->cancel);
@@ -757,6 +760,7 @@ int dc_sweep_run_at(dc_sweep *sw, size_t w, size_t g, uint64_t seed, const doubl
     int rc = sw->build(sc, (int64_t)seed, &sim, err);
     if (rc == DC_OK) {
         dc_eventlog_enable(dc_sim_eventlog(sim), false);
+        dc_series_set_enable(dc_sim_series_set(sim), false);
         rc = dc_sim_run(sim, err);
     }
     if (rc != DC_OK) {

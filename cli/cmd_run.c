@@ -295,6 +295,12 @@ int dc_cmd_run(int argc, char **argv)
     dc_cli_catch_signals();
     if (dc_build(sc, seed, &sim, &err) != DC_OK)
         goto fail;
+    if (no_trace) {
+        /* Nothing reads them: no event log, and only the series a figure
+         * is computed from (dc_series_keep).  The summary is the same. */
+        dc_eventlog_enable(dc_sim_eventlog(sim), false);
+        dc_series_set_enable(dc_sim_series_set(sim), false);
+    }
 
     progress prog = {.horizon_days = dc_sim_horizon(sim) / 86400.0, .sim = sim};
     clock_gettime(CLOCK_MONOTONIC, &prog.started);

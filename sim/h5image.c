@@ -1,6 +1,7 @@
 /* HDF5 files built in memory, then written with checked write(2) to an output file (sim/outfile.h).
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 #include "h5image.h"
+#include "xxh64.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -111,8 +112,8 @@ int dc_h5image_save(hid_t file, dc_outfile *out, char *why, size_t why_size)
      * at 512 and takes that as the base of every address): the checksum. */
     char block[DC_H5IMAGE_USERBLOCK];
     memset(block, 0, sizeof block);
-    snprintf(block, sizeof block, "dcsim-checksum 1\nsize %zd\nfnv1a64 %016llx\n", size,
-             dc_fnv1a64(DC_FNV1A64_INIT, buf, (size_t)size));
+    snprintf(block, sizeof block, "dcsim-checksum 2\nsize %zd\nxxh64 %016llx\n", size,
+             (unsigned long long)dc_xxh64(buf, (size_t)size, 0));
     int rc = 0;
     const char *name = dc_outfile_name(out);
     const char *parts[2] = {block, buf};
@@ -165,19 +166,30 @@ int dc_h5image_verify(const char *path, char *why, size_t why_size)
         fclose(f);
         return 0; /* no checksum: read unchecked */
     }
-    if (sscanf(head, "dcsim-checksum 1\nsize %zu\nfnv1a64 %llx\n", &size, &want) != 2) {
+    /* version 2: XXH64; version 1 (dcsim before XXH64): FNV-1a */
+    int version = sscanf(head, "dcsim-checksum 2\nsize %zu\nxxh64 %llx\n", &size, &want) == 2   ? 2
+                  : sscanf(head, "dcsim-checksum 1\nsize %zu\nfnv1a64 %llx\n", &size, &want) == 2 ? 1
+                                                                                               : 0;
+    if (version == 0) {
         fclose(f);
         snprintf(why, why_size, "its checksum block is damaged or from a newer dcsim");
         return 1;
     }
     unsigned long long h = DC_FNV1A64_INIT;
+    dc_xxh64_state x;
+    dc_xxh64_init(&x, 0);
     size_t total = 0;
     char buf[1 << 16];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        h = dc_fnv1a64(h, buf, n);
+        if (version == 2)
+            dc_xxh64_update(&x, buf, n);
+        else
+            h = dc_fnv1a64(h, buf, n);
         total += n;
     }
+    if (version == 2)
+        h = dc_xxh64_digest(&x);
     int bad = ferror(f);
     fclose(f);
     if (bad)

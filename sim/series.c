@@ -24,6 +24,8 @@ struct dc_series {
     size_t cap;
     double *t;
     double *v;
+    bool kept; /* recorded even when the set is off (a figure reads it) */
+    bool on;   /* recorded: the set is on, or kept */
 };
 
 struct dc_series_set {
@@ -31,6 +33,7 @@ struct dc_series_set {
     size_t n;
     size_t cap;
     bool failed;
+    bool off; /* dc_series_set_enable(set, false) */
 };
 
 /* strdup that takes NULL as "" (units and docs are optional). */
@@ -87,6 +90,7 @@ dc_series *dc_series_set_get(dc_series_set *set, const char *name,
     dc_series *s = calloc(1, sizeof *s);
     if (s) {
         s->set = set;
+        s->on = !set->off;
         s->name = dup_str(name);
         s->unit = dup_str(unit);
         s->doc = dup_str(doc);
@@ -115,6 +119,21 @@ bool dc_series_set_failed(const dc_series_set *set)
     return set ? set->failed : true;
 }
 
+void dc_series_set_enable(dc_series_set *set, bool enabled)
+{
+    if (!set)
+        return;
+    set->off = !enabled;
+    for (size_t i = 0; i < set->n; i++)
+        set->s[i]->on = enabled || set->s[i]->kept;
+}
+
+void dc_series_keep(dc_series *s)
+{
+    if (s)
+        s->kept = s->on = true;
+}
+
 static bool same_value(double a, double b)
 {
     return a == b || (isnan(a) && isnan(b));
@@ -122,7 +141,7 @@ static bool same_value(double a, double b)
 
 void dc_series_record(dc_series *s, double time_s, double value)
 {
-    if (!s)
+    if (!s || !s->on)
         return;
     size_t n = s->n;
     if (n > 0 && s->t[n - 1] == time_s)

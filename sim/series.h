@@ -27,6 +27,13 @@ dc_series *dc_series_set_get(dc_series_set *set, const char *name,
 size_t dc_series_set_count(const dc_series_set *set);
 dc_series *dc_series_set_at(const dc_series_set *set, size_t i);
 bool dc_series_set_failed(const dc_series_set *set);
+/* Off: the set's series record nothing (they stay empty) but those a model
+ * keeps; for runs whose series nobody reads (a sweep's replications, a run
+ * without a trace).  A new set is on. */
+void dc_series_set_enable(dc_series_set *set, bool enabled);
+/* The model computes a figure from this series: it is recorded even when
+ * its set is off. */
+void dc_series_keep(dc_series *series);
 
 void dc_series_record(dc_series *series, double time_s, double value);
 

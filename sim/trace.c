@@ -17,7 +17,10 @@
  * - Tables are chunked in 64 KiB chunks (series: 4096 rows, events: 1024
  *   rows, fewer when the table is shorter, at least 1) with an unlimited row
  *   dimension, so an empty table is a valid dataset; with
- *   compression_level > 0 they are shuffled and deflated.
+ *   compression_level > 0 they are shuffled and deflated.  No fill value
+ *   is ever written (fill time "never"): every row is written once; the
+ *   part of a last chunk past the rows, which no reader can address, is
+ *   zeroed by libhdf5 (the files stay byte for byte reproducible).
  * - /events is always written, empty when the log is disabled or NULL.
  * - HDF5's automatic error printing is off during the write (and restored
  *   after); every failure becomes DC_EIO "cannot write trace 'NAME': ...".
@@ -166,7 +169,7 @@ static hid_t table_dcpl(writer *w, int rank, size_t n, size_t max_rows, hsize_t 
         return -1;
     hsize_t chunk[2] = {n < 1 ? 1 : (n > max_rows ? max_rows : n), width};
     bool ok = H5Pset_obj_track_times(dcpl, 0) >= 0 && H5Pset_chunk(dcpl, rank, chunk) >= 0 &&
-              H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC) >= 0;
+              H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0;
     if (ok && w->level > 0)
         ok = H5Pset_shuffle(dcpl) >= 0 && H5Pset_deflate(dcpl, (unsigned)w->level) >= 0;
     if (!ok) {

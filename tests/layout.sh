@@ -21,8 +21,9 @@
 # topology, storage transfers), orbital the power model's IT power, cost the
 # topology's parameters (the fabric's bill of materials), facility the
 # inference service's job and energy hook (the power model reports the
-# energy of the service's nodes).
-ALLOWED="workload:fabric orbital:facility cost:fabric facility:workload"
+# energy of the service's nodes), cost the scheduler's pools (a spot
+# pool's nodes and the hours they were held).
+ALLOWED="workload:fabric orbital:facility cost:fabric facility:workload cost:workload"
 
 src=${DCSIM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$src" || exit 2

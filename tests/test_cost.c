@@ -22,6 +22,14 @@
  *    per request and per token, and its share of the TCO (its GPU-hours
  *    over all work's: 4 of 8 busy nodes) per request and per million
  *    tokens, by hand; alone on its cluster, the whole TCO;
+ *  - spot through the scheduler's spot pool: reclaims at 1 per node-day on
+ *    one-node jobs of 12 h without checkpoints lose, per reclaim, the age of
+ *    the attempt, an exponential truncated at 12 h: the lost GPU-hours
+ *    within the 99% interval of the compound Poisson sum (mean mu E[Y],
+ *    variance mu E[Y^2], mu = rate x busy exposure), three seeds; the pool
+ *    priced at its hours held (1e-9 against its GPU-hour lines), its nodes
+ *    neither bought nor rented; owned, reserved, on-demand and spot GPUs in
+ *    one TCO whose lines add up;
  *  - bad input: a storage tier without tb and without a storage tier of its
  *    name; a price per MW without a way to size the plant. */
 #include <math.h>
@@ -384,6 +392,60 @@ static void test_inference_per_request(void)
     dc_sim_destroy(sim);
 }
 
+/* ---- spot through the scheduler's pool ---------------------------------------------------- */
+
+/* 40 nodes: 8 owned-or-rented in "main" (idle), 32 in a spot pool reclaimed
+ * at 1 per node-day with no notice, its queue never empty: 12-hour one-node
+ * jobs without checkpoints, restarting at once. */
+static const char spot_cfg[] =
+    "horizon_days = 100.0; stop_when_done = false; trace = { events = false; };\n"
+    "cluster = { nodes = 40; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "job = { nodes = 1; work_gpu_h = 1.0; start_s = 1e10; };\n"
+    "scheduler = { pools = ( { name = \"main\"; nodes = 8; },\n"
+    "  { name = \"spot\"; spot = true; reclaim_per_node_day = 1.0; notice_s = 0.0; reclaim_h = 2.0; } ); };\n"
+    "jobs = ( { name = \"s\"; pool = \"spot\"; preemptible = true; count = 6000; restart_s = 0.0;\n"
+    "  interarrival = { law = \"exponential\"; mean_h = 0.01; }; nodes_min = 1; nodes_max = 1;\n"
+    "  duration = { law = \"constant\"; mean_h = 12.0; }; } );\n"
+    "cost = { owned = 0.5; rented_reserved = 0.5;\n"
+    "  capex = { gpu_usd = 25000.0; server_usd = 50000.0; network_ports_per_gpu = 0.0; };\n"
+    "  rent = { on_demand_usd_per_gpu_h = 4.0; reserved_discount = 0.4; spot_usd_per_gpu_h = 1.5; }; };\n";
+
+static void test_spot_pool(void)
+{
+    /* a reclaim at rate r (per hour) on an attempt of L = 12 h loses its age
+     * Y = X | X < L, X ~ Exp(r): with a = r L, P = 1 - e^-a,
+     * E[Y] = (1 - (1 + a) e^-a) / (r P), E[Y^2] = (2 - (a^2 + 2a + 2) e^-a) / (r^2 P) */
+    const double r = 1.0 / 24.0, L = 12.0, a = r * L, P = 1.0 - exp(-a);
+    const double ey = (1.0 - (1.0 + a) * exp(-a)) / (r * P), ey2 = (2.0 - (a * a + 2.0 * a + 2.0) * exp(-a)) / (r * r * P);
+    for (int64_t seed = 1; seed <= 3; seed++) {
+        dc_sim *sim = dc_simrun_text(spot_cfg, NULL, 0, seed);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        double held_gpu_h = dc_simrun_fig(sim, "cost.spot_pool_gpu_h");
+        double mu = r * held_gpu_h / 8.0; /* reclaims expected on busy nodes */
+        double lost = dc_simrun_fig(sim, "cost.spot_lost_gpu_h") / 8.0, want = mu * ey, tol = DC_Z99 * sqrt(mu * ey2);
+        printf("\n    seed %lld: %.0f reclaims (expected %.0f), %.0f node-h lost, expected %.0f +- %.0f (99%%)",
+               (long long)seed, dc_simrun_fig(sim, "cost.spot_reclaims"), mu, lost, want, tol);
+        CU_ASSERT(fabs(lost - want) <= tol);
+        CU_ASSERT(fabs(dc_simrun_fig(sim, "cost.spot_reclaims") - mu) <= DC_Z99 * sqrt(mu));
+        CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.spot_lost_gpu_h"), dc_simrun_fig(sim, "pool.spot.gpu_hours.preempted"),
+                            1e-12));
+        /* the pool's hours held are its jobs' GPU-hours; priced at the spot price */
+        CU_ASSERT(close_rel(held_gpu_h, dc_simrun_fig(sim, "pool.spot.gpu_hours.useful") +
+                                            dc_simrun_fig(sim, "pool.spot.gpu_hours.preempted"), 1e-9));
+        CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.spot_usd"), 1.5 * held_gpu_h, 1e-12));
+        /* the 64 GPUs outside the spot pool: half bought, a quarter reserved, a quarter on demand */
+        CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cost.gpus_owned"), 32.0);
+        CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cost.gpus_reserved"), 16.0);
+        CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cost.gpus_on_demand"), 16.0);
+        CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cost.gpus_spot"), 256.0);
+        CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_devices_usd"), 0.5 * 8 * (8 * 25000.0 + 50000.0), 1e-12));
+        CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.rent_on_demand_usd"), 16 * 2400.0 * 4.0, 1e-12));
+        lines_add_up(sim, "owned, reserved, on demand and spot");
+        dc_sim_destroy(sim);
+    }
+    printf("\n");
+}
+
 /* ---- bad input ---------------------------------------------------------------------------- */
 
 static void test_bad_input(void)
@@ -423,6 +485,7 @@ static int register_suites(void)
                   {"capital from the hardware by hand", test_capital_by_hand},
                   {"the flagship: lines, fabric and storage", test_flagship},
                   {"inference: energy and cost per request and per token by hand", test_inference_per_request},
+                  {"spot through the scheduler's pool: lost work within a Poisson interval", test_spot_pool},
                   {"bad input", test_bad_input});
     return 0;
 }

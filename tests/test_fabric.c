@@ -17,6 +17,7 @@
 #include "cluster.h"
 #include "fabric/fabric.h"
 #include "fabric/topology.h"
+#include "flows.h"
 #include "maxmin.h"
 #include "workload/steptime.h"
 #include "workload/scheduler.h"
@@ -873,6 +874,166 @@ static void test_storage_dataset_shared(void)
     }
 }
 
+/* ---------- incremental fluid transfers against a fresh solve ---------- */
+
+/* A random history on sim/flows.h (streams and transfers starting,
+ * stopping, finishing, caps and capacities changing; some resources far
+ * from full, some tight) checked after every step against a max-min solve
+ * of every live flow from scratch (1e-9), and every finite transfer ending
+ * when its amount is moved (its rate integrated by the test). */
+#define PF_RES 6
+#define PF_MAX 40
+
+typedef struct pf_flow {
+    bool live, stream;
+    dc_flow_id id;
+    int res[3];
+    size_t n_res;
+    double weight, cap, amount, moved, since_s, rate;
+} pf_flow;
+
+typedef struct pf_state {
+    dc_flows *fl;
+    gsl_rng *rng;
+    pf_flow f[PF_MAX];
+    int res[PF_RES];
+    double capacity[PF_RES];
+    int steps, bad, ended, wrong;
+    double now;
+} pf_state;
+
+/* The test's own integration of each flow's progress, at every new
+ * allocation (its rate since the last one, then the new rate). */
+static void pf_rerate(dc_sim *sim, void *ctx)
+{
+    pf_state *ps = ctx;
+    double now = dc_sim_now(sim);
+    for (int i = 0; i < PF_MAX; i++)
+        if (ps->f[i].live) {
+            ps->f[i].moved += ps->f[i].rate * (now - ps->f[i].since_s);
+            ps->f[i].since_s = now;
+            ps->f[i].rate = dc_flows_rate(ps->fl, ps->f[i].id);
+        }
+}
+
+static void pf_done(dc_sim *sim, void *ctx, dc_flow_id id)
+{
+    pf_state *ps = ctx;
+    for (int i = 0; i < PF_MAX; i++)
+        if (ps->f[i].live && ps->f[i].id == id) {
+            /* (a transfer that shared nothing ends without a new allocation) */
+            ps->f[i].moved += ps->f[i].rate * (dc_sim_now(sim) - ps->f[i].since_s);
+            ps->f[i].live = false;
+            ps->ended++;
+            if (!(fabs(ps->f[i].moved - ps->f[i].amount) <= 1e-6 * ps->f[i].amount) && ps->wrong++ < 5)
+                fprintf(stderr, "\n  flow %d ended having moved %.9g of %.9g", i, ps->f[i].moved, ps->f[i].amount);
+        }
+}
+
+static void pf_check(pf_state *ps)
+{
+    dc_maxmin_flow mf[PF_MAX];
+    int idx[PF_MAX], n = 0;
+    for (int i = 0; i < PF_MAX; i++)
+        if (ps->f[i].live) {
+            mf[n] = (dc_maxmin_flow){ps->f[i].res, ps->f[i].n_res, ps->f[i].weight, ps->f[i].cap, NULL};
+            idx[n++] = i;
+        }
+    double rate[PF_MAX];
+    if (dc_maxmin_solve(PF_RES, ps->capacity, (size_t)n, mf, rate) != DC_OK) {
+        ps->bad++;
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        const pf_flow *f = &ps->f[idx[k]];
+        if (!f->stream) {
+            double left = dc_flows_remaining(ps->fl, f->id), expect = f->amount - f->moved - f->rate * (ps->now - f->since_s);
+            if (!(fabs(left - expect) <= 1e-6 * f->amount) && ps->bad++ < 5)
+                fprintf(stderr, "\n  step %d flow %d: %.9g left, the test says %.9g", ps->steps, idx[k], left, expect);
+        }
+        double got = dc_flows_rate(ps->fl, ps->f[idx[k]].id);
+        if (!(fabs(got - rate[k]) <= 1e-9 * fmax(1.0, rate[k]))) {
+            if (ps->bad++ < 5)
+                fprintf(stderr, "\n  step %d flow %d: rate %.12g, fresh solve %.12g", ps->steps, idx[k], got, rate[k]);
+        }
+    }
+}
+
+static void pf_step(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    pf_state *ps = ctx;
+    (void)arg;
+    double now = dc_sim_now(sim);
+    ps->now = now;
+    pf_check(ps); /* what the completions since the last step left */
+    int op = (int)gsl_rng_uniform_int(ps->rng, 10);
+    int i = (int)gsl_rng_uniform_int(ps->rng, PF_MAX);
+    pf_flow *f = &ps->f[i];
+    if (op < 5 && !f->live) {
+        *f = (pf_flow){.stream = gsl_rng_uniform(ps->rng) < 0.5};
+        f->n_res = gsl_rng_uniform_int(ps->rng, 4);
+        for (size_t k = 0; k < f->n_res; k++) {
+            int r;
+            bool dup;
+            do {
+                r = (int)gsl_rng_uniform_int(ps->rng, PF_RES);
+                dup = false;
+                for (size_t q = 0; q < k; q++)
+                    dup = dup || f->res[q] == r;
+            } while (dup);
+            f->res[k] = r;
+        }
+        f->weight = 1.0 + (double)gsl_rng_uniform_int(ps->rng, 4);
+        f->cap = gsl_rng_uniform(ps->rng) < 0.3 || f->n_res == 0 ? 0.5 + 5.0 * gsl_rng_uniform(ps->rng) : INFINITY;
+        f->amount = f->stream ? INFINITY : 1.0 + 50.0 * gsl_rng_uniform(ps->rng);
+        f->id = dc_flows_start(ps->fl, f->res, f->n_res, f->weight, f->cap, f->amount, f->stream ? NULL : pf_done, ps);
+        f->live = true;
+        f->since_s = now;
+        f->rate = dc_flows_rate(ps->fl, f->id);
+    } else if (op < 7 && f->live) {
+        f->live = false;
+        dc_flows_stop(ps->fl, f->id);
+    } else if (op < 9 && f->live) {
+        f->cap = gsl_rng_uniform(ps->rng) < 0.2 && f->n_res > 0 ? INFINITY : 0.5 + 5.0 * gsl_rng_uniform(ps->rng);
+        dc_flows_set_cap(ps->fl, f->id, f->cap);
+    } else {
+        int r = (int)gsl_rng_uniform_int(ps->rng, PF_RES);
+        /* resources 0-2 roomy (rarely tight), 3-5 tight */
+        ps->capacity[r] = (r < 3 ? 60.0 : 3.0) * (0.5 + gsl_rng_uniform(ps->rng));
+        dc_flows_set_capacity(ps->fl, ps->res[r], ps->capacity[r]);
+    }
+    pf_check(ps);
+    if (++ps->steps < 3000)
+        dc_sim_after(sim, 0.05 + gsl_rng_uniform(ps->rng), pf_step, ps, 0);
+}
+
+static void test_flows_incremental(void)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_sim_create(1, 1e9, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    pf_state ps = {.fl = dc_flows_create(sim), .rng = gsl_rng_alloc(gsl_rng_mt19937)};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ps.fl);
+    CU_ASSERT_EQUAL(dc_flows_on_rerate(ps.fl, pf_rerate, &ps), DC_OK);
+    gsl_rng_set(ps.rng, 14);
+    for (int r = 0; r < PF_RES; r++) {
+        ps.capacity[r] = r < 3 ? 60.0 : 3.0;
+        ps.res[r] = dc_flows_add_resource(ps.fl, ps.capacity[r]);
+        CU_ASSERT_EQUAL(ps.res[r], r);
+    }
+    dc_sim_at(sim, 0.0, pf_step, &ps, 0);
+    CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
+    CU_ASSERT_EQUAL(ps.steps, 3000);
+    CU_ASSERT_EQUAL(ps.bad, 0);
+    CU_ASSERT(ps.ended > 100);
+    /* every transfer that ended had moved its amount, by the test's count */
+    CU_ASSERT_EQUAL(ps.wrong, 0);
+    printf("\n  %d steps, %d transfers completed", ps.steps, ps.ended);
+    dc_flows_destroy(ps.fl);
+    gsl_rng_free(ps.rng);
+    dc_sim_destroy(sim);
+}
+
 /* ---------- max-min against a brute-force reference ---------- */
 
 /* Water-filling by small exact steps: raise every unfrozen flow's rate per
@@ -1312,7 +1473,8 @@ static int register_suites(void)
                   {"a random history of starts, swaps, stops and failures: as a fresh fabric", test_fabric_history},
                   {"two jobs end to end: solo on 1:1, shares on a 1:8 spine spread, solo packed",
                    test_two_jobs_end_to_end},
-                  {"max-min with coefficients against a brute-force reference", test_maxmin_property});
+                  {"max-min with coefficients against a brute-force reference", test_maxmin_property},
+                  {"incremental fluid transfers: a random history against fresh solves", test_flows_incremental});
     DC_TEST_SUITE("shared storage",
                   {"k simultaneous checkpoints take k times the solo write, staggered the solo", test_storage_checkpoint_burst},
                   {"several jobs' dataset streams share the tier max-min", test_storage_dataset_shared});

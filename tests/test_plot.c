@@ -48,6 +48,7 @@ static char trace_small[400], trace_a[400], trace_b[400], trace_lean[400];
  * on 1,024 and 512 GPUs), an inference service, the investment programme
  * (costs), a synthetic power trace, a small sweep and a sweep without /runs. */
 static char trace_step[400], trace_step_b[400], trace_inf[400], trace_cost[400], trace_power[400];
+static char trace_jobs[400]; /* scenarios/traces/replay.cfg: a job trace's waits by size */
 static char sweep_file[400], sweep_norun[400];
 
 /* Runs dcsim with args, with the environment assignments env ("K=V", NULL
@@ -214,7 +215,9 @@ static int make_sweep_without_runs(void)
 
 static int make_model_traces(void)
 {
-    char hbm[400], inf[400], prog[400];
+    char hbm[400], inf[400], prog[400], replay[400];
+    snprintf(replay, sizeof replay, "%s/scenarios/traces/replay.cfg", srcdir);
+    path_in(trace_jobs, sizeof trace_jobs, workdir, "replay.h5");
     snprintf(hbm, sizeof hbm, "%s/scenarios/teach/hbm_ddr.cfg", srcdir);
     snprintf(inf, sizeof inf, "%s/scenarios/inference/daily_chat.cfg", srcdir);
     snprintf(prog, sizeof prog, "%s/scenarios/invest/programme.cfg", srcdir);
@@ -231,6 +234,7 @@ static int make_model_traces(void)
                          "--set", "cluster.spare_nodes=4", "--quiet", NULL},
         (const char *[]){"run", inf, "-o", trace_inf, "--set", "horizon_days=2.0", "--quiet", NULL},
         (const char *[]){"run", prog, "-o", trace_cost, "--quiet", NULL},
+        (const char *[]){"run", replay, "-o", trace_jobs, "--quiet", NULL},
         (const char *[]){"sweep", prog, "--reps", "12", "--vary", "cost.owned=1.0,0.0", "-o", sweep_file, "--quiet",
                          NULL},
     };
@@ -328,6 +332,7 @@ static void test_every_script_draws(void)
             const char *one = !strcmp(kind->name, "inference") || !strcmp(kind->name, "latency") ? trace_inf
                               : !strcmp(kind->name, "power")                                   ? trace_power
                               : !strcmp(kind->name, "cost")                                    ? trace_cost
+                              : !strcmp(kind->name, "waits")                                   ? trace_jobs
                               : kind->input == DC_PLOT_SWEEP                                   ? sweep_file
                                                                                                : trace_small;
             bool steps = !strcmp(kind->name, "step") || !strcmp(kind->name, "scaling");
@@ -426,7 +431,7 @@ static void test_folder_of_figures(void)
     CU_ASSERT_EQUAL(r.status, 0);
     /* The figures of one trace of a training scenario without the
      * step-time, inference, cost and power models. */
-    static const char *const models[] = {"step", "latency", "cost", "inference", "power"};
+    static const char *const models[] = {"step", "latency", "cost", "inference", "power", "waits"};
     size_t one = 0;
     for (size_t k = 0; k < dc_plot_kind_count; k++) {
         if (dc_plot_kinds[k].input != DC_PLOT_ONE && dc_plot_kinds[k].input != DC_PLOT_SOME)
@@ -558,6 +563,55 @@ static size_t split(char *line, char **fields, size_t max)
         p = c + 1;
     }
     return n;
+}
+
+/* The waits figure's data: every bar the trace's summary figure. */
+static void test_waits_data(void)
+{
+    char out[700];
+    snprintf(out, sizeof out, "%s/waits.png", outdir);
+    dc_runner_result r = run((const char *[]){"plot", trace_jobs, "--kind", "waits", "-o", out, "--data", tmpdir, NULL});
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    dc_runner_free(&r);
+    dc_error err = {0};
+    dc_trace_file *t = dc_trace_open(trace_jobs, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    dc_summary *sum = dc_summary_create();
+    CU_ASSERT_EQUAL_FATAL(dc_trace_read_summary(t, sum, &err), DC_OK);
+    dc_trace_close(t);
+    char csv[500];
+    snprintf(csv, sizeof csv, "%s/waits.csv", tmpdir);
+    FILE *f = fopen(csv, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    static const char *const classes[5] = {"gpus_1", "gpus_2_4", "gpus_5_8", "gpus_9_64", "gpus_65_up"};
+    static const char *const stats[4] = {"p50", "p90", "p99", "mean"};
+    char line[256];
+    size_t rows = 0, same = 0, finite = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        char *fld[4];
+        CU_ASSERT_EQUAL_FATAL(split(line, fld, 4), 3);
+        int c = atoi(fld[0]) - 1, st = atoi(fld[1]) - 1;
+        CU_ASSERT_FATAL(c >= 0 && c < 5 && st >= 0 && st < 4);
+        char key[96];
+        snprintf(key, sizeof key, "jobs.%s.wait_%s_h", classes[c], stats[st]);
+        double want = NAN, got = strtod(fld[2], NULL);
+        CU_ASSERT(dc_summary_get(sum, key, &want));
+        if (isfinite(want))
+            finite++;
+        if ((isnan(want) && isnan(got)) || fabs(got - want) <= 1e-9 * fabs(want))
+            same++;
+        else
+            fprintf(stderr, "\n  %s: %s in waits.csv, %.17g in the trace", key, fld[2], want);
+        rows++;
+    }
+    fclose(f);
+    CU_ASSERT_EQUAL(rows, 20);
+    CU_ASSERT_EQUAL(same, 20);
+    CU_ASSERT(finite >= 12); /* the sample fills four classes */
+    dc_summary_destroy(sum);
+    empty_dir(tmpdir);
 }
 
 static void test_export_series(void)
@@ -1258,6 +1312,7 @@ static int suites(void)
 {
     DC_TEST_SUITE("plot", {"every kind (every script) draws PNG, SVG and PDF", test_every_script_draws},
                   {"figures of runs without failures or interruptions", test_quiet_runs},
+                  {"the waits figure's bars are the trace's waits by size", test_waits_data},
                   {"all the figures of a trace into a folder", test_folder_of_figures},
                   {"a scan draws the mean and 95% interval of dcsim run", test_scan_data},
                   {"a sweep's histogram marks its /stats P50 and P90; both sweep figures", test_sweep_figures},

@@ -1109,6 +1109,41 @@ static const char full_cfg[] =
     "                                        { from_hour = 22.0; usd_per_kwh = 0.07; } ); };\n"
     "  carbon = { kg_per_kwh = 0.4; }; };\n";
 
+/* Series off (a sweep's replications, a run without a trace): the summary is
+ * bit for bit the same, the series the model computes figures from (IT and
+ * facility power: peaks and swings) are recorded all the same, the others
+ * stay empty. */
+static void test_series_off_same_summary(void)
+{
+    dc_sim *a = run_text(full_cfg, NULL, 0, 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    dc_error err = {0};
+    char name[128];
+    snprintf(name, sizeof name, "%s/test.cfg", tmpdir);
+    dc_scenario *sc = dc_simrun_load(full_cfg, name, NULL, 0, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+    dc_sim *b = NULL;
+    CU_ASSERT_EQUAL_FATAL(dc_build(sc, 3, &b, &err), DC_OK);
+    dc_scenario_destroy(sc);
+    dc_series_set_enable(dc_sim_series_set(b), false);
+    b = dc_simrun_run(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_TRUE(dc_simrun_same_summary(a, b));
+    CU_ASSERT_TRUE(dc_simrun_fig(a, "power.swing_1h_mw") > 0.0);
+    const char *kept[] = {"power_it_w", "power_facility_w"};
+    for (size_t i = 0; i < 2; i++) {
+        const dc_series *sa = series(a, kept[i]), *sb = series(b, kept[i]);
+        CU_ASSERT_TRUE(dc_series_length(sa) > 10);
+        CU_ASSERT_EQUAL_FATAL(dc_series_length(sb), dc_series_length(sa));
+        CU_ASSERT_EQUAL(memcmp(dc_series_values(sa), dc_series_values(sb), dc_series_length(sa) * sizeof(double)), 0);
+    }
+    CU_ASSERT_TRUE(dc_series_length(series(a, "pue")) > 10);
+    CU_ASSERT_EQUAL(dc_series_length(series(b, "pue")), 0);
+    CU_ASSERT_EQUAL(dc_series_length(series(b, "nodes_up")), 0);
+    dc_sim_destroy(a);
+    dc_sim_destroy(b);
+}
+
 static void test_full_determinism_and_breakdown(void)
 {
     dc_sim *a = run_text(full_cfg, NULL, 0, 3), *b = run_text(full_cfg, NULL, 0, 3);
@@ -1298,6 +1333,7 @@ static int register_suites(void)
                   {"bad input through the program: exit status 2", test_cli_bad_inputs});
     DC_TEST_SUITE("run",
                   {"determinism, breakdown, cap, energies, swing", test_full_determinism_and_breakdown},
+                  {"series off: the same summary, the power series kept", test_series_off_same_summary},
                   {"the flagship, the air/liquid pair and the capped site", test_scenarios});
     return 0;
 }

@@ -25,6 +25,7 @@
 #include "testutil.h"
 #include "trace.h"
 #include "trace_read.h"
+#include "xxh64.h"
 
 static char g_dir[256]; /* scratch directory of this run */
 
@@ -400,6 +401,34 @@ static void test_series_steps(void)
 
 /* ---- event log ----------------------------------------------------------------- */
 
+/* A set switched off records only the series kept; on again, all. */
+static void test_series_off_and_kept(void)
+{
+    dc_series_set *set = dc_series_set_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    dc_series *a = dc_series_set_get(set, "a", "", ""), *k = dc_series_set_get(set, "k", "", "");
+    dc_series_keep(k);
+    dc_series_set_enable(set, false);
+    dc_series *late = dc_series_set_get(set, "late", "", ""); /* created while off */
+    for (int i = 0; i < 5; i++) {
+        dc_series_record(a, i, i);
+        dc_series_record(k, i, i);
+        dc_series_record(late, i, i);
+    }
+    CU_ASSERT_EQUAL(dc_series_length(a), 0);
+    CU_ASSERT_EQUAL(dc_series_length(late), 0);
+    CU_ASSERT_EQUAL(dc_series_length(k), 5);
+    dc_series_set_enable(set, true);
+    dc_series_record(a, 9, 1);
+    dc_series_record(late, 9, 1);
+    dc_series_record(k, 9, 1);
+    CU_ASSERT_EQUAL(dc_series_length(a), 1);
+    CU_ASSERT_EQUAL(dc_series_length(late), 1);
+    CU_ASSERT_EQUAL(dc_series_length(k), 6);
+    CU_ASSERT_FALSE(dc_series_set_failed(set));
+    dc_series_set_destroy(set);
+}
+
 static void test_eventlog_rows(void)
 {
     dc_eventlog *log = dc_eventlog_create();
@@ -602,6 +631,109 @@ static void test_trace_roundtrip(void)
     CU_ASSERT_TRUE(file_exists(path));
     CU_ASSERT_FALSE(file_exists(tmp_name_of(path)));
     check_trace(path, &fx);
+    unlink(path);
+    fixture_free(&fx);
+}
+
+/* XXH64 against the reference values of the xxHash specification (seed 0),
+ * and fed in pieces of every size equal to one call. */
+static void test_xxh64(void)
+{
+    static const struct {
+        const char *s;
+        uint64_t h;
+    } ref[] = {{"", 0xEF46DB3751D8E999ULL},
+               {"a", 0xD24EC4F1A98C6E5BULL},
+               {"abc", 0x44BC2CF5AD770999ULL},
+               {"asdf", 0x415872F599CEA71EULL},
+               {"Nobody inspects the spammish repetition", 0xFBCEA83C8A378BF1ULL}};
+    for (size_t i = 0; i < sizeof ref / sizeof ref[0]; i++)
+        CU_ASSERT_EQUAL(dc_xxh64(ref[i].s, strlen(ref[i].s), 0), ref[i].h);
+    static unsigned char big[100003];
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = (unsigned char)(i * 2654435761u >> 13);
+    uint64_t one = dc_xxh64(big, sizeof big, 0);
+    for (size_t step = 1; step <= 97; step += 6) {
+        dc_xxh64_state h;
+        dc_xxh64_init(&h, 0);
+        for (size_t at = 0; at < sizeof big; at += step)
+            dc_xxh64_update(&h, big + at, sizeof big - at < step ? sizeof big - at : step);
+        CU_ASSERT_EQUAL(dc_xxh64_digest(&h), one);
+    }
+    big[50000] ^= 1;
+    CU_ASSERT_NOT_EQUAL(dc_xxh64(big, sizeof big, 0), one);
+}
+
+/* The bytes of a file after its 512-byte checksum block, and their count. */
+static unsigned char *after_block(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    CU_ASSERT_TRUE_FATAL(size > 512);
+    *n = (size_t)size - 512;
+    unsigned char *b = malloc(*n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    fseek(f, 512, SEEK_SET);
+    CU_ASSERT_EQUAL(fread(b, 1, *n, f), *n);
+    fclose(f);
+    return b;
+}
+
+static void put_block(const char *path, const char *block_text)
+{
+    char block[512] = {0};
+    snprintf(block, sizeof block, "%s", block_text);
+    FILE *f = fopen(path, "r+b");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(fwrite(block, 1, sizeof block, f), sizeof block);
+    fclose(f);
+}
+
+/* A trace's checksum block is version 2 (XXH64 of the bytes after it); a
+ * trace whose block is version 1 (FNV-1a: dcsim before XXH64) still reads;
+ * a version 1 block that does not match, and an unknown version, are refused. */
+static void test_trace_checksum_versions(void)
+{
+    fixture fx;
+    fixture_make(&fx, 300, 200);
+    char path[600];
+    path_in(path, sizeof path, "sum.h5");
+    dc_error err;
+    dc_error_clear(&err);
+    CU_ASSERT_EQUAL_FATAL(dc_trace_write(path, &fx.meta, fx.summary, fx.series, fx.events, &err), DC_OK);
+    size_t n;
+    unsigned char *b = after_block(path, &n);
+    char head[513] = {0}, want[512];
+    FILE *f = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(fread(head, 1, 512, f), 512);
+    fclose(f);
+    snprintf(want, sizeof want, "dcsim-checksum 2\nsize %zu\nxxh64 %016llx\n", n,
+             (unsigned long long)dc_xxh64(b, n, 0));
+    CU_ASSERT_STRING_EQUAL(head, want);
+    check_trace(path, &fx);
+
+    unsigned long long h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    snprintf(want, sizeof want, "dcsim-checksum 1\nsize %zu\nfnv1a64 %016llx\n", n, h);
+    put_block(path, want);
+    check_trace(path, &fx);
+
+    snprintf(want, sizeof want, "dcsim-checksum 1\nsize %zu\nfnv1a64 %016llx\n", n, h ^ 1);
+    put_block(path, want);
+    CU_ASSERT_PTR_NULL(dc_trace_open(path, &err));
+    CU_ASSERT_EQUAL(err.code, DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "its checksum does not match"));
+
+    snprintf(want, sizeof want, "dcsim-checksum 3\nsize %zu\nxxh3 %016llx\n", n, h);
+    put_block(path, want);
+    CU_ASSERT_PTR_NULL(dc_trace_open(path, &err));
+    CU_ASSERT_EQUAL(err.code, DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "its checksum block is damaged or from a newer dcsim"));
+    free(b);
     unlink(path);
     fixture_free(&fx);
 }
@@ -932,7 +1064,7 @@ static int register_tests(void)
     DC_TEST_SUITE("summary", {"set, get, order", test_summary_set_get_order},
                   {"add accumulates", test_summary_add}, {"JSON", test_summary_json},
                   {"text with breakdown", test_summary_text});
-    DC_TEST_SUITE("series", {"step semantics", test_series_steps});
+    DC_TEST_SUITE("series", {"step semantics", test_series_steps}, {"off, kept", test_series_off_and_kept});
     DC_TEST_SUITE("eventlog", {"rows, truncation, growth", test_eventlog_rows});
     DC_TEST_SUITE("trace", {"round trip", test_trace_roundtrip},
                   {"deflate and a large scenario", test_trace_compressed_and_large_scenario},
@@ -941,7 +1073,9 @@ static int register_tests(void)
                   {"failed writes leave old file", test_trace_write_failures},
                   {"check writable", test_trace_check_writable},
                   {"open errors", test_trace_open_errors},
-                  {"missing datasets", test_trace_missing_parts});
+                  {"missing datasets", test_trace_missing_parts},
+                  {"checksum: XXH64 block, FNV-1a blocks of older traces, other versions", test_trace_checksum_versions});
+    DC_TEST_SUITE("xxh64", {"reference values, pieces", test_xxh64});
     return 0;
 }
 

@@ -25,6 +25,7 @@
 #include "simrun.h"
 #include "testutil.h"
 #include "workload/jobspec.h"
+#include "workload/jobstats.h"
 #include "workload/tracemap.h"
 
 static char tmpdir[256];
@@ -405,6 +406,105 @@ static void test_shipped_replay(void)
     dc_sim_destroy(sim);
 }
 
+/* ---------- accounting: waits by size, pools, users ---------- */
+
+static double fig(const dc_summary *s, const char *key)
+{
+    double v = NAN;
+    if (!dc_summary_get(s, key, &v)) {
+        fprintf(stderr, "\n  no %s", key);
+        CU_FAIL("a summary key is missing");
+    }
+    return v;
+}
+
+static size_t key_index(const dc_summary *s, const char *key)
+{
+    for (size_t i = 0; i < dc_summary_count(s); i++)
+        if (strcmp(dc_summary_key(s, i), key) == 0)
+            return i;
+    return (size_t)-1;
+}
+
+/* Waits worked by hand, percentiles of type 7 (numpy's default): class 1
+ * waits 0..9 h (and one job never started, left out): P50 4.5, P90 8.1,
+ * P99 8.91, mean 4.5; class 2-4 one wait of 10 h; class 5-8 waits 1 and 3 h:
+ * P50 2, P90 2.8, P99 2.98; class 9-64 (16 and 64 GPUs) waits 0 and 0; class
+ * >64 (65 GPUs) 5 h.  All 16 started: 0,0,0,1,1,2,3,3,4,5,5,6,7,8,9,10 h:
+ * P90 at 13.5 -> 8.5, P99 at 14.85 -> 9.85. */
+static void test_accounting(void)
+{
+    dc_jobstat_row rows[17];
+    size_t n = 0;
+    for (int k = 0; k < 10; k++)
+        rows[n++] = (dc_jobstat_row){.wait_s = k * 3600.0, .gpu_s = 7200, .gpus = 1, .pool = 0, .user = "zed",
+                                     .started = true, .completed = true};
+    rows[n++] = (dc_jobstat_row){.wait_s = 100 * 3600.0, .gpu_s = 7200, .gpus = 1, .pool = 0, .user = "zed"};
+    static const struct { double wait_h; uint32_t gpus; bool done; } rest[6] = {
+        {10, 3, true}, {1, 8, false}, {3, 5, true}, {0, 16, false}, {0, 64, false}, {5, 65, false}};
+    for (int k = 0; k < 6; k++)
+        rows[n++] = (dc_jobstat_row){.wait_s = rest[k].wait_h * 3600.0, .gpu_s = 7200, .gpus = rest[k].gpus,
+                                     .pool = 1, .user = "amy", .started = true, .completed = rest[k].done};
+    dc_summary *s = dc_summary_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    static const char *const pools[2] = {"train", "eval"};
+    dc_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(dc_jobstats_summarise(s, rows, n, pools, 2, &err), DC_OK);
+    static const struct { const char *key; double v; } want[] = {
+        {"jobs.wait_p90_h", 8.5},           {"jobs.wait_p99_h", 9.85},
+        {"jobs.gpus_1.jobs", 10},           {"jobs.gpus_1.wait_mean_h", 4.5},   {"jobs.gpus_1.wait_p50_h", 4.5},
+        {"jobs.gpus_1.wait_p90_h", 8.1},    {"jobs.gpus_1.wait_p99_h", 8.91},   {"jobs.gpus_2_4.jobs", 1},
+        {"jobs.gpus_2_4.wait_p50_h", 10},   {"jobs.gpus_2_4.wait_p99_h", 10},   {"jobs.gpus_5_8.jobs", 2},
+        {"jobs.gpus_5_8.wait_mean_h", 2},   {"jobs.gpus_5_8.wait_p50_h", 2},    {"jobs.gpus_5_8.wait_p90_h", 2.8},
+        {"jobs.gpus_5_8.wait_p99_h", 2.98}, {"jobs.gpus_9_64.jobs", 2},         {"jobs.gpus_9_64.wait_p99_h", 0},
+        {"jobs.gpus_65_up.jobs", 1},        {"jobs.gpus_65_up.wait_mean_h", 5}, {"pool.train.jobs", 11},
+        {"pool.train.wait_mean_h", 4.5},    {"pool.train.wait_p90_h", 8.1},     {"pool.train.job_gpu_h", 22},
+        {"pool.eval.jobs", 6},              {"pool.eval.wait_mean_h", 19.0 / 6}, {"pool.eval.wait_p90_h", 7.5},
+        {"pool.eval.job_gpu_h", 12},        {"user.zed.jobs", 11},              {"user.zed.completed", 10},
+        {"user.zed.gpu_h", 22},             {"user.zed.wait_mean_h", 4.5},      {"user.amy.jobs", 6},
+        {"user.amy.completed", 2},          {"user.amy.gpu_h", 12},             {"user.amy.wait_mean_h", 19.0 / 6},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        double v = fig(s, want[i].key);
+        if (fabs(v - want[i].v) > 1e-9)
+            fprintf(stderr, "\n  %s = %.17g, expected %.17g", want[i].key, v, want[i].v);
+        CU_ASSERT_DOUBLE_EQUAL(v, want[i].v, 1e-9);
+    }
+    /* an empty class has no percentiles; users come in name order */
+    double v = 0;
+    CU_ASSERT(dc_summary_get(s, "jobs.gpus_65_up.wait_p50_h", &v) && v == 5);
+    dc_summary_destroy(s);
+    /* again with the one-GPU jobs alone (the call reordered rows by user) and no users */
+    s = dc_summary_create();
+    dc_jobstat_row ones[17];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].gpus == 1) {
+            ones[m] = rows[i];
+            ones[m++].user = "";
+        }
+    CU_ASSERT_EQUAL_FATAL(m, 11);
+    CU_ASSERT_EQUAL_FATAL(dc_jobstats_summarise(s, ones, m, pools, 1, &err), DC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(fig(s, "jobs.gpus_1.wait_p90_h"), 8.1, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(fig(s, "jobs.gpus_2_4.jobs"), 0, 0);
+    CU_ASSERT(isnan(fig(s, "jobs.gpus_2_4.wait_p50_h")));
+    CU_ASSERT(isnan(fig(s, "jobs.gpus_2_4.wait_mean_h")));
+    CU_ASSERT_EQUAL(key_index(s, "user.zed.jobs"), (size_t)-1);
+    dc_summary_destroy(s);
+}
+
+static void test_user_order(void)
+{
+    dc_jobstat_row rows[3] = {{.user = "zed", .started = true}, {.user = "amy", .started = true},
+                              {.user = "kim", .started = true}};
+    dc_summary *s = dc_summary_create();
+    dc_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(dc_jobstats_summarise(s, rows, 3, NULL, 0, &err), DC_OK);
+    size_t a = key_index(s, "user.amy.jobs"), k = key_index(s, "user.kim.jobs"), z = key_index(s, "user.zed.jobs");
+    CU_ASSERT(a < k && k < z && z != (size_t)-1);
+    dc_summary_destroy(s);
+}
+
 /* ---------- bad rows through the program ---------- */
 
 #define CSV_CFG(cols)                                                                                              \
@@ -507,6 +607,8 @@ static int register_suites(void)
                   {"end states: a failed job holds its GPUs for exactly its recorded time", test_end_states},
                   {"the shipped replay: every job ends as its row says", test_shipped_replay},
                   {"bad rows: file, line and column, status 2", test_bad_rows});
+    DC_TEST_SUITE("accounting", {"waits by size, pools and users against hand-worked values", test_accounting},
+                  {"users in name order", test_user_order});
     return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "cluster.h"
 #include "fabric/network.h"
 #include "fabric_bom.h"
+#include "workload/scheduler.h"
 
 #define USD_MAX 1e15
 #define PRICE(path, unit, doc) {path, DC_PARAM_FLOAT, 0, unit, 0, NULL, 0, USD_MAX, NULL, doc}
@@ -141,6 +142,8 @@ typedef struct cost_model {
     repair_price *repairs;
     size_t n_repairs;
     double on_demand_usd, reserved_discount, reserved_term_y, spot_usd, spot_gpu_h, spot_rework;
+    dc_scheduler *sched;     /* its spot pools are rented by the hour, not owned or reserved */
+    double spot_pool_nodes, all_gpus, gpus_per_node;
     long long reserved_terms;
     double deadline_days, penalty_usd, penalty_usd_per_day;
     double job_tokens; /* 0: unknown */
@@ -285,7 +288,16 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
         return DC_OK;
     dc_cluster *c = dc_cluster_of(sim);
     m->nodes = c ? dc_cluster_node_count(c) : 0;
-    m->gpus = c ? m->nodes * dc_cluster_gpus_per_node(c) : 0;
+    m->gpus_per_node = c ? dc_cluster_gpus_per_node(c) : 0;
+    m->all_gpus = m->nodes * m->gpus_per_node;
+    /* the scheduler's spot pools are the provider's: priced by the hours
+     * used, they are neither bought nor rented on demand or reserved */
+    m->sched = dc_scheduler_of(sim);
+    for (int p = 0; m->sched && p < dc_sched_pool_count(m->sched); p++)
+        if (dc_sched_pool_spot(m->sched, p))
+            m->spot_pool_nodes += dc_sched_pool_nodes(m->sched, p);
+    m->nodes -= m->spot_pool_nodes;
+    m->gpus = m->nodes * m->gpus_per_node;
     m->deadline_days = num(dl, "days", INFINITY);
     m->penalty_usd = num(dl, "penalty_usd", 0);
     m->penalty_usd_per_day = num(dl, "penalty_usd_per_day", 0);
@@ -493,7 +505,25 @@ static void cost_finish(void *state, dc_sim *sim)
     double over_h = t_h > commit_h ? t_h - commit_h : 0.0;
     double reserved_commit = f_r * m->gpus * commit_h * p * (1.0 - m->reserved_discount);
     double reserved_over = f_r * m->gpus * over_h * p;
-    double spot = m->spot_gpu_h * (1.0 + m->spot_rework) * m->spot_usd;
+    /* spot: the stated non-critical work, and the spot pools' hours held by
+     * jobs and services (their reclaims' lost work and restarts inside) */
+    double spot_pool_gpu_h = 0.0, spot_lost_gpu_h = 0.0, spot_reclaims = 0.0;
+    for (int q = 0; m->sched && q < dc_sched_pool_count(m->sched); q++) {
+        if (!dc_sched_pool_spot(m->sched, q))
+            continue;
+        const char *name = dc_sched_pool_name(m->sched, q);
+        spot_pool_gpu_h += dc_sched_pool_held_node_s(m->sched, q) / 3600.0 * m->gpus_per_node;
+        char key[128];
+        static const char *const lost_lines[] = {"preempted", "rollback", "restart"};
+        for (size_t k = 0; k < sizeof lost_lines / sizeof lost_lines[0]; k++) {
+            snprintf(key, sizeof key, "pool.%s.gpu_hours.%s", name, lost_lines[k]);
+            spot_lost_gpu_h += get(s, key, 0.0);
+        }
+        snprintf(key, sizeof key, "pool.%s.reclaims", name);
+        spot_reclaims += get(s, key, 0.0);
+    }
+    double spot_stated = m->spot_gpu_h * (1.0 + m->spot_rework) * m->spot_usd;
+    double spot = spot_stated + spot_pool_gpu_h * m->spot_usd;
     double rent = on_demand + reserved_commit + reserved_over + spot;
 
     double capital = ch.depreciation_usd + ch.interest_usd + cf.depreciation_usd + cf.interest_usd +
@@ -546,7 +576,22 @@ static void cost_finish(void *state, dc_sim *sim)
     put(s, "cost.rent_on_demand_usd", on_demand, "USD", "on-demand GPU-hours");
     put(s, "cost.rent_reserved_usd", reserved_commit + reserved_over, "USD",
         "reserved commitments (and on-demand hours past them)");
-    put(s, "cost.spot_usd", spot, "USD", "spot GPU-hours for non-critical work");
+    put(s, "cost.spot_usd", spot, "USD", "spot GPU-hours: stated non-critical work and the spot pools' hours held");
+    if (m->spot_pool_nodes > 0.0) {
+        put(s, "cost.spot_pool_gpu_h", spot_pool_gpu_h, "GPU-h", "GPU-hours the spot pools' nodes were held");
+        put(s, "cost.spot_pool_usd", spot_pool_gpu_h * m->spot_usd, "USD", "the spot pools' hours at the spot price");
+        put(s, "cost.spot_reclaims", spot_reclaims, "", "spot nodes the provider reclaimed");
+        put(s, "cost.spot_lost_gpu_h", spot_lost_gpu_h, "GPU-h",
+            "GPU-hours of the spot pools' jobs lost (preempted, rolled back) or restarting");
+        put(s, "cost.spot_lost_usd", spot_lost_gpu_h * m->spot_usd, "USD",
+            "what those GPU-hours cost at the spot price (inside cost.spot_usd)");
+    }
+    if (f_o < 1.0 || m->spot_pool_nodes > 0.0) { /* a mix: say it */
+        put(s, "cost.gpus_owned", f_o * m->gpus, "GPUs", "GPUs bought (cost.owned of those outside spot pools)");
+        put(s, "cost.gpus_reserved", f_r * m->gpus, "GPUs", "GPUs rented on reserved contracts");
+        put(s, "cost.gpus_on_demand", f_d * m->gpus, "GPUs", "GPUs rented on demand");
+        put(s, "cost.gpus_spot", m->spot_pool_nodes * m->gpus_per_node, "GPUs", "GPUs of the scheduler's spot pools");
+    }
     put(s, "cost.storage_opex_usd", storage_opex, "USD",
         "running cost of the owned share of the storage tiers (storage.cost_usd)");
     put(s, "cost.tco_usd", tco, "USD", "total cost of ownership: capital charges, operating costs and renting");
@@ -582,7 +627,7 @@ static void cost_finish(void *state, dc_sim *sim)
     put(s, "cost.lost_value_usd", lost * lost_value, "USD", "value of the lost GPU-hours (not added to the TCO)");
     put(s, "output.useful_gpu_h_per_mwh", ratio(useful, kwh / 1000.0), "GPU-h/MWh",
         "useful work per unit of facility energy");
-    put(s, "output.useful_gpu_h_per_gpu_day", ratio(useful, m->gpus * t_days), "GPU-h/day",
+    put(s, "output.useful_gpu_h_per_gpu_day", ratio(useful, m->all_gpus * t_days), "GPU-h/day",
         "useful work per GPU and day");
     /* The seed's parts: each asset's share of its class's capital charge
      * (depreciation and interest are linear in the price), the energy split

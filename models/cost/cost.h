@@ -11,7 +11,9 @@
  * programme of models) thus costs what that took, and a slower run costs
  * more; owned assets are credited with their book value at T.
  *
- * Deployment.  Of the cluster's G GPUs (N nodes, spares included) a share
+ * Deployment.  The nodes of the scheduler's spot pools (scheduler.pools.[]
+ * .spot) are the provider's: priced by the hour below, not bought or
+ * rented otherwise.  Of the cluster's other G GPUs (N nodes, spares included) a share
  * f_o = cost.owned is bought; the rest is rented, a share
  * f_r = (1 - f_o) rented_reserved on reserved contracts and
  * f_d = (1 - f_o)(1 - rented_reserved) on demand.  Spot capacity serves
@@ -61,7 +63,12 @@
  *                T_c = reserved_terms x reserved_term_years in hours: the
  *                commitment is paid in full even if the run ends sooner; past
  *                it the reserved GPUs are kept on demand
- *   spot         spot_gpu_h (1 + spot_rework) spot_usd_per_gpu_h
+ *   spot         [spot_gpu_h (1 + spot_rework) + H_spot] spot_usd_per_gpu_h,
+ *                H_spot the GPU-hours the scheduler's spot pools' nodes were
+ *                held by jobs and services (dc_sched_pool_held_node_s): the
+ *                provider bills the hours used, reclaimed work and restarts
+ *                included (cost.spot_lost_gpu_h: the pools' preempted,
+ *                rollback and restart lines)
  * Orbit (orbital.h): orbital.capex_usd (launch, bus, insurance) is a third
  *   asset, life orbital.life_years, no residual; orbital.opex_usd and
  *   orbital.servicing_usd are operating costs.

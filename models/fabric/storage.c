@@ -108,6 +108,7 @@ typedef struct dset {
     dc_flow_id stream[3];
     double seen[3];        /* the rates the job last read */
     bool standing;
+    int32_t at;            /* standing: its place in st->standing */
 } dset;
 
 struct dc_storage {
@@ -137,6 +138,8 @@ struct dc_storage {
     dset *dsets;
     size_t n_dsets, cap_dsets;
     int32_t *scratch;     /* jobs whose stream rates changed */
+    int32_t *standing;    /* the dsets whose streams stand */
+    size_t n_standing;
 };
 
 dc_storage *dc_storage_of(dc_sim *sim)
@@ -448,11 +451,14 @@ int dc_storage_dataset_register(dc_storage *st, int32_t job, uint32_t nodes)
         size_t ncap = st->cap_dsets ? 2 * st->cap_dsets : 8;
         dset *a = realloc(st->dsets, ncap * sizeof *a);
         int32_t *s = a ? realloc(st->scratch, ncap * sizeof *s) : NULL;
+        if (s)
+            st->scratch = s;
+        int32_t *w = s ? realloc(st->standing, ncap * sizeof *w) : NULL;
         if (a)
             st->dsets = a;
-        if (!a || !s)
+        if (!a || !s || !w)
             return DC_ENOMEM;
-        st->scratch = s;
+        st->standing = w;
         st->cap_dsets = ncap;
     }
     dset *d = &st->dsets[st->n_dsets];
@@ -473,6 +479,8 @@ static void streams_stand(dc_storage *st, dset *d)
     if (!g)
         return;
     d->standing = true;
+    d->at = (int32_t)st->n_standing;
+    st->standing[st->n_standing++] = (int32_t)(d - st->dsets);
     dc_flows_hold(st->flows);
     for (int k = 0; k < 3; k++) {
         d->stream[k] = DC_FLOW_NONE;
@@ -493,6 +501,9 @@ static void streams_fall(dc_storage *st, dset *d)
     if (!d->standing)
         return;
     d->standing = false;
+    int32_t last = st->standing[--st->n_standing];
+    st->standing[d->at] = last;
+    st->dsets[last].at = d->at;
     dc_flows_hold(st->flows);
     for (int k = 0; k < 3; k++) {
         dc_flows_stop(st->flows, d->stream[k]);
@@ -553,10 +564,8 @@ static void on_rerate(dc_sim *sim, void *ctx)
 {
     dc_storage *st = ctx;
     size_t n = 0;
-    for (size_t i = 0; i < st->n_dsets; i++) {
-        const dset *d = &st->dsets[i];
-        if (!d->standing)
-            continue;
+    for (size_t i = 0; i < st->n_standing; i++) {
+        const dset *d = &st->dsets[st->standing[i]];
         for (int k = 0; k < 3; k++)
             if (d->stream[k] != DC_FLOW_NONE && dc_flows_rate(st->flows, d->stream[k]) != d->seen[k]) {
                 st->scratch[n++] = d->job;
@@ -934,6 +943,7 @@ static void storage_destroy(void *state)
     free(st->free_jios);
     free(st->dsets);
     free(st->scratch);
+    free(st->standing);
     dc_flows_destroy(st->flows);
 }
 

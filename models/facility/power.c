@@ -1007,6 +1007,9 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     if (p->src_cap < 0 || p->src_heat < 0 || p->sig_it < 0 || !p->s_it || !p->s_cool || !p->s_fac || !p->s_pue
         || !p->s_thr || !p->s_thr_cap || !p->s_thr_heat)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
+    /* power_finish reads these two (peaks, swings) */
+    dc_series_keep(p->s_it);
+    dc_series_keep(p->s_fac);
     static const char *const sigs[] = {"failure", "nodes_up", "node_idle", "job_phase", "job_speed"};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         int sig = dc_sim_signal(sim, sigs[i]);

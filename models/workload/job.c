@@ -11,6 +11,7 @@
 #include "checkpoint.h"
 #include "cluster.h"
 #include "jobspec.h"
+#include "jobstats.h"
 #include "jobtable.h"
 #include "scheduler.h"
 #include "steptime.h"
@@ -97,6 +98,7 @@ typedef struct job_model {
     bool ended;                 /* done, or ended by its time limit */
     bool timed_out;
     dc_end_state end_state;     /* the trace's: how it leaves once its recorded run is done */
+    uint32_t gpus_asked;        /* the trace's GPUs, else nodes x GPUs per node */
     double queued_since_s, wait_s, first_start_s, preempt_lost_gpu_s, end_s;
     uint64_t n_preempted;
     char user[32], cls[32];     /* the scenario is gone once the run starts: copies */
@@ -1145,6 +1147,7 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     j->start_s = sp->submit_s;
     j->kind = sp->kind;
     j->end_state = sp->end_state;
+    j->gpus_asked = sp->gpus ? sp->gpus : sp->nodes * j->gpus_per_node;
     j->first_start_s = NAN;
     j->handle = -1;
 
@@ -1663,6 +1666,8 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
     dc_eventlog *log = dc_sim_eventlog(sim);
     double now = dc_sim_now(sim);
     double *waits = malloc((m->n + 1) * sizeof *waits);
+    dc_jobstat_row *acct = malloc((m->n + 1) * sizeof *acct);
+    size_t n_acct = 0;
     size_t n_started = 0, n_completed = 0, n_timeout = 0, n_submitted = 0;
     size_t n_end[DC_END_STATES] = {0};
     double end_gpu_s[DC_END_STATES] = {0};
@@ -1682,11 +1687,17 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
             if (st != DC_JOB_PENDING && st != DC_JOB_DONE)
                 run += j->time_s[st];
         bool done = j->ended && outcome(j) == DC_END_COMPLETED;
+        double held_gpu_s = 0;
+        for (int st = 0; st < DC_JOB_PHASES; st++)
+            held_gpu_s += j->held_node_s[st] * gpn;
         if (j->ended) {
             n_end[outcome(j)]++;
-            for (int st = 0; st < DC_JOB_PHASES; st++)
-                end_gpu_s[outcome(j)] += j->held_node_s[st] * gpn;
+            end_gpu_s[outcome(j)] += held_gpu_s;
         }
+        if (acct)
+            acct[n_acct++] = (dc_jobstat_row){.wait_s = wait, .gpu_s = held_gpu_s, .gpus = j->gpus_asked,
+                                              .pool = j->req.pool, .user = j->user,
+                                              .started = !isnan(j->first_start_s), .completed = done};
         if (waits)
             waits[n_started] = wait;
         if (!isnan(j->first_start_s))
@@ -1747,6 +1758,16 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
     dc_summary_set(s, "jobs.interruptions", (double)interrupts, "", "failures that interrupted jobs");
     dc_summary_set(s, "jobs.useful_gpu_h", useful / 3600.0, "GPU-h", "work done and kept, all jobs");
     dc_summary_set(s, "jobs.lost_gpu_h", lost / 3600.0, "GPU-h", "work computed then lost, all jobs");
+    dc_scheduler *sched = dc_scheduler_of(sim);
+    int n_pools = sched ? dc_sched_pool_count(sched) : 0;
+    const char **pool_names = calloc((size_t)n_pools + 1, sizeof *pool_names);
+    for (int p = 0; pool_names && p < n_pools; p++)
+        pool_names[p] = dc_sched_pool_name(sched, p);
+    dc_error aerr = {0};
+    if (!acct || !pool_names || dc_jobstats_summarise(s, acct, n_acct, pool_names, n_pools, &aerr) != DC_OK)
+        dc_sim_fail(sim, DC_ENOMEM, "out of memory summing the jobs");
+    free(pool_names);
+    free(acct);
     for (int k = 0; k < DC_JOB_KINDS; k++) {
         if (!by_kind[k])
             continue;

@@ -208,6 +208,12 @@ static void bank_pool(dc_scheduler *s, pool *p)
     p->last_s = now;
 }
 
+double dc_sched_pool_held_node_s(dc_scheduler *s, int p)
+{
+    bank_pool(s, &s->pools[p]);
+    return s->pools[p].held_ns;
+}
+
 static void record_pool(dc_scheduler *s, pool *p)
 {
     double now = dc_sim_now(s->sim);

@@ -127,6 +127,9 @@ const char *dc_sched_pool_name(const dc_scheduler *s, int pool);
 uint32_t dc_sched_pool_nodes(const dc_scheduler *s, int pool);
 bool dc_sched_pool_spot(const dc_scheduler *s, int pool);
 int dc_sched_pool_count(const dc_scheduler *s);
+/* Node-seconds the pool's nodes were held by jobs and services from 0 to
+ * now (the cost model prices a spot pool's hours with it). */
+double dc_sched_pool_held_node_s(dc_scheduler *s, int pool);
 /* User id by name (created on first use); -1 when out of memory. */
 int dc_sched_user(dc_scheduler *s, const char *name);
 double dc_sched_estimate_factor(const dc_scheduler *s);

@@ -1,0 +1,149 @@
+/* Job accounting at the end of a run: waits by job size, per user and per pool.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
+#include "jobstats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const dc_jobstat_size_names[DC_JOBSTAT_SIZES] = {"gpus_1", "gpus_2_4", "gpus_5_8", "gpus_9_64",
+                                                             "gpus_65_up"};
+
+int dc_jobstat_size_class(uint32_t gpus)
+{
+    return gpus <= 1 ? 0 : gpus <= 4 ? 1 : gpus <= 8 ? 2 : gpus <= 64 ? 3 : 4;
+}
+
+double dc_jobstats_quantile(const double *v, size_t n, double q)
+{
+    if (n == 0)
+        return NAN;
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)floor(pos);
+    size_t hi = lo + 1 < n ? lo + 1 : lo;
+    return v[lo] + (pos - (double)lo) * (v[hi] - v[lo]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Rows by user, then wait. */
+static int cmp_by_user(const void *a, const void *b)
+{
+    const dc_jobstat_row *x = a, *y = b;
+    int c = strcmp(x->user, y->user);
+    return c ? c : (x->wait_s < y->wait_s ? -1 : x->wait_s > y->wait_s);
+}
+
+typedef struct group_stats {
+    size_t n, started, completed;
+    double wait_sum_s, gpu_s;
+} group_stats;
+
+/* The waits of the started rows among rows[0..n), sorted into buf. */
+static size_t started_waits(const dc_jobstat_row *rows, size_t n, double *buf)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].started)
+            buf[k++] = rows[i].wait_s;
+    qsort(buf, k, sizeof *buf, cmp_double);
+    return k;
+}
+
+static void put(dc_summary *s, const char *prefix, const char *name, const char *what, double v, const char *unit,
+                const char *doc)
+{
+    char key[160];
+    snprintf(key, sizeof key, "%s.%s.%s", prefix, name, what);
+    dc_summary_set(s, key, v, unit, doc);
+}
+
+int dc_jobstats_summarise(dc_summary *s, dc_jobstat_row *rows, size_t n, const char *const *pool_names,
+                          int n_pools, dc_error *err)
+{
+    double *w = malloc((n + 1) * sizeof *w);
+    if (!w)
+        return dc_error_set(err, DC_ENOMEM, "out of memory summing the jobs");
+    /* over all jobs */
+    size_t k = started_waits(rows, n, w);
+    dc_summary_set(s, "jobs.wait_p90_h", dc_jobstats_quantile(w, k, 0.90) / 3600.0, "h",
+                   "90th percentile wait of the jobs that started");
+    dc_summary_set(s, "jobs.wait_p99_h", dc_jobstats_quantile(w, k, 0.99) / 3600.0, "h",
+                   "99th percentile wait of the jobs that started");
+    /* by size class */
+    for (int c = 0; c < DC_JOBSTAT_SIZES; c++) {
+        size_t m = 0;
+        double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            if (rows[i].started && dc_jobstat_size_class(rows[i].gpus) == c) {
+                w[m++] = rows[i].wait_s;
+                sum += rows[i].wait_s;
+            }
+        qsort(w, m, sizeof *w, cmp_double);
+        const char *nm = dc_jobstat_size_names[c];
+        put(s, "jobs", nm, "jobs", (double)m, "", "jobs of this size class (GPUs asked) that started");
+        put(s, "jobs", nm, "wait_mean_h", m ? sum / (double)m / 3600.0 : NAN, "h", "mean wait of this size class");
+        put(s, "jobs", nm, "wait_p50_h", dc_jobstats_quantile(w, m, 0.5) / 3600.0, "h", "median wait of this size class");
+        put(s, "jobs", nm, "wait_p90_h", dc_jobstats_quantile(w, m, 0.9) / 3600.0, "h",
+            "90th percentile wait of this size class");
+        put(s, "jobs", nm, "wait_p99_h", dc_jobstats_quantile(w, m, 0.99) / 3600.0, "h",
+            "99th percentile wait of this size class");
+    }
+    /* by pool: one pass per pool over the rows (pools are few) */
+    for (int p = 0; p < n_pools; p++) {
+        group_stats g = {0};
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (rows[i].pool != p)
+                continue;
+            g.n++;
+            g.gpu_s += rows[i].gpu_s;
+            if (rows[i].started) {
+                w[m++] = rows[i].wait_s;
+                g.wait_sum_s += rows[i].wait_s;
+            }
+        }
+        qsort(w, m, sizeof *w, cmp_double);
+        put(s, "pool", pool_names[p], "jobs", (double)g.n, "", "jobs submitted to this pool");
+        put(s, "pool", pool_names[p], "wait_mean_h", m ? g.wait_sum_s / (double)m / 3600.0 : NAN, "h",
+            "mean wait of this pool's jobs that started");
+        put(s, "pool", pool_names[p], "wait_p90_h", dc_jobstats_quantile(w, m, 0.9) / 3600.0, "h",
+            "90th percentile wait of this pool's jobs that started");
+        put(s, "pool", pool_names[p], "job_gpu_h", g.gpu_s / 3600.0, "GPU-h", "GPU-hours this pool's jobs held");
+    }
+    /* by user, in name order */
+    bool any_user = false;
+    for (size_t i = 0; i < n && !any_user; i++)
+        any_user = rows[i].user[0] != '\0';
+    if (any_user) {
+        qsort(rows, n, sizeof *rows, cmp_by_user);
+        for (size_t a = 0; a < n;) {
+            size_t b = a;
+            group_stats g = {0};
+            while (b < n && strcmp(rows[b].user, rows[a].user) == 0) {
+                g.n++;
+                g.completed += rows[b].completed;
+                g.gpu_s += rows[b].gpu_s;
+                if (rows[b].started) {
+                    g.started++;
+                    g.wait_sum_s += rows[b].wait_s;
+                }
+                b++;
+            }
+            const char *u = rows[a].user[0] ? rows[a].user : "(none)";
+            put(s, "user", u, "jobs", (double)g.n, "", "jobs this user submitted");
+            put(s, "user", u, "completed", (double)g.completed, "", "jobs of this user that completed");
+            put(s, "user", u, "gpu_h", g.gpu_s / 3600.0, "GPU-h", "GPU-hours this user's jobs held");
+            put(s, "user", u, "wait_mean_h", g.started ? g.wait_sum_s / (double)g.started / 3600.0 : NAN, "h",
+                "mean wait of this user's jobs that started");
+            a = b;
+        }
+    }
+    free(w);
+    return DC_OK;
+}
