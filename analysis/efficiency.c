@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "summary.h"
+
 static const char *const scheduling_lines[] = {
     "idle_spare", "waiting",   "preempted", "down",   "retired",     "parts_wait", "heat_shutdown",
     "power_outage", "spot_reclaimed", "rollback", "corruption", "detection", "restart", "power_up",
@@ -77,4 +79,34 @@ void dc_efficiency_compute(const char *const *lines, const double *gpu_h, size_t
             out->order[k] = out->order[k - 1];
             out->order[k - 1] = t;
         }
+}
+
+int dc_efficiency_of_summary(const dc_summary *s, dc_efficiency *out, int *kernel_known)
+{
+    enum { MAX_LINES = 64 };
+    const char *names[MAX_LINES];
+    double values[MAX_LINES], capacity = NAN, kernel = NAN, useful = NAN, job_useful = NAN, serving = 0.0;
+    size_t n = 0;
+    for (size_t i = 0; i < dc_summary_count(s) && n < MAX_LINES; i++) {
+        const char *k = dc_summary_key(s, i);
+        if (strncmp(k, "gpu_hours.", 10) != 0)
+            continue;
+        if (strcmp(k + 10, "capacity") == 0) {
+            capacity = dc_summary_value(s, i);
+            continue;
+        }
+        names[n] = k + 10;
+        values[n++] = dc_summary_value(s, i);
+    }
+    if (!(capacity > 0.0))
+        return -1;
+    dc_summary_get(s, "gpu_hours.useful", &useful);
+    dc_summary_get(s, "job.useful_gpu_h", &job_useful);
+    dc_summary_get(s, "gpu_hours.inference_serving", &serving);
+    int known = dc_summary_get(s, "step.kernel_efficiency", &kernel) && kernel > 0.0 && useful == job_useful &&
+                !(serving > 0.0);
+    dc_efficiency_compute(names, values, n, capacity, known ? kernel : 1.0, 1, out);
+    if (kernel_known)
+        *kernel_known = known;
+    return 0;
 }

@@ -62,4 +62,12 @@ const char *dc_efficiency_factor_name(int factor);
 void dc_efficiency_compute(const char *const *lines, const double *gpu_h, size_t n, double total_gpu_h, double kernel,
                            int count_serving, dc_efficiency *out);
 
+/* The cluster's factors from a run's summary: its gpu_hours.* lines of
+ * gpu_hours.capacity, the kernel efficiency step.kernel_efficiency when all
+ * the useful work is the job group's (gpu_hours.useful = job.useful_gpu_h,
+ * no service serving), else 1 (*kernel_known false).  -1 without a
+ * breakdown. */
+struct dc_summary;
+int dc_efficiency_of_summary(const struct dc_summary *s, dc_efficiency *out, int *kernel_known);
+
 #endif

@@ -56,32 +56,17 @@ static double num(const dc_table *t, size_t r, long c)
 
 int dc_report_efficiency(dc_trace_file *tf, const dc_summary *s, const char *path, dc_error *err)
 {
-    const char *names[MAX_LINES];
-    double values[MAX_LINES];
-    size_t n = 0;
-    double capacity = NAN, kernel = NAN;
-    for (size_t i = 0; i < dc_summary_count(s) && n < MAX_LINES; i++) {
-        const char *k = dc_summary_key(s, i);
-        if (strncmp(k, "gpu_hours.", 10) != 0)
-            continue;
-        if (strcmp(k + 10, "capacity") == 0) {
-            capacity = dc_summary_value(s, i);
-            continue;
-        }
-        names[n] = k + 10;
-        values[n++] = dc_summary_value(s, i);
-    }
-    if (!(capacity > 0.0))
+    dc_efficiency e;
+    int cluster_kernel = 0;
+    if (dc_efficiency_of_summary(s, &e, &cluster_kernel) != 0)
         return dc_error_set(err, DC_EINPUT, "trace '%s' has no GPU-hour breakdown (gpu_hours.capacity)", path);
+    double kernel = NAN;
     bool has_kernel = dc_summary_get(s, "step.kernel_efficiency", &kernel) && kernel > 0.0;
-
-    /* the jobs: job 0 (the job group) is the one whose kernel efficiency the trace records */
     dc_table *t = NULL;
     bool has_jobs = false;
     int rc = dc_trace_has_dataset(tf, "/jobs", &has_jobs, err);
     if (rc != DC_OK)
         return rc;
-    double useful_others = 0.0;
     if (has_jobs) {
         if (!(t = dc_table_create()))
             return dc_error_set(err, DC_ENOMEM, "out of memory");
@@ -89,17 +74,7 @@ int dc_report_efficiency(dc_trace_file *tf, const dc_summary *s, const char *pat
             dc_table_destroy(t);
             return rc;
         }
-        long c_job = col_of(t, "job"), c_useful = col_of(t, "gpu_hours.useful");
-        for (size_t r = 0; r < dc_table_rows(t); r++)
-            if (num(t, r, c_job) != 0.0 && num(t, r, c_useful) > 0.0)
-                useful_others += num(t, r, c_useful);
     }
-    double serving = 0.0;
-    dc_summary_get(s, "gpu_hours.inference_serving", &serving);
-    /* the cluster's kernel efficiency: job 0's when all the useful work is its */
-    bool cluster_kernel = has_kernel && useful_others == 0.0 && !(serving > 0.0);
-    dc_efficiency e;
-    dc_efficiency_compute(names, values, n, capacity, cluster_kernel ? kernel : 1.0, 1, &e);
     printf("effective compute = peak x device utilisation x network efficiency x data efficiency x scheduling "
            "efficiency (seed 000, sec. 2), from the GPU-hours of %s\n\n",
            path);
