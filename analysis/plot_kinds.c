@@ -16,6 +16,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "efficiency.h"
 #include "eventlog.h"
 
 static int nomem(dc_error *err)
@@ -170,6 +171,43 @@ int dc_plot_export_bars(const dc_plot_kind *k, const dc_plot_run *runs, size_t n
     dc_plot_var_number(d, "total", total);
     dc_plot_var_number(d, "sum", sum);
     dc_plot_var_string(d, "unit", unit);
+    dc_plot_var_number(d, "days", runs[0].end_s / 86400.0);
+    return dc_plot_data_close(d, f, err);
+}
+
+/* ---- efficiency (the seed's effective-compute factors, efficiency.h) -------------- */
+
+static int export_efficiency(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_data *d,
+                             dc_error *err)
+{
+    (void)k;
+    (void)n;
+    dc_efficiency e;
+    int kernel_known = 0;
+    if (dc_efficiency_of_summary(runs[0].summary, &e, &kernel_known) != 0)
+        return dc_error_set(err, DC_EINPUT, "the trace has no GPU-hour breakdown (gpu_hours.capacity)");
+    FILE *f = dc_plot_data_open(d, "bars.csv", err);
+    if (!f)
+        return err ? err->code : DC_EIO;
+    fprintf(f, "# label,value,share_pct (the factors by loss, largest first, then their product)\n");
+    for (int i = 0; i < DC_EFF_FACTORS; i++) {
+        int fi = e.order[i];
+        dc_plot_put_label(f, dc_efficiency_factor_name(fi));
+        fputc(',', f);
+        dc_plot_put(f, e.factor[fi]);
+        fputc(',', f);
+        dc_plot_put(f, 100.0 * e.factor[fi]);
+        fputc('\n', f);
+    }
+    dc_plot_put_label(f, "effective / peak");
+    fputc(',', f);
+    dc_plot_put(f, e.effective);
+    fputc(',', f);
+    dc_plot_put(f, 100.0 * e.effective);
+    fputc('\n', f);
+    dc_plot_var_number(d, "nbars", DC_EFF_FACTORS + 1);
+    dc_plot_var_number(d, "kernel", e.kernel);
+    dc_plot_var_number(d, "kernel_known", kernel_known);
     dc_plot_var_number(d, "days", runs[0].end_s / 86400.0);
     return dc_plot_data_close(d, f, err);
 }
@@ -980,6 +1018,9 @@ const dc_plot_kind dc_plot_kinds[] = {
     {"gpu_hours", "gpu_hours.gp", DC_PLOT_ONE, {"/summary/gpu_hours.*", "/summary/gpu_hours.capacity"},
      dc_plot_export_bars, {"gpu_hours.", "gpu_hours.capacity", NULL}, 900, 0,
      "where the GPU-hours went: useful work and each loss, share of the capacity (bars)"},
+    {"efficiency", "efficiency.gp", DC_PLOT_ONE, {"/summary/gpu_hours.capacity"}, export_efficiency, {NULL}, 900,
+     330, "effective compute as peak x device utilisation x network, data and scheduling efficiency, the biggest "
+     "loss first (bars)"},
     {"progress", "progress.gp", DC_PLOT_ONE,
      {"/series/job_progress", "/summary/job.ideal_days", "/summary/job.work_done_fraction",
       "/summary/job.useful_gpu_h"},

@@ -58,6 +58,10 @@ int dc_cmd_report(int argc, char **argv);
 /* dcsim report --jobs: prints the trace's /jobs table (report_jobs.c). */
 struct dc_trace_file;
 int dc_report_jobs(struct dc_trace_file *tf, const char *path, dc_error *err);
+/* dcsim report --efficiency: the seed's effective-compute factors of the
+ * cluster and of every job, biggest loss first (report_efficiency.c). */
+struct dc_summary;
+int dc_report_efficiency(struct dc_trace_file *tf, const struct dc_summary *s, const char *path, dc_error *err);
 int dc_cmd_keys(int argc, char **argv);
 int dc_cmd_mttf(int argc, char **argv);
 int dc_cmd_sweep(int argc, char **argv);

@@ -13,7 +13,7 @@
 #include "summary.h"
 #include "trace_read.h"
 
-enum { O_JSON = 256, O_UNITS, O_SET, O_HTML, O_JOBS };
+enum { O_JSON = 256, O_UNITS, O_SET, O_HTML, O_JOBS, O_EFFICIENCY };
 
 static const dc_cli_opt report_opts[] = {
     {"json", O_JSON, NULL, 0, "print the summary as one JSON object (dcsim.version, run.seed, run.scenario, then "
@@ -21,6 +21,9 @@ static const dc_cli_opt report_opts[] = {
     {"units", O_UNITS, NULL, 0, "with --json: each figure as {\"value\": V, \"unit\": U}"},
     {"jobs", O_JOBS, NULL, 0, "print the /jobs table instead: one line per job (size, span, times, state, "
                               "GPU-hours and their useful share, exposed communication, mean step)"},
+    {"efficiency", O_EFFICIENCY, NULL, 0, "print the seed's effective compute instead: peak x device utilisation x "
+                                          "network, data and scheduling efficiency, for the cluster and every job, "
+                                          "the biggest loss first"},
     {"html", O_HTML, "OUT.html", 0, "write one self-contained HTML page instead (no network, no script; the "
                                     "figures as inline SVG; a run or a sweep file)"},
     {0},
@@ -37,11 +40,12 @@ static const dc_cli_cmd report_cmd = {
     .after = "Examples:\n"
              "  dcsim report 10k_gpu.h5\n"
              "  dcsim report 10k_gpu.h5 --html 10k_gpu.html\n"
+             "  dcsim report 10k_gpu.h5 --efficiency\n"
              "  dcsim report sweep.h5 --html sweep.html\n",
 };
 
 typedef struct flags {
-    bool json, units, jobs;
+    bool json, units, jobs, efficiency;
     const char *html;
     const char *sets[256];
     size_t n_sets;
@@ -62,6 +66,9 @@ static int flag_opt(void *ctx, int key, const char *arg, dc_error *err)
         return DC_OK;
     case O_JOBS:
         f->jobs = true;
+        return DC_OK;
+    case O_EFFICIENCY:
+        f->efficiency = true;
         return DC_OK;
     case O_SET:
         return dc_cli_push(f->sets, &f->n_sets, sizeof f->sets / sizeof f->sets[0], arg, "--set", "overrides", err);
@@ -85,9 +92,9 @@ int dc_cmd_report(int argc, char **argv)
     const char *path = argv[first];
     bool json = fl.json;
     bool jobs = fl.jobs;
-    if ((fl.html != NULL) + json + jobs > 1)
-        return dc_cli_usage_error(&report_cmd, "--json, --jobs and --html do not go together (dcsim export "
-                                  "TRACE.h5 /jobs gives the table as CSV)");
+    if ((fl.html != NULL) + json + jobs + fl.efficiency > 1)
+        return dc_cli_usage_error(&report_cmd, "--json, --jobs, --efficiency and --html do not go together (dcsim "
+                                  "export TRACE.h5 /jobs gives the table as CSV)");
     if (fl.html) {
         dc_error herr = {0};
         if (dc_cli_report_html(path, fl.html, &herr) != DC_OK)
@@ -126,6 +133,9 @@ int dc_cmd_report(int argc, char **argv)
         goto fail;
     if (jobs) {
         if (dc_report_jobs(t, path, &err) != DC_OK)
+            goto fail;
+    } else if (fl.efficiency) {
+        if (dc_report_efficiency(t, s, path, &err) != DC_OK)
             goto fail;
     } else if (json) {
         char *scenario = NULL, *text = NULL;

@@ -342,6 +342,13 @@ void dc_cluster_fail_detected(dc_cluster *c, int class_id, const char *class_nam
                               const uint32_t *nodes, size_t n_nodes, int32_t job,
                               double detect_s)
 {
+    dc_cluster_fail_returning(c, class_id, class_name, nodes, n_nodes, job, detect_s, 0.0);
+}
+
+void dc_cluster_fail_returning(dc_cluster *c, int class_id, const char *class_name,
+                               const uint32_t *nodes, size_t n_nodes, int32_t job,
+                               double detect_s, double return_s)
+{
     bank(c);
     uint32_t taken[1024];
     size_t n_taken = 0;
@@ -364,7 +371,8 @@ void dc_cluster_fail_detected(dc_cluster *c, int class_id, const char *class_nam
     if (n_nodes > 0 && n_taken == 0)
         return;
     record(c);
-    dc_failure_event ev = {class_id, class_name, taken, n_taken, job, detect_s > 0.0 ? detect_s : 0.0};
+    dc_failure_event ev = {class_id, class_name, taken, n_taken, job, detect_s > 0.0 ? detect_s : 0.0,
+                           return_s > 0.0 ? return_s : 0.0};
     dc_sim_publish(c->sim, c->sig_failure, &ev);
     for (size_t i = 0; i < n_taken; i++)
         c->job_of[taken[i]] = -1;

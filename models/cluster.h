@@ -90,6 +90,8 @@ typedef struct dc_failure_event {
     size_t n_nodes;
     int32_t job;            /* a job-level fault: the job hit; else -1 */
     double detect_s;        /* delay before the failure is noticed (0: at once) */
+    double return_s;        /* > 0: the nodes come back this long after the failure, returned by
+                             * the sender (a failure log's repair time): no repair ticket */
 } dc_failure_event;
 
 typedef struct dc_corruption_event {
@@ -212,6 +214,11 @@ void dc_cluster_fail(dc_cluster *c, int class_id, const char *class_name,
 void dc_cluster_fail_detected(dc_cluster *c, int class_id, const char *class_name,
                               const uint32_t *nodes, size_t n_nodes, int32_t job,
                               double detect_s);
+/* The same, for a failure whose nodes the caller returns return_s after
+ * now (dc_failure_event.return_s; the repair model leaves them alone). */
+void dc_cluster_fail_returning(dc_cluster *c, int class_id, const char *class_name,
+                               const uint32_t *nodes, size_t n_nodes, int32_t job,
+                               double detect_s, double return_s);
 /* Publishes "corruption": node's fault silently corrupted job's state. */
 void dc_cluster_corrupt(dc_cluster *c, int class_id, const char *class_name,
                         int32_t node, int32_t job, double detect_s);

@@ -18,6 +18,7 @@
 #include "workload/jobclass.h"
 #include "workload/jobspec.h"
 #include "workload/tracemap.h"
+#include "reliability/failurelog.h"
 #include "orbital/orbital.h"
 #include "fabric/network.h"
 #include "facility/power.h"
@@ -70,6 +71,7 @@ static const dc_param *const schemas[] = {
     dc_job_params,
     dc_jobspec_params,
     dc_tracemap_params,
+    dc_failurelog_params,
     dc_jobclass_params,
     dc_checkpoint_params,
     dc_inference_params,

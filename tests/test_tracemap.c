@@ -26,6 +26,7 @@
 #include "testutil.h"
 #include "workload/jobspec.h"
 #include "workload/jobstats.h"
+#include "timefmt.h"
 #include "workload/tracemap.h"
 
 static char tmpdir[256];
@@ -249,7 +250,7 @@ static void test_datetime(void)
         {"2024-02-29 12:30", 1709209800},         {"1970-01-01T00:00:00Z", 0}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         double t = NAN;
-        CU_ASSERT(dc_tracemap_datetime(ok[i].s, &t));
+        CU_ASSERT(dc_timefmt_datetime(ok[i].s, &t));
         CU_ASSERT_DOUBLE_EQUAL(t, ok[i].t, 1e-6);
     }
     static const char *const bad[] = {"2023-02-29 00:00", "2020-13-01 00:00", "2020-01-01", "2020-01-01 24:00",
@@ -257,7 +258,7 @@ static void test_datetime(void)
                                       "2020-01-01 00:00:00."};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         double t;
-        CU_ASSERT(!dc_tracemap_datetime(bad[i], &t));
+        CU_ASSERT(!dc_timefmt_datetime(bad[i], &t));
     }
 }
 

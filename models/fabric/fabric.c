@@ -264,6 +264,19 @@ static fjob *job_at(const dc_fabric *f, int32_t job)
 
 bool dc_fabric_registered(const dc_fabric *f, int32_t job) { return job_at(f, job) != NULL; }
 
+void dc_fabric_resize(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n, uint32_t rep_stride)
+{
+    fjob *J = job_at(f, job);
+    if (!J)
+        return;
+    dc_fabric_stop(f, job);
+    J->nodes = nodes;
+    J->gpus = (double)nodes * f->G;
+    J->rep_n = rep_n;
+    J->rep_stride = rep_stride ? rep_stride : 1;
+    J->placed = false;
+}
+
 bool dc_fabric_computing(const dc_fabric *f, int32_t job)
 {
     const fjob *J = job_at(f, job);

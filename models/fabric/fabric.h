@@ -95,6 +95,10 @@ void dc_fabric_destroy(dc_fabric *f);
  * stride GPUs).  DC_OK or DC_ENOMEM. */
 int dc_fabric_register(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n, uint32_t rep_stride);
 bool dc_fabric_registered(const dc_fabric *f, int32_t job);
+/* A registered job changes size (an elastic job): its flows leave the
+ * fabric and are placed anew, for nodes nodes and the new ring, at its
+ * next dc_fabric_start. */
+void dc_fabric_resize(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n, uint32_t rep_stride);
 
 /* The job runs on nodes[0..n) (gen: the cluster's count of its node
  * changes; the same gen reuses the last placement): its flows join the

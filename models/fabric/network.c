@@ -143,6 +143,14 @@ int dc_network_job_traffic(dc_network *net, int32_t job, uint32_t nodes, uint32_
     return dc_fabric_register(net->fabric, job, nodes, n, stride);
 }
 
+static void note_health(dc_network *net);
+
+void dc_network_job_resize(dc_network *net, int32_t job, uint32_t nodes, uint32_t n, uint32_t stride)
+{
+    dc_fabric_resize(net->fabric, job, nodes, n, stride);
+    note_health(net);
+}
+
 /* Banks degraded time and records the health after a change: the worst
  * unit a job on the fabric uses. */
 static void note_health(dc_network *net)

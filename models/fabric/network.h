@@ -73,6 +73,9 @@ dc_coll_cost dc_network_collective(const dc_network *net, dc_coll_op op, uint32_
  * (dc_job_event) tells when its bandwidth may have changed.  DC_OK or
  * DC_ENOMEM. */
 int dc_network_job_traffic(dc_network *net, int32_t job, uint32_t nodes, uint32_t n, uint32_t stride);
+/* The job (registered) now computes on nodes nodes with that ring (an
+ * elastic job's new size): its flows are placed anew when it next runs. */
+void dc_network_job_resize(dc_network *net, int32_t job, uint32_t nodes, uint32_t n, uint32_t stride);
 /* op of cluster job id job over n of its ranks at stride GPUs on bytes,
  * with algorithm algo (AUTO: the fastest), on the bandwidth the job gets. */
 dc_coll_cost dc_network_job_collective(const dc_network *net, int32_t job, dc_coll_op op, dc_coll_algo algo,

@@ -14,6 +14,7 @@
 
 #include "cluster.h"
 #include "dist.h"
+#include "failurelog.h"
 #include "law_params.h"
 #include "straggler.h"
 
@@ -35,6 +36,8 @@ const dc_param dc_failure_params[] = {
     DC_LAW_PARAMS("failures.[]", "exponential", "time between failures of one unit"),
     {"failures.[].initial_age_h", DC_PARAM_FLOAT, 0, "h", 0, NULL, 0, 1e7, NULL,
      "age of every unit at the start (non-exponential laws: 0 = all new, infant mortality first)"},
+    {"failures.[].from_log", DC_PARAM_BOOL, 0, "", 0, NULL, 0, 0, NULL,
+     "only the failure_log's failures of this class, no random arrivals (its law is not used)"},
     {"failures.[].detect_s", DC_PARAM_FLOAT, 0, "s", 0, NULL, 0, 1e8, NULL,
      "delay before a failure is noticed (0: reported at once; a hang: the watchdog timeout)"},
     {"failures.[].check_interval_s", DC_PARAM_FLOAT, 0, "s", 0, NULL, 0, 1e8, NULL,
@@ -84,6 +87,7 @@ typedef struct fclass {
     double slow_factor, evict_below;
     bool evict;
     double initial_age_s;
+    bool from_log;     /* no arrivals of its own: the failure log's rows only */
     uint64_t n_failures, n_repeats;
 
     /* The class's clock: V = v_last + accel (t - t_last). */
@@ -114,6 +118,12 @@ typedef struct failure_model {
     dc_straggler *straggler;
     uint64_t node_failures;
     bool started;
+
+    /* the failure log (failurelog.h): rows in time order, the next one due */
+    dc_failure_row *logged;
+    size_t n_logged, next_logged;
+    uint64_t n_log_injected, n_log_skipped;
+    bool has_log;
 } failure_model;
 
 #define CLASS_BITS 12
@@ -365,6 +375,53 @@ static bool strike_stop(failure_model *m, size_t ci, uint32_t node)
     log_failure(m, fc, (int32_t)nodes[0], job, (double)n);
     dc_cluster_fail_detected(c, (int)ci, fc->name, nodes, n, -1, detection_delay(fc, dc_sim_now(m->sim)));
     return true;
+}
+
+/* ---------- the failure log ---------- */
+
+static void on_log_return(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    failure_model *m = ctx;
+    (void)sim;
+    uint32_t node = (uint32_t)arg, epoch = (uint32_t)(arg >> 32);
+    /* the same down period (no later failure took it down again meanwhile) */
+    if (m->down_epoch[node] == epoch && dc_cluster_node_state(m->cluster, node) == DC_NODE_DOWN)
+        dc_cluster_repaired(m->cluster, &node, 1);
+}
+
+/* Row k of the log strikes now, as a failure of its class (its takes and
+ * detection); then the next row is scheduled. */
+static void on_logged(dc_sim *sim, void *ctx, uint64_t k)
+{
+    failure_model *m = ctx;
+    const dc_failure_row *row = &m->logged[k];
+    fclass *fc = &m->classes[row->class_id];
+    dc_cluster *c = m->cluster;
+    uint32_t nodes[1024];
+    size_t n = 0;
+    int32_t job = -1;
+    if (fc->takes == TAKES_RACK) {
+        uint32_t npr = dc_cluster_nodes_per_rack(c), first = row->node / npr * npr;
+        for (uint32_t u = first; u < first + npr && u < m->n_nodes && n < 1024; u++)
+            if (node_up(m, u))
+                nodes[n++] = u;
+    } else if (node_up(m, row->node)) {
+        nodes[n++] = row->node;
+    }
+    if (n == 0) {
+        m->n_log_skipped++;
+    } else {
+        for (size_t i = 0; i < n && job < 0; i++)
+            job = dc_cluster_node_job(c, nodes[i]);
+        m->n_log_injected++;
+        log_failure(m, fc, (int32_t)nodes[0], job, (double)n);
+        dc_cluster_fail_returning(c, row->class_id, fc->name, nodes, n, -1, detection_delay(fc, dc_sim_now(sim)),
+                                  row->return_s);
+        for (size_t i = 0; i < n && row->return_s > 0.0; i++)
+            dc_sim_after(sim, row->return_s, on_log_return, m, nodes[i] | ((uint64_t)m->down_epoch[nodes[i]] << 32));
+    }
+    if (++m->next_logged < m->n_logged)
+        dc_sim_at(sim, m->logged[m->next_logged].time_s, on_logged, m, m->next_logged);
 }
 
 /* Applies a failure of unit u of class ci if the unit can fail now. */
@@ -630,7 +687,14 @@ static int parse_class(failure_model *m, dc_sim *sim, const dc_scenario *sc,
         return dc_scenario_error_at(sc, config_setting_get_member(g, "evict_below"), err,
                                     "evict_below applies to policy \"evict\" only");
 
-    int rc = dc_dist_from_setting(sc, g, &fc->law, err);
+    int from_log = 0;
+    config_setting_lookup_bool(g, "from_log", &from_log);
+    fc->from_log = from_log;
+    int rc = DC_OK;
+    if (from_log)
+        fc->law = (dc_dist){.kind = DC_DIST_EXPONENTIAL, .a = INFINITY}; /* never drawn: the log's rows only */
+    else
+        rc = dc_dist_from_setting(sc, g, &fc->law, err);
     if (rc != DC_OK)
         return rc;
     if (job_basis && fc->law.kind != DC_DIST_EXPONENTIAL)
@@ -769,6 +833,24 @@ static int failure_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     }
     if (any_slow && !(m->straggler = dc_straggler_create(sim, m->cluster, err)))
         return err ? err->code : DC_ENOMEM;
+    const char **names = calloc(m->n_classes + 1, sizeof *names);
+    if (!names)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    for (size_t i = 0; i < m->n_classes; i++)
+        names[i] = m->classes[i].name;
+    m->has_log = dc_scenario_lookup(sc, "failure_log") != NULL;
+    int lrc = dc_failurelog_read(sc, names, m->n_classes, m->n_nodes, &m->logged, &m->n_logged, err);
+    free(names);
+    if (lrc != DC_OK)
+        return lrc;
+    for (size_t k = 0; k < m->n_logged; k++) {
+        const fclass *fc = &m->classes[m->logged[k].class_id];
+        if (fc->mode != MODE_STOP || fc->takes == TAKES_JOB)
+            return dc_scenario_error_at(sc, config_setting_get_elem(list, (unsigned)m->logged[k].class_id), err,
+                                        "class \"%s\" is in the failure log, whose rows take nodes down: it needs "
+                                        "mode \"stop\" and per gpu, node or rack",
+                                        fc->name);
+    }
     int sig_up = dc_sim_signal(sim, "nodes_up"), sig_fail = dc_sim_signal(sim, "failure");
     int sig_accel = dc_sim_signal(sim, "failure_acceleration");
     if (sig_up < 0 || sig_fail < 0 || sig_accel < 0 || dc_sim_subscribe(sim, sig_up, on_nodes_up, m) != DC_OK
@@ -812,7 +894,7 @@ static int failure_start(void *state, dc_sim *sim, dc_error *err)
         fc->weight = (double)fc->units;
         if (fc->upn && m->n_bad0)
             fc->weight += (fc->bad_factor - 1.0) * (double)m->n_bad0 * (double)fc->upn;
-        if (fc->units == 0)
+        if (fc->units == 0 || fc->from_log)
             continue;
         if (fc->law.kind == DC_DIST_EXPONENTIAL) {
             fc->next_v = gsl_ran_exponential(fc->rng, fc->law.a / fc->weight);
@@ -823,6 +905,8 @@ static int failure_start(void *state, dc_sim *sim, dc_error *err)
         }
         arm(m, i);
     }
+    if (m->n_logged && m->logged[0].time_s <= dc_sim_horizon(sim))
+        dc_sim_at(sim, m->logged[0].time_s, on_logged, m, 0);
     return DC_OK;
 }
 
@@ -849,6 +933,13 @@ static void failure_finish(void *state, dc_sim *sim)
                    "", "failures that took nodes down, per 1000 node-days of the whole cluster");
     if (m->straggler)
         dc_straggler_finish(m->straggler, s);
+    if (m->has_log) {
+        dc_summary_set(s, "failure_log.rows", (double)m->n_logged, "", "failures in the failure log");
+        dc_summary_set(s, "failure_log.injected", (double)m->n_log_injected, "",
+                       "logged failures that took nodes down (within the run)");
+        dc_summary_set(s, "failure_log.skipped", (double)m->n_log_skipped, "",
+                       "logged failures of nodes already down at their time");
+    }
 }
 
 static void failure_destroy(void *state)
@@ -864,6 +955,7 @@ static void failure_destroy(void *state)
     free(m->order);
     free(m->bad_now);
     free(m->down_epoch);
+    free(m->logged);
     dc_straggler_destroy(m->straggler);
 }
 

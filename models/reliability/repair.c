@@ -397,6 +397,8 @@ static void on_failure(dc_sim *sim, void *ctx, const void *payload)
     const dc_failure_event *ev = payload;
     if (ev->n_nodes == 0 || ev->class_id < 0 || (size_t)ev->class_id >= m->n_classes)
         return;
+    if (ev->return_s > 0.0) /* a logged failure with its repair time: its sender returns the nodes */
+        return;
     ticket *t = calloc(1, sizeof *t);
     uint32_t *nodes = malloc(ev->n_nodes * sizeof *nodes);
     if (!t || !nodes || (m->n_live == m->live_cap && !grow((void ***)&m->live, &m->live_cap))) {

@@ -42,6 +42,11 @@ const dc_param dc_job_params[] = {
     {"job.user", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL, "user or team, for quotas"},
     {"job.priority", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "", 0, NULL, -1000, 1000, NULL,
      "priority class (default 0; higher first)"},
+    {"job.min_nodes", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "nodes", 0, NULL, 1, 1e7, NULL,
+     "elastic: the fewest nodes it runs on; short of nodes with no spare it shrinks to the largest valid size "
+     "(whole model replicas) down to this, and grows back when nodes return (absent: rigid)"},
+    {"job.reconfigure_s", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "s", 0, NULL, 0, 1e7, NULL,
+     "elastic: time to re-shard onto a new size, on top of restart_s after a shrink (default 0)"},
     {"job.max_run_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "h", 0, NULL, 0, 1e7, NULL,
      "maximum run time of one allocation"},
     {0},
@@ -87,6 +92,11 @@ typedef struct job_model {
     int32_t id;
     char name[64];
     uint32_t nodes_needed, nodes_held, gpus_per_node;
+    /* elastic (min_nodes > 0): it computes on nodes_run <= nodes_held */
+    uint32_t min_nodes, nodes_run;
+    double reconfigure_s;
+    uint64_t n_resizes;
+    double run_node_s;          /* node-seconds computing at its size, for the mean */
     double work_total_gpu_s, restart_s, start_s;
     dc_checkpoint_plan ckpt;
     /* scheduling */
@@ -189,10 +199,11 @@ const dc_job_info *dc_job_info_of(dc_sim *sim, int32_t job)
     return j ? &j->info : NULL;
 }
 
-/* Full rate: GPU-seconds of work per second with every GPU at full speed. */
+/* Full rate: GPU-seconds of work per second with every GPU it runs on at
+ * full speed (an elastic job's current size). */
 static double rate(const job_model *j)
 {
-    return (double)j->nodes_needed * j->gpus_per_node;
+    return (double)j->nodes_run * j->gpus_per_node;
 }
 
 static double speed(const job_model *j)
@@ -293,7 +304,13 @@ static void bank(job_model *j)
     double now = dc_sim_now(j->sim);
     double dt = now - j->state_since_s;
     if (dt > 0.0) {
-        j->held_node_s[j->state] += dt * j->nodes_held;
+        /* an elastic job's nodes beyond its valid size wait for a replica */
+        bool busy = j->state == DC_JOB_RUNNING || j->state == DC_JOB_CHECKPOINTING || j->state == DC_JOB_RESTARTING;
+        uint32_t idle = busy && j->nodes_held > j->nodes_run ? j->nodes_held - j->nodes_run : 0;
+        j->held_node_s[j->state] += dt * (j->nodes_held - idle);
+        j->held_node_s[DC_JOB_WAITING] += dt * idle;
+        if (j->state == DC_JOB_RUNNING)
+            j->run_node_s += dt * j->nodes_run;
         j->time_s[j->state] += dt;
         if (j->state == DC_JOB_RUNNING) {
             double full = dt * rate(j), f = 1.0;
@@ -353,11 +370,16 @@ static void schedule_next(job_model *j)
 
 static void on_restart_read(dc_sim *sim, void *ctx, uint64_t arg);
 
-static void restart(job_model *j)
+static void restart_after(job_model *j, double extra_s)
 {
     set_state(j, DC_JOB_RESTARTING);
     bool read = tiered(j) && j->read_level < j->ckpt.n_levels;
-    j->milestone = dc_sim_after(j->sim, j->restart_s, read ? on_restart_read : on_restarted, j, 0);
+    j->milestone = dc_sim_after(j->sim, j->restart_s + extra_s, read ? on_restart_read : on_restarted, j, 0);
+}
+
+static void restart(job_model *j)
+{
+    restart_after(j, 0.0);
 }
 
 static void on_io_done(dc_sim *sim, void *ctx, uint64_t what);
@@ -389,7 +411,7 @@ static void on_io_flow(dc_sim *sim, void *ctx, dc_flow_id id)
 
 static dc_flow_id start_transfer(job_model *j, size_t L, dc_io_dir dir)
 {
-    return dc_storage_transfer(j->st, j->lv[L].tier, dir, ckpt_bytes(j), j->id, j->nodes_needed, on_io_flow, j);
+    return dc_storage_transfer(j->st, j->lv[L].tier, dir, ckpt_bytes(j), j->id, j->nodes_run, on_io_flow, j);
 }
 
 static void start_io(job_model *j, size_t L, dc_io_dir dir)
@@ -426,7 +448,37 @@ static void cancel_io(job_model *j)
     }
 }
 
-/* Takes nodes of its pool until the job has all it needs; then restarts. */
+/* The size an elastic job runs on with held nodes: the largest n <= held
+ * (and <= its nodes) whose GPUs are whole model replicas, at least
+ * min_nodes; 0 when there is none (a rigid job: all its nodes or 0). */
+static uint32_t run_size(const job_model *j, uint32_t held)
+{
+    if (held >= j->nodes_needed)
+        return j->nodes_needed;
+    if (j->min_nodes == 0)
+        return 0;
+    uint32_t replica = dc_steptime_replica_gpus(j->sim, j->id);
+    for (uint32_t n = held; n >= j->min_nodes && n > 0; n--)
+        if (replica <= 1 || ((uint64_t)n * j->gpus_per_node) % replica == 0)
+            return n;
+    return 0;
+}
+
+/* An elastic job's size becomes n: its rate and its step follow. */
+static void resize(job_model *j, uint32_t n)
+{
+    if (n == j->nodes_run)
+        return;
+    bank(j);
+    j->nodes_run = n;
+    j->n_resizes++;
+    dc_eventlog_add(j->log, dc_sim_now(j->sim), "job_resize", "", -1, j->id, (double)n);
+    dc_steptime_resize(j->sim, j->id, n * j->gpus_per_node);
+}
+
+/* Takes nodes of its pool until the job has all it needs; then restarts.
+ * An elastic job short of nodes restarts on the largest valid size it
+ * holds (after restart_s + reconfigure_s) instead of waiting. */
 static void acquire(job_model *j)
 {
     uint32_t missing = j->nodes_needed - j->nodes_held;
@@ -434,12 +486,32 @@ static void acquire(job_model *j)
         bank(j);
         j->nodes_held += dc_sched_refill(j->sched, j->handle, missing);
     }
-    if (j->nodes_held < j->nodes_needed) {
+    uint32_t n = run_size(j, j->nodes_held);
+    if (n == 0) {
         if (j->state != DC_JOB_WAITING)
             set_state(j, DC_JOB_WAITING);
         return;
     }
-    restart(j);
+    bool changed = n != j->nodes_run;
+    resize(j, n);
+    restart_after(j, changed ? j->reconfigure_s : 0.0);
+}
+
+/* A running elastic job below its size: nodes came back; it grows onto
+ * the largest valid size it can now hold, re-sharding for reconfigure_s
+ * (its state moves with it: no rollback). */
+static void grow(job_model *j)
+{
+    uint32_t missing = j->nodes_needed - j->nodes_held;
+    bank(j);
+    j->nodes_held += dc_sched_refill(j->sched, j->handle, missing);
+    uint32_t n = run_size(j, j->nodes_held);
+    if (n <= j->nodes_run)
+        return;
+    dc_sim_cancel(j->sim, &j->milestone);
+    resize(j, n);
+    set_state(j, DC_JOB_RESTARTING);
+    j->milestone = dc_sim_after(j->sim, j->reconfigure_s, on_restarted, j, 0);
 }
 
 /* Racks and pods of the nodes it holds (marks in a scratch array the size
@@ -486,6 +558,8 @@ static void on_sched_wake(void *ctx)
     job_model *j = ctx;
     if (j->state == DC_JOB_WAITING)
         acquire(j);
+    else if (j->state == DC_JOB_RUNNING && j->nodes_run < j->nodes_needed && !j->draining)
+        grow(j);
 }
 
 static void on_start(dc_sim *sim, void *ctx, uint64_t arg)
@@ -1142,6 +1216,12 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     j->info.chain.class_name = j->cls;
     j->gpus_per_node = dc_cluster_gpus_per_node(j->cluster);
     j->nodes_needed = sp->nodes;
+    j->nodes_run = sp->nodes;
+    double min_nodes = 0, reconf_s = 0;
+    if (dc_job_chain_number(&info->chain, "min_nodes", &min_nodes))
+        j->min_nodes = min_nodes < sp->nodes ? (uint32_t)min_nodes : sp->nodes; /* at most its size */
+    dc_job_chain_number(&info->chain, "reconfigure_s", &reconf_s);
+    j->reconfigure_s = reconf_s;
     j->work_total_gpu_s = sp->work_gpu_s;
     j->restart_s = sp->restart_s;
     j->start_s = sp->submit_s;
@@ -1509,6 +1589,12 @@ static void legacy_summary(job_model *j, dc_sim *sim)
     dc_summary_set(s, "job.ideal_days", j->work_total_gpu_s / rate(j) / 86400.0, "days",
                    "time to finish with no failure and no checkpoint");
     dc_summary_set(s, "job.interruptions", (double)j->n_interruptions, "", "interruptions of the job");
+    if (j->min_nodes > 0) {
+        dc_summary_set(s, "job.resizes", (double)j->n_resizes, "", "elastic: times it changed size (shrinks and grows)");
+        dc_summary_set(s, "job.mean_nodes", j->time_s[DC_JOB_RUNNING] > 0 ? j->run_node_s / j->time_s[DC_JOB_RUNNING]
+                                                                          : NAN,
+                       "nodes", "elastic: nodes it computed on, averaged over its running time");
+    }
     for (size_t i = 0; i < j->n_classes; i++) {
         char key[96];
         snprintf(key, sizeof key, "interruptions.%s", j->class_names[i]);

@@ -67,6 +67,10 @@
      "optimizer state in host DDR (default auto)"},                                                                \
     {P ".parallelism.offload_overlap", DC_PARAM_FLOAT, NOD, "", 0, NULL, 0, 1, NULL,                                 \
      "offload traffic overlapped (default 0)"},                                                                    \
+    {P ".min_nodes", DC_PARAM_INT, NOD, "nodes", 0, NULL, 1, 1e7, NULL,                                           \
+     "elastic: the fewest nodes it runs on (at most its size; absent: rigid), see job.min_nodes"},                 \
+    {P ".reconfigure_s", DC_PARAM_FLOAT, NOD, "s", 0, NULL, 0, 1e7, NULL,                                          \
+     "elastic: time to re-shard onto a new size (default 0)"},                                                     \
     {P ".dataset", DC_PARAM_BOOL, NOD, "", 0, NULL, 0, 0, NULL,                                                     \
      "with a step-time model, reads storage.dataset as its own streams sharing the tiers (default true)"},          \
     {P ".checkpoint_tier", DC_PARAM_STRING, NOD, "", 0, NULL, 0, 0, NULL,                                          \

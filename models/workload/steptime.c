@@ -255,6 +255,36 @@ double dc_steptime_compute_s(dc_sim *sim, int32_t job)
     return sm->steps[sm->step_of[job]].nominal.compute_s;
 }
 
+static job_step *step_of(dc_sim *sim, int32_t job)
+{
+    steptime_model *sm = dc_sim_model(sim, "steptime");
+    if (!sm || !sm->sim || job < 0 || (size_t)job >= sm->n_ids || sm->step_of[job] < 0)
+        return NULL;
+    return &sm->steps[sm->step_of[job]];
+}
+
+uint32_t dc_steptime_replica_gpus(dc_sim *sim, int32_t job)
+{
+    const job_step *js = step_of(sim, job);
+    return js ? (uint32_t)(js->cfg.tp * js->cfg.pp) : 0;
+}
+
+void dc_steptime_resize(dc_sim *sim, int32_t job, uint32_t gpus)
+{
+    job_step *js = step_of(sim, job);
+    if (!js || !(gpus > 0) || js->cfg.gpus == gpus)
+        return;
+    js->cfg.gpus = gpus;
+    js->cfg.dp = gpus / (js->cfg.tp * js->cfg.pp);
+    const dc_step_config *c = &js->cfg;
+    uint32_t rep_n = c->dp > 1 ? (uint32_t)c->dp : c->pp > 1 ? 2 : (uint32_t)c->tp;
+    uint32_t rep_s = c->dp > 1 ? (uint32_t)(c->tp * c->pp) : c->pp > 1 ? (uint32_t)c->tp : 1;
+    uint32_t gpn = dc_cluster_gpus_per_node(js->sm->cluster);
+    if (js->sm->net)
+        dc_network_job_resize(js->sm->net, job, gpus / gpn, rep_n > 1 ? rep_n : 1, rep_s);
+    rerate(js);
+}
+
 static void on_network(dc_sim *sim, void *ctx, const void *payload)
 {
     steptime_model *sm = ctx;

@@ -119,6 +119,14 @@ double dc_step_memory_bytes(const dc_step_config *c, double activation_B, bool o
 /* The compute part of a step of cluster job id job on a healthy fabric
  * (Tc), NAN when the job has no step-time model. */
 double dc_steptime_compute_s(dc_sim *sim, int32_t job);
+/* GPUs of one model replica of job (tensor x pipeline), 0 when it has no
+ * step-time model: an elastic job runs on multiples of it (job.h). */
+uint32_t dc_steptime_replica_gpus(dc_sim *sim, int32_t job);
+/* An elastic job now runs on gpus GPUs (a multiple of its replica): its
+ * data-parallel degree becomes gpus / (tensor x pipeline), the global
+ * batch stays, and its step (compute, communication, data) is computed
+ * again for that size (no-op without a step-time model). */
+void dc_steptime_resize(dc_sim *sim, int32_t job, uint32_t gpus);
 
 extern const dc_model_type dc_model_steptime;
 extern const dc_param dc_steptime_params[];

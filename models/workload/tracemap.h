@@ -82,8 +82,4 @@ extern const dc_param dc_tracemap_params[];
 int dc_tracemap_read(const dc_scenario *sc, const config_setting_t *tg, const dc_job_spec *tmpl,
                      uint32_t gpus_per_node, dc_job_spec **a, size_t *n, size_t *cap, dc_error *err);
 
-/* Seconds since 1970-01-01 UTC of "YYYY-MM-DD[ T]HH:MM[:SS[.fff]][Z]";
- * false when s is not such a date-time. */
-bool dc_tracemap_datetime(const char *s, double *out_s);
-
 #endif

@@ -1,0 +1,193 @@
+/* Tests: elastic jobs shrinking on failures without spares and growing back, against closed forms.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
+
+/* Elastic jobs (job.h: min_nodes, reconfigure_s).
+ *
+ * Closed form.  A job on all n0 nodes of a cluster with no spares and no
+ * repair; every node fails at rate 1/M (exponential).  The nodes alive at
+ * t are A(t) ~ Binomial(n0, p(t)), p(t) = e^(-t/M), so E[A(t)] = n0 e^(-t/M).
+ * The elastic job runs on s(A) nodes, the largest valid size <= A (any
+ * size without a step-time model) if at least min_nodes, else 0; ideally
+ * scaled, its useful work over T is
+ *     U = g int_0^T E[s(A(t))] dt,   E[s(A)] = sum_k s(k) C(n0,k) p^k (1-p)^(n0-k)
+ * (g GPUs a node), less what failures roll back: each failure while it runs
+ * on A nodes loses about tau/2 of computing on A nodes (tau the checkpoint
+ * interval, tau << the time between failures), at intensity A / M:
+ *     L = g (tau / 2) int_0^T E[A^2 1{A >= min}] / M dt.
+ * A rigid job stops at its first failure for good: U ~ g n0 M / n0 = g M.
+ * Checked: the mean of 64 seeds within the 99% Student t interval of
+ * U - L, plus a tenth of L for its first-order form; and far above the
+ * rigid job's.
+ *
+ * With a step-time model (tensor 8 x pipeline 2: a replica is 2 nodes of
+ * 8 GPUs) a job of 8 nodes that loses one node at t_f runs on 6 (7 held: the
+ * seventh waits), at the throughput its step-time model gives on 6 nodes:
+ * (no latencies: where its ranks sit does not matter) without checkpoints everything before t_f is lost, so its useful work is
+ * exactly that of a rigid 6-node job over T - t_f - restart_s -
+ * reconfigure_s, the waiting line is 1 node x (T - t_f), and (with a repair)
+ * it grows back to 8 when the node returns. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+
+#include "cluster.h"
+#include "simrun.h"
+#include "testutil.h"
+
+#define REL(a, b, tol) (fabs((a) - (b)) <= (tol) * fabs(b))
+
+/* No repair group: a failed node never comes back. */
+static const char decay_cfg[] =
+    "horizon_days = 100.0; stop_when_done = false;\n"
+    "cluster = { nodes = 512; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "job = { nodes = 512; work_gpu_h = 1e12; restart_s = 0.0; min_nodes = 200; };\n"
+    "checkpoint = { interval_s = 120.0; size_gb = 1.0; write_gb_per_s = 10000.0; };\n"
+    "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 2400.0; } );\n"
+    "trace = { events = false; };\n";
+
+/* E[f(A(t))] for A ~ Binomial(n0, e^(-t/M)). */
+static double expect_binomial(int n0, double p, int min, int power)
+{
+    double e = 0.0;
+    for (int k = min; k <= n0; k++)
+        e += pow(k, power) * gsl_ran_binomial_pdf((unsigned)k, p, (unsigned)n0);
+    return e;
+}
+
+static void test_decay_closed_form(void)
+{
+    const int n0 = 512, min = 200, reps = 64;
+    const double M = 2400.0 * 3600.0, T = 100.0 * 86400.0, tau = 120.0, g = 8.0;
+    /* Simpson over [0, T] */
+    const int steps = 2000;
+    double U = 0.0, L = 0.0, naive = 0.0;
+    for (int i = 0; i <= steps; i++) {
+        double t = T * i / steps, p = exp(-t / M), w = i == 0 || i == steps ? 1.0 : i % 2 ? 4.0 : 2.0;
+        U += w * expect_binomial(n0, p, min, 1);
+        L += w * expect_binomial(n0, p, min, 2) / M;
+        naive += w * n0 * p; /* E[A(t)] = n0 e^(-t/M), not floored at min_nodes */
+    }
+    U *= g * T / steps / 3.0 / 3600.0;              /* GPU-h */
+    L *= g * tau / 2.0 * T / steps / 3.0 / 3600.0;
+    naive *= g * T / steps / 3.0 / 3600.0;
+    double sum = 0.0, sum2 = 0.0;
+    for (int r = 0; r < reps; r++) {
+        dc_sim *sim = dc_simrun_text(decay_cfg, NULL, 0, 1000 + r);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        double u = dc_simrun_fig(sim, "gpu_hours.useful");
+        CU_ASSERT(dc_simrun_fig(sim, "job.resizes") > 20);
+        sum += u;
+        sum2 += u * u;
+        dc_sim_destroy(sim);
+    }
+    double mean = sum / reps, sd = sqrt((sum2 - reps * mean * mean) / (reps - 1));
+    double half = gsl_cdf_tdist_Pinv(0.995, reps - 1) * sd / sqrt(reps);
+    printf("\n  useful %.0f GPU-h (99%%: +- %.0f); closed form %.0f - rollback %.0f = %.0f (not floored: %.0f)", mean,
+           half, U, L, U - L, naive);
+    CU_ASSERT(fabs(mean - (U - L)) <= half + 0.1 * L);
+    CU_ASSERT(L < 0.01 * U);
+    /* the floor at min_nodes matters: the unfloored form is far outside */
+    CU_ASSERT(fabs(mean - naive) > half + 0.1 * L);
+    /* rigid: its first failure ends it (no spare, no repair): ~ g M */
+    const char *rigid[] = {"job.min_nodes=512"};
+    dc_sim *sim = dc_simrun_text(decay_cfg, rigid, 1, 1000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double ur = dc_simrun_fig(sim, "gpu_hours.useful");
+    printf("; rigid %.0f", ur);
+    CU_ASSERT(ur < 0.1 * mean);
+    dc_sim_destroy(sim);
+}
+
+/* The step-time job: 8 nodes, replicas of 2 nodes, a node failure at t_f. */
+static const char step_cfg[] =
+    "horizon_days = 2.0; stop_when_done = false;\n"
+    "cluster = { nodes = 8; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "network = { tiers = 2; nodes_per_leaf = 8; collective = \"ring\"; latency_us = 0.0; hop_latency_us = 0.0;\n"
+    "            scaleup_latency_us = 0.0; };\n"
+    "job = { nodes = 8; params = 2e9; tokens = 1e15; mfu = 0.5; restart_s = 100.0; min_nodes = 2;\n"
+    "        reconfigure_s = 50.0; };\n"
+    "parallelism = { tensor = 8; pipeline = 2; global_batch_tokens = 1048576.0; seq_len = 4096; };\n"
+    "failures = ( { name = \"none\"; per = \"node\"; mtbf_h = 1e12; } );\n"
+    "trace = { events = false; };\n";
+
+/* The last node: the job keeps nodes 0-6 and lays its 6 nodes' ranks on
+ * 0-5, where the rigid reference runs (the same racks, the same hops). */
+static void fail_node7(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    uint32_t node = 7;
+    (void)ctx;
+    (void)arg;
+    dc_cluster_fail(dc_cluster_of(sim), 0, "none", &node, 1, -1); /* class 0: its repair law */
+}
+
+static dc_sim *run_failing(const char *text, const char *const *sets, size_t n, double at_s)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_simrun_build(text, sets, n, -1, &err);
+    if (!sim) {
+        fprintf(stderr, "build: %s\n", err.msg);
+        return NULL;
+    }
+    if (at_s >= 0.0)
+        dc_sim_at(sim, at_s, fail_node7, NULL, 0);
+    return dc_simrun_run(sim);
+}
+
+static void test_step_model_shrink(void)
+{
+    const double T = 2.0 * 86400.0, tf = 20000.0, R = 100.0, C = 50.0;
+    /* the rigid reference on 6 nodes: its useful rate after its restart */
+    const char *six[] = {"job.nodes=6", "cluster.nodes=6"};
+    dc_sim *ref = run_failing(step_cfg, six, 2, -1.0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
+    double rate6 = dc_simrun_fig(ref, "gpu_hours.useful") / (T - R);
+    double step6 = dc_simrun_fig(ref, "step.time_s");
+    dc_sim_destroy(ref);
+    dc_sim *sim = run_failing(step_cfg, NULL, 0, tf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double step8 = dc_simrun_fig(sim, "step.time_s");
+    CU_ASSERT(step6 > step8); /* fewer GPUs, the same global batch */
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "job.resizes"), 1.0);
+    double useful = dc_simrun_fig(sim, "gpu_hours.useful");
+    if (!REL(useful, rate6 * (T - tf - R - C), 1e-9))
+        fprintf(stderr, "\n  useful %.12g, 6-node rate x time %.12g", useful, rate6 * (T - tf - R - C));
+    CU_ASSERT(REL(useful, rate6 * (T - tf - R - C), 1e-9));
+    /* the seventh node waits for a replica to complete */
+    CU_ASSERT(REL(dc_simrun_fig(sim, "gpu_hours.waiting"), 8.0 * (T - tf) / 3600.0, 1e-9));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.mean_nodes"), (8.0 * (tf - R) + 6.0 * (T - tf - R - C)) / (T - 2 * R - C),
+                  1e-9));
+    double rollback = dc_simrun_fig(sim, "gpu_hours.rollback");
+    CU_ASSERT(rollback > 0.0);
+    dc_sim_destroy(sim);
+    /* a repair of 1 h: the node comes back and the job grows to 8 again
+     * (a second resize, reconfigure_s of re-sharding, no rollback): it
+     * runs on 6 from t_f + R + C to t_f + 1 h, then on 8 after C more */
+    char text[sizeof step_cfg + 128];
+    snprintf(text, sizeof text, "%srepair = { crews = 1; law = \"constant\"; mean_h = 1.0; };\n", step_cfg);
+    sim = run_failing(text, NULL, 0, tf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "job.resizes"), 2.0);
+    double t6 = 3600.0 - R - C, t8 = (tf - R) + (T - tf - 3600.0 - C);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.mean_nodes"), (6.0 * t6 + 8.0 * t8) / (t6 + t8), 1e-9));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "gpu_hours.rollback"), rollback, 1e-9));
+    dc_sim_destroy(sim);
+}
+
+static int register_suites(void)
+{
+    DC_TEST_SUITE("elastic jobs",
+                  {"no spares, no repair: useful work as the expected size (binomial) times the rate",
+                   test_decay_closed_form},
+                  {"a step-time job shrinks to whole replicas at its step's throughput, grows back",
+                   test_step_model_shrink});
+    return 0;
+}
+
+int main(void)
+{
+    return dc_test_main(register_suites);
+}

@@ -1,0 +1,304 @@
+/* Tests: failure logs replayed exactly (models/reliability/failurelog.h), and their bad rows.
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
+
+/* Failure logs (failurelog.h, injected by failure.c):
+ * - an exact timeline: a logged failure with its repair time takes its node
+ *   down at its time and brings it back exactly then (no repair ticket); a
+ *   row for a node already down is skipped; a row without a repair time
+ *   goes to the repair model (its detection delay, crews and law); the
+ *   GPU-hours down by hand;
+ * - from_log: a class whose own law would fail many times fails exactly
+ *   the log's rows; without from_log the log's failures come beside its own
+ *   (every logged failure at its time in /events);
+ * - LANL-like date-times with return times, and node names (as the Failure
+ *   Trace Archive gives) mapped to nodes in order of first appearance;
+ * - a job interrupted by a logged failure at its time;
+ * - bad rows through the program: file, line and column, exit status 2. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "badinput.h"
+#include "simrun.h"
+#include "testutil.h"
+
+static char tmpdir[256];
+
+static void write_in_tmp(const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    dc_test_write_text(path, text);
+}
+
+static dc_sim *run_in_tmp(const char *cfg, int64_t seed)
+{
+    write_in_tmp("t.cfg", cfg);
+    char path[512];
+    snprintf(path, sizeof path, "%s/t.cfg", tmpdir);
+    return dc_simrun_file(path, NULL, 0, seed);
+}
+
+/* The failure events of the run: times and nodes, of class cls (NULL: any). */
+static size_t failures_of(dc_sim *sim, const char *cls, double *t, int32_t *node, size_t max)
+{
+    const dc_eventlog *log = dc_sim_eventlog(sim);
+    const dc_eventlog_row *rows = dc_eventlog_rows(log);
+    size_t k = 0;
+    for (size_t i = 0; i < dc_eventlog_count(log); i++)
+        if (strcmp(rows[i].kind, "failure") == 0 && (!cls || strcmp(rows[i].component, cls) == 0)) {
+            if (k < max) {
+                t[k] = rows[i].time_s;
+                node[k] = rows[i].id;
+            }
+            k++;
+        }
+    return k;
+}
+
+/* ---------- an exact timeline ---------- */
+
+/* 4 nodes of 8 GPUs, nodes numbered from 1 in the log.  hw at 1 h on node
+ * 3 (index 2), back at 3 h (repair 2 h); hw at 2 h on node 3 again: down
+ * then, skipped; sw at 5 h on node 1 (index 0), no repair time: detected
+ * after 60 s, one crew, a constant 3 h: back at 5 h + 60 s + 3 h.  Down:
+ * 8 x 2 h + 8 x (60 s + 3 h) GPU-h. */
+static const char timeline_csv[] = "when_h,nodenum,type,down_h\n"
+                                   "1.0,3,Hardware,2.0\n"
+                                   "2.0,3,Hardware,1.0\n"
+                                   "5.0,1,Software,\n";
+static const char timeline_cfg[] =
+    "horizon_days = 1.0; stop_when_done = false; trace = { events = true; };\n"
+    "cluster = { nodes = 4; gpus_per_node = 8; };\n"
+    "failures = ( { name = \"hw\"; from_log = true; }, { name = \"sw\"; mtbf_h = 1e9; detect_s = 60.0; } );\n"
+    "repair = { crews = 1; law = \"constant\"; mean_h = 3.0; };\n"
+    "failure_log = { file = \"log.csv\"; time_unit = \"h\"; node_base = 1; class_map = \"Hardware: hw, Software: sw\";\n"
+    "  columns = { time = \"when_h\"; node = \"nodenum\"; class = \"type\"; repair = \"down_h\"; }; };\n";
+
+static void test_timeline(void)
+{
+    write_in_tmp("log.csv", timeline_csv);
+    dc_sim *sim = run_in_tmp(timeline_cfg, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double t[8];
+    int32_t node[8];
+    CU_ASSERT_EQUAL_FATAL(failures_of(sim, NULL, t, node, 8), 2);
+    CU_ASSERT_DOUBLE_EQUAL(t[0], 3600.0, 1e-9);
+    CU_ASSERT_EQUAL(node[0], 2);
+    CU_ASSERT_DOUBLE_EQUAL(t[1], 5 * 3600.0, 1e-9);
+    CU_ASSERT_EQUAL(node[1], 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "failures.hw"), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "failures.sw"), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "failure_log.rows"), 3, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "failure_log.injected"), 2, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "failure_log.skipped"), 1, 0);
+    /* one ticket: the sw failure; the hw node came back by the log */
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.tickets"), 1, 0);
+    double down = 8 * 2.0 + 8 * (60.0 + 3 * 3600.0) / 3600.0;
+    printf("\n  down %.6f GPU-h (expected %.6f)\n", dc_simrun_fig(sim, "gpu_hours.down"), down);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.down"), down, 1e-9);
+    dc_sim_destroy(sim);
+}
+
+/* ---------- instead of, or beside, the random arrivals ---------- */
+
+static const char many_csv[] = "t_h,node\n"
+                               "2,0\n"
+                               "4,1\n"
+                               "6.5,2\n"
+                               "9,3\n"
+                               "30,1\n";
+
+static void test_from_log_and_beside(void)
+{
+    write_in_tmp("many.csv", many_csv);
+    /* mtbf 20 h on 4 nodes over 2 days: about 9.6 random failures */
+    static const char cfg[] =
+        "horizon_days = 2.0; stop_when_done = false; trace = { events = true; };\n"
+        "cluster = { nodes = 4; gpus_per_node = 8; };\n"
+        "failures = ( { name = \"hw\"; mtbf_h = 20.0; from_log = %s; repair = { law = \"constant\"; mean_h = 0.5; }; } );\n"
+        "repair = { crews = 0; };\n"
+        "failure_log = { file = \"many.csv\"; time_unit = \"h\"; class = \"hw\"; columns = { time = \"t_h\"; node = \"node\"; }; };\n";
+    char text[2048];
+    snprintf(text, sizeof text, cfg, "true");
+    dc_sim *sim = run_in_tmp(text, 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double t[64];
+    int32_t node[64];
+    static const double want_h[5] = {2, 4, 6.5, 9, 30};
+    size_t n = failures_of(sim, "hw", t, node, 64);
+    CU_ASSERT_EQUAL_FATAL(n, 5);
+    for (size_t k = 0; k < 5; k++) {
+        CU_ASSERT_DOUBLE_EQUAL(t[k], want_h[k] * 3600, 1e-9);
+        CU_ASSERT_EQUAL(node[k], (int32_t)(k == 4 ? 1 : k));
+    }
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "failures.hw"), 5, 0);
+    /* repaired by the repair model (the class's law: 30 min each) */
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.completed"), 5, 0);
+    dc_sim_destroy(sim);
+
+    snprintf(text, sizeof text, cfg, "false");
+    sim = run_in_tmp(text, 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    n = failures_of(sim, "hw", t, node, 64);
+    printf("\n  beside the log: %zu failures of hw (5 logged)\n", n);
+    CU_ASSERT(n > 5);
+    size_t found = 0;
+    for (size_t k = 0; k < 5; k++)
+        for (size_t i = 0; i < n && i < 64; i++)
+            if (fabs(t[i] - want_h[k] * 3600) < 1e-9) {
+                found++;
+                break;
+            }
+    /* each logged row struck unless its node was down then */
+    CU_ASSERT_EQUAL(found + (size_t)dc_simrun_fig(sim, "failure_log.skipped"), 5);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "failure_log.injected"), (double)found, 0);
+    dc_sim_destroy(sim);
+}
+
+/* ---------- date-times, returns, node names ---------- */
+
+static const char lanl_csv[] = "System,Node Name,Prob Started,Prob Fixed,Failure Type\n"
+                               "20,cn-b,2005-06-01 00:30:00,2005-06-01 02:00:00,Hardware\n"
+                               "20,cn-a,2005-06-01 01:00:00,2005-06-01 01:10:00,Hardware\n"
+                               "20,cn-b,2005-06-01 03:00:00,2005-06-01 03:30:30,Hardware\n";
+
+static void test_datetimes_and_names(void)
+{
+    write_in_tmp("lanl.csv", lanl_csv);
+    dc_sim *sim = run_in_tmp(
+        "horizon_days = 1.0; stop_when_done = false; trace = { events = true; };\n"
+        "cluster = { nodes = 3; gpus_per_node = 4; };\n"
+        "failures = ( { name = \"hardware\"; from_log = true; } );\n"
+        "failure_log = { file = \"lanl.csv\"; time_format = \"datetime\"; epoch = \"auto\";\n"
+        "  class_map = \"Hardware: hardware\";\n"
+        "  columns = { time = \"Prob Started\"; return = \"Prob Fixed\"; node = \"Node Name\"; class = \"Failure Type\"; }; };\n",
+        1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double t[8];
+    int32_t node[8];
+    CU_ASSERT_EQUAL_FATAL(failures_of(sim, NULL, t, node, 8), 3);
+    /* epoch: the first row; cn-b is node 0, cn-a node 1 */
+    CU_ASSERT_DOUBLE_EQUAL(t[0], 0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t[1], 1800, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t[2], 9000, 1e-9);
+    CU_ASSERT_EQUAL(node[0], 0);
+    CU_ASSERT_EQUAL(node[1], 1);
+    CU_ASSERT_EQUAL(node[2], 0);
+    /* down 1.5 h + 10 min + 30.5 min, on nodes of 4 GPUs; no repair model */
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.down"), 4 * (1.5 + 10.0 / 60 + 30.5 / 60), 1e-9);
+    dc_sim_destroy(sim);
+}
+
+/* ---------- a job interrupted at the logged time ---------- */
+
+static void test_job_interrupted(void)
+{
+    write_in_tmp("one.csv", "t_h,node,rep_h\n10,3,1\n");
+    dc_sim *sim = run_in_tmp("horizon_days = 5.0; trace = { events = true; };\n"
+                             "cluster = { nodes = 4; spare_nodes = 1; gpus_per_node = 8; };\n"
+                             "job = { nodes = 4; work_gpu_h = 1536.0; restart_s = 0.0; };\n"
+                             "failures = ( { name = \"hw\"; from_log = true; } );\n"
+                             "failure_log = { file = \"one.csv\"; time_unit = \"h\"; class = \"hw\";\n"
+                             "  columns = { time = \"t_h\"; node = \"node\"; repair = \"rep_h\"; }; };\n",
+                             1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.interruptions"), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "interruptions.hw"), 1, 0);
+    const dc_eventlog *log = dc_sim_eventlog(sim);
+    const dc_eventlog_row *rows = dc_eventlog_rows(log);
+    double at = NAN;
+    for (size_t i = 0; i < dc_eventlog_count(log); i++)
+        if (strcmp(rows[i].kind, "interrupt") == 0)
+            at = rows[i].time_s;
+    CU_ASSERT_DOUBLE_EQUAL(at, 36000, 1e-9);
+    dc_sim_destroy(sim);
+}
+
+/* ---------- bad rows through the program ---------- */
+
+#define LOG_CFG(extra)                                                                            \
+    "horizon_days = 1.0;\ncluster = { nodes = 4; };\n"                                            \
+    "failures = ( { name = \"hw\"; mtbf_h = 1e6; }, { name = \"slow\"; mode = \"slow\"; mtbf_h = 1e6; } );\n" \
+    "failure_log = { file = \"f.csv\"; class = \"hw\"; " extra "\n"                               \
+    " columns = { time = \"t\"; node = \"n\"; repair = \"r\"; }; };\n"
+
+typedef struct bad {
+    const char *what, *cfg, *data, *fragments[3];
+} bad;
+
+static const bad bad_rows[] = {
+    {"missing field", LOG_CFG(""), "t,n,r\n0,1,1\n5,,1\n", {"f.csv:3", "column n", "missing field"}},
+    {"non-numeric time", LOG_CFG(""), "t,n,r\nsoon,1,1\n", {"f.csv:2", "column t", "\"soon\""}},
+    {"unsorted time", LOG_CFG(""), "t,n,r\n10,1,1\n5,1,1\n", {"f.csv:3", "column t", "sort the log"}},
+    {"node outside the cluster", LOG_CFG(""), "t,n,r\n0,4,1\n", {"f.csv:2", "column n", "node 4 is not in the cluster"}},
+    {"node below the base", LOG_CFG("node_base = 1;"), "t,n,r\n0,0,1\n", {"f.csv:2", "column n", "node_base 1"}},
+    {"too many node names", LOG_CFG(""), "t,n,r\n0,a,1\n1,b,1\n2,c,1\n3,d,1\n4,e,1\n",
+     {"f.csv:6", "column n", "more node names"}},
+    {"negative repair", LOG_CFG(""), "t,n,r\n0,1,-2\n", {"f.csv:2", "column r", ">= 0"}},
+    {"unknown class",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\nfailures = ( { name = \"hw\"; mtbf_h = 1e6; } );\n"
+     "failure_log = { file = \"f.csv\"; columns = { time = \"t\"; node = \"n\"; class = \"c\"; }; };\n",
+     "t,n,c\n0,1,hw\n1,1,Memory\n", {"f.csv:3", "column c", "\"Memory\""}},
+    {"return before the failure",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\nfailures = ( { name = \"hw\"; mtbf_h = 1e6; } );\n"
+     "failure_log = { file = \"f.csv\"; class = \"hw\"; columns = { time = \"t\"; node = \"n\"; return = \"b\"; }; };\n",
+     "t,n,b\n10,1,9\n", {"f.csv:2", "column b", "before the failure"}},
+    {"no class",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\nfailures = ( { name = \"hw\"; mtbf_h = 1e6; } );\n"
+     "failure_log = {\n file = \"f.csv\"; columns = { time = \"t\"; node = \"n\"; }; };\n",
+     "t,n\n0,1\n", {"bad.cfg:4", "failure_log", "class"}},
+    {"a slow class in the log", LOG_CFG(""), "t,n,r\n0,1,1\n", {NULL, NULL, NULL}},
+    {"no such column", LOG_CFG(""), "t,node,r\n0,1,1\n", {"bad.cfg:5", "failure_log.columns.n", "no column \"n\""}},
+};
+
+static void test_bad_rows(void)
+{
+    if (!getenv("DCSIM")) {
+        CU_FAIL("DCSIM is not set (run through make check)");
+        return;
+    }
+    for (size_t i = 0; i < sizeof bad_rows / sizeof bad_rows[0]; i++) {
+        const bad *b = &bad_rows[i];
+        if (!b->fragments[0])
+            continue;
+        write_in_tmp("f.csv", b->data);
+        dc_test_bad_run(tmpdir, b->what, b->cfg, NULL, b->fragments, 3);
+    }
+    /* a class of mode slow named by the log */
+    write_in_tmp("f.csv", "t,n,c\n0,1,slow\n");
+    static const char *const frags[3] = {"bad.cfg:3", "mode \"stop\"", "slow"};
+    dc_test_bad_run(tmpdir, "a slow class in the log",
+                    "horizon_days = 1.0;\ncluster = { nodes = 4; };\n"
+                    "failures = ( { name = \"hw\"; mtbf_h = 1e6; }, { name = \"slow\"; mode = \"slow\"; mtbf_h = 1e6; } );\n"
+                    "failure_log = { file = \"f.csv\"; columns = { time = \"t\"; node = \"n\"; class = \"c\"; }; };\n",
+                    NULL, frags, 3);
+    char path[512];
+    snprintf(path, sizeof path, "%s/f.csv", tmpdir);
+    unlink(path);
+}
+
+static int register_suites(void)
+{
+    DC_TEST_SUITE("failure log", {"an exact timeline: logged repairs, skips, the repair model", test_timeline},
+                  {"from_log: exactly the log's; otherwise beside the class's own", test_from_log_and_beside},
+                  {"date-times, return times and node names", test_datetimes_and_names},
+                  {"a job interrupted at the logged time", test_job_interrupted},
+                  {"bad rows: file, line and column, status 2", test_bad_rows});
+    return 0;
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/dcsim-test-failurelog-XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return 1;
+    int rc = dc_test_main(register_suites);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        rc = rc ? rc : 1;
+    return rc;
+}
