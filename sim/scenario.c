@@ -57,6 +57,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "cfgtext.h"
 #include "uncertain.h"
 
 #define PATH_BUF 512
@@ -84,6 +85,7 @@ struct dc_scenario {
     const dc_param **children;
     char **inputs; /* dc_scenario_inputs, built on first call */
     size_t n_inputs, cap_inputs;
+    dc_cfgtext *src; /* a file's expanded text and line map (NULL: from a string) */
 };
 
 /* ---------- small helpers ---------- */
@@ -509,6 +511,17 @@ static bool was_set(const dc_scenario *sc, const char *path)
     return false;
 }
 
+void dc_scenario_where(const dc_scenario *sc, const config_setting_t *s, const char **file, unsigned *line)
+{
+    unsigned l = s ? config_setting_source_line(s) : 0;
+    const char *f = s ? config_setting_source_file(s) : NULL;
+    if (f)
+        *file = f;
+    else if (sc && sc->src && l > 0)
+        dc_cfgtext_where(sc->src, l, file, &l);
+    *line = l;
+}
+
 int dc_scenario_error_at(const dc_scenario *sc, const config_setting_t *s,
                          dc_error *err, const char *fmt, ...)
 {
@@ -522,9 +535,8 @@ int dc_scenario_error_at(const dc_scenario *sc, const config_setting_t *s,
         return dc_error_set(err, DC_EINPUT, "%s: %s", file, msg);
     char path[PATH_BUF];
     dc_scenario_setting_path(s, path, sizeof path);
-    unsigned line = config_setting_source_line(s);
-    if (config_setting_source_file(s))
-        file = config_setting_source_file(s);
+    unsigned line = 0;
+    dc_scenario_where(sc, s, &file, &line);
     if (line > 0)
         return dc_error_set(err, DC_EINPUT, "%s:%u: %s: %s", file, line, path, msg);
     if (sc && was_set(sc, path))
@@ -555,11 +567,13 @@ static int parse_failed(dc_scenario *sc, dc_error *err)
     int rc;
     const char *file = config_error_file(&sc->cfg) ? config_error_file(&sc->cfg) : sc->name;
     const char *text = config_error_text(&sc->cfg) ? config_error_text(&sc->cfg) : "error";
+    unsigned line = (unsigned)config_error_line(&sc->cfg);
+    if (sc->src)
+        dc_cfgtext_where(sc->src, line, &file, &line);
     if (config_error_type(&sc->cfg) == CONFIG_ERR_FILE_IO)
         rc = dc_error_set(err, DC_EIO, "cannot read scenario '%s': %s", file, text);
     else
-        rc = dc_error_set(err, DC_EINPUT, "%s:%d: syntax error (libconfig: %s)", file,
-                          config_error_line(&sc->cfg), text);
+        rc = dc_error_set(err, DC_EINPUT, "%s:%u: syntax error (libconfig: %s)", file, line, text);
     dc_scenario_destroy(sc);
     return rc;
 }
@@ -568,19 +582,20 @@ int dc_scenario_load_file(const char *path, dc_scenario **out, dc_error *err)
 {
     if (!path || !out)
         return dc_error_set(err, DC_EINTERNAL, "dc_scenario_load_file: no path");
-    /* libconfig only says "file I/O error": find the reason first. */
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return dc_error_set(err, DC_EIO, "cannot read scenario '%s': %s", path, strerror(errno));
-    struct stat st;
-    int is_dir = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
-    fclose(f);
-    if (is_dir)
-        return dc_error_set(err, DC_EIO, "cannot read scenario '%s': %s", path, strerror(EISDIR));
+    /* The file and its includes expanded here (sim/cfgtext.h: 64-bit
+     * integers, includes against the including file, clear messages),
+     * then parsed from memory; the line map names files and lines. */
+    dc_cfgtext *src = NULL;
+    int rc = dc_cfgtext_load(path, &src, err);
+    if (rc != DC_OK)
+        return rc;
     dc_scenario *sc = scenario_new(path, err);
-    if (!sc)
+    if (!sc) {
+        dc_cfgtext_destroy(src);
         return DC_ENOMEM;
-    if (!config_read_file(&sc->cfg, path))
+    }
+    sc->src = src;
+    if (!config_read_string(&sc->cfg, dc_cfgtext_text(src)))
         return parse_failed(sc, err);
     *out = sc;
     return DC_OK;
@@ -605,6 +620,7 @@ void dc_scenario_destroy(dc_scenario *sc)
     if (!sc)
         return;
     config_destroy(&sc->cfg);
+    dc_cfgtext_destroy(sc->src);
     for (size_t i = 0; i < sc->n_set; i++)
         free(sc->set_paths[i]);
     free(sc->set_paths);
@@ -677,6 +693,9 @@ static bool collect_inputs(dc_scenario *sc, const config_setting_t *s)
     const char *f = config_setting_source_file(s);
     if (f && !add_input(sc, f))
         return false;
+    for (size_t i = 0; config_setting_is_root(s) && i < dc_cfgtext_file_count(sc->src); i++)
+        if (!add_input(sc, dc_cfgtext_file(sc->src, i)))
+            return false;
     if (config_setting_type(s) == CONFIG_TYPE_STRING && !config_setting_is_root(s)) {
         char spath[PATH_BUF];
         schema_path(s, spath, sizeof spath);
@@ -1625,6 +1644,96 @@ done:
 
 /* ---------- output ---------- */
 
+/* A number as the shortest text that reads back as the same double (%.15g,
+ * %.16g or %.17g), always with a '.' or an exponent so that libconfig reads
+ * a float.  libconfig's own writer keeps fewer digits, so a scenario
+ * written by it was not the scenario that ran (issue 18 item 10). */
+static void write_float(FILE *f, double x)
+{
+    char buf[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    fputs(buf, f);
+    if (!strpbrk(buf, ".eEn")) /* n: inf, nan (never in a validated scenario) */
+        fputs(".0", f);
+}
+
+static void write_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p == '\r')
+            fputs("\\r", f);
+        else if (*p == '\f')
+            fputs("\\f", f);
+        else if (*p < 0x20)
+            fprintf(f, "\\x%02X", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void text_setting(FILE *f, const config_setting_t *s, int depth);
+
+static void text_value(FILE *f, const config_setting_t *s, int depth)
+{
+    int n = config_setting_length(s);
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+        fprintf(f, "%d", config_setting_get_int(s));
+        break;
+    case CONFIG_TYPE_INT64:
+        fprintf(f, "%lldL", config_setting_get_int64(s));
+        break;
+    case CONFIG_TYPE_FLOAT:
+        write_float(f, config_setting_get_float(s));
+        break;
+    case CONFIG_TYPE_BOOL:
+        fputs(config_setting_get_bool(s) ? "true" : "false", f);
+        break;
+    case CONFIG_TYPE_STRING:
+        write_string(f, config_setting_get_string(s));
+        break;
+    case CONFIG_TYPE_GROUP:
+        fputs("{\n", f);
+        for (int i = 0; i < n; i++)
+            text_setting(f, config_setting_get_elem(s, (unsigned)i), depth + 1);
+        fprintf(f, "%*s}", 2 * depth, "");
+        break;
+    case CONFIG_TYPE_LIST:
+    case CONFIG_TYPE_ARRAY: {
+        bool list = config_setting_type(s) == CONFIG_TYPE_LIST;
+        fputs(list ? "( " : "[ ", f);
+        for (int i = 0; i < n; i++) {
+            if (i)
+                fputs(", ", f);
+            text_value(f, config_setting_get_elem(s, (unsigned)i), depth);
+        }
+        fputs(list ? " )" : " ]", f);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void text_setting(FILE *f, const config_setting_t *s, int depth)
+{
+    fprintf(f, "%*s%s = ", 2 * depth, "", config_setting_name(s));
+    text_value(f, s, depth);
+    fputs(";\n", f);
+}
+
 char *dc_scenario_text(const dc_scenario *sc)
 {
     if (!sc)
@@ -1634,7 +1743,9 @@ char *dc_scenario_text(const dc_scenario *sc)
     FILE *f = open_memstream(&buf, &size);
     if (!f)
         return NULL;
-    config_write(&sc->cfg, f);
+    const config_setting_t *root = config_root_setting(&sc->cfg);
+    for (int i = 0; i < config_setting_length(root); i++)
+        text_setting(f, config_setting_get_elem(root, (unsigned)i), 0);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {
         free(buf);

@@ -98,11 +98,17 @@ int dc_scenario_set(dc_scenario *sc, const char *assignment, dc_error *err);
 int dc_scenario_validate(dc_scenario *sc, dc_error *err);
 
 const char *dc_scenario_file(const dc_scenario *sc);
+/* Where setting s was written: *file (left as it is when the scenario
+ * came from a string) and *line (0: not from the text, e.g. --set or a
+ * default).  Included files give their own name and line. */
+void dc_scenario_where(const dc_scenario *sc, const config_setting_t *s, const char **file, unsigned *line);
 config_t *dc_scenario_config(const dc_scenario *sc);
 /* config_lookup on the scenario; NULL when absent. */
 config_setting_t *dc_scenario_lookup(const dc_scenario *sc, const char *path);
 
-/* The effective scenario (after overrides and defaults) as libconfig text;
+/* The effective scenario (after overrides and defaults) as libconfig text,
+ * every number written so that it reads back exactly (shortest round-trip
+ * digits; 64-bit integers with L): running the text is the same run.
  * malloc'd, the caller frees; NULL when out of memory. */
 char *dc_scenario_text(const dc_scenario *sc);
 

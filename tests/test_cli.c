@@ -237,6 +237,54 @@ static void test_trace_matches_summary(void)
     unlink(trace);
 }
 
+/* The trace's scenario attribute is the run: run it again and every figure
+ * is the same (issue 18 item 10).  Values that need 16 or 17 digits
+ * (libconfig's writer kept 15: mtbf_h = 400.00000000000006 came back as
+ * 400.0, another run) and a 64-bit seed. */
+static void test_rerun_from_trace(void)
+{
+    char cfg[400], again[400], trace[400];
+    snprintf(cfg, sizeof cfg, "%s/digits.cfg", workdir);
+    snprintf(again, sizeof again, "%s/again.cfg", workdir);
+    snprintf(trace, sizeof trace, "%s/digits.h5", outdir);
+    dc_test_write_text(cfg, "name = \"digits\";\nseed = 10000000000;\nhorizon_days = 3.0;\n"
+                            "cluster = { nodes = 16; spare_nodes = 2; };\n"
+                            "job = { nodes = 16; work_gpu_h = 7680.0; restart_s = 300.30000000000001; };\n"
+                            "checkpoint = { interval_s = \"auto\"; write_gb_per_s = 20.0; size_gb = 600.1; };\n"
+                            "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 400.00000000000006; },\n"
+                            "  { name = \"sw\"; per = \"job\"; mtbf_h = 24.000000000000004; } );\n"
+                            "repair = { crews = 1; law = \"lognormal\"; median_h = 3.0000000000000004; sigma = 0.8; };\n");
+    dc_runner_result r1 = dc_runner_dcsim((const char *[]){"run", cfg, "-o", trace, "--json", NULL}, NULL);
+    CU_ASSERT_EQUAL_FATAL(r1.status, 0);
+    dc_error err = {0};
+    dc_trace_file *t = dc_trace_open(trace, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    char *text = NULL;
+    CU_ASSERT_EQUAL_FATAL(dc_trace_attr_string(t, "scenario", &text, &err), DC_OK);
+    dc_trace_close(t);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "mtbf_h = 400.00000000000006;"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "seed = 10000000000L;"));
+    dc_test_write_text(again, text);
+    free(text);
+    dc_runner_result r2 = dc_runner_dcsim((const char *[]){"run", again, "--no-trace", "--json", NULL}, NULL);
+    CU_ASSERT_EQUAL(r2.status, 0);
+    /* every line but the one naming the scenario file */
+    char *f1 = strstr(r1.out, "\"run.scenario_file\""), *f2 = strstr(r2.out, "\"run.scenario_file\"");
+    CU_ASSERT_FATAL(f1 && f2 && strchr(f1, '\n') && strchr(f2, '\n'));
+    CU_ASSERT_EQUAL(f1 - r1.out, f2 - r2.out);
+    CU_ASSERT_EQUAL(strncmp(r1.out, r2.out, (size_t)(f1 - r1.out)), 0);
+    CU_ASSERT_STRING_EQUAL(strchr(f1, '\n'), strchr(f2, '\n'));
+    CU_ASSERT(strlen(strchr(f1, '\n')) > 1000); /* the figures */
+    double seed = 0;
+    CU_ASSERT_PTR_NOT_NULL(dc_test_json_number(r2.out, "run.seed", &seed));
+    CU_ASSERT_DOUBLE_EQUAL(seed, 1e10, 0.0);
+    dc_runner_free(&r1);
+    dc_runner_free(&r2);
+    unlink(trace);
+    unlink(cfg);
+    unlink(again);
+}
+
 static void test_same_seed_same_results(void)
 {
     char cfg[400], a[400], b[400], c[400];
@@ -479,6 +527,7 @@ int main(void)
         || !CU_add_test(s, "trace reads back equal to the JSON summary", test_trace_matches_summary)
         || !CU_add_test(s, "same seed same results, other seed different", test_same_seed_same_results)
         || !CU_add_test(s, "embedded scenario, validate, version, keys", test_embedded_and_validate)
+        || !CU_add_test(s, "the trace's scenario reruns the same run", test_rerun_from_trace)
         || !CU_add_test(s, "a failed run keeps the old trace", test_failed_run_keeps_old_trace)
         || !CU_add_test(s, "GNU conventions, scenarios by name, --get, --json", test_conventions)) {
         CU_cleanup_registry();

@@ -73,6 +73,40 @@ typedef struct err_case {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const err_case cases[] = {
+    /* ---- integers past 32 bits (libconfig 1.5 wrapped them) and includes (sim/cfgtext.h) ---- */
+    {"2^32 + 16 nodes", "horizon_days = 1.0;\ncluster = { nodes = 4294967312; };\njob = { nodes = 4; work_gpu_h = 50.0; };\n",
+     NULL, 0, NULL, 0, 0, true, {"run", "@CFG", "-o", "@OUT"}, 2,
+     {"bad.cfg:2: cluster.nodes", "must be at most 10000000 (got 4294967312)"}, NULL},
+    {"-2^32 + 1 nodes", "horizon_days = 1.0;\ncluster = { nodes = -4294967295; };\njob = { nodes = 1; work_gpu_h = 50.0; };\n",
+     NULL, 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2, {"bad.cfg:2: cluster.nodes", "(got -4294967295)"}, NULL},
+    {"2^32 + 16 nodes in hexadecimal",
+     "horizon_days = 1.0;\ncluster = { nodes = 0x100000010; };\njob = { nodes = 4; work_gpu_h = 50.0; };\n", NULL, 0, NULL,
+     0, 0, false, {"validate", "@CFG"}, 2, {"bad.cfg:2: cluster.nodes", "(got 4294967312)"}, NULL},
+    {"a seed past 64 bits", "seed = 99999999999999999999;\n" VALID, NULL, 0, NULL, 0, 0, true, {"run", "@CFG", "-o", "@OUT"}, 2,
+     {"bad.cfg:1: seed", "the integer 99999999999999999999 is outside the 64-bit range"}, NULL},
+    {"a 64-bit job size", VALID "jobs = ( { name = \"b\"; nodes = 2; work_gpu_h = 8589934592L; },\n"
+     "  { name = \"c\"; nodes = 8589934594; work_gpu_h = 1.0; } );\n", NULL, 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2,
+     {"bad.cfg:5: jobs.[1].nodes", "(got 8589934594)"}, NULL},
+    {"@include of a directory", "@include \"sub\"\n" VALID, NULL, 0, NULL, 0, 0, true, {"run", "@CFG", "-o", "@OUT"}, 2,
+     {"bad.cfg:1: @include \"sub\"", "is a directory"}, NULL, "mkdir sub"},
+    {"@include of a missing file", VALID "@include \"missing.cfg\"\n", NULL, 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2,
+     {"bad.cfg:4: @include \"missing.cfg\"", "cannot open include file", "missing.cfg': No such file or directory"},
+     NULL},
+    {"a scenario including itself", VALID "@include \"bad.cfg\"\n", NULL, 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2,
+     {"bad.cfg:4: @include \"bad.cfg\"", "already being read", "may not include itself"}, NULL},
+    {"an include cycle", VALID "@include \"b.cfg\"\n", NULL, 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2,
+     {"b.cfg:2: @include \"bad.cfg\"", "already being read"}, NULL, "printf '# b\\n@include \"bad.cfg\"\\n' > b.cfg"},
+    {"a relative include inside an include resolves against its own directory",
+     "horizon_days = 1.0;\n@include \"d/inner.cfg\"\njob = { nodes = 4; work_gpu_h = 50.0; };\n", NULL, 0, NULL, 0, 0, false,
+     {"validate", "@CFG"}, 2, {"d/leaf.cfg:2: cluster.nodez", "unknown key (did you mean cluster.nodes?)"}, NULL,
+     "mkdir d && printf '@include \"leaf.cfg\"\\n' > d/inner.cfg && printf '# leaf\\ncluster = { nodez = 4; };\\n' > d/leaf.cfg"},
+    {"lines after an include are the file's own",
+     "horizon_days = 1.0;\n@include \"c.cfg\"\njob = { nodes = 4; work_gpu_h = 50.0; };\njob2 = 1;\n", NULL, 0, NULL, 0, 0,
+     false, {"validate", "@CFG"}, 2, {"bad.cfg:4: job2", "unknown key"}, NULL,
+     "printf '# c\\n\\ncluster = { nodes = 4; };\\n' > c.cfg"},
+    {"a UTF-8 byte-order mark is skipped", "\xef\xbb\xbfhorizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodez = 4; };\n",
+     NULL, 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2, {"bad.cfg:3: job.nodez", "unknown key"}, NULL},
+
     /* ---- the progress guarantee: values that would make the event loop degenerate ---- */
     {"a job's zero checkpoint write time with an automatic interval",
      "horizon_days = 1.0;\ncluster = { nodes = 4; };\n"
@@ -93,10 +127,11 @@ static const err_case cases[] = {
      "failures = ( { name = \"x\"; per = \"job\"; mtbf_h = 1e-7; } );\n",
      NULL, 0, "DCSIM_MAX_MEMORY_GB=1e9", 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
      {"bad.cfg:5: failures.[0].mtbf_h", "2.78e+03 failures per simulated second over its 1 unit"}, NULL},
-    {"failures at an AFR of 10^6 per GPU", NULL, NULL, 0, NULL, 0, 0, false,
-     {"validate", "@SMALL", "--set", "failures.[0].afr=1e6", "--set", "failures.[0].mtbf_h=1", "--set",
-      "cluster.nodes=1000", "--set", "job.nodes=16"},
-     2, {"failures.[0]"}, NULL},
+    {"failures at an AFR of 10^6 on 32,000 GPUs",
+     "horizon_days = 1.0;\ncluster = { nodes = 4000; };\njob = { nodes = 4; work_gpu_h = 50.0; };\n"
+     "failures = ( { name = \"x\"; per = \"gpu\"; afr = 1e6; } );\n",
+     NULL, 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2,
+     {"bad.cfg:4: failures.[0].afr", "1.01e+03 failures per simulated second over its 32000 units"}, NULL},
     {"a cooling step of 1e-300 s",
      "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 4; work_gpu_h = 50.0; };\n"
      "power = { gpu = { peak_w = 700.0; }; };\ncooling = { type = \"air\"; capacity_kw = 100.0;\n"

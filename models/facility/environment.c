@@ -182,7 +182,10 @@ static int read_series(const dc_scenario *sc, const config_setting_t *file_s, co
     if (rc == DC_EINPUT || rc == DC_EIO) {
         char key[256];
         dc_scenario_setting_path(file_s, key, sizeof key);
-        dc_error_prefix(err, "%s:%d: %s", dc_scenario_file(sc), config_setting_source_line(file_s), key);
+        const char *where = dc_scenario_file(sc);
+        unsigned line = 0;
+        dc_scenario_where(sc, file_s, &where, &line);
+        dc_error_prefix(err, "%s:%u: %s", where, line, key);
     }
     dc_csv_destroy(csv);
     return rc;
