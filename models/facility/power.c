@@ -1029,7 +1029,8 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     /* power_finish reads these two (peaks, swings) */
     dc_series_keep(p->s_it);
     dc_series_keep(p->s_fac);
-    static const char *const sigs[] = {"failure", "nodes_up", "node_idle", "job_phase", "job_speed"};
+    /* "job_nodes": a running service took nodes (cluster.h) */
+    static const char *const sigs[] = {"failure", "nodes_up", "node_idle", "job_phase", "job_speed", "job_nodes"};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         int sig = dc_sim_signal(sim, sigs[i]);
         dc_signal_fn handler = i == 4 ? on_job_speed : i == 3 ? on_job_signal : on_signal;
