@@ -1042,7 +1042,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     static const char *const sigs[] = {"failure", "nodes_up", "node_idle", "job_phase", "job_speed", "job_nodes"};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         int sig = dc_sim_signal(sim, sigs[i]);
-        dc_signal_fn handler = i == 4 ? on_job_speed : i == 3 ? on_job_signal : on_signal;
+        dc_signal_fn handler = i == 4 ? on_job_speed : i >= 3 ? on_job_signal : on_signal;
         if (sig < 0 || dc_sim_subscribe(sim, sig, handler, p) != DC_OK)
             return dc_error_set(err, DC_ENOMEM, "out of memory");
     }
