@@ -107,6 +107,22 @@ static const err_case cases[] = {
     {"a UTF-8 byte-order mark is skipped", "\xef\xbb\xbfhorizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodez = 4; };\n",
      NULL, 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2, {"bad.cfg:3: job.nodez", "unknown key"}, NULL},
 
+    /* ---- a sweep's results within the memory limit ---- */
+    {"10^7 replications: the results table over the memory limit", NULL, NULL, 0, "DCSIM_MAX_MEMORY_GB=20", 0, 0, true,
+     {"sweep", "@SMALL", "--reps", "10000000", "--threads", "1", "--quiet", "-o", "@OUT"}, 2,
+     {"the results of 10000000 runs of", "figures would need about", "more than the limit of 20 GB"}, NULL},
+    {"10^6 replications refused before any run", NULL, NULL, 0, "DCSIM_MAX_MEMORY_GB=0.05", 0, 0, false,
+     {"sweep", "@SMALL", "--reps", "1000000", "--threads", "1", "--quiet"}, 2,
+     {"the results of 1000000 runs of at least 16 figures", "more than the limit of 0.05 GB (DCSIM_MAX_MEMORY_GB)"},
+     NULL},
+
+    /* ---- clear messages ---- */
+    {"compare a trace with a sweep file", NULL, NULL, 0, NULL, 0, 0, false, {"compare", "@TRACE", "@SWEEP"}, 2,
+     {"sweep.h5' holds the results of a sweep", "give the trace of a run (dcsim run -o)"}, NULL},
+    {"a CSV file with a UTF-8 byte-order mark", AMBIENT, "\xef\xbb\xbftime_h,temp_c\n0,20\n1,500\n", 0, NULL, 0, 0,
+     false, {"run", "@CFG", "--no-trace"}, 2, {"environment.ambient.file", "data.csv:3: column temp_c: out of range"},
+     NULL},
+
     /* ---- the progress guarantee: values that would make the event loop degenerate ---- */
     {"a job's zero checkpoint write time with an automatic interval",
      "horizon_days = 1.0;\ncluster = { nodes = 4; };\n"
