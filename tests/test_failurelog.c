@@ -13,6 +13,8 @@
  * - LANL-like date-times with return times, and node names (as the Failure
  *   Trace Archive gives) mapped to nodes in order of first appearance;
  * - a job interrupted by a logged failure at its time;
+ * - fleet ages: a constant age equal to initial_age_h failure for failure,
+ *   and ages from a law against the expected Weibull count (99% interval);
  * - bad rows through the program: file, line and column, exit status 2. */
 #include <math.h>
 #include <stdio.h>
@@ -217,6 +219,77 @@ static void test_job_interrupted(void)
     dc_sim_destroy(sim);
 }
 
+/* ---------- a fleet of mixed ages ---------- */
+
+/* A constant fleet age is the class's initial_age_h: the same failures at
+ * the same times (the ages come from their own stream). */
+static void test_fleet_constant(void)
+{
+    static const char cfg[] = "horizon_days = 60.0; stop_when_done = false; trace = { events = true; };\n"
+                              "cluster = { nodes = 200; gpus_per_node = 8; };\n"
+                              "failures = ( { name = \"node\"; law = \"weibull\"; shape = 0.6; scale_h = 5000.0; %s } );\n"
+                              "repair = { crews = 0; law = \"constant\"; mean_h = 4.0; };\n%s";
+    char a[1024], b[1024];
+    snprintf(a, sizeof a, cfg, "initial_age_h = 3000.0;", "");
+    snprintf(b, sizeof b, cfg, "", "fleet = { age = { law = \"constant\"; mean_h = 3000.0; }; };\n");
+    dc_sim *sa = run_in_tmp(a, 5), *sb = run_in_tmp(b, 5);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sa);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sb);
+    double ta[512], tb[512];
+    int32_t na[512], nb[512];
+    size_t ka = failures_of(sa, NULL, ta, na, 512), kb = failures_of(sb, NULL, tb, nb, 512);
+    printf("\n  %zu and %zu failures\n", ka, kb);
+    CU_ASSERT(ka > 20 && ka <= 512);
+    CU_ASSERT_EQUAL_FATAL(ka, kb);
+    size_t same = 0;
+    for (size_t i = 0; i < ka && i < 512; i++)
+        same += ta[i] == tb[i] && na[i] == nb[i];
+    CU_ASSERT_EQUAL(same, ka);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sb, "failures.fleet_age_mean_h"), 3000.0, 1e-9);
+    dc_sim_destroy(sa);
+    dc_sim_destroy(sb);
+}
+
+/* Weibull (shape 0.5, scale 20,000 h: infant mortality) on 2,000 nodes for
+ * 30 days, nothing repaired, so each node fails at most once: node i fails
+ * with p(x_i) = 1 - exp(-((x_i + T)/l)^k + (x_i/l)^k).  New nodes: p(0) =
+ * 0.173 (about 346 failures); ages drawn from an exponential law of mean
+ * 5,000 h: E[p] = integral p(x) exp(-x/m)/m dx (trapezoid, 1 h steps to
+ * 40 m), the count Binomial(2000, E[p]) within its 99% interval.  A
+ * Weibull fitted to a fleet in service thus does not invent early-life
+ * failures for it. */
+static double p_fail(double x_h, double t_h, double l_h, double k)
+{
+    return 1.0 - exp(-pow((x_h + t_h) / l_h, k) + pow(x_h / l_h, k));
+}
+
+static void test_fleet_distribution(void)
+{
+    const double N = 2000, T = 720, L = 20000, K = 0.5, M = 5000;
+    static const char cfg[] = "horizon_days = 30.0; stop_when_done = false;\n"
+                              "cluster = { nodes = 2000; gpus_per_node = 8; };\n"
+                              "failures = ( { name = \"node\"; law = \"weibull\"; shape = 0.5; scale_h = 20000.0; } );\n%s";
+    char text[1024];
+    double ep = 0, dx = 1.0;
+    for (double x = 0; x < 40 * M; x += dx)
+        ep += 0.5 * dx * (p_fail(x, T, L, K) * exp(-x / M) + p_fail(x + dx, T, L, K) * exp(-(x + dx) / M)) / M;
+    static const char *const fleets[2] = {"", "fleet = { age = { law = \"exponential\"; mean_h = 5000.0; }; };\n"};
+    double p[2] = {p_fail(0, T, L, K), ep};
+    for (int f = 0; f < 2; f++) {
+        snprintf(text, sizeof text, cfg, fleets[f]);
+        dc_sim *sim = run_in_tmp(text, 11);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        double n = dc_simrun_fig(sim, "failures.node"), mean = N * p[f], half = 2.5758 * sqrt(N * p[f] * (1 - p[f]));
+        printf("\n  %s: %.0f failures, expected %.1f +- %.1f (99%%)", f ? "aged fleet" : "new fleet", n, mean, half);
+        CU_ASSERT(fabs(n - mean) <= half);
+        if (f)
+            CU_ASSERT(fabs(dc_simrun_fig(sim, "failures.fleet_age_mean_h") - M) < 2.5758 * M / sqrt(N));
+        dc_sim_destroy(sim);
+    }
+    printf("\n");
+    CU_ASSERT(p[1] < 0.6 * p[0]); /* the test separates the two */
+}
+
 /* ---------- bad rows through the program ---------- */
 
 #define LOG_CFG(extra)                                                                            \
@@ -287,6 +360,8 @@ static int register_suites(void)
                   {"date-times, return times and node names", test_datetimes_and_names},
                   {"a job interrupted at the logged time", test_job_interrupted},
                   {"bad rows: file, line and column, status 2", test_bad_rows});
+    DC_TEST_SUITE("fleet ages", {"a constant fleet age is initial_age_h, failure for failure", test_fleet_constant},
+                  {"ages from a law: Weibull failures within the 99% binomial interval", test_fleet_distribution});
     return 0;
 }
 

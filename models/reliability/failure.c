@@ -54,6 +54,11 @@ const dc_param dc_failure_params[] = {
     {"failures.[].repair", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
      "manual repair-time law for this class (default: the repair group's law)"},
     DC_LAW_PARAMS("failures.[].repair", "lognormal", "repair time"),
+    {"fleet", DC_PARAM_GROUP, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "the nodes' ages at the start: a fleet bought over time"},
+    {"fleet.age", DC_PARAM_GROUP, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL,
+     "law of a node's age at the start (its units' clocks start there, beside initial_age_h)"},
+    DC_LAW_PARAMS("fleet.age", "constant", "age of a node at the start"),
     {"bad_nodes", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
      "systematically bad nodes with a higher failure rate; absent: none"},
     {"bad_nodes.fraction", DC_PARAM_FLOAT, DC_PARAM_REQUIRED, "", 0, NULL, 0, 1, NULL,
@@ -115,6 +120,7 @@ typedef struct failure_model {
     uint32_t *order;   /* bad nodes first, then good ones (when any is bad) */
     uint8_t *bad_now;
     uint32_t *down_epoch;
+    double *node_age_s;  /* fleet.age: each node's age at the start (NULL: none) */
     dc_straggler *straggler;
     uint64_t node_failures;
     bool started;
@@ -823,6 +829,21 @@ static int failure_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
         if (rc != DC_OK)
             return rc;
     }
+    config_setting_t *fleet_age = dc_scenario_lookup(sc, "fleet.age");
+    if (fleet_age) {
+        dc_dist law;
+        int rc = dc_dist_from_setting(sc, fleet_age, &law, err);
+        if (rc != DC_OK)
+            return rc;
+        gsl_rng *rng = dc_sim_rng(sim, "failure.fleet_age");
+        m->node_age_s = malloc((m->n_nodes + 1) * sizeof *m->node_age_s);
+        if (!rng || !m->node_age_s)
+            return dc_error_set(err, DC_ENOMEM, "out of memory drawing the fleet's ages");
+        for (uint32_t i = 0; i < m->n_nodes; i++) {
+            double a = dc_dist_sample(&law, rng);
+            m->node_age_s[i] = a > 0.0 ? a : 0.0;
+        }
+    }
     bool any_slow = false;
     for (size_t i = 0; i < m->n_classes; i++) {
         int rc = parse_class(m, sim, sc, config_setting_get_elem(list, (unsigned)i), i, bad_factor, err);
@@ -874,9 +895,11 @@ static int start_unit_clocks(failure_model *m, fclass *fc, dc_error *err)
     if (!fc->heap || !fc->gen || !fc->awaiting || !fc->born_v)
         return dc_error_set(err, DC_ENOMEM, "out of memory for the clocks of failure class %s", fc->name);
     for (uint64_t u = 0; u < fc->units; u++) {
-        fc->born_v[u] = -fc->initial_age_s;
         uint32_t node = fc->basis == PER_RACK ? 0 : unit_node(m, fc, u);
-        double life = residual_s(&fc->law, fc->initial_age_s, node_factor(m, fc, node), fc->rng);
+        uint32_t aged = fc->basis == PER_RACK ? (uint32_t)(u * dc_cluster_nodes_per_rack(m->cluster)) : node;
+        double age_s = fc->initial_age_s + (m->node_age_s && aged < m->n_nodes ? m->node_age_s[aged] : 0.0);
+        fc->born_v[u] = -age_s;
+        double life = residual_s(&fc->law, age_s, node_factor(m, fc, node), fc->rng);
         heap_push(fc, (uentry){life, (uint32_t)u, 0}); /* within cap_heap */
     }
     return DC_OK;
@@ -933,6 +956,13 @@ static void failure_finish(void *state, dc_sim *sim)
                    "", "failures that took nodes down, per 1000 node-days of the whole cluster");
     if (m->straggler)
         dc_straggler_finish(m->straggler, s);
+    if (m->node_age_s) {
+        double sum = 0.0;
+        for (uint32_t i = 0; i < m->n_nodes; i++)
+            sum += m->node_age_s[i];
+        dc_summary_set(s, "failures.fleet_age_mean_h", m->n_nodes ? sum / m->n_nodes / 3600.0 : NAN, "h",
+                       "mean age of the nodes at the start (fleet.age)");
+    }
     if (m->has_log) {
         dc_summary_set(s, "failure_log.rows", (double)m->n_logged, "", "failures in the failure log");
         dc_summary_set(s, "failure_log.injected", (double)m->n_log_injected, "",
@@ -956,6 +986,7 @@ static void failure_destroy(void *state)
     free(m->bad_now);
     free(m->down_epoch);
     free(m->logged);
+    free(m->node_age_s);
     dc_straggler_destroy(m->straggler);
 }
 

@@ -59,7 +59,9 @@
  * repair that replaced the failed part completes (dc_nodes_event.as_new):
  * the hazard restarts there, so a Weibull shape below 1 gives infant
  * mortality after every replacement and a shape above 1 wear-out late in
- * life.  A repair that replaced nothing (automated remediation: reboot,
+ * life. A fleet bought over time (fleet.age, a law): each node's age is
+ * drawn at the start (stream "failure.fleet_age") and added to the class's
+ * initial_age_h for the node's units (a rack's: its first node's).  A repair that replaced nothing (automated remediation: reboot,
  * reset) is a minimal repair: the unit carries on at its age.  A unit
  * whose clock runs out while its node is down waits and is renewed with the
  * node's repair.  Residual lifetime of a unit of age x with hazard factor
@@ -75,6 +77,11 @@
  * rate per unit, 1 / E[lifetime] averaged over good and bad nodes (for a
  * slow class only if its stragglers are evicted), is registered with
  * dc_cluster_add_hazard for checkpoint policies.
+ *
+ * Failure logs (failurelog.h): each row strikes as a failure of its class
+ * (takes, detection), and with a repair or return time brings its nodes back
+ * exactly then (dc_cluster_fail_returning: no repair ticket); a class with
+ * from_log has no arrivals of its own.
  *
  * Figures: failures.total, failures.CLASS, failures.repeats (of
  * misdiagnosed nodes), failures.bad_nodes, failures.per_1000_node_days
