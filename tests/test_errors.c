@@ -61,7 +61,7 @@ typedef struct err_case {
     long fsize;            /* RLIMIT_FSIZE of the child, bytes (0: none) */
     int sig;               /* sent once the child is ready for it (DCSIM_READY_FILE) */
     bool prev;             /* out.h5 exists before, and must be intact after */
-    const char *args[20];  /* after "dcsim"; @CFG @OUT @DIR @TRACE @SWEEP @CORRUPT @SMALL */
+    const char *args[20];  /* after "dcsim"; @CFG @OUT @DIR @TRACE @SWEEP @CORRUPT @SMALL @SCENARIOS */
     int status;
     const char *frags[3];
     const char *leaves;    /* a file the case creates on purpose ("out.h5"), checked below */
@@ -153,6 +153,12 @@ static const err_case cases[] = {
      "power = { gpu = { peak_w = 700.0; }; };\ncooling = { type = \"air\"; capacity_kw = 100.0;\n"
      "  step_s = 1e-300; };\n", NULL, 0, NULL, 0, 0, true,
      {"run", "@CFG", "-o", "@OUT"}, 2, {"bad.cfg:6: cooling.step_s", "must be at least 1 (got 1e-300)"}, NULL},
+    {"radiation events every 1e-300 rad", NULL, NULL, 0, NULL, 0, 0, true,
+     {"run", "@SCENARIOS/orbital/starcloud.cfg", "-o", "@OUT", "--set", "orbital.radiation.sdc_rad_per_event=1e-300"}, 2,
+     {"(--set) orbital.radiation.sdc_rad_per_event", "events per simulated second over the 324 GPUs"}, NULL},
+    {"servicing launches every 1e-300 days", NULL, NULL, 0, NULL, 0, 0, false,
+     {"run", "@SCENARIOS/orbital/starcloud.cfg", "--no-trace", "--set", "orbital.servicing.interval_days=1e-300"}, 2,
+     {"(--set) orbital.servicing.interval_days", "must be at least 1 (got 1e-300)"}, NULL},
     {"an orbital step of 1e-300 s",
      ORBITAL("step_s = 1e-300; solar = { area_m2 = 100.0; }; radiator = { area_m2 = 50.0; };"), NULL, 0, NULL, 0,
      0, false, {"run", "@CFG", "--no-trace"}, 2, {"bad.cfg:5: orbital.step_s", "must be at least 1"}, NULL},
@@ -566,8 +572,8 @@ static void remove_tree(const char *path)
 
 static char *subst(const char *arg, const char *dir)
 {
-    const char *keys[] = {"@CFG", "@OUT", "@DIR", "@TRACE", "@SWEEP", "@CORRUPT", "@SMALL"};
-    char vals[7][400];
+    const char *keys[] = {"@CFG", "@OUT", "@DIR", "@TRACE", "@SWEEP", "@CORRUPT", "@SMALL", "@SCENARIOS"};
+    char vals[8][400];
     snprintf(vals[0], sizeof vals[0], "%s/bad.cfg", dir);
     snprintf(vals[1], sizeof vals[1], "%s/out.h5", dir);
     snprintf(vals[2], sizeof vals[2], "%s", dir);
@@ -575,7 +581,8 @@ static char *subst(const char *arg, const char *dir)
     snprintf(vals[4], sizeof vals[4], "%s", sweep_fix);
     snprintf(vals[5], sizeof vals[5], "%s/corrupt.h5", dir);
     snprintf(vals[6], sizeof vals[6], "%s/scenarios/small.cfg", srcdir);
-    for (size_t k = 0; k < 7; k++) {
+    snprintf(vals[7], sizeof vals[7], "%s/scenarios", srcdir);
+    for (size_t k = 0; k < 8; k++) {
         size_t l = strlen(keys[k]);
         if (strncmp(arg, keys[k], l) == 0) {
             char *s = malloc(strlen(vals[k]) + strlen(arg + l) + 1);
