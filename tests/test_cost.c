@@ -21,7 +21,8 @@
  *    energy / (eta_ups eta_pdu), from the power model's per-job integral)
  *    per request and per token, and its share of the TCO (its GPU-hours
  *    over all work's: 4 of 8 busy nodes) per request and per million
- *    tokens, by hand; alone on its cluster, the whole TCO;
+ *    tokens, by hand; alone on its cluster, the whole TCO; autoscaled, its
+ *    node-hours at the running power (the power model sees every scale-up);
  *  - spot through the scheduler's spot pool: reclaims at 1 per node-day on
  *    one-node jobs of 12 h without checkpoints lose, per reclaim, the age of
  *    the attempt, an exponential truncated at 12 h: the lost GPU-hours
@@ -389,6 +390,31 @@ static void test_inference_per_request(void)
     CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.energy_kwh"), e_j / 3.6e6, 1e-9));
     double idle_j = 6.0 * (1000.0 + 8.0 * 100.0) * 2.0 * 86400.0;
     CU_ASSERT(close_rel(dc_simrun_fig(sim, "power.it_energy_kwh"), (e_j * 0.96 * 0.99 + idle_j) / 3.6e6, 1e-9));
+    dc_sim_destroy(sim);
+
+    /* autoscaled between 1 and 6 replicas over a daily pattern: the power
+     * model follows every node the service takes while it runs (signal
+     * "job_nodes"), so its energy is its node-hours at 7,600 W (a replica is
+     * always ready: the job computes throughout) */
+    static const char scaled_cfg[] =
+        "horizon_days = 2.0;\n"
+        "cluster = { nodes = 10; gpus_per_node = 8; };\n"
+        "job = { nodes = 4; work_gpu_h = 1e9; start_s = 1e10; };\n"
+        "inference = { mode = \"aggregate\";\n"
+        "  model = { params = 8e9; kv_bytes_per_token = 131072.0; };\n"
+        "  replica = { gpus = 8; batch_size = 32; startup_s = 60.0; };\n"
+        "  replicas = { min = 1; max = 6; initial = 1; };\n"
+        "  autoscale = { target_utilization = 0.5; };\n"
+        "  arrivals = { qps = 60.0; daily = ( { from_h = 0.0; factor = 0.2; }, { from_h = 8.0; factor = 1.5; } ); };\n"
+        "  tokens_in = { law = \"lognormal\"; mean = 1000.0; sigma = 1.0; max = 8000.0; };\n"
+        "  tokens_out = { law = \"gamma\"; mean = 250.0; shape = 2.0; }; };\n"
+        "power = { gpu = { idle_w = 100.0; peak_w = 700.0; }; node = { host_w = 2000.0; host_idle_w = 1000.0; };\n"
+        "          ups_efficiency = 0.96; pdu_efficiency = 0.99; };\n";
+    sim = dc_simrun_text(scaled_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT(dc_simrun_fig(sim, "inference.scale_ups") >= 2.0);
+    double node_h = dc_simrun_fig(sim, "inference.gpu_h") / 8.0;
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "inference.energy_kwh"), node_h * 7600.0 / 1000.0 / (0.96 * 0.99), 1e-9));
     dc_sim_destroy(sim);
 }
 

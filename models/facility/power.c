@@ -101,6 +101,7 @@ typedef struct memo_key {
 
 typedef struct job_pw {
     double ready_at_s;       /* powered-off nodes it took are up from then */
+    double other;            /* product of other models' speed factors (kept on "job_speed") */
     dc_event_handle ready_ev;
     /* this instant's computation */
     double n_gpu;            /* computing GPUs (0: not computing) */
@@ -458,8 +459,8 @@ static void act_update(dc_power *p)
             p->n_act = n;
             p->n_pend = 0;
         }
-        if (pass == 1)
-            break;
+        if (pass == 1 || (p->n_jobs == 1 && p->n_act == 1))
+            break; /* (one job: it is always in play) */
         uint64_t held = 0;
         for (size_t k = 0; k < p->n_act; k++)
             held += dc_cluster_job_held_nodes(c, p->act[k]);
@@ -509,11 +510,7 @@ static void compute_full(dc_power *p)
         double before = base;
         switch (dc_cluster_job_phase(c, j)) {
         case DC_JOB_RUNNING: {
-            double other = 1.0;
-            if (p->other_sources) /* other models' factors: a stalled GPU idles */
-                for (size_t s = 0; s < dc_cluster_speed_source_count(c); s++)
-                    if ((int)s != p->src_cap && (int)s != p->src_heat && (int)s != p->src_up)
-                        other *= dc_cluster_job_speed_factor(c, j, (int)s);
+            double other = jp->other; /* other models' factors: a stalled GPU idles */
             jp->stalled = now < jp->ready_at_s;
             base += held * p->host_w;
             if (jp->stalled || other <= 0.0 || held == 0) {
@@ -651,11 +648,7 @@ static void memo_key_now(const dc_power *p, memo_key *k)
     k->held = dc_cluster_job_held_nodes(c, 0);
     k->idle_on = dc_cluster_idle_count(c) - (uint32_t)p->n_off;
     k->stalled = k->phase == DC_JOB_RUNNING && dc_sim_now(p->sim) < p->jobs[0].ready_at_s;
-    k->other = 1.0;
-    if (p->other_sources)
-        for (size_t s = 0; s < dc_cluster_speed_source_count(c); s++)
-            if ((int)s != p->src_cap && (int)s != p->src_heat && (int)s != p->src_up)
-                k->other *= dc_cluster_job_speed_factor(c, 0, (int)s);
+    k->other = p->jobs[0].other;
     k->heat_limit_w = p->heat_limit_w;
 }
 
@@ -684,11 +677,12 @@ static void compute(dc_power *p)
             p->heat_on = e->heat_on;
             p->any_computing = e->any_computing;
             job_pw *jp = &p->jobs[0];
-            double ready = jp->ready_at_s;
+            double ready = jp->ready_at_s, other = jp->other;
             dc_event_handle ev = jp->ready_ev;
             *jp = e->job;
             jp->ready_at_s = ready;
             jp->ready_ev = ev;
+            jp->other = other; /* equal to the memo's (it is in the key), kept all the same */
             if (jp->n_gpu <= 0.0 && !jp->held) { /* not computing: factors as they are */
                 jp->want_cap = dc_cluster_job_speed_factor(c, 0, p->src_cap);
                 jp->want_heat = dc_cluster_job_speed_factor(c, 0, p->src_heat);
@@ -830,13 +824,38 @@ static void on_signal(dc_sim *sim, void *ctx, const void *payload)
     refresh(p);
 }
 
-/* "job_phase" and "job_speed": the job is in play (or was). */
+/* The product of the speed factors other models set on job j, in source
+ * order (1 when there are none). */
+static double other_factor(const dc_power *p, int32_t j)
+{
+    double other = 1.0;
+    if (p->other_sources)
+        for (size_t s = 0; s < dc_cluster_speed_source_count(p->c); s++)
+            if ((int)s != p->src_cap && (int)s != p->src_heat && (int)s != p->src_up)
+                other *= dc_cluster_job_speed_factor(p->c, j, (int)s);
+    return other;
+}
+
+/* "job_phase" and "job_speed": the job is in play (or was); a speed factor
+ * changes only through dc_cluster_set_job_speed, which publishes
+ * "job_speed", so the product kept per job is always current. */
 static void on_job_signal(dc_sim *sim, void *ctx, const void *payload)
 {
     dc_power *p = ctx;
     if (p->started && payload)
         act_note(p, ((const dc_job_event *)payload)->job);
     on_signal(sim, ctx, payload);
+}
+
+static void on_job_speed(dc_sim *sim, void *ctx, const void *payload)
+{
+    dc_power *p = ctx;
+    if (p->started && payload) {
+        int32_t j = ((const dc_job_event *)payload)->job;
+        if (j >= 0 && j < p->n_jobs)
+            p->jobs[j].other = other_factor(p, j);
+    }
+    on_job_signal(sim, ctx, payload);
 }
 
 static void on_tariff(dc_sim *sim, void *ctx, const void *payload)
@@ -1010,10 +1029,12 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     /* power_finish reads these two (peaks, swings) */
     dc_series_keep(p->s_it);
     dc_series_keep(p->s_fac);
-    static const char *const sigs[] = {"failure", "nodes_up", "node_idle", "job_phase", "job_speed"};
+    /* "job_nodes": a running service took nodes (cluster.h) */
+    static const char *const sigs[] = {"failure", "nodes_up", "node_idle", "job_phase", "job_speed", "job_nodes"};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         int sig = dc_sim_signal(sim, sigs[i]);
-        if (sig < 0 || dc_sim_subscribe(sim, sig, i >= 3 ? on_job_signal : on_signal, p) != DC_OK)
+        dc_signal_fn handler = i == 4 ? on_job_speed : i == 3 ? on_job_signal : on_signal;
+        if (sig < 0 || dc_sim_subscribe(sim, sig, handler, p) != DC_OK)
             return dc_error_set(err, DC_ENOMEM, "out of memory");
     }
     int sig_tariff = dc_sim_signal(sim, "tariff");
@@ -1044,6 +1065,8 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
             act_note(p, j);
     }
     p->other_sources = dc_cluster_speed_source_count(p->c) > (size_t)(2 + (p->src_up >= 0));
+    for (int32_t j = 0; j < p->n_jobs; j++)
+        p->jobs[j].other = other_factor(p, j);
     p->gpn = dc_cluster_gpus_per_node(p->c);
     p->static_cap_w = mind(p->gpu_cap_w, p->rack_gpu_cap_w);
     p->node_idle_w = p->host_idle_w + p->gpn * p->gpu.idle_w;

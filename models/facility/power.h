@@ -72,7 +72,8 @@
  * All of these are step functions of time: the model recomputes them when
  * the cluster, a job, a cap, the heat limit, the cooling power or the
  * tariff changes (signals "failure", "nodes_up", "node_idle", "job_phase",
- * "job_speed", "tariff") and integrates exactly.  Energy cost = integral of
+ * "job_speed", "job_nodes" (a running service took nodes), "tariff") and
+ * integrates exactly.  Energy cost = integral of
  * facility power x price; carbon likewise.  Power swing over a window W:
  * the largest (max - min) of facility power within any interval of length
  * W (computed exactly on the step function).

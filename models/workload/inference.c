@@ -382,6 +382,8 @@ static bool unit_take(dc_inference *m, uint32_t u)
         return false;
     for (uint32_t i = 0; i < m->nodes_per_unit; i++)
         m->unit_of_node[nodes[i]] = (int32_t)u;
+    /* the job's phase may not change (it runs already): say its nodes did */
+    dc_sim_publish(m->sim, m->sig_nodes, &(dc_job_event){m->job_id});
     return true;
 }
 
@@ -919,8 +921,10 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         return rc;
 
     m->job_id = dc_cluster_add_job(m->cluster, m->max_units * m->nodes_per_unit);
+    m->sig_nodes = dc_sim_signal(sim, "job_nodes");
     int sig_fail = dc_sim_signal(sim, "failure"), sig_idle = dc_sim_signal(sim, "node_idle");
-    if (m->job_id < 0 || sig_fail < 0 || sig_idle < 0 || dc_sim_subscribe(sim, sig_fail, on_failure, m) != DC_OK
+    if (m->job_id < 0 || m->sig_nodes < 0 || sig_fail < 0 || sig_idle < 0
+        || dc_sim_subscribe(sim, sig_fail, on_failure, m) != DC_OK
         || dc_sim_subscribe(sim, sig_idle, on_node_idle, m) != DC_OK)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     return DC_OK;

@@ -76,6 +76,7 @@ struct dc_inference {
     int pool, priority;
     dc_eventlog *log;
     int32_t job_id;
+    int sig_nodes; /* "job_nodes": published when the service takes nodes */
     char name[64];
     bool aggregate;
     double start_s;
