@@ -371,6 +371,12 @@ static double fill(const dc_power *p, double c_w, bool use_cap)
     return g;
 }
 
+static int cmp_bp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* The largest C with sum n_j clamp(C, lo_j, hi_j) <= target; uses hi_w (or
  * cap_w when use_cap) as each job's upper end. */
 static double solve_limit(dc_power *p, double target, bool use_cap)
@@ -394,23 +400,26 @@ static double solve_limit(dc_power *p, double target, bool use_cap)
     }
     if (nb == 0)
         return INFINITY;
-    for (size_t i = 1; i < nb; i++) /* few jobs: insertion sort */
-        for (size_t k = i; k > 0 && p->bp[k] < p->bp[k - 1]; k--) {
-            double t = p->bp[k];
-            p->bp[k] = p->bp[k - 1];
-            p->bp[k - 1] = t;
-        }
+    qsort(p->bp, nb, sizeof *p->bp, cmp_bp);
     if (fill(p, p->bp[0], use_cap) >= target)
         return p->bp[0];
-    for (size_t k = 0; k + 1 < nb; k++) {
-        double a = p->bp[k], b = p->bp[k + 1];
-        double ga = fill(p, a, use_cap), gb = fill(p, b, use_cap);
-        if (gb <= target)
-            continue;
-        /* linear on [a, b]: slope = GPUs whose range spans it */
-        return b > a ? a + (target - ga) * (b - a) / (gb - ga) : a;
+    /* fill is non-decreasing in C (a sum of clamps in a fixed order, each
+     * rounding monotone): the segment is the first breakpoint above the
+     * target, found by bisection (O(J log J) in all, not O(J^2)) */
+    size_t lo = 0, hi = nb; /* fill(bp[lo]) < target; fill(bp[hi]) > target if hi < nb */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (fill(p, p->bp[mid], use_cap) <= target)
+            lo = mid;
+        else
+            hi = mid;
     }
-    return p->bp[nb - 1];
+    if (hi == nb)
+        return p->bp[nb - 1];
+    double a = p->bp[hi - 1], b = p->bp[hi];
+    double ga = fill(p, a, use_cap), gb = fill(p, b, use_cap);
+    /* linear on [a, b]: slope = GPUs whose range spans it */
+    return b > a ? a + (target - ga) * (b - a) / (gb - ga) : a;
 }
 
 static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
@@ -1033,7 +1042,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     static const char *const sigs[] = {"failure", "nodes_up", "node_idle", "job_phase", "job_speed", "job_nodes"};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         int sig = dc_sim_signal(sim, sigs[i]);
-        dc_signal_fn handler = i == 4 ? on_job_speed : i == 3 ? on_job_signal : on_signal;
+        dc_signal_fn handler = i == 4 ? on_job_speed : i >= 3 ? on_job_signal : on_signal;
         if (sig < 0 || dc_sim_subscribe(sim, sig, handler, p) != DC_OK)
             return dc_error_set(err, DC_ENOMEM, "out of memory");
     }

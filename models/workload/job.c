@@ -206,6 +206,12 @@ static double rate(const job_model *j)
     return (double)j->nodes_run * j->gpus_per_node;
 }
 
+/* The rate at its full size (its figures: GPUs, ETTR, ideal time). */
+static double full_rate(const job_model *j)
+{
+    return (double)j->nodes_needed * j->gpus_per_node;
+}
+
 static double speed(const job_model *j)
 {
     double f = 1.0;
@@ -1358,7 +1364,7 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     int user = sp->user[0] ? dc_sched_user(j->sched, sp->user) : -1;
     if (sp->user[0] && user < 0)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
-    double ideal_s = j->restart_s + j->work_total_gpu_s / rate(j);
+    double ideal_s = j->restart_s + j->work_total_gpu_s / full_rate(j);
     j->req = (dc_sched_req){.job = j->id,
                             .pool = pool,
                             .nodes = j->nodes_needed,
@@ -1572,10 +1578,10 @@ static void legacy_summary(job_model *j, dc_sim *sim)
     bool done = j->state == DC_JOB_DONE;
     double end = done ? j->completion_s : now;
     double span = end > j->start_s ? end - j->start_s : 0.0;
-    double job_gpu_s = span * rate(j);
+    double job_gpu_s = span * full_rate(j);
     double useful_gpu_s = j->done_gpu_s;
 
-    dc_summary_set(s, "job.gpus", rate(j), "GPUs", "GPUs the job runs on");
+    dc_summary_set(s, "job.gpus", full_rate(j), "GPUs", "GPUs the job runs on");
     dc_summary_set(s, "job.ettr", job_gpu_s > 0 ? useful_gpu_s / job_gpu_s : 0.0, "",
                    "effective training time ratio: useful work / (job GPUs x time since submission)");
     dc_summary_set(s, "job.useful_gpu_h", useful_gpu_s / 3600.0, "GPU-h", "work done and kept");
@@ -1586,7 +1592,7 @@ static void legacy_summary(job_model *j, dc_sim *sim)
     dc_summary_set(s, "job.completed", done ? 1.0 : 0.0, "", "1 if the job finished within the horizon");
     dc_summary_set(s, "job.completion_days", done ? (j->completion_s - j->start_s) / 86400.0 : NAN, "days",
                    "time from submission to the end of the work (null if not finished)");
-    dc_summary_set(s, "job.ideal_days", j->work_total_gpu_s / rate(j) / 86400.0, "days",
+    dc_summary_set(s, "job.ideal_days", j->work_total_gpu_s / full_rate(j) / 86400.0, "days",
                    "time to finish with no failure and no checkpoint");
     dc_summary_set(s, "job.interruptions", (double)j->n_interruptions, "", "interruptions of the job");
     if (j->min_nodes > 0) {
@@ -1681,7 +1687,7 @@ static void fill_record(job_model *j, dc_job_record *r)
         .user = j->user,
         .state = j->ended ? dc_end_state_names[outcome(j)] : submitted ? "unfinished" : "not_submitted",
         .nodes = j->nodes_needed,
-        .gpus = (uint32_t)rate(j),
+        .gpus = (uint32_t)full_rate(j),
         .racks = j->racks,
         .pods = j->pods,
         .submit_s = j->start_s,
