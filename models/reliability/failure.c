@@ -1029,12 +1029,10 @@ static void failure_destroy(void *state)
         free(m->classes[i].gen);
         free(m->classes[i].awaiting);
         free(m->classes[i].born_v);
-    }
-    free(m->classes);
-    for (size_t i = 0; m->classes && i < m->n_classes; i++) {
         free(m->classes[i].own_bad.order);
         free(m->classes[i].own_bad.bad_now);
     }
+    free(m->classes);
     free(m->bad.order);
     free(m->bad.bad_now);
     free(m->down_epoch);
