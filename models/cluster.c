@@ -52,7 +52,7 @@ struct dc_cluster {
     uint32_t n_down_reason[DC_MAX_DOWN_REASONS];
 
     job_slot *jobs;
-    uint32_t n_jobs;
+    uint32_t n_jobs, cap_jobs;
 
     double hazard_node, hazard_rack, hazard_job, hazard_job_gpu;
 
@@ -248,10 +248,14 @@ static void idle_remove(dc_cluster *c, uint32_t node)
 
 int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes)
 {
-    job_slot *grown = realloc(c->jobs, (c->n_jobs + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    c->jobs = grown;
+    if (c->n_jobs == c->cap_jobs) { /* geometric growth: a million jobs register in linear time */
+        uint32_t ncap = c->cap_jobs ? 2 * c->cap_jobs : 16;
+        job_slot *grown = realloc(c->jobs, (size_t)ncap * sizeof *grown);
+        if (!grown)
+            return -1;
+        c->jobs = grown;
+        c->cap_jobs = ncap;
+    }
     c->jobs[c->n_jobs] = (job_slot){.nodes = nodes, .phase = DC_JOB_PENDING};
     for (size_t i = 0; i < DC_MAX_SPEED_SOURCES; i++)
         c->jobs[c->n_jobs].speed[i] = 1.0;

@@ -437,59 +437,111 @@ static void test_breakdown(void)
 /* ---------- the scheduler's work per event ---------- */
 
 /* A queue of q jobs that cannot start (each wants the whole pool while one
- * long job holds a node), then (with_small) 2,000 one-node jobs that
- * backfill one after the other: the scheduler's work (tree nodes, racks,
- * loop steps: dc_sched_work) over the run and its events. */
-static double sched_work(long q, bool with_small, double *events)
+ * long job holds a node), then 2,000 one-node jobs that backfill one after
+ * the other: the scheduler's work (tree nodes, racks, loop steps:
+ * dc_sched_work) per event while the queue builds (to 1.5 h) and over the
+ * small jobs' events (after 1.5 h). */
+typedef struct snap {
+    dc_sim *sim;
+    double work, events;
+} snap;
+
+static void take_snap(dc_sim *sim, void *ctx, uint64_t arg)
 {
-    char path[512];
+    snap *sn = ctx;
+    (void)arg;
+    sn->work = (double)dc_sched_work(dc_scheduler_of(sim));
+    sn->events = (double)dc_sim_events_processed(sim);
+}
+
+static void sched_work(long q, double *building, double *backfilling)
+{
+    char path[512], cfgpath[512];
     snprintf(path, sizeof path, "%s/scale.csv", tmpdir);
+    snprintf(cfgpath, sizeof cfgpath, "%s/scale.cfg", tmpdir);
     FILE *f = fopen(path, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     fprintf(f, "arrival_h,nodes,work_gpu_h,priority,pool,user,kind\n");
     fprintf(f, "0,1,%.17g,0,,,\n", 8.0 * 5000.0); /* holds a node for 5,000 h */
     for (long i = 0; i < q; i++)
         fprintf(f, "%.17g,64,%.17g,0,,,\n", 0.001 + 1.0 * (double)i / (double)q, 64 * 8 * 1.0);
-    for (int i = 0; with_small && i < 2000; i++)
+    for (int i = 0; i < 2000; i++)
         fprintf(f, "%.17g,1,%.17g,0,,,\n", 2.0 + 0.01 * i, 8 * 0.1);
     fclose(f);
-    static const char cfg[] = "horizon_days = 30.0; stop_when_done = false;\n"
-                              "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"
-                              "scheduler = { backfill = true; preemption = true; };\n"
-                              "jobs = ( { name = \"q\"; trace = \"scale.csv\"; restart_s = 0.0; } );\n";
-    dc_sim *sim = run_text(cfg, "scale.cfg", 1);
+    dc_test_write_text(cfgpath, "horizon_days = 30.0; stop_when_done = false;\n"
+                                "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+                                "scheduler = { backfill = true; preemption = true; };\n"
+                                "jobs = ( { name = \"q\"; trace = \"scale.csv\"; restart_s = 0.0; } );\n");
+    dc_error err = {0};
+    dc_scenario *sc = dc_simrun_load_file(cfgpath, NULL, 0, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+    dc_sim *sim = NULL;
+    CU_ASSERT_EQUAL_FATAL(dc_build(sc, 1, &sim, &err), DC_OK);
+    snap at = {0};
+    dc_sim_at(sim, 1.5 * 3600.0, take_snap, &at, 0);
+    sim = dc_simrun_run(sim);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     /* the small jobs all ran (backfilled), none of the blocked ones */
-    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "jobs.completed"), with_small ? 2000 : 0);
-    *events = (double)dc_sim_events_processed(sim);
-    double w = (double)dc_sched_work(dc_scheduler_of(sim));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 2000);
+    double work = (double)dc_sched_work(dc_scheduler_of(sim)), events = (double)dc_sim_events_processed(sim);
+    *building = at.work / at.events;
+    *backfilling = (work - at.work) / (events - at.events);
     dc_sim_destroy(sim);
+    dc_scenario_destroy(sc);
     unlink(path);
-    return w;
-}
-
-/* The work of the events of the 2,000 small jobs (their arrivals, starts
- * and ends, each a pass over the long queue) per event, with q queued. */
-static double small_job_work(long q, double *per_submit)
-{
-    double e_with, e_without;
-    double w_with = sched_work(q, true, &e_with), w_without = sched_work(q, false, &e_without);
-    *per_submit = w_without / e_without;
-    return (w_with - w_without) / (e_with - e_without);
 }
 
 static void test_work_bounded(void)
 {
-    double s1, s2, s3;
-    double w1 = small_job_work(1000, &s1), w2 = small_job_work(10000, &s2), w3 = small_job_work(100000, &s3);
+    double b1, b2, b3, w1, w2, w3;
+    sched_work(1000, &b1, &w1);
+    sched_work(10000, &b2, &w2);
+    sched_work(100000, &b3, &w3);
     printf("\n  work per event of the backfilled jobs, queue of 1k / 10k / 100k: %.1f / %.1f / %.1f;"
            " per event while the queue builds: %.1f / %.1f / %.1f\n",
-           w1, w2, w3, s1, s2, s3);
+           w1, w2, w3, b1, b2, b3);
     /* O(log q) per event at most: log2(1e5) / log2(1e3) = 1.67; a rescan
      * of the queue at each event would grow it 100-fold */
     CU_ASSERT(w3 < 2.0 * w1);
     CU_ASSERT(w2 < 1.6 * w1);
-    CU_ASSERT(s3 < 2.0 * s1);
+    CU_ASSERT(b3 < 2.0 * b1);
+}
+
+/* ---------- job-level failures over the jobs holding nodes ---------- */
+
+/* 1,500 jobs of 1-8 nodes arrive over 60 days on 64 nodes (a few dozen
+ * hold nodes at a time); a job_gpu class of mean 2,000 h per GPU.  Kept
+ * failures must follow the GPU-time the jobs compute (a 99% Poisson
+ * interval), and the class's arrivals must come from the jobs holding
+ * nodes only: the events the class adds stay within a few per kept failure
+ * (over every job defined, ~25 arrivals would be thinned away per kept one). */
+static void test_job_failures_holding_only(void)
+{
+    static const char base[] =
+        "horizon_days = 60.0; stop_when_done = true;\n"
+        "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+        "scheduler = { backfill = true; preemption = false; };\n"
+        "jobs = ( { name = \"e\"; kind = \"evaluation\"; count = 1500; restart_s = 120.0;\n"
+        "  interarrival = { law = \"exponential\"; mean_h = 0.96; }; nodes_min = 1; nodes_max = 8;\n"
+        "  duration = { law = \"lognormal\"; median_h = 4.0; sigma = 0.8; }; } );\n";
+    char with[2048];
+    snprintf(with, sizeof with, "%sfailures = ( { name = \"sw\"; per = \"job_gpu\"; mtbf_h = 2000.0; } );\n", base);
+    dc_sim *a = run_text(with, "jf.cfg", 3);
+    dc_sim *b = run_text(base, "jf0.cfg", 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    double kept = dc_simrun_fig(a, "failures.sw");
+    /* computing GPU-time: useful work and the work lost to rollbacks */
+    double computing = dc_simrun_fig(a, "gpu_hours.useful") + dc_simrun_fig(a, "gpu_hours.rollback");
+    double expect = computing / 2000.0, half = Z99 * sqrt(expect);
+    double extra_events = (double)dc_sim_events_processed(a) - (double)dc_sim_events_processed(b);
+    printf("\n  %.0f job failures kept, expected %.1f +- %.1f (99%%); the class added %.0f events (%.1f per failure)\n",
+           kept, expect, half, extra_events, extra_events / kept);
+    CU_ASSERT(kept > 100);
+    CU_ASSERT(fabs(kept - expect) <= half);
+    CU_ASSERT(extra_events < 8.0 * kept);
+    dc_sim_destroy(a);
+    dc_sim_destroy(b);
 }
 
 /* ---------- bad input through the program ---------- */
@@ -556,6 +608,7 @@ static int register_suites(void)
                   {"spot reclaims follow their rate (99% interval)", test_spot_rate},
                   {"GPU-hour breakdown sums to the capacity with everything on", test_breakdown},
                   {"scheduler work per event bounded as the queue grows 1k -> 100k", test_work_bounded},
+                  {"job-level failures come from the jobs holding nodes", test_job_failures_holding_only},
                   {"bad input: file and line, status 2", test_bad_input});
     return 0;
 }

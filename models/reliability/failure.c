@@ -136,6 +136,17 @@ typedef struct failure_model {
     uint64_t node_failures;
     bool started;
 
+    /* Job-level classes.  Exponential ones are a Poisson process over the
+     * jobs that hold nodes (phase neither pending nor done): their units in
+     * Fenwick trees (jobs: 1 each; GPUs: the job's), the rate following
+     * their sum.  Per-unit clocks keep a unit per defined job (GPU), found
+     * through the prefix sums of the jobs' GPUs. */
+    uint32_t n_jobs;
+    uint8_t *holding;
+    uint64_t *fw_jobs, *fw_gpus;  /* 1-based Fenwick trees over job ids */
+    uint64_t w_jobs, w_gpus;
+    uint64_t *gpu_prefix;         /* per-unit job_gpu clocks: GPUs of jobs 0..j-1 */
+    bool any_dynamic;
     /* the failure log (failurelog.h): rows in time order, the next one due */
     dc_failure_row *logged;
     size_t n_logged, next_logged;
@@ -363,6 +374,38 @@ static double detection_delay(const fclass *fc, double t)
     return at > t ? at - t : 0.0;
 }
 
+/* Exponential job-level classes follow the jobs holding nodes. */
+static bool dynamic_class(const fclass *fc)
+{
+    return (fc->basis == PER_JOB || fc->basis == PER_JOB_GPU) && fc->law.kind == DC_DIST_EXPONENTIAL;
+}
+
+static uint64_t job_gpus(const failure_model *m, uint32_t j)
+{
+    return (uint64_t)dc_cluster_job_nodes(m->cluster, (int32_t)j) * dc_cluster_gpus_per_node(m->cluster);
+}
+
+static void fw_add(uint64_t *fw, uint32_t n, uint32_t j, uint64_t d, bool minus)
+{
+    for (uint32_t i = j + 1; i <= n; i += i & (~i + 1))
+        fw[i] = minus ? fw[i] - d : fw[i] + d;
+}
+
+/* The job whose units hold unit u (< the total): the first j with
+ * prefix(j + 1) > u. */
+static uint32_t fw_find(const uint64_t *fw, uint32_t n, uint64_t u)
+{
+    uint32_t pos = 0, step = 1;
+    while (step * 2 <= n)
+        step *= 2;
+    for (; step; step /= 2)
+        if (pos + step <= n && fw[pos + step] <= u) {
+            pos += step;
+            u -= fw[pos];
+        }
+    return pos < n ? pos : n - 1;
+}
+
 static void log_failure(failure_model *m, fclass *fc, int32_t node, int32_t job, double n)
 {
     fc->n_failures++;
@@ -451,18 +494,21 @@ static bool strike(failure_model *m, size_t ci, uint64_t u)
 
     if (fc->basis == PER_JOB || fc->basis == PER_JOB_GPU) {
         int32_t job = -1;
-        if (fc->basis == PER_JOB) {
+        if (dynamic_class(fc)) {
+            job = (int32_t)u; /* on_poisson drew the job */
+        } else if (fc->basis == PER_JOB) {
             job = (int32_t)u;
-        } else {
-            uint64_t per_node = dc_cluster_gpus_per_node(c);
-            for (uint32_t j = 0; j < dc_cluster_job_count(c); j++) {
-                uint64_t g = dc_cluster_job_nodes(c, (int32_t)j) * per_node;
-                if (u < g) {
-                    job = (int32_t)j;
-                    break;
-                }
-                u -= g;
+        } else if (m->gpu_prefix && m->n_jobs > 0 && u < m->gpu_prefix[m->n_jobs]) {
+            /* the last job whose first unit is <= u */
+            uint32_t lo = 0, hi = m->n_jobs;
+            while (hi - lo > 1) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (m->gpu_prefix[mid] <= u)
+                    lo = mid;
+                else
+                    hi = mid;
             }
+            job = (int32_t)lo;
         }
         if (job < 0 || !dc_cluster_job_active(c, job))
             return false;
@@ -505,6 +551,22 @@ static void on_poisson(dc_sim *sim, void *ctx, uint64_t ci)
     failure_model *m = ctx;
     fclass *fc = &m->classes[ci];
     fc->ev = DC_EVENT_NONE;
+    if (dynamic_class(fc)) {
+        /* a unit of the jobs holding nodes, drawn uniformly: its job */
+        uint64_t x = fc->weight > 1.0 ? (uint64_t)(gsl_rng_uniform(fc->rng) * fc->weight) : 0;
+        bool per_gpu = fc->basis == PER_JOB_GPU;
+        uint64_t total = per_gpu ? m->w_gpus : m->w_jobs;
+        if (x >= total)
+            x = total > 0 ? total - 1 : 0;
+        uint32_t job = total > 0 ? fw_find(per_gpu ? m->fw_gpus : m->fw_jobs, m->n_jobs, x) : 0;
+        /* the next arrival first: a strike that changes the jobs holding
+         * nodes rescales it */
+        fc->next_v += gsl_ran_exponential(fc->rng, fc->law.a / fc->weight);
+        if (total > 0)
+            strike(m, ci, job);
+        arm(m, ci);
+        return;
+    }
     const badset *bs = fc->bs;
     bool weighted = fc->upn && bs->n_bad0 && fc->bad_factor != 1.0;
     uint64_t u = 0;
@@ -840,6 +902,82 @@ static int choose_bad_nodes(failure_model *m, dc_sim *sim, double fraction, cons
     return DC_OK;
 }
 
+/* A dynamic class's units changed to w: the pending arrival's remaining
+ * virtual time scales by old / new (an exponential residual stays
+ * exponential), or is drawn afresh after a time with no unit. */
+static void reweight(failure_model *m, size_t ci, double w)
+{
+    fclass *fc = &m->classes[ci];
+    double v = vnow(fc, dc_sim_now(m->sim)), old = fc->weight;
+    fc->weight = w;
+    if (!(w > 0.0)) {
+        fc->next_v = INFINITY;
+        dc_sim_cancel(m->sim, &fc->ev);
+        return;
+    }
+    if (!(old > 0.0) || !isfinite(fc->next_v))
+        fc->next_v = v + gsl_ran_exponential(fc->rng, fc->law.a / w);
+    else
+        fc->next_v = v + (fc->next_v - v) * (old / w);
+    arm(m, ci);
+}
+
+static int grow_jobs(failure_model *m, uint32_t n)
+{
+    if (n <= m->n_jobs)
+        return DC_OK;
+    uint8_t *h = realloc(m->holding, n);
+    uint64_t *a = realloc(m->fw_jobs, ((size_t)n + 1) * sizeof *a);
+    if (h)
+        m->holding = h;
+    if (a)
+        m->fw_jobs = a;
+    uint64_t *b = realloc(m->fw_gpus, ((size_t)n + 1) * sizeof *b);
+    if (b)
+        m->fw_gpus = b;
+    if (!h || !a || !b)
+        return DC_ENOMEM;
+    memset(m->holding + m->n_jobs, 0, n - m->n_jobs);
+    /* rebuild both trees for n jobs from the holding flags */
+    memset(m->fw_jobs, 0, ((size_t)n + 1) * sizeof *m->fw_jobs);
+    memset(m->fw_gpus, 0, ((size_t)n + 1) * sizeof *m->fw_gpus);
+    uint32_t old = m->n_jobs;
+    m->n_jobs = n;
+    for (uint32_t j = 0; j < old; j++)
+        if (m->holding[j]) {
+            fw_add(m->fw_jobs, n, j, 1, false);
+            fw_add(m->fw_gpus, n, j, job_gpus(m, j), false);
+        }
+    return DC_OK;
+}
+
+static void on_job_phase(dc_sim *sim, void *ctx, const void *payload)
+{
+    failure_model *m = ctx;
+    const dc_job_event *ev = payload;
+    (void)sim;
+    if (!m->started || ev->job < 0)
+        return;
+    dc_job_phase ph = dc_cluster_job_phase(m->cluster, ev->job);
+    bool hold = ph != DC_JOB_PENDING && ph != DC_JOB_DONE;
+    if ((uint32_t)ev->job >= m->n_jobs && grow_jobs(m, dc_cluster_job_count(m->cluster)) != DC_OK) {
+        dc_sim_fail(m->sim, DC_ENOMEM, "out of memory following the jobs");
+        return;
+    }
+    uint32_t j = (uint32_t)ev->job;
+    if (j >= m->n_jobs || (bool)m->holding[j] == hold)
+        return;
+    m->holding[j] = hold;
+    uint64_t g = job_gpus(m, j);
+    fw_add(m->fw_jobs, m->n_jobs, j, 1, !hold);
+    fw_add(m->fw_gpus, m->n_jobs, j, g, !hold);
+    m->w_jobs = hold ? m->w_jobs + 1 : m->w_jobs - 1;
+    m->w_gpus = hold ? m->w_gpus + g : m->w_gpus - g;
+    for (size_t i = 0; i < m->n_classes; i++)
+        if (dynamic_class(&m->classes[i]) && m->classes[i].units > 0)
+            reweight(m, i, (double)(m->classes[i].basis == PER_JOB ? m->w_jobs : m->w_gpus));
+}
+
 static int failure_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
 {
     failure_model *m = state;
@@ -915,6 +1053,11 @@ static int failure_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
         || dc_sim_subscribe(sim, sig_fail, on_any_failure, m) != DC_OK
         || dc_sim_subscribe(sim, sig_accel, on_accel, m) != DC_OK)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
+    for (size_t i = 0; i < m->n_classes; i++)
+        m->any_dynamic = m->any_dynamic || dynamic_class(&m->classes[i]);
+    int sig_phase = dc_sim_signal(sim, "job_phase");
+    if (m->any_dynamic && (sig_phase < 0 || dc_sim_subscribe(sim, sig_phase, on_job_phase, m) != DC_OK))
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
     return DC_OK;
 }
 
@@ -952,10 +1095,48 @@ static int failure_start(void *state, dc_sim *sim, dc_error *err)
         for (uint32_t i = 0; i < m->classes[ci].own_bad.n_bad0; i++)
             dc_eventlog_add(m->log, 0.0, "bad_node", m->classes[ci].name, (int32_t)m->classes[ci].own_bad.order[i], -1,
                             0.0);
+    uint32_t n_jobs = dc_cluster_job_count(m->cluster);
+    if (m->any_dynamic && n_jobs > 0) {
+        if (grow_jobs(m, n_jobs) != DC_OK)
+            return dc_error_set(err, DC_ENOMEM, "out of memory for the job-level failure classes");
+        for (uint32_t j = 0; j < n_jobs; j++) {
+            dc_job_phase ph = dc_cluster_job_phase(m->cluster, (int32_t)j);
+            if (ph != DC_JOB_PENDING && ph != DC_JOB_DONE) {
+                m->holding[j] = 1;
+                fw_add(m->fw_jobs, n_jobs, j, 1, false);
+                fw_add(m->fw_gpus, n_jobs, j, job_gpus(m, j), false);
+                m->w_jobs++;
+                m->w_gpus += job_gpus(m, j);
+            }
+        }
+    }
+    for (size_t i = 0; i < m->n_classes; i++) {
+        fclass *fc = &m->classes[i];
+        if (fc->basis == PER_JOB_GPU && !dynamic_class(fc) && !m->gpu_prefix) {
+            m->gpu_prefix = malloc(((size_t)n_jobs + 1) * sizeof *m->gpu_prefix);
+            if (!m->gpu_prefix)
+                return dc_error_set(err, DC_ENOMEM, "out of memory for the job-level failure classes");
+            m->gpu_prefix[0] = 0;
+            for (uint32_t j = 0; j < n_jobs; j++)
+                m->gpu_prefix[j + 1] = m->gpu_prefix[j] + job_gpus(m, j);
+            if (m->n_jobs < n_jobs)
+                m->n_jobs = n_jobs;
+        }
+    }
     for (size_t i = 0; i < m->n_classes; i++) {
         fclass *fc = &m->classes[i];
         fc->units = class_units(m, fc);
         fc->weight = (double)fc->units;
+        if (dynamic_class(fc)) {
+            /* the jobs holding nodes now (none before the first start) */
+            fc->weight = (double)(fc->basis == PER_JOB ? m->w_jobs : m->w_gpus);
+            fc->next_v = INFINITY;
+            if (fc->units > 0 && fc->weight > 0.0) {
+                fc->next_v = gsl_ran_exponential(fc->rng, fc->law.a / fc->weight);
+                arm(m, i);
+            }
+            continue;
+        }
         if (fc->upn && fc->bs->n_bad0)
             fc->weight += (fc->bad_factor - 1.0) * (double)fc->bs->n_bad0 * (double)fc->upn;
         if (fc->units == 0 || fc->from_log)
@@ -1036,6 +1217,10 @@ static void failure_destroy(void *state)
     free(m->bad.order);
     free(m->bad.bad_now);
     free(m->down_epoch);
+    free(m->holding);
+    free(m->fw_jobs);
+    free(m->fw_gpus);
+    free(m->gpu_prefix);
     free(m->logged);
     free(m->node_age_s);
     dc_straggler_destroy(m->straggler);

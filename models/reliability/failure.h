@@ -44,6 +44,18 @@
  * failure arrivals (common random numbers); acceptance draws come from a
  * separate stream.
  *
+ * Exponential job-level classes ("job", "job_gpu") run over the jobs that
+ * hold nodes only (phase neither pending nor done): W is their count (or
+ * their GPUs), kept in Fenwick trees over the job ids, so an arrival picks
+ * its job in O(log jobs) and jobs queued, not yet submitted or finished
+ * cost nothing.  When W changes (a job starts or leaves) the pending
+ * arrival's remaining time in V is scaled by W_old / W_new (an exponential
+ * residual stays exponential); after a time with W = 0 it is drawn afresh.
+ * With one job holding nodes from time 0 to its end (the flagship) this is
+ * the process over all jobs defined, draw for draw.  Per-unit clocks of
+ * job-level classes keep a unit per GPU of every job defined (its job found
+ * by binary search in the prefix sums of the jobs' GPUs).
+ *
  * Systematically bad nodes ("lemons", Kokolis et al., HPCA 2025): a
  * fraction bad_nodes.fraction of the nodes, drawn at the start from stream
  * "failure.bad_nodes", fail bad_nodes.rate_factor = k times as often in

@@ -221,3 +221,20 @@ int dc_stree_prefix(dc_stree *t, uint64_t target, uint64_t *sum)
     }
     return -1; /* not reached: the total reaches target */
 }
+
+uint64_t dc_stree_sum_while(dc_stree *t, bool (*pred)(const void *ctx, int h, const void *arg), const void *arg)
+{
+    uint64_t sum = 0;
+    int x = t->root;
+    while (x >= 0) {
+        t->work++;
+        const dc_stree_node *v = &t->n[x];
+        if (pred(t->ctx, x, arg)) {
+            sum += (v->l >= 0 ? t->n[v->l].sum_nodes : 0) + v->nodes;
+            x = v->r;
+        } else {
+            x = v->l;
+        }
+    }
+    return sum;
+}

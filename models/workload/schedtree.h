@@ -68,6 +68,10 @@ int dc_stree_find(dc_stree *t, int after, uint32_t max_nodes, long extra, double
  * including m reaches target (>= 1); *sum receives that sum.  -1 when all
  * members together hold less. */
 int dc_stree_prefix(dc_stree *t, uint64_t target, uint64_t *sum);
+/* The sum of sizes over the longest prefix (in order) whose members all
+ * satisfy pred, which must hold for a prefix of the order and fail after
+ * it (e.g. "expected end <= t" in order of expected end). */
+uint64_t dc_stree_sum_while(dc_stree *t, bool (*pred)(const void *ctx, int h, const void *arg), const void *arg);
 uint64_t dc_stree_work(const dc_stree *t);
 
 #endif

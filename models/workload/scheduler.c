@@ -323,15 +323,21 @@ static bool queue_before(const void *ctx, int a, int b)
     return before(&s->e[a], &s->e[b]);
 }
 
-/* Running jobs by expected end; on equal ends, by their index in the
- * running list (what a stable sort of that list gives). */
+/* Running jobs by expected end (equal ends: by handle, which changes
+ * neither the shadow time nor the extra nodes). */
 static bool end_before(const void *ctx, int a, int b)
 {
     const dc_scheduler *s = ctx;
     const entry *x = &s->e[a], *y = &s->e[b];
     if (x->est_end_s != y->est_end_s)
         return x->est_end_s < y->est_end_s;
-    return x->runpos < y->runpos;
+    return a < b;
+}
+
+static bool ends_by(const void *ctx, int h, const void *arg)
+{
+    const dc_scheduler *s = ctx;
+    return s->e[h].est_end_s <= *(const double *)arg;
 }
 
 static void enqueue(dc_scheduler *s, int h)
@@ -413,14 +419,8 @@ static void remove_running(dc_scheduler *s, pool *p, int h)
     dc_stree_remove(&p->by_end, h);
     running_prio(p, &s->e[h], -1);
     int last = p->running[p->nr - 1];
-    if (last != h) {
-        /* the last one moves into k: its key changes */
-        dc_stree_remove(&p->by_end, last);
-        p->running[k] = last;
-        s->e[last].runpos = k;
-        if (dc_stree_insert(&p->by_end, last, s->e[last].req.nodes, 0.0) != 0)
-            dc_sim_fail(s->sim, DC_ENOMEM, "out of memory");
-    }
+    p->running[k] = last;
+    s->e[last].runpos = k;
     p->nr--;
 }
 
@@ -469,9 +469,11 @@ static bool quota_ok(const dc_scheduler *s, const entry *e)
     return e->req.user < 0 || s->used[e->req.user] + (long)e->req.nodes <= s->quota[e->req.user];
 }
 
-/* The head's reservation (EASY): shadow time and extra nodes.  The first
- * running job in order of expected end at which the nodes free now and
- * those of the jobs ending until then reach the head's size. */
+/* The head's reservation (EASY): the shadow time is the first expected
+ * end, over the running jobs in that order, at which the nodes free now
+ * and those of the jobs ending until then reach the head's size; the
+ * extra nodes are those free at the shadow time (every job expected to
+ * end by then, ties included) beyond the head's size. */
 static void reserve(dc_scheduler *s, pool *p, const entry *head, uint32_t avail, double *shadow, long *extra)
 {
     double now = dc_sim_now(s->sim);
@@ -482,6 +484,7 @@ static void reserve(dc_scheduler *s, pool *p, const entry *head, uint32_t avail,
     if (k < 0)
         return;
     *shadow = s->e[k].est_end_s > now ? s->e[k].est_end_s : now;
+    sum = dc_stree_sum_while(&p->by_end, ends_by, shadow);
     *extra = (long)avail + (long)sum - (long)head->req.nodes;
 }
 

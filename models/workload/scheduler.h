@@ -25,7 +25,10 @@
  * gets a reservation: with running jobs ordered by estimated end e_k (their
  * run-time estimate from the start, at least now) and n_k nodes, and A nodes
  * free now, the shadow time is the first e_k at which A + sum n_1..n_k >= N
- * (the head's size), and the extra nodes are that sum minus N.  A later job
+ * (the head's size), and the extra nodes are those free at the shadow time
+ * beyond N: A plus the nodes of every job with e_k <= shadow (jobs ending
+ * together at the shadow time all count, in whatever order they started)
+ * minus N.  A later job
  * of n nodes with estimate r may start now when n <= A and either
  * now + r <= shadow, or n <= extra (extra then shrinks by n).  With exact
  * estimates the head never starts later than its shadow time.  A job's

@@ -1,0 +1,77 @@
+#!/bin/sh
+# The ITP benchmark: the nine Microsoft ITP clusters replayed by dcsim one after the other, against plain Python.
+# Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
+#
+# usage: bench/itp.sh DCSIM [ITP_DIR]
+#   DCSIM    the dcsim program
+#   ITP_DIR  the traces (default: ../shared/data/itp beside the source tree,
+#            else /work/shared/data/itp); skipped with a message when absent
+# environment: ITP_DAYS    days of each trace replayed (default 30)
+#              ITP_SIZING  daily (default: the cluster holds the largest
+#                          daily mean of the zero-wait node demand) or peak
+#                          (its instantaneous peak: nobody waits)
+#
+# For each cluNN.csv: bench/itp_replay.py prepare converts it to dcsim's job
+# CSV and a scenario in a temporary directory (never in the repository) and
+# sizes the cluster.  Then, timed as whole processes: the nine `dcsim run
+# NAME.cfg --quiet -o NAME.h5` (trace on) one after the other, and the nine
+# `python3 bench/itp_replay.py replay` of the same policy (FIFO queue, EASY
+# backfilling, exact estimates).  Then (untimed) every job's start time of
+# dcsim's /jobs table is checked against Python's.  Prints one row per
+# cluster and the totals; exit status 1 if a start time differs.
+set -u
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+    echo "usage: $0 DCSIM [ITP_DIR]" >&2
+    exit 2
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+dcsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+itp=${2:-$here/../../shared/data/itp}
+[ -d "$itp" ] || itp=/work/shared/data/itp
+if [ ! -r "$itp/cluster01.csv" ]; then
+    echo "$0: no ITP traces in $itp: skipped"
+    exit 0
+fi
+py=$(command -v python3) || { echo "$0: python3 not found: skipped"; exit 0; }
+days=${ITP_DAYS:-30}
+sizing=${ITP_SIZING:-daily}
+work=$(mktemp -d "${TMPDIR:-/tmp}/dcsim-itp.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+
+names=""
+for f in "$itp"/cluster*.csv; do
+    "$py" "$here/itp_replay.py" prepare "$f" "$work" "$days" "$sizing" >> "$work/sizes" || exit 1
+    names="$names $(basename "$f" .csv)"
+done
+
+now_ms() { date +%s%N | awk '{ printf "%.1f", $1 / 1e6 }'; }
+
+# dcsim: all nine, one after the other, trace on
+t0=$(now_ms)
+for n in $names; do
+    (cd "$work" && "$dcsim" run "$n.cfg" --quiet -o "$n.h5" > /dev/null) || { echo "$0: dcsim failed on $n" >&2; exit 1; }
+done
+t1=$(now_ms)
+# plain Python: the same nine
+for n in $names; do
+    nodes=$(awk -v n="$n" '$1 == n { print $2 }' "$work/sizes")
+    "$py" "$here/itp_replay.py" replay "$work/$n.csv" "$nodes" "$work/$n.py.txt" || exit 1
+done
+t2=$(now_ms)
+
+status=0
+printf '%-10s %6s %7s %10s  %s\n' cluster nodes jobs wait_mean_h check
+for n in $names; do
+    nodes=$(awk -v n="$n" '$1 == n { print $2 }' "$work/sizes")
+    jobs=$(awk -v n="$n" '$1 == n { print $3 }' "$work/sizes")
+    "$dcsim" export "$work/$n.h5" /jobs -o "$work/$n.jobs.csv" || exit 1
+    wait=$("$dcsim" export "$work/$n.h5" /summary | awk -F, '$1 == "jobs.wait_mean_h" { printf "%.3f", $2 }')
+    res=$("$py" "$here/itp_replay.py" check "$work/$n.jobs.csv" "$work/$n.py.txt") || status=1
+    printf '%-10s %6s %7s %10s  %s\n' "$n" "$nodes" "$jobs" "$wait" "$(echo "$res" | head -1)"
+done
+awk -v d="$t0" -v e="$t1" -v f="$t2" 'BEGIN {
+    printf "dcsim, nine whole processes (trace on): %.0f ms\n", e - d
+    printf "Python replay, nine whole processes:   %.0f ms\n", f - e
+    printf "dcsim is %.1fx faster\n", (f - e) / (e - d) }'
+exit $status
