@@ -781,6 +781,11 @@ bool dc_sweep_row_done(const dc_sweep *sw, size_t row)
     return row < sw->rows && sw->results[row].ks != NULL;
 }
 
+size_t dc_sweep_row_width(const dc_sweep *sw, size_t row)
+{
+    return dc_sweep_row_done(sw, row) ? sw->results[row].ks->n : 0;
+}
+
 bool dc_sweep_row_get(const dc_sweep *sw, size_t row, const char *key, double *value)
 {
     if (!dc_sweep_row_done(sw, row) || !key)

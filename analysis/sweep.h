@@ -116,6 +116,8 @@ int dc_sweep_run_at(dc_sweep *sw, size_t w, size_t g, uint64_t seed, const doubl
 
 /* Whether row i has run (or been unpacked). */
 bool dc_sweep_row_done(const dc_sweep *sw, size_t row);
+/* How many figures a done row holds (0: not done). */
+size_t dc_sweep_row_width(const dc_sweep *sw, size_t row);
 /* The figure named key of row i; false if the row lacks it or has not run. */
 bool dc_sweep_row_get(const dc_sweep *sw, size_t row, const char *key, double *value);
 

@@ -398,7 +398,16 @@ int dc_trace_read_summary(dc_trace_file *t, dc_summary *out, dc_error *err)
     hid_t g = -1;
     if (H5Lexists(t->file, "summary", H5P_DEFAULT) <= 0 ||
         (g = H5Gopen2(t->file, "summary", H5P_DEFAULT)) < 0) {
-        rc = dc_error_set(err, DC_EINPUT, "trace '%s' has no group /summary", t->path);
+        char *kind = NULL;
+        dc_error kind_err = {0};
+        if (dc_trace_attr_string(t, "kind", &kind, &kind_err) == DC_OK && strcmp(kind, "sweep") == 0)
+            rc = dc_error_set(err, DC_EINPUT,
+                              "'%s' holds the results of a sweep (dcsim sweep -o), not the trace of a run: "
+                              "give the trace of a run (dcsim run -o), or read it with h5dump or h5py (/runs, /stats)",
+                              t->path);
+        else
+            rc = dc_error_set(err, DC_EINPUT, "trace '%s' has no group /summary", t->path);
+        free(kind);
     } else {
         summary_iter it = {t, out, err, DC_OK};
         H5_index_t index = H5_INDEX_CRT_ORDER;

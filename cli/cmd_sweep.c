@@ -584,6 +584,10 @@ int dc_cmd_sweep(int argc, char **argv)
     }
 
     size_t rows = dc_sweep_rows(sw), n_mine = 0;
+    /* Before allocating for the rows: the results table's memory. */
+    if (dc_cli_check_sweep_limits(file ? file : "(embedded 10k_gpu.cfg)", (double)rows, DC_CLI_SWEEP_MIN_FIGURES,
+                                  &err) != DC_OK)
+        goto fail;
     mine = malloc(rows * sizeof *mine);
     if (!mine) {
         dc_error_set(&err, DC_ENOMEM, "out of memory");
@@ -606,6 +610,9 @@ int dc_cmd_sweep(int argc, char **argv)
                                   "lists them)", metrics[m]);
         if (s0 && risk && rc == DC_OK && !dc_sweep_row_get(sw, 0, risk, &v))
             rc = dc_error_set(&err, DC_EINPUT, "--risk: the runs have no figure named '%s'", risk);
+        if (s0 && rc == DC_OK)
+            rc = dc_cli_check_sweep_limits(file ? file : "(embedded 10k_gpu.cfg)", (double)rows,
+                                           (double)dc_sweep_row_width(sw, 0), &err);
     }
     if (dc_par_agree(&par, rc) != DC_OK) {
         if (!root)

@@ -108,6 +108,39 @@ static double env_gb(const char *name, double dflt, bool *bad)
     return x * GB;
 }
 
+/* The memory limit in bytes, and what sets it (for messages). */
+static int memory_limit(double *limit, const char **source, dc_error *err)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double phys = pages > 0 && page > 0 ? (double)pages * (double)page : 16.0 * GB;
+    bool bad = false;
+    *limit = env_gb("DCSIM_MAX_MEMORY_GB", 0.8 * phys, &bad);
+    if (bad)
+        return dc_error_set(err, DC_EINPUT, "DCSIM_MAX_MEMORY_GB: expected a positive number of GB (got '%s')",
+                            getenv("DCSIM_MAX_MEMORY_GB"));
+    *source = getenv("DCSIM_MAX_MEMORY_GB") && *getenv("DCSIM_MAX_MEMORY_GB")
+                  ? "DCSIM_MAX_MEMORY_GB"
+                  : "80% of this machine's memory; set DCSIM_MAX_MEMORY_GB to change it";
+    return DC_OK;
+}
+
+int dc_cli_check_sweep_limits(const char *what, double rows, double figures, dc_error *err)
+{
+    double limit = 0;
+    const char *source = "";
+    int rc = memory_limit(&limit, &source, err);
+    if (rc != DC_OK)
+        return rc;
+    double need = rows * (64.0 + 40.0 * figures);
+    if (need > limit)
+        return dc_error_set(err, DC_EINPUT,
+                            "%s: the results of %.0f runs of %s%.0f figures would need about %.3g GB of memory, more "
+                            "than the limit of %.3g GB (%s): fewer --reps or grid points, or several sweeps",
+                            what, rows, figures <= DC_CLI_SWEEP_MIN_FIGURES ? "at least " : "", figures, need / GB,
+                            limit / GB, source);
+    return DC_OK;
+}
+
 int dc_cli_check_limits(const dc_scenario *sc, const char *what, size_t copies, bool trace, bool force,
                         dc_error *err)
 {

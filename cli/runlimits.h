@@ -46,4 +46,14 @@ void dc_cli_estimate_run(const dc_scenario *sc, dc_cli_estimate *e);
 int dc_cli_check_limits(const dc_scenario *sc, const char *what, size_t copies, bool trace, bool force,
                         dc_error *err);
 
+/* A sweep's results in memory: rows x (64 + 40 x figures) bytes (each
+ * row's figures, the table built from them, the statistics' work and the
+ * results file's image; measured: 2.5 KB a row of small.cfg's 75 figures),
+ * refused (DC_EINPUT) above the
+ * memory limit.  Checked before any run with DC_CLI_SWEEP_MIN_FIGURES (a
+ * run reports at least that many) and again once the first run has told
+ * how many figures a run reports. */
+#define DC_CLI_SWEEP_MIN_FIGURES 16
+int dc_cli_check_sweep_limits(const char *what, double rows, double figures, dc_error *err);
+
 #endif

@@ -197,6 +197,10 @@ int dc_csv_read_string(const char *text, size_t len, const char *display_name,
         return dc_error_set(err, DC_ENOMEM, "out of memory reading %s", display_name ? display_name : "(csv)");
     }
     const char *p = text, *end = text + len;
+    /* A UTF-8 byte-order mark (spreadsheets write one) is not part of the
+     * first column's name: it showed as "???time_h". */
+    if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+        p += 3;
     size_t line = 0;
     int rc = DC_OK;
     while (p < end) {

@@ -13,7 +13,8 @@
  *  - a field may be double-quoted, with "" standing for one quote; a quoted
  *    field cannot span lines (the restriction);
  *  - lines whose first non-blank character is '#' are comments; blank lines
- *    are skipped; LF or CRLF line ends; a missing final newline is fine;
+ *    are skipped; LF or CRLF line ends; a missing final newline is fine; a
+ *    UTF-8 byte-order mark at the start is skipped;
  *  - every row has exactly as many fields as the header.
  * Rejected with DC_EINPUT and "FILE:LINE: what is wrong": a NUL byte, an
  * unterminated quote, text after a closing quote, a wrong field count, an

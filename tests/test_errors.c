@@ -61,7 +61,7 @@ typedef struct err_case {
     long fsize;            /* RLIMIT_FSIZE of the child, bytes (0: none) */
     int sig;               /* sent once the child is ready for it (DCSIM_READY_FILE) */
     bool prev;             /* out.h5 exists before, and must be intact after */
-    const char *args[20];  /* after "dcsim"; @CFG @OUT @DIR @TRACE @SWEEP @CORRUPT @SMALL */
+    const char *args[20];  /* after "dcsim"; @CFG @OUT @DIR @TRACE @SWEEP @CORRUPT @SMALL @SCENARIOS */
     int status;
     const char *frags[3];
     const char *leaves;    /* a file the case creates on purpose ("out.h5"), checked below */
@@ -107,6 +107,22 @@ static const err_case cases[] = {
     {"a UTF-8 byte-order mark is skipped", "\xef\xbb\xbfhorizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodez = 4; };\n",
      NULL, 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2, {"bad.cfg:3: job.nodez", "unknown key"}, NULL},
 
+    /* ---- a sweep's results within the memory limit ---- */
+    {"10^7 replications: the results table over the memory limit", NULL, NULL, 0, "DCSIM_MAX_MEMORY_GB=20", 0, 0, true,
+     {"sweep", "@SMALL", "--reps", "10000000", "--threads", "1", "--quiet", "-o", "@OUT"}, 2,
+     {"the results of 10000000 runs of", "figures would need about", "more than the limit of 20 GB"}, NULL},
+    {"10^6 replications refused before any run", NULL, NULL, 0, "DCSIM_MAX_MEMORY_GB=0.05", 0, 0, false,
+     {"sweep", "@SMALL", "--reps", "1000000", "--threads", "1", "--quiet"}, 2,
+     {"the results of 1000000 runs of at least 16 figures", "more than the limit of 0.05 GB (DCSIM_MAX_MEMORY_GB)"},
+     NULL},
+
+    /* ---- clear messages ---- */
+    {"compare a trace with a sweep file", NULL, NULL, 0, NULL, 0, 0, false, {"compare", "@TRACE", "@SWEEP"}, 2,
+     {"sweep.h5' holds the results of a sweep", "give the trace of a run (dcsim run -o)"}, NULL},
+    {"a CSV file with a UTF-8 byte-order mark", AMBIENT, "\xef\xbb\xbftime_h,temp_c\n0,20\n1,500\n", 0, NULL, 0, 0,
+     false, {"run", "@CFG", "--no-trace"}, 2, {"environment.ambient.file", "data.csv:3: column temp_c: out of range"},
+     NULL},
+
     /* ---- the progress guarantee: values that would make the event loop degenerate ---- */
     {"a job's zero checkpoint write time with an automatic interval",
      "horizon_days = 1.0;\ncluster = { nodes = 4; };\n"
@@ -137,6 +153,12 @@ static const err_case cases[] = {
      "power = { gpu = { peak_w = 700.0; }; };\ncooling = { type = \"air\"; capacity_kw = 100.0;\n"
      "  step_s = 1e-300; };\n", NULL, 0, NULL, 0, 0, true,
      {"run", "@CFG", "-o", "@OUT"}, 2, {"bad.cfg:6: cooling.step_s", "must be at least 1 (got 1e-300)"}, NULL},
+    {"radiation events every 1e-300 rad", NULL, NULL, 0, NULL, 0, 0, true,
+     {"run", "@SCENARIOS/orbital/starcloud.cfg", "-o", "@OUT", "--set", "orbital.radiation.sdc_rad_per_event=1e-300"}, 2,
+     {"(--set) orbital.radiation.sdc_rad_per_event", "events per simulated second over the 324 GPUs"}, NULL},
+    {"servicing launches every 1e-300 days", NULL, NULL, 0, NULL, 0, 0, false,
+     {"run", "@SCENARIOS/orbital/starcloud.cfg", "--no-trace", "--set", "orbital.servicing.interval_days=1e-300"}, 2,
+     {"(--set) orbital.servicing.interval_days", "must be at least 1 (got 1e-300)"}, NULL},
     {"an orbital step of 1e-300 s",
      ORBITAL("step_s = 1e-300; solar = { area_m2 = 100.0; }; radiator = { area_m2 = 50.0; };"), NULL, 0, NULL, 0,
      0, false, {"run", "@CFG", "--no-trace"}, 2, {"bad.cfg:5: orbital.step_s", "must be at least 1"}, NULL},
@@ -550,8 +572,8 @@ static void remove_tree(const char *path)
 
 static char *subst(const char *arg, const char *dir)
 {
-    const char *keys[] = {"@CFG", "@OUT", "@DIR", "@TRACE", "@SWEEP", "@CORRUPT", "@SMALL"};
-    char vals[7][400];
+    const char *keys[] = {"@CFG", "@OUT", "@DIR", "@TRACE", "@SWEEP", "@CORRUPT", "@SMALL", "@SCENARIOS"};
+    char vals[8][400];
     snprintf(vals[0], sizeof vals[0], "%s/bad.cfg", dir);
     snprintf(vals[1], sizeof vals[1], "%s/out.h5", dir);
     snprintf(vals[2], sizeof vals[2], "%s", dir);
@@ -559,7 +581,8 @@ static char *subst(const char *arg, const char *dir)
     snprintf(vals[4], sizeof vals[4], "%s", sweep_fix);
     snprintf(vals[5], sizeof vals[5], "%s/corrupt.h5", dir);
     snprintf(vals[6], sizeof vals[6], "%s/scenarios/small.cfg", srcdir);
-    for (size_t k = 0; k < 7; k++) {
+    snprintf(vals[7], sizeof vals[7], "%s/scenarios", srcdir);
+    for (size_t k = 0; k < 8; k++) {
         size_t l = strlen(keys[k]);
         if (strncmp(arg, keys[k], l) == 0) {
             char *s = malloc(strlen(vals[k]) + strlen(arg + l) + 1);

@@ -40,7 +40,7 @@ const dc_param dc_orbital_radiation_params[] = {
       "rise of every failure class's rate per krad past the threshold (assumption)"),
     {"orbital.servicing", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
      "servicing launches that replace failed nodes; absent: failed nodes stay failed"},
-    F("orbital.servicing.interval_days", DC_PARAM_REQUIRED | DC_PARAM_MIN_EXCLUSIVE, "days", 0, 0, 1e5,
+    F("orbital.servicing.interval_days", DC_PARAM_REQUIRED, "days", 0, 1, 1e5,
       "time between servicing launches (the first after one interval)"),
     {"orbital.servicing.nodes_per_launch", DC_PARAM_INT, DC_PARAM_REQUIRED, "", 0, NULL, 1, 1e7, NULL,
      "failed nodes a launch can replace"},
@@ -235,6 +235,17 @@ static int rad_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     r->reboot_s[UCE] = fget(g, "reboot_s", 300);
     r->reboot_s[CRASH] = fget(g, "crash_reboot_s", 900);
     r->threshold = fget(g, "threshold_rad", 2000);
+    /* The progress guarantee (sim.h): each effect's events, over every GPU,
+     * at most DC_SIM_MAX_FAILURES_PER_S per simulated second. */
+    static const char *const per_keys[N_EFFECT] = {"sdc_rad_per_event", "uce_rad_per_event", "crash_rad_per_event"};
+    for (int k = 0; g && k < N_EFFECT; k++) {
+        double per_s = (double)r->nodes * r->gpn * r->dose_per_s / r->rad_per[k];
+        if (!(per_s <= DC_SIM_MAX_FAILURES_PER_S))
+            return dc_scenario_error_at(sc, config_setting_get_member(g, per_keys[k]), err,
+                                        "%.3g events per simulated second over the %llu GPUs, more than the limit "
+                                        "of %g (a run would do nothing else): a larger dose per event",
+                                        per_s, (unsigned long long)r->nodes * r->gpn, DC_SIM_MAX_FAILURES_PER_S);
+    }
     r->accel_per_krad = fget(g, "accel_per_krad", 1);
     if (sv) {
         r->service = true;
