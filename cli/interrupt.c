@@ -3,6 +3,7 @@
 #include "interrupt.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,10 +62,20 @@ void dc_cli_interrupt_cleanup(const char *path)
 
 int dc_cli_write_guarded(const char *path, const char *what, dc_cli_writer write, void *ctx, dc_error *err)
 {
+    /* SIGINT and SIGTERM wait while the temporary file is created and
+     * registered: a second signal between the two killed dcsim with the
+     * file left behind (an empty NAME.tmp.PID.N). */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
     dc_outfile *out = dc_outfile_open(path, what, err);
+    if (out)
+        dc_cli_interrupt_cleanup(dc_outfile_in_place(out) ? NULL : dc_outfile_name(out));
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!out)
         return err->code;
-    dc_cli_interrupt_cleanup(dc_outfile_in_place(out) ? NULL : dc_outfile_name(out));
     int rc = write(out, ctx, err);
     if (rc == DC_OK)
         rc = dc_outfile_commit(out, err);

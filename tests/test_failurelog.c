@@ -15,6 +15,8 @@
  * - a job interrupted by a logged failure at its time;
  * - fleet ages: a constant age equal to initial_age_h failure for failure,
  *   and ages from a law against the expected Weibull count (99% interval);
+ * - per-class lemon nodes (bad_fraction): the class's own set, failing at
+ *   its factor (99% Poisson intervals), another class another set;
  * - bad rows through the program: file, line and column, exit status 2. */
 #include <math.h>
 #include <stdio.h>
@@ -290,6 +292,54 @@ static void test_fleet_distribution(void)
     CU_ASSERT(p[1] < 0.6 * p[0]); /* the test separates the two */
 }
 
+/* ---------- per-class lemon nodes ---------- */
+
+/* 1,000 nodes for 60 days, repairs of 36 s (nodes nearly always up).
+ * Class gpu: exponential, MTBF 2,000 h per node, its own 2% of bad nodes
+ * failing 20 times as often: expected 1000 x 1440/2000 x (0.98 + 0.02 x 20)
+ * = 993.6 failures, 288 of them on its 20 bad nodes.  Class net: its own 1%
+ * (factor 10), drawn from its own stream: another set. */
+static void test_class_lemons(void)
+{
+    dc_sim *sim = run_in_tmp("horizon_days = 60.0; stop_when_done = false; trace = { events = true; };\n"
+                             "cluster = { nodes = 1000; gpus_per_node = 8; };\n"
+                             "failures = ( { name = \"gpu\"; mtbf_h = 2000.0; bad_fraction = 0.02; bad_factor = 20.0; },\n"
+                             "             { name = \"net\"; mtbf_h = 1e5; bad_fraction = 0.01; bad_factor = 10.0; } );\n"
+                             "repair = { crews = 0; law = \"constant\"; mean_h = 0.01; };\n",
+                             9);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "failures.gpu.bad_nodes"), 20, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "failures.net.bad_nodes"), 10, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "failures.bad_nodes"), 0, 0);
+    const dc_eventlog *log = dc_sim_eventlog(sim);
+    const dc_eventlog_row *rows = dc_eventlog_rows(log);
+    static uint8_t bad_gpu[1000], bad_net[1000];
+    memset(bad_gpu, 0, sizeof bad_gpu);
+    memset(bad_net, 0, sizeof bad_net);
+    size_t on_bad = 0, total = 0, shared = 0;
+    for (size_t i = 0; i < dc_eventlog_count(log); i++) {
+        if (strcmp(rows[i].kind, "bad_node") == 0 && rows[i].id >= 0 && rows[i].id < 1000) {
+            if (strcmp(rows[i].component, "gpu") == 0)
+                bad_gpu[rows[i].id] = 1;
+            else if (strcmp(rows[i].component, "net") == 0)
+                bad_net[rows[i].id] = 1;
+        } else if (strcmp(rows[i].kind, "failure") == 0 && strcmp(rows[i].component, "gpu") == 0) {
+            total++;
+            on_bad += rows[i].id >= 0 && rows[i].id < 1000 && bad_gpu[rows[i].id];
+        }
+    }
+    for (int k = 0; k < 1000; k++)
+        shared += bad_gpu[k] && bad_net[k];
+    double want = 993.6, want_bad = 288.0;
+    printf("\n  gpu: %zu failures (expected %.1f +- %.1f), %zu on its bad nodes (%.1f +- %.1f); %zu bad nodes shared\n",
+           total, want, 2.5758 * sqrt(want), on_bad, want_bad, 2.5758 * sqrt(want_bad), shared);
+    CU_ASSERT(fabs((double)total - want) <= 2.5758 * sqrt(want));
+    CU_ASSERT(fabs((double)on_bad - want_bad) <= 2.5758 * sqrt(want_bad));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "failures.gpu"), (double)total, 0);
+    CU_ASSERT(shared < 10); /* not the same set */
+    dc_sim_destroy(sim);
+}
+
 /* ---------- bad rows through the program ---------- */
 
 #define LOG_CFG(extra)                                                                            \
@@ -324,6 +374,9 @@ static const bad bad_rows[] = {
      "failure_log = {\n file = \"f.csv\"; columns = { time = \"t\"; node = \"n\"; }; };\n",
      "t,n\n0,1\n", {"bad.cfg:4", "failure_log", "class"}},
     {"a slow class in the log", LOG_CFG(""), "t,n,r\n0,1,1\n", {NULL, NULL, NULL}},
+    {"bad_fraction without a factor",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\nfailures = ( { name = \"hw\"; mtbf_h = 1e6;\n bad_fraction = 0.1; } );\n",
+     "t\n", {"bad.cfg:4", "failures.[0].bad_fraction", "bad_factor"}},
     {"no such column", LOG_CFG(""), "t,node,r\n0,1,1\n", {"bad.cfg:5", "failure_log.columns.n", "no column \"n\""}},
 };
 
@@ -361,7 +414,8 @@ static int register_suites(void)
                   {"a job interrupted at the logged time", test_job_interrupted},
                   {"bad rows: file, line and column, status 2", test_bad_rows});
     DC_TEST_SUITE("fleet ages", {"a constant fleet age is initial_age_h, failure for failure", test_fleet_constant},
-                  {"ages from a law: Weibull failures within the 99% binomial interval", test_fleet_distribution});
+                  {"ages from a law: Weibull failures within the 99% binomial interval", test_fleet_distribution},
+                  {"per-class lemon nodes: their own set, at their rate (99% Poisson)", test_class_lemons});
     return 0;
 }
 

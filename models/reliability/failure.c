@@ -42,6 +42,9 @@ const dc_param dc_failure_params[] = {
      "delay before a failure is noticed (0: reported at once; a hang: the watchdog timeout)"},
     {"failures.[].check_interval_s", DC_PARAM_FLOAT, 0, "s", 0, NULL, 0, 1e8, NULL,
      "periodic checks: noticed at the first check at or after detect_s (0: no periodic check)"},
+    {"failures.[].bad_fraction", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 1, NULL,
+     "this class's own bad nodes (\"lemons\"): a fraction of the nodes, drawn from stream failure.CLASS.bad_nodes, "
+     "failing bad_factor times as often in this class (instead of bad_nodes' set)"},
     {"failures.[].bad_factor", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "", 0, NULL, 1, 1e6, NULL,
      "hazard factor of bad nodes for this class (default: bad_nodes.rate_factor; gpu and node bases)"},
     {"failures.[].slow_factor", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE
@@ -77,6 +80,14 @@ typedef struct uentry {
     uint32_t unit, gen;
 } uentry;
 
+/* A set of systematically bad nodes: bad_nodes (every per-gpu and per-node
+ * class) or a class's own (failures.[].bad_fraction). */
+typedef struct badset {
+    uint32_t n_bad0;
+    uint32_t *order;   /* bad nodes first, then good ones (when any is bad) */
+    uint8_t *bad_now;
+} badset;
+
 typedef struct fclass {
     char name[DC_EVENTLOG_COMPONENT_LEN];
     enum basis basis;
@@ -87,6 +98,8 @@ typedef struct fclass {
     uint64_t units;
     uint64_t upn;      /* units per node for bad-node weights (0: not weighted) */
     double bad_factor; /* k */
+    badset own_bad;    /* bad_fraction: the class's own bad nodes */
+    const badset *bs;  /* its bad nodes: own_bad, or the model's bad_nodes */
     double weight;     /* W */
     double detect_s, check_s;
     double slow_factor, evict_below;
@@ -116,9 +129,7 @@ typedef struct failure_model {
     dc_eventlog *log;
     uint32_t n_nodes;
 
-    uint32_t n_bad0;
-    uint32_t *order;   /* bad nodes first, then good ones (when any is bad) */
-    uint8_t *bad_now;
+    badset bad;        /* bad_nodes */
     uint32_t *down_epoch;
     double *node_age_s;  /* fleet.age: each node's age at the start (NULL: none) */
     dc_straggler *straggler;
@@ -350,7 +361,8 @@ static bool node_up(const failure_model *m, uint32_t node)
 
 static double node_factor(const failure_model *m, const fclass *fc, uint32_t node)
 {
-    return fc->upn && m->bad_now && m->bad_now[node] ? fc->bad_factor : 1.0;
+    (void)m;
+    return fc->upn && fc->bs->bad_now && fc->bs->bad_now[node] ? fc->bad_factor : 1.0;
 }
 
 /* From t, the delay until the failure is noticed. */
@@ -555,7 +567,8 @@ static void on_poisson(dc_sim *sim, void *ctx, uint64_t ci)
         arm(m, ci);
         return;
     }
-    bool weighted = fc->upn && m->n_bad0 && fc->bad_factor != 1.0;
+    const badset *bs = fc->bs;
+    bool weighted = fc->upn && bs->n_bad0 && fc->bad_factor != 1.0;
     uint64_t u = 0;
     bool keep = true;
     if (fc->units > 1 || weighted) {
@@ -563,20 +576,20 @@ static void on_poisson(dc_sim *sim, void *ctx, uint64_t ci)
         if (!weighted) {
             u = (uint64_t)x;
         } else {
-            double k = fc->bad_factor, bad_units = (double)m->n_bad0 * (double)fc->upn;
+            double k = fc->bad_factor, bad_units = (double)bs->n_bad0 * (double)fc->upn;
             uint64_t idx;
             if (x < k * bad_units) {
                 idx = (uint64_t)(x / k);
                 /* A bad node since replaced by a good one weighs 1, not k. */
-                uint32_t node = m->order[idx / fc->upn];
-                if (!m->bad_now[node])
+                uint32_t node = bs->order[idx / fc->upn];
+                if (!bs->bad_now[node])
                     keep = gsl_rng_uniform(fc->rng_thin) * k < 1.0;
             } else {
                 idx = (uint64_t)(x - k * bad_units) + (uint64_t)bad_units;
             }
             if (idx >= fc->units)
                 idx = fc->units - 1;
-            u = (uint64_t)m->order[idx / fc->upn] * fc->upn + idx % fc->upn;
+            u = (uint64_t)bs->order[idx / fc->upn] * fc->upn + idx % fc->upn;
         }
     }
     if (u >= fc->units)
@@ -634,8 +647,11 @@ static void on_nodes_up(dc_sim *sim, void *ctx, const void *payload)
     uint32_t gpn = dc_cluster_gpus_per_node(m->cluster), npr = dc_cluster_nodes_per_rack(m->cluster);
     for (size_t i = 0; i < ev->n_nodes; i++) {
         uint32_t node = ev->nodes[i];
-        if (ev->new_node && m->bad_now)
-            m->bad_now[node] = 0;
+        if (ev->new_node && m->bad.bad_now)
+            m->bad.bad_now[node] = 0;
+        for (size_t ci = 0; ev->new_node && ci < m->n_classes; ci++)
+            if (m->classes[ci].own_bad.bad_now)
+                m->classes[ci].own_bad.bad_now[node] = 0;
         if (ev->still_faulty) {
             if (ev->class_id >= 0 && (size_t)ev->class_id < m->n_classes && i == 0) {
                 uint64_t arg = node | ((uint64_t)ev->class_id << 32)
@@ -696,6 +712,9 @@ static bool has_key(config_setting_t *g, const char *key)
 {
     return config_setting_get_member(g, key) != NULL;
 }
+
+static int choose_bad_nodes(failure_model *m, dc_sim *sim, double fraction, const char *stream, badset *b,
+                            dc_error *err);
 
 static int parse_class(failure_model *m, dc_sim *sim, const dc_scenario *sc,
                        config_setting_t *g, size_t ci, double bad_default, dc_error *err)
@@ -781,6 +800,23 @@ static int parse_class(failure_model *m, dc_sim *sim, const dc_scenario *sc,
     fc->upn = fc->basis == PER_GPU ? dc_cluster_gpus_per_node(m->cluster) : fc->basis == PER_NODE ? 1 : 0;
     if (!fc->upn)
         fc->bad_factor = 1.0;
+    fc->bs = &m->bad;
+    double own_fraction;
+    if (config_setting_lookup_float(g, "bad_fraction", &own_fraction)) {
+        config_setting_t *at = config_setting_get_member(g, "bad_fraction");
+        if (!fc->upn)
+            return dc_scenario_error_at(sc, at, err, "bad_fraction applies to classes per gpu or per node");
+        if (fc->bad_factor == 1.0 && !has_key(g, "bad_factor"))
+            return dc_scenario_error_at(sc, at, err,
+                                        "bad_fraction needs the bad nodes' rate factor: bad_factor (or "
+                                        "bad_nodes.rate_factor)");
+        char stream[64];
+        snprintf(stream, sizeof stream, "failure.%s.bad_nodes", fc->name);
+        int brc = choose_bad_nodes(m, sim, own_fraction, stream, &fc->own_bad, err);
+        if (brc != DC_OK)
+            return brc;
+        fc->bs = &fc->own_bad;
+    }
     fc->accel = 1.0;
 
     /* The progress guarantee (docs/errors.md): a class's failures per
@@ -817,7 +853,7 @@ static void register_hazard(failure_model *m, const fclass *fc)
     dc_cluster *c = m->cluster;
     if (fc->mode == MODE_SLOW && !(fc->evict && fc->slow_factor < fc->evict_below))
         return; /* tolerated stragglers slow the job but never interrupt it */
-    double f_bad = m->n_nodes ? (double)m->n_bad0 / m->n_nodes : 0.0;
+    double f_bad = m->n_nodes ? (double)fc->bs->n_bad0 / m->n_nodes : 0.0;
     double rate = (1.0 - f_bad) / mean_life_s(&fc->law, 1.0);
     if (f_bad > 0.0)
         rate += f_bad / mean_life_s(&fc->law, fc->bad_factor);
@@ -840,27 +876,28 @@ static void register_hazard(failure_model *m, const fclass *fc)
     }
 }
 
-static int choose_bad_nodes(failure_model *m, dc_sim *sim, double fraction, dc_error *err)
+static int choose_bad_nodes(failure_model *m, dc_sim *sim, double fraction, const char *stream, badset *b,
+                            dc_error *err)
 {
-    m->bad_now = calloc(m->n_nodes, 1);
-    m->order = malloc(m->n_nodes * sizeof *m->order);
+    b->bad_now = calloc(m->n_nodes, 1);
+    b->order = malloc(m->n_nodes * sizeof *b->order);
     uint32_t *all = malloc(m->n_nodes * sizeof *all);
-    gsl_rng *rng = dc_sim_rng(sim, "failure.bad_nodes");
-    if (!m->bad_now || !m->order || !all || !rng) {
+    gsl_rng *rng = dc_sim_rng(sim, stream);
+    if (!b->bad_now || !b->order || !all || !rng) {
         free(all);
         return dc_error_set(err, DC_ENOMEM, "out of memory choosing bad nodes");
     }
     for (uint32_t i = 0; i < m->n_nodes; i++)
         all[i] = i;
-    m->n_bad0 = (uint32_t)floor(fraction * m->n_nodes + 0.5);
-    if (m->n_bad0 > 0)
-        gsl_ran_choose(rng, m->order, m->n_bad0, all, m->n_nodes, sizeof *all);
-    for (uint32_t i = 0; i < m->n_bad0; i++)
-        m->bad_now[m->order[i]] = 1;
-    uint32_t k = m->n_bad0;
+    b->n_bad0 = (uint32_t)floor(fraction * m->n_nodes + 0.5);
+    if (b->n_bad0 > 0)
+        gsl_ran_choose(rng, b->order, b->n_bad0, all, m->n_nodes, sizeof *all);
+    for (uint32_t i = 0; i < b->n_bad0; i++)
+        b->bad_now[b->order[i]] = 1;
+    uint32_t k = b->n_bad0;
     for (uint32_t i = 0; i < m->n_nodes; i++)
-        if (!m->bad_now[i])
-            m->order[k++] = i;
+        if (!b->bad_now[i])
+            b->order[k++] = i;
     free(all);
     return DC_OK;
 }
@@ -963,7 +1000,7 @@ static int failure_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     if (bad) {
         config_setting_lookup_float(bad, "fraction", &bad_fraction);
         config_setting_lookup_float(bad, "rate_factor", &bad_factor);
-        int rc = choose_bad_nodes(m, sim, bad_fraction, err);
+        int rc = choose_bad_nodes(m, sim, bad_fraction, "failure.bad_nodes", &m->bad, err);
         if (rc != DC_OK)
             return rc;
     }
@@ -1052,8 +1089,12 @@ static int failure_start(void *state, dc_sim *sim, dc_error *err)
 {
     failure_model *m = state;
     m->started = true;
-    for (uint32_t i = 0; i < m->n_bad0; i++)
-        dc_eventlog_add(m->log, 0.0, "bad_node", "", (int32_t)m->order[i], -1, 0.0);
+    for (uint32_t i = 0; i < m->bad.n_bad0; i++)
+        dc_eventlog_add(m->log, 0.0, "bad_node", "", (int32_t)m->bad.order[i], -1, 0.0);
+    for (size_t ci = 0; ci < m->n_classes; ci++)
+        for (uint32_t i = 0; i < m->classes[ci].own_bad.n_bad0; i++)
+            dc_eventlog_add(m->log, 0.0, "bad_node", m->classes[ci].name, (int32_t)m->classes[ci].own_bad.order[i], -1,
+                            0.0);
     uint32_t n_jobs = dc_cluster_job_count(m->cluster);
     if (m->any_dynamic && n_jobs > 0) {
         if (grow_jobs(m, n_jobs) != DC_OK)
@@ -1096,8 +1137,8 @@ static int failure_start(void *state, dc_sim *sim, dc_error *err)
             }
             continue;
         }
-        if (fc->upn && m->n_bad0)
-            fc->weight += (fc->bad_factor - 1.0) * (double)m->n_bad0 * (double)fc->upn;
+        if (fc->upn && fc->bs->n_bad0)
+            fc->weight += (fc->bad_factor - 1.0) * (double)fc->bs->n_bad0 * (double)fc->upn;
         if (fc->units == 0 || fc->from_log)
             continue;
         if (fc->law.kind == DC_DIST_EXPONENTIAL) {
@@ -1131,7 +1172,15 @@ static void failure_finish(void *state, dc_sim *sim)
     }
     dc_summary_set(s, "failures.repeats", (double)repeats, "",
                    "failures of nodes returned still faulty (misdiagnosed), included above");
-    dc_summary_set(s, "failures.bad_nodes", (double)m->n_bad0, "nodes", "systematically bad nodes at the start");
+    dc_summary_set(s, "failures.bad_nodes", (double)m->bad.n_bad0, "nodes", "systematically bad nodes at the start");
+    for (size_t i = 0; i < m->n_classes; i++) {
+        if (!m->classes[i].own_bad.bad_now)
+            continue;
+        char key[80];
+        snprintf(key, sizeof key, "failures.%s.bad_nodes", m->classes[i].name);
+        dc_summary_set(s, key, (double)m->classes[i].own_bad.n_bad0, "nodes",
+                       "this class's own bad nodes at the start (bad_fraction)");
+    }
     double node_days = (double)m->n_nodes * dc_sim_now(sim) / 86400.0;
     dc_summary_set(s, "failures.per_1000_node_days", node_days > 0 ? 1000.0 * (double)m->node_failures / node_days : NAN,
                    "", "failures that took nodes down, per 1000 node-days of the whole cluster");
@@ -1161,10 +1210,12 @@ static void failure_destroy(void *state)
         free(m->classes[i].gen);
         free(m->classes[i].awaiting);
         free(m->classes[i].born_v);
+        free(m->classes[i].own_bad.order);
+        free(m->classes[i].own_bad.bad_now);
     }
     free(m->classes);
-    free(m->order);
-    free(m->bad_now);
+    free(m->bad.order);
+    free(m->bad.bad_now);
     free(m->down_epoch);
     free(m->holding);
     free(m->fw_jobs);

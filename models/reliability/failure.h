@@ -64,6 +64,9 @@
  * the superposition, W = U + (k - 1) U_bad.  A bad node retired and
  * replaced by a new one (repair.h) is good: arrivals that pick it as a bad
  * unit are kept with probability 1/k, so the arrival process stays the same.
+ * A class with its own bad_fraction has its own set of bad nodes (stream
+ * "failure.CLASS.bad_nodes") in place of bad_nodes' set, with its
+ * bad_factor: lemons of one kind of part are not those of another.
  *
  * Other laws: one clock per unit (stop mode only).  A unit's lifetime is
  * drawn when it is installed: at the start (of age initial_age_h, so a

@@ -1698,6 +1698,8 @@ static void fill_record(job_model *j, dc_job_record *r)
         .preemptions = j->n_preempted,
         .checkpoints = j->n_checkpoints,
         .ckpt_write_s = j->n_writes ? j->write_sum_s / (double)j->n_writes : NAN,
+        .resizes = j->n_resizes,
+        .mean_nodes = j->time_s[DC_JOB_RUNNING] > 0 ? j->run_node_s / j->time_s[DC_JOB_RUNNING] : NAN,
     };
     for (int st = 0; st < DC_JOB_PHASES; st++) {
         if (st != DC_JOB_PENDING && st != DC_JOB_DONE)

@@ -10,7 +10,7 @@ const char *const dc_jobline_names[DC_JOBLINES] = {"useful",    "rollback",   "c
 
 enum {
     C_JOB, C_NAME, C_CLASS, C_KIND, C_POOL, C_USER, C_NODES, C_GPUS, C_RACKS, C_PODS, C_SUBMIT, C_START, C_END,
-    C_WAIT, C_RUN, C_STATE, C_INTERRUPTIONS, C_PREEMPTIONS, C_CHECKPOINTS, C_CKPT_WRITE, C_STEP, C_COMM, C_TOTAL, N_FIXED
+    C_WAIT, C_RUN, C_STATE, C_INTERRUPTIONS, C_PREEMPTIONS, C_CHECKPOINTS, C_CKPT_WRITE, C_RESIZES, C_MEAN_NODES, C_STEP, C_COMM, C_TOTAL, N_FIXED
 };
 
 struct dc_jobtable {
@@ -49,6 +49,8 @@ static const coldef fixed[N_FIXED] = {
     {"checkpoints", DC_ROWCOL_I4, 0, "", "checkpoints completed"},
     {"checkpoint_write_s", DC_ROWCOL_F8, 0, "s",
      "mean time of its blocking checkpoint writes to a storage tier, latency included (NaN: none)"},
+    {"resizes", DC_ROWCOL_I4, 0, "", "elastic: times it changed size (0: rigid, or never short)"},
+    {"mean_nodes", DC_ROWCOL_F8, 0, "nodes", "nodes it computed on, averaged over its running time (NaN: never ran)"},
     {"mean_step_s", DC_ROWCOL_F8, 0, "s", "running time / steps computed (NaN: no step-time model)"},
     {"comm_share", DC_ROWCOL_F8, 0, "", "exposed communication / running GPU-hours"},
     {"gpu_hours.total", DC_ROWCOL_F8, 0, "GPU-h", "GPU-hours it held nodes (the sum of its gpu_hours lines)"},
@@ -114,6 +116,8 @@ void dc_jobtable_write(dc_jobtable *jt, const dc_job_record *r)
     dc_rowtable_set_i4(t, c[C_PREEMPTIONS], (int32_t)r->preemptions);
     dc_rowtable_set_i4(t, c[C_CHECKPOINTS], (int32_t)r->checkpoints);
     dc_rowtable_set_f8(t, c[C_CKPT_WRITE], r->ckpt_write_s);
+    dc_rowtable_set_i4(t, c[C_RESIZES], (int32_t)r->resizes);
+    dc_rowtable_set_f8(t, c[C_MEAN_NODES], r->mean_nodes);
     dc_rowtable_set_f8(t, c[C_STEP], r->mean_step_s);
     dc_rowtable_set_f8(t, c[C_COMM], r->comm_share);
     dc_rowtable_set_f8(t, c[C_TOTAL], r->total_gpu_h);

@@ -23,6 +23,9 @@
  *   interruptions, preemptions, checkpoints
  *   checkpoint_write_s                   mean time of its blocking writes to a
  *                                        storage tier (NaN: none)
+ *   resizes, mean_nodes                  elastic jobs: size changes, and the
+ *                                        nodes it computed on over its
+ *                                        running time
  *   mean_step_s                          running time / steps computed, with
  *                                        every slow-down (NaN: no step model)
  *   comm_share                           exposed communication's share of
@@ -59,7 +62,8 @@ typedef struct dc_job_record {
     uint32_t nodes, gpus, racks, pods;
     double submit_s, start_s, end_s, wait_s, run_s;
     uint64_t interruptions, preemptions, checkpoints;
-    double ckpt_write_s, mean_step_s, comm_share;
+    uint64_t resizes;
+    double ckpt_write_s, mean_nodes, mean_step_s, comm_share;
     double total_gpu_h;
     double line_gpu_h[DC_JOBLINES + DC_MAX_SPEED_SOURCES]; /* fixed lines, then speed source i */
 } dc_job_record;
