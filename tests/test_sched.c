@@ -507,6 +507,40 @@ static void test_work_bounded(void)
     CU_ASSERT(b3 < 2.0 * b1);
 }
 
+/* A quota on a user whose name is longer than 31 characters holds (names
+ * were once cut to 31 characters, and then never matched again), and the
+ * many users of a trace register through the scheduler's hash table. */
+static void test_long_user_quota(void)
+{
+    static const char cfg[] =
+        "horizon_days = 20.0; stop_when_done = true;\n"
+        "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+        "scheduler = { quotas = ( { user = \"a-research-team-with-a-rather-long-name-indeed\"; max_nodes = 4; } ); };\n"
+        "jobs = ( { name = \"l\"; user = \"a-research-team-with-a-rather-long-name-indeed\"; count = 40; nodes_min = 2; nodes_max = 2;\n"
+        "  kind = \"evaluation\"; interarrival = { law = \"constant\"; mean_h = 0.01; };\n"
+        "  duration = { law = \"constant\"; mean_h = 1.0; }; restart_s = 0.0; } );\n";
+    dc_sim *sim = run_text(cfg, "longuser.cfg", 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    /* two jobs of 2 nodes at a time: 40 jobs of 1 h take 20 h, the pool 4/64 used */
+    double util = dc_simrun_fig(sim, "cluster.utilisation"), end_h = dc_sim_now(sim) / 3600.0;
+    printf("\n  utilisation %.5f (quota: at most %.5f), last job done at %.2f h\n", util, 4.0 / 64.0, end_h);
+    CU_ASSERT(util <= 4.0 / 64.0 + 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(end_h, 20.0, 0.02);
+    dc_scheduler *sch = dc_scheduler_of(sim);
+    char name[40];
+    int first = -1;
+    for (int i = 0; i < 5000; i++) {
+        snprintf(name, sizeof name, "user%d", i);
+        int u = dc_sched_user(sch, name);
+        if (i == 0)
+            first = u;
+        CU_ASSERT_FATAL(u >= 0);
+    }
+    CU_ASSERT_EQUAL(dc_sched_user(sch, "user0"), first);
+    CU_ASSERT_EQUAL(dc_sched_user(sch, "a-research-team-with-a-rather-long-name-indeed"), 0);
+    dc_sim_destroy(sim);
+}
+
 /* ---------- job-level failures over the jobs holding nodes ---------- */
 
 /* 1,500 jobs of 1-8 nodes arrive over 60 days on 64 nodes (a few dozen
@@ -609,6 +643,7 @@ static int register_suites(void)
                   {"GPU-hour breakdown sums to the capacity with everything on", test_breakdown},
                   {"scheduler work per event bounded as the queue grows 1k -> 100k", test_work_bounded},
                   {"job-level failures come from the jobs holding nodes", test_job_failures_holding_only},
+                  {"a quota on a long user name holds; many users", test_long_user_quota},
                   {"bad input: file and line, status 2", test_bad_input});
     return 0;
 }

@@ -97,9 +97,11 @@ struct dc_scheduler {
     entry *e;
     size_t n_e, cap_e;
     uint64_t seq;
-    char (*users)[32];
+    char **users;                 /* names (any length) */
     long *quota, *used;
-    int n_users;
+    int n_users, cap_users;
+    int *user_slot;               /* open addressing: user id + 1, 0 empty */
+    size_t n_slots;
     int in_pass, again, quiet;
     bool dirty;
     int reason_spot;
@@ -170,27 +172,71 @@ uint32_t dc_sched_pool_idle_recount(const dc_scheduler *s, int p)
     return k;
 }
 
-int dc_sched_user(dc_scheduler *s, const char *name)
+static uint64_t name_hash(const char *name)
 {
-    for (int i = 0; i < s->n_users; i++)
-        if (strcmp(s->users[i], name) == 0)
-            return i;
-    char (*u)[32] = realloc(s->users, (size_t)(s->n_users + 1) * sizeof *u);
-    if (!u)
+    uint64_t h = 1469598103934665603u; /* FNV-1a */
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        h = (h ^ *c) * 1099511628211u;
+    return h;
+}
+
+/* Users by name through a hash table, so that a trace of many users
+ * registers in linear time.  Names count to their first 31 characters, as
+ * the jobs' specifications keep them (jobspec.h), so that a quota's long
+ * name and its jobs' agree. */
+int dc_sched_user(dc_scheduler *s, const char *full_name)
+{
+    char name[32];
+    snprintf(name, sizeof name, "%s", full_name);
+    size_t mask = s->n_slots - 1, k = s->n_slots ? name_hash(name) & mask : 0;
+    for (; s->n_slots && s->user_slot[k]; k = (k + 1) & mask)
+        if (strcmp(s->users[s->user_slot[k] - 1], name) == 0)
+            return s->user_slot[k] - 1;
+    if (s->n_users == s->cap_users) {
+        int nc = s->cap_users ? 2 * s->cap_users : 16;
+        char **u = realloc(s->users, (size_t)nc * sizeof *u);
+        if (!u)
+            return -1;
+        s->users = u;
+        long *q = realloc(s->quota, (size_t)nc * sizeof *q);
+        if (!q)
+            return -1;
+        s->quota = q;
+        long *used = realloc(s->used, (size_t)nc * sizeof *used);
+        if (!used)
+            return -1;
+        s->used = used;
+        s->cap_users = nc;
+    }
+    if (2 * ((size_t)s->n_users + 1) > s->n_slots) { /* keep the table at most half full */
+        size_t ns = s->n_slots ? 2 * s->n_slots : 64;
+        int *slots = calloc(ns, sizeof *slots);
+        if (!slots)
+            return -1;
+        for (int i = 0; i < s->n_users; i++) {
+            size_t j = name_hash(s->users[i]) & (ns - 1);
+            while (slots[j])
+                j = (j + 1) & (ns - 1);
+            slots[j] = i + 1;
+        }
+        free(s->user_slot);
+        s->user_slot = slots;
+        s->n_slots = ns;
+    }
+    size_t len = strlen(name) + 1;
+    char *copy = malloc(len);
+    if (!copy)
         return -1;
-    s->users = u;
-    long *q = realloc(s->quota, (size_t)(s->n_users + 1) * sizeof *q);
-    if (!q)
-        return -1;
-    s->quota = q;
-    long *used = realloc(s->used, (size_t)(s->n_users + 1) * sizeof *used);
-    if (!used)
-        return -1;
-    s->used = used;
-    snprintf(s->users[s->n_users], sizeof s->users[0], "%s", name);
-    s->quota[s->n_users] = LONG_MAX;
-    s->used[s->n_users] = 0;
-    return s->n_users++;
+    memcpy(copy, name, len);
+    int id = s->n_users++;
+    s->users[id] = copy;
+    s->quota[id] = LONG_MAX;
+    s->used[id] = 0;
+    size_t j = name_hash(name) & (s->n_slots - 1);
+    while (s->user_slot[j])
+        j = (j + 1) & (s->n_slots - 1);
+    s->user_slot[j] = id + 1;
+    return id;
 }
 
 static void bank_pool(dc_scheduler *s, pool *p)
@@ -1155,7 +1201,10 @@ static void sched_destroy(void *state)
     free(s->reclaim_pending);
     free(s->scratch);
     free(s->e);
+    for (int i = 0; i < s->n_users; i++)
+        free(s->users[i]);
     free(s->users);
+    free(s->user_slot);
     free(s->quota);
     free(s->used);
     free(s->order);
