@@ -27,18 +27,9 @@ trap 'rm -rf "$work"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-# run DIR SCRIPT: its output into $work/SCRIPT.out, checked for errors.
-run() {
-    if ! sh "$DCSIM_SRCDIR/scenarios/$1/$2.sh" > "$work/$2.out" 2> "$work/$2.err"; then
-        bad "$1/$2.sh exited with an error: $(cat "$work/$2.err")"
-    elif [ -s "$work/$2.err" ]; then
-        bad "$1/$2.sh wrote to stderr: $(cat "$work/$2.err")"
-    fi
-    if grep -q 'printf\|awk:\|null\|nan\|did not finish' "$work/$2.out"; then
-        bad "$1/$2.sh printed an error or a number that is not one: $(grep 'printf\|awk:\|null\|nan\|did not' "$work/$2.out")"
-    fi
-    echo "ran $1/$2.sh"
-}
+regen='make planning'
+script_errors='printf\|awk:\|null\|nan\|did not finish'
+. "$DCSIM_SRCDIR/tests/scriptcheck.sh"
 run invest size
 run compare cost_time
 
@@ -70,37 +61,6 @@ awk 'NF >= 10 && $NF ~ /^[0-9.]+$/ { n++; k = NF
            exit e }' "$work/cost_time.out" > "$work/why" || bad "cost_time.sh: $(cat "$work/why")"
 
 # --- the READMEs' blocks ---
-# check README SCRIPT: the ``` block after "<!-- output of ./SCRIPT.sh" is $work/SCRIPT.out.
-check() {
-    readme=$DCSIM_SRCDIR/scenarios/$1/README.md
-    awk -v f="$work/$2.out" -v tag="<!-- output of ./$2.sh" -v update="$update" -v st="$work/stale" '
-        index($0, tag) == 1 { print; expect = 1; found = 1; next }
-        expect == 1 && /^```/ { print; state = 1; expect = 0; n = 0; m = 0
-            while ((getline line < f) > 0) want[++m] = line
-            close(f); next }
-        state == 1 && /^```$/ {
-            if (update == "true") { for (i = 1; i <= m; i++) print want[i] }
-            else { same = n == m; for (i = 1; i <= n && same; i++) same = have[i] == want[i]
-                   if (!same) print "stale" > st }
-            state = 0; print; next }
-        state == 1 { have[++n] = $0; if (update != "true") print; next }
-        { print }
-        END { if (!found) print "missing" > st }' "$readme" > "$work/README.new"
-    if [ -s "$work/stale" ]; then
-        if grep -q missing "$work/stale"; then
-            bad "scenarios/$1/README.md has no '<!-- output of ./$2.sh' block"
-        elif $update; then
-            :
-        else
-            bad "scenarios/$1/README.md's block of $2.sh is not what it prints now (make planning regenerates it):"
-            cat "$work/$2.out"
-        fi
-    fi
-    if $update && ! cmp -s "$work/README.new" "$readme"; then
-        cp "$work/README.new" "$readme" && echo "scenarios/$1/README.md: regenerated (reread the prose beside it)"
-    fi
-    rm -f "$work/stale"
-}
 check invest size
 check compare cost_time
 [ $fail -eq 0 ] && echo "the planning scripts make their points and their READMEs show what they print"

@@ -421,13 +421,5 @@ static int register_suites(void)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/dcsim-test-failurelog-XXXXXX");
-    if (!mkdtemp(tmpdir))
-        return 1;
-    int rc = dc_test_main(register_suites);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        rc = rc ? rc : 1;
-    return rc;
+    return dc_test_main_in_tmpdir("failurelog", tmpdir, sizeof tmpdir, register_suites);
 }

@@ -65,6 +65,22 @@ static inline int dc_test_main(int (*register_suites)(void))
     return dc_test_run_all();
 }
 
+/* dc_test_main inside a fresh scratch directory /tmp/dcsim-test-NAME-XXXXXX
+ * (its path written to dir), removed with all it holds afterwards; a failure
+ * to remove it fails the program. */
+static inline int dc_test_main_in_tmpdir(const char *name, char *dir, size_t size, int (*register_suites)(void))
+{
+    snprintf(dir, size, "/tmp/dcsim-test-%s-XXXXXX", name);
+    if (!mkdtemp(dir))
+        return 1;
+    int rc = dc_test_main(register_suites);
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        rc = rc ? rc : 1;
+    return rc;
+}
+
 /* Writes text to path; a failure to write ends the test. */
 static inline void dc_test_write_text(const char *path, const char *text)
 {
