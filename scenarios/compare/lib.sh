@@ -11,17 +11,7 @@
 # figures of runs drawn besides the grouped bars of `dcsim compare --plot`;
 # `each` may name figures of one trace to draw for every variant).
 
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${DCSIM:-}" ]; then
-    if [ -x "$here/../../dcsim" ]; then
-        DCSIM="$here/../../dcsim"
-    elif command -v dcsim >/dev/null 2>&1; then
-        DCSIM=dcsim
-    else
-        echo "$0: dcsim not found: build it (make) or set DCSIM=/path/to/dcsim" >&2
-        exit 2
-    fi
-fi
+. "$(dirname "$0")/../find_dcsim.sh"
 
 plot_dir=
 all=0

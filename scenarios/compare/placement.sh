@@ -12,17 +12,7 @@
 #    to communication, their mean turnaround and their useful GPU-hours.
 # The last column is what packing buys: (scattered - packed) / packed.
 # Usage: placement.sh
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${DCSIM:-}" ]; then
-    if [ -x "$here/../../dcsim" ]; then
-        DCSIM="$here/../../dcsim"
-    elif command -v dcsim >/dev/null 2>&1; then
-        DCSIM=dcsim
-    else
-        echo "$0: dcsim not found: build it (make) or set DCSIM=/path/to/dcsim" >&2
-        exit 2
-    fi
-fi
+. "$(dirname "$0")/../find_dcsim.sh"
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 
 # figs CFG PLACEMENT KEYS [--set ...]: the figures, tab-separated.

@@ -11,16 +11,6 @@
 # go to dcsim size (--plan conservative.mfu=0.9, --confidence 0.95,
 # --plot size.png, ...).
 # Usage: size.sh [dcsim size options...]   (DCSIM=/path/to/dcsim picks the program)
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${DCSIM:-}" ]; then
-    if [ -x "$here/../../dcsim" ]; then
-        DCSIM="$here/../../dcsim"
-    elif command -v dcsim >/dev/null 2>&1; then
-        DCSIM=dcsim
-    else
-        echo "$0: dcsim not found: build it (make) or set DCSIM=/path/to/dcsim" >&2
-        exit 2
-    fi
-fi
+. "$(dirname "$0")/../find_dcsim.sh"
 cd "$here/.." || exit 2
 exec "$DCSIM" size 10k_gpu.cfg --deadline-days 150 --budget 79.8e6 "$@"

@@ -11,17 +11,7 @@
 # follow its nodes in order; scattered: in random order (network.placement).
 # With --plot DIR it also draws the comparison (dcsim compare --plot).
 # Usage: fabric.sh [--plot DIR]
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${DCSIM:-}" ]; then
-    if [ -x "$here/../../dcsim" ]; then
-        DCSIM="$here/../../dcsim"
-    elif command -v dcsim >/dev/null 2>&1; then
-        DCSIM=dcsim
-    else
-        echo "$0: dcsim not found: build it (make) or set DCSIM=/path/to/dcsim" >&2
-        exit 2
-    fi
-fi
+. "$(dirname "$0")/../find_dcsim.sh"
 plot_dir=
 case "${1:-}" in
 --plot) [ $# -ge 2 ] || { echo "$0: --plot needs a directory" >&2; exit 2; }

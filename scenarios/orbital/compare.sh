@@ -11,12 +11,7 @@
 #
 # The traces stay in OUTDIR for `dcsim compare`, `dcsim report` or `dcsim plot`.
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "${DCSIM:-}" ]; then
-    if [ -x "$here/../../dcsim" ]; then DCSIM="$here/../../dcsim"
-    elif command -v dcsim >/dev/null 2>&1; then DCSIM=dcsim
-    else echo "$0: dcsim not found: build it (make) or set DCSIM=/path/to/dcsim" >&2; exit 2; fi
-fi
+. "$(dirname "$0")/../find_dcsim.sh"
 out=${1:-$(mktemp -d "${TMPDIR:-/tmp}/dcsim_orbital.XXXXXX")}
 mkdir -p "$out"
 

@@ -7,18 +7,8 @@
 # that dcsim refuses prints its reason in the row, and a job that does not
 # finish within the horizon says "did not finish" (job.completed = 0).
 
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/../find_dcsim.sh"
 flagship="$here/../10k_gpu.cfg"
-if [ -z "${DCSIM:-}" ]; then
-    if [ -x "$here/../../dcsim" ]; then
-        DCSIM="$here/../../dcsim"          # in the source tree, after make
-    elif command -v dcsim >/dev/null 2>&1; then
-        DCSIM=dcsim                        # installed
-    else
-        echo "$0: dcsim not found: build it (make) or set DCSIM=/path/to/dcsim" >&2
-        exit 2
-    fi
-fi
 errfile=$(mktemp "${TMPDIR:-/tmp}/dcsim_lesson.XXXXXX") || exit 2
 trap 'rm -f "$errfile"' EXIT
 
