@@ -210,6 +210,36 @@ static void test_hand_schedule(void)
     dc_sim_destroy(sim);
 }
 
+/* ---------- the pool's busy series after failures ---------- */
+
+/* A job on every node with no spare and no repair: each failed node leaves
+ * the pool's held count, and /series/pool.default.busy must follow it (it
+ * stayed at the job's full size while the job waited: issue 18 item 12).
+ * At the end its last value is the number of nodes jobs hold. */
+static void test_busy_after_failures(void)
+{
+    static const char cfg[] = "horizon_days = 2.0;\n"
+                              "cluster = { nodes = 4; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+                              "job = { name = \"j\"; nodes = 4; work_gpu_h = 1e6; restart_s = 60.0; };\n"
+                              "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 40.0; } );\n";
+    dc_sim *sim = run_text(cfg, "busy.cfg", 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    dc_series *busy = dc_sim_series(sim, "pool.default.busy", "nodes", "");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(busy);
+    size_t n = dc_series_length(busy);
+    CU_ASSERT_FATAL(n > 0);
+    dc_cluster *c = dc_cluster_of(sim);
+    double held = 0;
+    for (uint32_t i = 0; i < dc_cluster_node_count(c); i++)
+        held += dc_cluster_node_job(c, i) >= 0;
+    double failures = dc_simrun_fig(sim, "failures.total");
+    printf("\n  %.0f failures; busy at the end %.0f, nodes held %.0f\n", failures, dc_series_values(busy)[n - 1], held);
+    CU_ASSERT(failures >= 1); /* 4 nodes x 48 h / 40 h: P(none) = e^-4.8 */
+    CU_ASSERT(held < 4);
+    CU_ASSERT_DOUBLE_EQUAL(dc_series_values(busy)[n - 1], held, 0);
+    dc_sim_destroy(sim);
+}
+
 /* ---------- priorities and preemption ---------- */
 
 /* 8 nodes.  At 0: A (prio 0, 4 nodes), B (prio 0, preemptible, 2), C (prio 1,
@@ -644,6 +674,7 @@ static int register_suites(void)
                   {"scheduler work per event bounded as the queue grows 1k -> 100k", test_work_bounded},
                   {"job-level failures come from the jobs holding nodes", test_job_failures_holding_only},
                   {"a quota on a long user name holds; many users", test_long_user_quota},
+                  {"the busy series follows failures of held nodes", test_busy_after_failures},
                   {"bad input: file and line, status 2", test_bad_input});
     return 0;
 }

@@ -875,10 +875,12 @@ static void on_failure(dc_sim *sim, void *ctx, const void *payload)
         uint32_t node = ev->nodes[i];
         pool *p = pool_of_node(s, node);
         bank_pool(s, p);
-        if (dc_cluster_node_job(s->cluster, node) >= 0)
+        if (dc_cluster_node_job(s->cluster, node) >= 0) {
             p->held--;
-        else
+            record_pool(s, p); /* the busy series follows the held count (issue 18 item 12) */
+        } else {
             idle_add(s, p, node, -1);
+        }
         p->down++;
         s->down_seen[node] = 1;
         s->reclaim_pending[node] = 0;
