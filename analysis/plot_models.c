@@ -87,6 +87,38 @@ static const char *point_label(const dc_plot_run *runs, size_t n, const size_t *
     return buf;
 }
 
+/* ",mean of point 1,mean of point 2,..." of key, then the end of the row. */
+static void put_point_means(FILE *f, const dc_plot_run *runs, size_t n, const size_t *member, size_t np,
+                            const char *key)
+{
+    for (size_t p = 0; p < np; p++) {
+        fputc(',', f);
+        dc_plot_put(f, dc_plot_point_mean(runs, n, member, p, key));
+    }
+    fputc('\n', f);
+}
+
+/* The script's npoints and points[] (the points' labels). */
+static int put_point_labels(const dc_plot_run *runs, size_t n, const size_t *first, const size_t *member,
+                            size_t np, dc_plot_data *d, dc_error *err)
+{
+    char **labels = calloc(np + 1, sizeof *labels);
+    int rc = labels ? DC_OK : nomem(err);
+    for (size_t p = 0; p < np && rc == DC_OK; p++) {
+        char buf[256];
+        if (!(labels[p] = strdup(point_label(runs, n, first, member, np, p, buf, sizeof buf))))
+            rc = nomem(err);
+    }
+    if (rc == DC_OK) {
+        dc_plot_var_number(d, "npoints", (double)np);
+        dc_plot_var_strings(d, "points", (const char *const *)labels, np);
+    }
+    for (size_t p = 0; labels && p < np; p++)
+        free(labels[p]);
+    free(labels);
+    return rc;
+}
+
 /* ---- bars of components ---------------------------------------------------------- */
 
 typedef struct component {
@@ -345,10 +377,9 @@ int dc_plot_export_latency(const dc_plot_kind *k, const dc_plot_run *runs, size_
     int rc = dc_plot_points(runs, n, &first, &member, &np, err);
     if (rc != DC_OK)
         return rc;
-    char **labels = calloc(np + 1, sizeof *labels);
-    FILE *f = labels ? dc_plot_data_open(d, "latency.csv", err) : NULL;
+    FILE *f = dc_plot_data_open(d, "latency.csv", err);
     if (!f) {
-        rc = labels ? err->code : nomem(err);
+        rc = err->code;
         goto done;
     }
     fputs("# measure (1 ttft, 2 tpot, 3 e2e),statistic (1 P50, 2 P90, 3 P99, 4 mean),"
@@ -359,23 +390,11 @@ int dc_plot_export_latency(const dc_plot_kind *k, const dc_plot_run *runs, size_
             char key[96];
             snprintf(key, sizeof key, "%s_%s_s", measures[m].prefix, stats_of[s]);
             fprintf(f, "%zu,%zu", m + 1, s + 1);
-            for (size_t p = 0; p < np; p++) {
-                fputc(',', f);
-                dc_plot_put(f, dc_plot_point_mean(runs, n, member, p, key));
-            }
-            fputc('\n', f);
+            put_point_means(f, runs, n, member, np, key);
         }
-    if ((rc = dc_plot_data_close(d, f, err)) != DC_OK)
+    if ((rc = dc_plot_data_close(d, f, err)) != DC_OK ||
+        (rc = put_point_labels(runs, n, first, member, np, d, err)) != DC_OK)
         goto done;
-    for (size_t p = 0; p < np; p++) {
-        char buf[256];
-        if (!(labels[p] = strdup(point_label(runs, n, first, member, np, p, buf, sizeof buf)))) {
-            rc = nomem(err);
-            goto done;
-        }
-    }
-    dc_plot_var_number(d, "npoints", (double)np);
-    dc_plot_var_strings(d, "points", (const char *const *)labels, np);
     double slo[3];
     for (size_t m = 0; m < 3; m++)
         if (dc_plot_scenario_number(runs[0].scenario_text, measures[m].slo_key, &slo[m]) != DC_OK)
@@ -387,9 +406,6 @@ int dc_plot_export_latency(const dc_plot_kind *k, const dc_plot_run *runs, size_
         att[p] = dc_plot_point_mean(runs, n, member, p, "inference.slo_attainment");
     dc_plot_var_numbers(d, "attain", att, na);
 done:
-    for (size_t p = 0; labels && p < np; p++)
-        free(labels[p]);
-    free(labels);
     free(first);
     free(member);
     return rc;
@@ -409,10 +425,9 @@ int dc_plot_export_waits(const dc_plot_kind *k, const dc_plot_run *runs, size_t 
     int rc = dc_plot_points(runs, n, &first, &member, &np, err);
     if (rc != DC_OK)
         return rc;
-    char **labels = calloc(np + 1, sizeof *labels);
-    FILE *f = labels ? dc_plot_data_open(d, "waits.csv", err) : NULL;
+    FILE *f = dc_plot_data_open(d, "waits.csv", err);
     if (!f) {
-        rc = labels ? err->code : nomem(err);
+        rc = err->code;
         goto done;
     }
     fputs("# size class (1 gpus_1, 2 gpus_2_4, 3 gpus_5_8, 4 gpus_9_64, 5 gpus_65_up),statistic (1 P50, 2 P90, "
@@ -423,23 +438,11 @@ int dc_plot_export_waits(const dc_plot_kind *k, const dc_plot_run *runs, size_t 
             char key[96];
             snprintf(key, sizeof key, "jobs.%s.wait_%s_h", wait_classes[c], wait_stats[st]);
             fprintf(f, "%zu,%zu", c + 1, st + 1);
-            for (size_t p = 0; p < np; p++) {
-                fputc(',', f);
-                dc_plot_put(f, dc_plot_point_mean(runs, n, member, p, key));
-            }
-            fputc('\n', f);
+            put_point_means(f, runs, n, member, np, key);
         }
-    if ((rc = dc_plot_data_close(d, f, err)) != DC_OK)
+    if ((rc = dc_plot_data_close(d, f, err)) != DC_OK ||
+        (rc = put_point_labels(runs, n, first, member, np, d, err)) != DC_OK)
         goto done;
-    for (size_t p = 0; p < np; p++) {
-        char buf[256];
-        if (!(labels[p] = strdup(point_label(runs, n, first, member, np, p, buf, sizeof buf)))) {
-            rc = nomem(err);
-            goto done;
-        }
-    }
-    dc_plot_var_number(d, "npoints", (double)np);
-    dc_plot_var_strings(d, "points", (const char *const *)labels, np);
     /* jobs per class of the first point, for the axis labels */
     double jobs[5];
     for (size_t c = 0; c < 5; c++) {
@@ -449,9 +452,6 @@ int dc_plot_export_waits(const dc_plot_kind *k, const dc_plot_run *runs, size_t 
     }
     dc_plot_var_numbers(d, "njobs", jobs, 5);
 done:
-    for (size_t p = 0; labels && p < np; p++)
-        free(labels[p]);
-    free(labels);
     free(first);
     free(member);
     return rc;
