@@ -250,74 +250,6 @@ static int write_summary(writer *w, const dc_summary *s)
     return rc;
 }
 
-/* The summary again as one table, /summary_table: a row per figure with
- * its name, value and unit (fixed-length ASCII strings, as long as the
- * longest), so that pandas takes the whole summary in one read. */
-static hid_t summary_row_type(size_t name_len, size_t unit_len, bool native)
-{
-    hid_t t = H5Tcreate(H5T_COMPOUND, name_len + sizeof(double) + unit_len);
-    hid_t name_t = H5Tcopy(H5T_C_S1), unit_t = H5Tcopy(H5T_C_S1);
-    bool ok = t >= 0 && name_t >= 0 && unit_t >= 0 && H5Tset_size(name_t, name_len) >= 0 &&
-              H5Tset_size(unit_t, unit_len) >= 0 && H5Tinsert(t, "name", 0, name_t) >= 0 &&
-              H5Tinsert(t, "value", name_len, native ? H5T_NATIVE_DOUBLE : H5T_IEEE_F64LE) >= 0 &&
-              H5Tinsert(t, "unit", name_len + sizeof(double), unit_t) >= 0;
-    if (name_t >= 0)
-        H5Tclose(name_t);
-    if (unit_t >= 0)
-        H5Tclose(unit_t);
-    if (!ok && t >= 0) {
-        H5Tclose(t);
-        t = -1;
-    }
-    return t;
-}
-
-static int write_summary_table(writer *w, const dc_summary *s)
-{
-    size_t n = dc_summary_count(s), name_len = 2, unit_len = 2;
-    for (size_t i = 0; i < n; i++) {
-        size_t k = strlen(dc_summary_key(s, i)) + 1, u = strlen(dc_summary_unit(s, i)) + 1;
-        name_len = k > name_len ? k : name_len;
-        unit_len = u > unit_len ? u : unit_len;
-    }
-    size_t row = name_len + sizeof(double) + unit_len;
-    unsigned char *rows = calloc(n ? n : 1, row);
-    hid_t mem = summary_row_type(name_len, unit_len, true), file = summary_row_type(name_len, unit_len, false);
-    hsize_t dims[1] = {n};
-    hid_t space = H5Screate_simple(1, dims, NULL);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    int rc = DC_OK;
-    if (!rows || mem < 0 || file < 0 || space < 0 || dcpl < 0 || H5Pset_obj_track_times(dcpl, 0) < 0)
-        rc = fail(w, "could not set up dataset /summary_table");
-    for (size_t i = 0; i < n && rc == DC_OK; i++) {
-        unsigned char *r = rows + i * row;
-        double v = dc_summary_value(s, i);
-        memcpy(r, dc_summary_key(s, i), strlen(dc_summary_key(s, i)));
-        memcpy(r + name_len, &v, sizeof v);
-        memcpy(r + name_len + sizeof v, dc_summary_unit(s, i), strlen(dc_summary_unit(s, i)));
-    }
-    hid_t d = -1;
-    if (rc == DC_OK && (d = H5Dcreate2(w->file, "summary_table", file, space, H5P_DEFAULT, dcpl, w->dapl)) < 0)
-        rc = fail(w, "could not create dataset /summary_table");
-    else if (rc == DC_OK && n > 0 && H5Dwrite(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0)
-        rc = fail(w, "could not write dataset /summary_table");
-    if (rc == DC_OK)
-        rc = write_attr_str(w, d, "/summary_table", "doc",
-                            "the summary as one table: each figure's name, value and unit (its doc: /summary/NAME)");
-    if (d >= 0 && H5Dclose(d) < 0 && rc == DC_OK)
-        rc = fail(w, "could not close dataset /summary_table");
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
-    if (space >= 0)
-        H5Sclose(space);
-    if (mem >= 0)
-        H5Tclose(mem);
-    if (file >= 0)
-        H5Tclose(file);
-    free(rows);
-    return rc;
-}
-
 /* Writes the points of s as rows (time_s, value), one chunk at a time so that
  * the interleaving buffer stays small. */
 static int write_series_rows(writer *w, hid_t d, hid_t fspace, const dc_series *s,
@@ -590,6 +522,41 @@ static int write_rowtable(writer *w, const dc_rowtable *t)
         H5Tclose(mem);
     if (file >= 0)
         H5Tclose(file);
+    return rc;
+}
+
+/* The summary again as one table, /summary_table: a row per figure with
+ * its name, value and unit (strings as long as the longest), built as a
+ * table of rows so that pandas takes the whole summary in one read. */
+static int write_summary_table(writer *w, const dc_summary *s)
+{
+    size_t n = dc_summary_count(s), name_len = 2, unit_len = 2;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(dc_summary_key(s, i)) + 1, u = strlen(dc_summary_unit(s, i)) + 1;
+        name_len = k > name_len ? k : name_len;
+        unit_len = u > unit_len ? u : unit_len;
+    }
+    dc_rowtable_set *set = dc_rowtable_set_create();
+    dc_rowtable *t = set ? dc_rowtable_set_get(set, "summary_table",
+                                               "the summary as one table: each figure's name, value and unit "
+                                               "(its doc: /summary/NAME)")
+                         : NULL;
+    int name = t ? dc_rowtable_add_column(t, "name", DC_ROWCOL_STR, name_len, "", "the figure's key") : -1;
+    int value = t ? dc_rowtable_add_column(t, "value", DC_ROWCOL_F8, 0, "", "its value, in its unit") : -1;
+    int unit = t ? dc_rowtable_add_column(t, "unit", DC_ROWCOL_STR, unit_len, "", "its unit") : -1;
+    int rc = DC_OK;
+    if (name < 0 || value < 0 || unit < 0) {
+        rc = fail(w, "could not set up dataset /summary_table (a key or unit too long, or out of memory)");
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            dc_rowtable_set_str(t, name, dc_summary_key(s, i));
+            dc_rowtable_set_f8(t, value, dc_summary_value(s, i));
+            dc_rowtable_set_str(t, unit, dc_summary_unit(s, i));
+            dc_rowtable_commit(t);
+        }
+        rc = dc_rowtable_set_failed(set) ? fail(w, "out of memory building /summary_table") : write_rowtable(w, t);
+    }
+    dc_rowtable_set_destroy(set);
     return rc;
 }
 
