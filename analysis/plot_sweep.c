@@ -30,29 +30,6 @@ static int nomem(dc_error *err)
     return dc_error_set(err, DC_ENOMEM, "out of memory");
 }
 
-static long column(const dc_table *t, const char *name)
-{
-    for (size_t c = 0; c < dc_table_columns(t); c++)
-        if (strcmp(dc_table_column_name(t, c), name) == 0)
-            return (long)c;
-    return -1;
-}
-
-/* A cell as a number, whatever the column's type. */
-static double num(const dc_table *t, size_t row, long col)
-{
-    if (col < 0)
-        return NAN;
-    switch (dc_table_column_type(t, (size_t)col)) {
-    case DC_COL_REAL:
-        return dc_table_real(t, row, (size_t)col);
-    case DC_COL_INT:
-        return (double)dc_table_int(t, row, (size_t)col);
-    default:
-        return NAN;
-    }
-}
-
 static const char *text(const dc_table *t, size_t row, long col)
 {
     return col >= 0 && dc_table_column_type(t, (size_t)col) == DC_COL_TEXT ? dc_table_text(t, row, (size_t)col)
@@ -90,11 +67,11 @@ static int point_labels(dc_trace_file *f, size_t np, char ***out, dc_error *err)
     bool has = false;
     if (dc_trace_has_dataset(f, "/params", &has, err) == DC_OK && has)
         read_table(f, "/params", &p, err);
-    long cg = p ? column(p, "grid_point") : -1, ca = p ? column(p, "assignment") : -1;
+    long cg = p ? dc_table_column_index(p, "grid_point") : -1, ca = p ? dc_table_column_index(p, "assignment") : -1;
     for (size_t g = 0; g < np; g++) {
         const char *a = "";
         for (size_t r = 0; p && r < dc_table_rows(p); r++)
-            if (num(p, r, cg) == (double)g)
+            if (dc_table_number(p, r, cg) == (double)g)
                 a = text(p, r, ca);
         l[g] = strdup(a[0] ? a : np == 1 ? "all runs" : "grid point");
         if (!l[g]) {
@@ -134,7 +111,7 @@ static const char *metric_of(dc_plot_data *d, dc_trace_file *tf, const dc_table 
         return *owned = list;
     }
     free(list);
-    long c = column(t, "figure");
+    long c = dc_table_column_index(t, "figure");
     for (size_t r = 0; c >= 0 && r < dc_table_rows(t); r++) {
         const char *f = text(t, r, c);
         if (strncmp(f, "param.", 6) != 0 && strncmp(f, "input.", 6) != 0)
@@ -169,7 +146,7 @@ int dc_plot_export_histogram(const dc_plot_kind *k, const dc_plot_run *runs, siz
     if (rc != DC_OK)
         goto done;
     const char *metric = metric_of(d, tf, st, &metric_owned);
-    long cm = column(rt, metric), cg = column(rt, "grid_point");
+    long cm = dc_table_column_index(rt, metric), cg = dc_table_column_index(rt, "grid_point");
     if (cm < 0 || cg < 0 || dc_table_column_type(rt, (size_t)cm) == DC_COL_TEXT) {
         /* Name the figures that look like it: those under the same prefix
          * ("cost." for "cost.tcoo_usd"), else the first few. */
@@ -195,7 +172,7 @@ int dc_plot_export_histogram(const dc_plot_kind *k, const dc_plot_run *runs, siz
     /* The values of each grid point, sorted. */
     size_t rows = dc_table_rows(rt);
     for (size_t r = 0; r < rows; r++) {
-        double g = num(rt, r, cg);
+        double g = dc_table_number(rt, r, cg);
         if (g >= 0 && (size_t)g + 1 > np)
             np = (size_t)g + 1;
     }
@@ -213,7 +190,7 @@ int dc_plot_export_histogram(const dc_plot_kind *k, const dc_plot_run *runs, siz
     double lo = INFINITY, hi = -INFINITY;
     size_t nmax = 0;
     for (size_t r = 0; r < rows; r++) {
-        double g = num(rt, r, cg), v = num(rt, r, cm);
+        double g = dc_table_number(rt, r, cg), v = dc_table_number(rt, r, cm);
         if (!(g >= 0) || !isfinite(v))
             continue;
         vals[(size_t)g][nv[(size_t)g]++] = v;
@@ -287,17 +264,17 @@ int dc_plot_export_histogram(const dc_plot_kind *k, const dc_plot_run *runs, siz
         goto done;
     }
     fputs("# grid_point,p50,p90,n,source (stats: /stats; runs: computed from /runs)\n", f);
-    long sg = column(st, "grid_point"), sf = column(st, "figure"), s50 = column(st, "p50"),
-         s90 = column(st, "p90");
+    long sg = dc_table_column_index(st, "grid_point"), sf = dc_table_column_index(st, "figure"),
+         s50 = dc_table_column_index(st, "p50"), s90 = dc_table_column_index(st, "p90");
     const char *unit = "";
-    long su = column(st, "unit");
+    long su = dc_table_column_index(st, "unit");
     for (size_t g = 0; g < np; g++) {
         double p50 = NAN, p90 = NAN;
         bool found = false;
         for (size_t r = 0; r < dc_table_rows(st) && !found; r++)
-            if (num(st, r, sg) == (double)g && strcmp(text(st, r, sf), metric) == 0) {
-                p50 = num(st, r, s50);
-                p90 = num(st, r, s90);
+            if (dc_table_number(st, r, sg) == (double)g && strcmp(text(st, r, sf), metric) == 0) {
+                p50 = dc_table_number(st, r, s50);
+                p90 = dc_table_number(st, r, s90);
                 unit = text(st, r, su);
                 found = true;
             }
@@ -370,13 +347,16 @@ int dc_plot_export_tornado(const dc_plot_kind *k, const dc_plot_run *runs, size_
     if ((rc = read_table(tf, tornado ? "/tornado" : "/sensitivity", &t, err)) != DC_OK)
         return rc;
     const char *metric = metric_of(d, tf, t, &metric_owned);
-    long cg = column(t, "grid_point"), cf = column(t, "figure"), ci = column(t, "input");
-    long ca = column(t, tornado ? "at_lo" : "spearman"), cb = column(t, tornado ? "at_hi" : "srrc");
-    long cbase = column(t, "base"), cs = column(t, "swing"), cpl = column(t, "p_lo"), cph = column(t, "p_hi");
+    long cg = dc_table_column_index(t, "grid_point"), cf = dc_table_column_index(t, "figure"),
+         ci = dc_table_column_index(t, "input");
+    long ca = dc_table_column_index(t, tornado ? "at_lo" : "spearman"),
+         cb = dc_table_column_index(t, tornado ? "at_hi" : "srrc");
+    long cbase = dc_table_column_index(t, "base"), cs = dc_table_column_index(t, "swing"),
+         cpl = dc_table_column_index(t, "p_lo"), cph = dc_table_column_index(t, "p_hi");
     size_t nr = dc_table_rows(t);
     bool any = false;
     for (size_t r = 0; r < nr; r++) {
-        double g = num(t, r, cg);
+        double g = dc_table_number(t, r, cg);
         if (strcmp(text(t, r, cf), metric) == 0 && g >= 0) {
             any = true;
             np = (size_t)g + 1 > np ? (size_t)g + 1 : np;
@@ -400,16 +380,16 @@ int dc_plot_export_tornado(const dc_plot_kind *k, const dc_plot_run *runs, size_
         size_t m = 0;
         bases[g] = NAN;
         for (size_t r = 0; r < nr; r++) {
-            if (num(t, r, cg) != (double)g || strcmp(text(t, r, cf), metric) != 0)
+            if (dc_table_number(t, r, cg) != (double)g || strcmp(text(t, r, cf), metric) != 0)
                 continue;
             trow *x = &rows[m++];
             x->input = text(t, r, ci);
-            x->a = num(t, r, ca);
-            x->b = num(t, r, cb);
-            x->base = tornado ? num(t, r, cbase) : 0.0;
-            x->key = tornado ? num(t, r, cs) : fabs(x->a);
-            x->p_lo = num(t, r, cpl);
-            x->p_hi = num(t, r, cph);
+            x->a = dc_table_number(t, r, ca);
+            x->b = dc_table_number(t, r, cb);
+            x->base = tornado ? dc_table_number(t, r, cbase) : 0.0;
+            x->key = tornado ? dc_table_number(t, r, cs) : fabs(x->a);
+            x->p_lo = dc_table_number(t, r, cpl);
+            x->p_hi = dc_table_number(t, r, cph);
             if (!isfinite(x->key))
                 x->key = -1.0;
             bases[g] = x->base;

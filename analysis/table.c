@@ -245,3 +245,25 @@ int dc_table_write_csv(const dc_table *t, FILE *out, dc_error *err)
         return dc_error_set(err, DC_EIO, "cannot write the CSV: %s", "write error");
     return DC_OK;
 }
+
+long dc_table_column_index(const dc_table *t, const char *name)
+{
+    for (size_t c = 0; c < dc_table_columns(t); c++)
+        if (strcmp(dc_table_column_name(t, c), name) == 0)
+            return (long)c;
+    return -1;
+}
+
+double dc_table_number(const dc_table *t, size_t row, long col)
+{
+    if (col < 0)
+        return NAN;
+    switch (dc_table_column_type(t, (size_t)col)) {
+    case DC_COL_REAL:
+        return dc_table_real(t, row, (size_t)col);
+    case DC_COL_INT:
+        return (double)dc_table_int(t, row, (size_t)col);
+    default:
+        return NAN;
+    }
+}

@@ -44,6 +44,11 @@ dc_col_type dc_table_column_type(const dc_table *t, size_t col);
 double dc_table_real(const dc_table *t, size_t row, size_t col);
 int64_t dc_table_int(const dc_table *t, size_t row, size_t col);
 const char *dc_table_text(const dc_table *t, size_t row, size_t col);
+/* The index of the column named name, -1 if none. */
+long dc_table_column_index(const dc_table *t, const char *name);
+/* A cell as a number whatever the column's type: NaN for a text column or
+ * col -1 (a column dc_table_column_index did not find). */
+double dc_table_number(const dc_table *t, size_t row, long col);
 
 int dc_table_write_csv(const dc_table *t, FILE *out, dc_error *err);
 

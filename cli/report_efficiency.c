@@ -38,22 +38,6 @@ static void print_factors(const dc_efficiency *e)
            e->effective, e->total_gpu_h * (1.0 - e->effective), e->kernel, e->useful_gpu_h, e->total_gpu_h);
 }
 
-static long col_of(const dc_table *t, const char *name)
-{
-    for (size_t c = 0; c < dc_table_columns(t); c++)
-        if (strcmp(dc_table_column_name(t, c), name) == 0)
-            return (long)c;
-    return -1;
-}
-
-static double num(const dc_table *t, size_t r, long c)
-{
-    if (c < 0)
-        return NAN;
-    return dc_table_column_type(t, (size_t)c) == DC_COL_INT ? (double)dc_table_int(t, r, (size_t)c)
-                                                            : dc_table_real(t, r, (size_t)c);
-}
-
 int dc_report_efficiency(dc_trace_file *tf, const dc_summary *s, const char *path, dc_error *err)
 {
     dc_efficiency e;
@@ -98,7 +82,8 @@ int dc_report_efficiency(dc_trace_file *tf, const dc_summary *s, const char *pat
                 jc[m++] = (long)c;
             }
         }
-        long c_job = col_of(t, "job"), c_name = col_of(t, "name"), c_total = col_of(t, "gpu_hours.total");
+        long c_job = dc_table_column_index(t, "job"), c_name = dc_table_column_index(t, "name"),
+             c_total = dc_table_column_index(t, "gpu_hours.total");
         printf("\nper job (of the GPU-hours it held; kernel efficiency for job 0 only%s)\n",
                has_kernel ? "" : ", none recorded");
         printf("%6s %-24s %12s %10s %10s %10s %10s %10s  %s\n", "job", "name", "GPU-h", "device", "network", "data",
@@ -106,8 +91,8 @@ int dc_report_efficiency(dc_trace_file *tf, const dc_summary *s, const char *pat
         for (size_t r = 0; r < dc_table_rows(t); r++) {
             double vals[MAX_LINES];
             for (size_t i = 0; i < m; i++)
-                vals[i] = num(t, r, jc[i]);
-            double job = num(t, r, c_job), total = num(t, r, c_total);
+                vals[i] = dc_table_number(t, r, jc[i]);
+            double job = dc_table_number(t, r, c_job), total = dc_table_number(t, r, c_total);
             dc_efficiency je;
             dc_efficiency_compute(jn, vals, m, total, job == 0.0 && has_kernel ? kernel : 1.0, 0, &je);
             const char *name = c_name >= 0 ? dc_table_text(t, r, (size_t)c_name) : "";

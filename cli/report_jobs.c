@@ -10,22 +10,6 @@
 #include "table.h"
 #include "trace_read.h"
 
-static long col_of(const dc_table *t, const char *name)
-{
-    for (size_t c = 0; c < dc_table_columns(t); c++)
-        if (strcmp(dc_table_column_name(t, c), name) == 0)
-            return (long)c;
-    return -1;
-}
-
-static double num(const dc_table *t, size_t r, long c)
-{
-    if (c < 0)
-        return NAN;
-    return dc_table_column_type(t, (size_t)c) == DC_COL_INT ? (double)dc_table_int(t, r, (size_t)c)
-                                                            : dc_table_real(t, r, (size_t)c);
-}
-
 static const char *txt(const dc_table *t, size_t r, long c)
 {
     return c < 0 ? "" : dc_table_text(t, r, (size_t)c);
@@ -48,12 +32,16 @@ int dc_report_jobs(dc_trace_file *tf, const char *path, dc_error *err)
         dc_table_destroy(t);
         return rc;
     }
-    long c_job = col_of(t, "job"), c_name = col_of(t, "name"), c_class = col_of(t, "class");
-    long c_nodes = col_of(t, "nodes"), c_racks = col_of(t, "racks"), c_pods = col_of(t, "pods");
-    long c_submit = col_of(t, "submit_h"), c_start = col_of(t, "start_h"), c_end = col_of(t, "end_h");
-    long c_wait = col_of(t, "wait_h"), c_state = col_of(t, "state"), c_total = col_of(t, "gpu_hours.total");
-    long c_useful = col_of(t, "gpu_hours.useful"), c_comm = col_of(t, "comm_share");
-    long c_step = col_of(t, "mean_step_s"), c_intr = col_of(t, "interruptions");
+    long c_job = dc_table_column_index(t, "job"), c_name = dc_table_column_index(t, "name"),
+         c_class = dc_table_column_index(t, "class");
+    long c_nodes = dc_table_column_index(t, "nodes"), c_racks = dc_table_column_index(t, "racks"),
+         c_pods = dc_table_column_index(t, "pods");
+    long c_submit = dc_table_column_index(t, "submit_h"), c_start = dc_table_column_index(t, "start_h"),
+         c_end = dc_table_column_index(t, "end_h");
+    long c_wait = dc_table_column_index(t, "wait_h"), c_state = dc_table_column_index(t, "state"),
+         c_total = dc_table_column_index(t, "gpu_hours.total");
+    long c_useful = dc_table_column_index(t, "gpu_hours.useful"), c_comm = dc_table_column_index(t, "comm_share");
+    long c_step = dc_table_column_index(t, "mean_step_s"), c_intr = dc_table_column_index(t, "interruptions");
     size_t n = dc_table_rows(t);
     printf("%zu jobs in %s (GPU-h: held; useful: its share of them; comm: exposed communication's share of the "
            "running GPU-hours; step_s: mean step)\n\n",
@@ -64,18 +52,19 @@ int dc_report_jobs(dc_trace_file *tf, const char *path, dc_error *err)
     double total = 0, useful = 0, wait = 0;
     size_t started = 0;
     for (size_t r = 0; r < n; r++) {
-        double tot = num(t, r, c_total), use = num(t, r, c_useful);
+        double tot = dc_table_number(t, r, c_total), use = dc_table_number(t, r, c_useful);
         printf("%6.0f %-24.24s %-12.12s %6.0f %5.0f %4.0f %9.2f %9.2f %9.2f %8.2f %-13.13s %11.1f %6.3f %6.3f %8.3f "
                "%5.0f\n",
-               num(t, r, c_job), txt(t, r, c_name), txt(t, r, c_class), num(t, r, c_nodes), num(t, r, c_racks),
-               num(t, r, c_pods), num(t, r, c_submit), num(t, r, c_start), num(t, r, c_end), num(t, r, c_wait),
-               txt(t, r, c_state), tot, tot > 0 ? use / tot : NAN, num(t, r, c_comm), num(t, r, c_step),
-               num(t, r, c_intr));
+               dc_table_number(t, r, c_job), txt(t, r, c_name), txt(t, r, c_class), dc_table_number(t, r, c_nodes),
+               dc_table_number(t, r, c_racks), dc_table_number(t, r, c_pods), dc_table_number(t, r, c_submit),
+               dc_table_number(t, r, c_start), dc_table_number(t, r, c_end), dc_table_number(t, r, c_wait),
+               txt(t, r, c_state), tot, tot > 0 ? use / tot : NAN, dc_table_number(t, r, c_comm),
+               dc_table_number(t, r, c_step), dc_table_number(t, r, c_intr));
         total += tot;
         useful += use;
-        if (!isnan(num(t, r, c_start))) {
+        if (!isnan(dc_table_number(t, r, c_start))) {
             started++;
-            wait += num(t, r, c_wait);
+            wait += dc_table_number(t, r, c_wait);
         }
     }
     printf("\nall jobs: %.1f GPU-h held, %.1f useful (%.3f); %zu of %zu started, mean wait %.2f h\n", total, useful,
