@@ -12,6 +12,7 @@
 
 #include "rackset.h"
 #include "schedtree.h"
+#include "vcluster.h"
 
 const dc_param dc_scheduler_params[] = {
     {"scheduler", DC_PARAM_GROUP, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
@@ -38,6 +39,15 @@ const dc_param dc_scheduler_params[] = {
      "spot: notice before a reclaimed node goes (AWS gives 120 s)"},
     {"scheduler.pools.[].reclaim_h", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "h", 6, NULL, 0, 1e6, NULL,
      "spot: mean time a reclaimed node stays gone (exponential)"},
+    {"scheduler.pools.[].lend", DC_PARAM_BOOL, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "virtual cluster: lends its idle nodes to borrowing pools' jobs while its queue is empty, and reclaims them "
+     "when its own jobs need them (absent: false)"},
+    {"scheduler.pools.[].borrow", DC_PARAM_BOOL, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "virtual cluster: a queued job that does not fit may start on its pool's idle nodes and those of one lending "
+     "pool (absent: false)"},
+    {"scheduler.pools.[].lend_notice_s", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "s", 0, NULL, 0, 1e7, NULL,
+     "lend: notice a reclaimed job gets (absent: 0; it checkpoints if its write fits, else loses the work since "
+     "its last checkpoint)"},
     {"scheduler.quotas", DC_PARAM_LIST, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL, "quotas per user or team"},
     {"scheduler.quotas.[].user", DC_PARAM_STRING, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL,
      "user or team (jobs' user)"},
@@ -112,6 +122,7 @@ struct dc_scheduler {
     int *handle_of;               /* cluster job -> entry, -1: none */
     size_t cap_handle_of;
     uint64_t steps;               /* work outside the trees (scaling test) */
+    dc_vcluster *vc;              /* lending between pools; NULL: none */
 };
 
 dc_scheduler *dc_scheduler_of(dc_sim *sim) { return dc_sim_model(sim, "scheduler"); }
@@ -139,7 +150,7 @@ uint64_t dc_sched_work(const dc_scheduler *s)
         const pool *p = &s->pools[i];
         w += dc_stree_work(&p->queue) + dc_stree_work(&p->by_end) + (p->racks ? dc_rackset_work(p->racks) : 0);
     }
-    return w;
+    return w + (s->vc ? dc_vcluster_work(s->vc) : 0);
 }
 
 bool dc_sched_racks_consistent(const dc_scheduler *s)
@@ -446,13 +457,14 @@ static int running_prio(pool *p, const entry *e, int delta)
     return DC_OK;
 }
 
-static int add_running(dc_scheduler *s, pool *p, int h)
+/* size: the nodes of the pool it holds (its reservation share) */
+static int add_running(dc_scheduler *s, pool *p, int h, uint32_t size)
 {
     if (grow_ints(&p->running, &p->capr, p->nr + 1) != DC_OK)
         return DC_ENOMEM;
     s->e[h].runpos = p->nr;
     p->running[p->nr++] = h;
-    if (dc_stree_insert(&p->by_end, h, s->e[h].req.nodes, 0.0) != 0 || running_prio(p, &s->e[h], +1) != DC_OK)
+    if (dc_stree_insert(&p->by_end, h, size, 0.0) != 0 || running_prio(p, &s->e[h], +1) != DC_OK)
         return DC_ENOMEM;
     return DC_OK;
 }
@@ -480,10 +492,14 @@ static void set_waiting(pool *p, entry *e, bool waiting)
 static void on_limit(dc_sim *sim, void *ctx, uint64_t h);
 static void pass_all(dc_scheduler *s);
 
-static void start_entry(dc_scheduler *s, pool *p, int h)
+/* Starts entry h on its pool's idle nodes and, with a lender (>= 0), on
+ * n_lent idle nodes of the lender. */
+static void start_entry(dc_scheduler *s, pool *p, int h, int lender, uint32_t n_lent)
 {
     entry *e = &s->e[h];
-    uint32_t got = place(s, p, e->req.job, e->req.nodes, false, NULL);
+    uint32_t got = place(s, p, e->req.job, e->req.nodes - n_lent, false, NULL);
+    if (lender >= 0)
+        got += place(s, &s->pools[lender], e->req.job, n_lent, false, NULL);
     if (got != e->req.nodes) {
         dc_sim_fail(s->sim, DC_EINTERNAL, "scheduler: placement found %u of %u nodes", got, e->req.nodes);
         return;
@@ -495,7 +511,16 @@ static void start_entry(dc_scheduler *s, pool *p, int h)
     set_waiting(p, e, false);
     e->start_s = now;
     e->est_end_s = now + e->req.estimate_s;
-    if (add_running(s, p, h) != DC_OK) {
+    if (lender >= 0) {
+        if (dc_vcluster_start(s->vc, now, h, (int)(p - s->pools), lender, n_lent, e->req.priority,
+                              e->req.preemptible, now)
+            != 0) {
+            dc_sim_fail(s->sim, DC_ENOMEM, "out of memory starting a job on borrowed nodes");
+            return;
+        }
+        dc_eventlog_add(s->log, now, "borrow", s->pools[lender].name, (int32_t)n_lent, e->req.job, 0.0);
+    }
+    if (add_running(s, p, h, e->req.nodes - n_lent) != DC_OK) {
         dc_sim_fail(s->sim, DC_ENOMEM, "out of memory starting a job");
         return;
     }
@@ -569,13 +594,62 @@ static void preempt_entry(dc_scheduler *s, int h, double notice_s, dc_sched_why 
     if (e->preempting)
         return;
     e->preempting = true;
-    p->freeing += e->req.nodes;
+    /* a job on borrowed nodes frees them in their pool */
+    uint32_t lent = s->vc ? dc_vcluster_leaving(s->vc, h) : 0;
+    p->freeing += e->req.nodes - lent;
+    if (lent > 0)
+        s->pools[dc_vcluster_lender_of(s->vc, h)].freeing += lent;
     if (why != DC_SCHED_TIMEOUT)
         p->n_preempted++;
-    static const char *const names[] = {"preempt", "spot_notice", "time_limit"};
+    static const char *const names[] = {"preempt", "spot_notice", "time_limit", "lend_reclaim"};
     dc_eventlog_add(s->log, dc_sim_now(s->sim), names[why], p->name, (int32_t)e->req.nodes, e->req.job, notice_s);
     s->again = 1;
     e->req.client->preempt(e->req.ctx, notice_s, why);
+}
+
+/* The nodes of its own pool job h holds (all, unless it borrows). */
+static uint32_t own_share(const dc_scheduler *s, int h)
+{
+    return s->e[h].req.nodes - (s->vc ? dc_vcluster_lent_of(s->vc, h) : 0);
+}
+
+/* ---------- virtual clusters: lending and reclaim (vcluster.h) ---------- */
+
+/* The idle nodes pool i may lend now: all of them while nothing of its own
+ * wants them (no job queued, no running job short of nodes). */
+static uint32_t lendable(void *ctx, int i)
+{
+    const pool *p = &((dc_scheduler *)ctx)->pools[i];
+    return p->nq == 0 && p->n_waiting == 0 ? p->idle : 0;
+}
+
+/* Head h of pool p does not fit its pool's idle nodes: it starts on them
+ * and on the missing nodes of one lender, if one has them. */
+static bool borrow_start(dc_scheduler *s, pool *p, int h)
+{
+    uint32_t short_n = s->e[h].req.nodes - p->idle;
+    int lender = dc_vcluster_pick(s->vc, (int)(p - s->pools), short_n, lendable, s);
+    if (lender < 0)
+        return false;
+    start_entry(s, p, h, lender, short_n);
+    return true;
+}
+
+/* A job of lending pool p needs nodes more nodes than are idle or on their
+ * way back: reclaim them from the jobs borrowing its nodes, in reclaim
+ * order (vcluster.h), if the borrowed nodes would let it start. */
+static void reclaim_for(dc_scheduler *s, pool *p, uint32_t nodes)
+{
+    int l = (int)(p - s->pools);
+    long need = (long)nodes - (long)p->idle - (long)p->freeing;
+    if (need <= 0 || !dc_vcluster_lends(s->vc, l) || (long)dc_vcluster_lent_staying(s->vc, l) < need)
+        return;
+    int victims[64];
+    size_t nv = dc_vcluster_victims(s->vc, l, (uint32_t)need, victims, 64);
+    for (size_t i = 0; i < nv; i++) {
+        dc_vcluster_count_reclaim(s->vc, l, s->e[victims[i]].req.pool);
+        preempt_entry(s, victims[i], dc_vcluster_notice_s(s->vc, l), DC_SCHED_RECLAIM);
+    }
 }
 
 /* Evicts jobs ranking below entry head_h until nodes more nodes than the
@@ -592,9 +666,9 @@ static void evict_for(dc_scheduler *s, pool *p, int head_h, uint32_t nodes, uint
     long total = 0;
     for (size_t k = 0; k < p->nr; k++) {
         s->steps++;
-        if (p->running[k] != head_h && can_evict(head, &s->e[p->running[k]])) {
+        if (p->running[k] != head_h && can_evict(head, &s->e[p->running[k]]) && own_share(s, p->running[k]) > 0) {
             s->order[n++] = p->running[k];
-            total += s->e[p->running[k]].req.nodes;
+            total += own_share(s, p->running[k]);
         }
     }
     if (total < need)
@@ -613,7 +687,7 @@ static void evict_for(dc_scheduler *s, pool *p, int head_h, uint32_t nodes, uint
     size_t nv = 0;
     for (size_t i = 0; i < n && need > 0 && nv < 64; i++) {
         victims[nv++] = s->order[i];
-        need -= s->e[s->order[i]].req.nodes;
+        need -= own_share(s, s->order[i]);
     }
     for (size_t i = 0; i < nv; i++)
         preempt_entry(s, victims[i], 0.0, DC_SCHED_PREEMPT);
@@ -653,11 +727,15 @@ static void pass_pool(dc_scheduler *s, pool *p)
         if (!quota_ok(s, e))
             continue;
         if (e->req.nodes <= p->idle) {
-            start_entry(s, p, h);
+            start_entry(s, p, h, -1, 0);
             continue;
         }
+        if (s->vc && borrow_start(s, p, h))
+            continue;
         reserve(s, p, e, p->idle, &shadow, &extra);
         dc_eventlog_add(s->log, now, "reserve", p->name, (int32_t)p->idle, e->req.job, shadow);
+        if (s->vc)
+            reclaim_for(s, p, e->req.nodes);
         if (s->preemption)
             evict_for(s, p, h, e->req.nodes, p->idle);
         if (!s->backfill || s->again)
@@ -675,7 +753,7 @@ static void pass_pool(dc_scheduler *s, pool *p)
             continue;
         if (!(now + e->req.estimate_s <= shadow))
             extra -= e->req.nodes; /* it fits in the extra nodes */
-        start_entry(s, p, h);
+        start_entry(s, p, h, -1, 0);
     }
 }
 
@@ -752,6 +830,8 @@ uint32_t dc_sched_refill(dc_scheduler *s, int h, uint32_t missing)
     pool *p = &s->pools[e->req.pool];
     uint32_t got = place(s, p, e->req.job, missing, true, NULL);
     set_waiting(p, e, got < missing);
+    if (e->waiting && s->vc && !e->preempting)
+        reclaim_for(s, p, missing - got);
     /* a job short of replacements may evict lower ranks too */
     if (e->waiting && s->preemption && !e->preempting)
         evict_for(s, p, h, missing - got, p->idle);
@@ -783,6 +863,24 @@ static void give_back(dc_scheduler *s, uint32_t node)
     }
     idle_add(s, p, node, +1);
     dc_cluster_release(s->cluster, node);
+}
+
+/* A borrowing job h gave back its released nodes (s->scratch): the lent
+ * ones leave the lender's account; lent_leaving receives those counted on
+ * their way back (taken off the lender's freeing count here). */
+static bool vc_release(dc_scheduler *s, int h, int lender, uint32_t released, uint32_t *lent_leaving)
+{
+    uint32_t foreign = 0;
+    for (uint32_t i = 0; i < released; i++)
+        foreign += s->pool_of[s->scratch[i]] != (uint16_t)s->e[h].req.pool;
+    if (foreign != dc_vcluster_lent_of(s->vc, h)) {
+        dc_sim_fail(s->sim, DC_EINTERNAL, "scheduler: job %d gives back %u borrowed nodes but holds %u", (int)h,
+                    foreign, dc_vcluster_lent_of(s->vc, h));
+        return false;
+    }
+    *lent_leaving = dc_vcluster_end(s->vc, dc_sim_now(s->sim), h);
+    s->pools[lender].freeing -= *lent_leaving;
+    return true;
 }
 
 void dc_sched_done(dc_scheduler *s, int h, bool requeue)
@@ -817,8 +915,14 @@ void dc_sched_done(dc_scheduler *s, int h, bool requeue)
     s->quiet--;
     e = &s->e[h];
     dc_sim_cancel(s->sim, &e->limit_ev);
+    uint32_t lent_leaving = 0;
+    if (s->vc) {
+        int lender = dc_vcluster_lender_of(s->vc, h);
+        if (lender >= 0 && !vc_release(s, h, lender, released, &lent_leaving))
+            return;
+    }
     if (e->preempting)
-        p->freeing -= e->req.nodes;
+        p->freeing -= e->req.nodes - lent_leaving;
     e->preempting = false;
     set_waiting(p, e, false);
     if (e->req.user >= 0)
@@ -866,6 +970,16 @@ void dc_sched_give_back(dc_scheduler *s, uint32_t node)
 
 /* ---------- the cluster's signals ---------- */
 
+/* A held node failed: if a job of another pool borrowed it, it is no
+ * longer lent. */
+static void vc_node_failed(dc_scheduler *s, uint32_t node)
+{
+    int32_t job = dc_cluster_node_job(s->cluster, node);
+    int h = (size_t)job < s->cap_handle_of ? s->handle_of[job] : -1;
+    if (h >= 0 && s->e[h].state == E_RUNNING && s->e[h].req.pool != s->pool_of[node])
+        dc_vcluster_node_lost(s->vc, dc_sim_now(s->sim), h);
+}
+
 static void on_failure(dc_sim *sim, void *ctx, const void *payload)
 {
     dc_scheduler *s = ctx;
@@ -878,6 +992,8 @@ static void on_failure(dc_sim *sim, void *ctx, const void *payload)
         if (dc_cluster_node_job(s->cluster, node) >= 0) {
             p->held--;
             record_pool(s, p); /* the busy series follows the held count (issue 18 item 12) */
+            if (s->vc)
+                vc_node_failed(s, node);
         } else {
             idle_add(s, p, node, -1);
         }
@@ -966,6 +1082,86 @@ static void on_reclaim(dc_sim *sim, void *ctx, uint64_t pi)
 }
 
 /* ---------- model ---------- */
+
+/* Virtual clusters: the pools' lend, borrow and lend_notice_s; s->vc only
+ * when some pool lends and another borrows (else lending is off and no
+ * code of it runs). */
+static int vc_init(dc_scheduler *s, const dc_scenario *sc, config_setting_t *list, dc_error *err)
+{
+    bool any = false;
+    for (int i = 0; i < s->n_pools; i++) {
+        config_setting_t *pg = config_setting_get_elem(list, (unsigned)i);
+        int lend = 0, borrow = 0;
+        config_setting_lookup_bool(pg, "lend", &lend);
+        config_setting_lookup_bool(pg, "borrow", &borrow);
+        if (lend && s->pools[i].spot)
+            return dc_scenario_error_at(sc, config_setting_get_member(pg, "lend"), err,
+                                        "a spot pool cannot lend (its provider reclaims its nodes)");
+        any = any || lend || borrow;
+    }
+    if (!any)
+        return DC_OK;
+    s->vc = dc_vcluster_create(s->n_pools);
+    if (!s->vc)
+        return dc_error_set(err, DC_ENOMEM, "out of memory for the scheduler");
+    for (int i = 0; i < s->n_pools; i++) {
+        config_setting_t *pg = config_setting_get_elem(list, (unsigned)i);
+        int lend = 0, borrow = 0;
+        double notice = 0;
+        config_setting_lookup_bool(pg, "lend", &lend);
+        config_setting_lookup_bool(pg, "borrow", &borrow);
+        config_setting_lookup_float(pg, "lend_notice_s", &notice);
+        dc_vcluster_set_pool(s->vc, i, lend, borrow, notice);
+    }
+    if (!dc_vcluster_active(s->vc)) {
+        dc_vcluster_destroy(s->vc);
+        s->vc = NULL;
+    }
+    return DC_OK;
+}
+
+/* Per pool: GPU-hours on its own nodes, lent and borrowed; reclaims. */
+static void vc_summary(dc_scheduler *s, dc_summary *sum, double gpn, double now)
+{
+    for (int i = 0; i < s->n_pools; i++) {
+        pool *p = &s->pools[i];
+        char key[96];
+        double lent = dc_vcluster_lent_node_s(s->vc, i, now) * gpn / 3600.0,
+               borrowed = dc_vcluster_borrowed_node_s(s->vc, i, now) * gpn / 3600.0;
+        snprintf(key, sizeof key, "pool.%s.own_gpu_h", p->name);
+        dc_summary_set(sum, key, p->held_ns * gpn / 3600.0 - lent, "GPU-h",
+                       "GPU-hours of the pool's nodes held by its own jobs and services");
+        snprintf(key, sizeof key, "pool.%s.lent_gpu_h", p->name);
+        dc_summary_set(sum, key, lent, "GPU-h", "GPU-hours of the pool's nodes held by other pools' jobs");
+        snprintf(key, sizeof key, "pool.%s.borrowed_gpu_h", p->name);
+        dc_summary_set(sum, key, borrowed, "GPU-h", "GPU-hours the pool's jobs held on other pools' nodes");
+        snprintf(key, sizeof key, "pool.%s.borrow_starts", p->name);
+        dc_summary_set(sum, key, (double)dc_vcluster_borrow_starts(s->vc, i), "",
+                       "job starts on borrowed nodes (restarts count again)");
+        snprintf(key, sizeof key, "pool.%s.lend_reclaims", p->name);
+        dc_summary_set(sum, key, (double)dc_vcluster_reclaims(s->vc, i), "",
+                       "borrowing jobs this pool evicted to take its nodes back");
+        snprintf(key, sizeof key, "pool.%s.reclaimed", p->name);
+        dc_summary_set(sum, key, (double)dc_vcluster_reclaimed(s->vc, i), "",
+                       "jobs of this pool evicted from borrowed nodes (counted in its preemptions too)");
+    }
+}
+
+uint32_t dc_sched_pool_lent(const dc_scheduler *s, int pi)
+{
+    return s->vc ? dc_vcluster_lent_now(s->vc, pi) : 0;
+}
+
+uint32_t dc_sched_pool_lent_recount(const dc_scheduler *s, int pi)
+{
+    uint32_t k = 0;
+    for (uint32_t i = s->pools[pi].first; i < s->pools[pi].first + s->pools[pi].n; i++) {
+        int32_t job = dc_cluster_node_job(s->cluster, i);
+        int h = job >= 0 && (size_t)job < s->cap_handle_of ? s->handle_of[job] : -1;
+        k += h >= 0 && s->e[h].req.pool != pi;
+    }
+    return k;
+}
 
 static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
 {
@@ -1069,6 +1265,9 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
             p->notice_s = notice;
             p->reclaim_mean_s = back_h * 3600.0;
         }
+        int rc = vc_init(s, sc, list, err);
+        if (rc != DC_OK)
+            return rc;
     }
     uint32_t first = 0;
     for (int i = 0; i < s->n_pools; i++) {
@@ -1179,6 +1378,8 @@ static void sched_finish(void *state, dc_sim *sim)
                            "node-time in service (the reclaim process's exposure)");
         }
     }
+    if (s->vc)
+        vc_summary(s, sum, gpn, now);
     dc_summary_set(sum, "cluster.utilisation", cap > 0 ? held / cap : 0.0, "",
                    "node-time held by jobs and services / all node-time");
     dc_summary_set(sum, "cluster.idle_gpu_h", idle * gpn / 3600.0, "GPU-h", "healthy GPUs held by no one");
@@ -1211,6 +1412,7 @@ static void sched_destroy(void *state)
     free(s->used);
     free(s->order);
     free(s->handle_of);
+    dc_vcluster_destroy(s->vc);
 }
 
 const dc_model_type dc_model_scheduler = {

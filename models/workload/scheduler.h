@@ -59,6 +59,27 @@
  * write fits in the notice, else loses its work since the last checkpoint,
  * and is requeued.
  *
+ * Virtual clusters (vcluster.h; Philly, Helios): a pool with lend = true
+ * lends the idle nodes it has while nothing of its own wants them (no job
+ * queued, no running job short of nodes) to pools with borrow = true.  A
+ * borrowing pool's queue head that does not fit its own idle nodes starts
+ * on all of them and the missing ones of one lender (the one with the
+ * most lendable idle nodes, at least those missing); it then counts in its
+ * own pool's running jobs, with its own pool's nodes as its share of the
+ * reservation.  When a lender's head (or a running job short of nodes)
+ * does not fit its idle nodes and those on their way back, it reclaims the
+ * missing nodes from the jobs borrowing its nodes, before any eviction by
+ * priority and whatever their priority, if the borrowed nodes would let it
+ * start: preemptible jobs first, then the lowest priority, then the
+ * youngest (latest started), until the nodes reach what it needs.  A
+ * reclaimed job gets the lender's lend_notice_s (default 0): it checkpoints
+ * if its write fits, else loses the work since its last checkpoint, and is
+ * requeued in its own pool (a preemption of its pool: /events
+ * lend_reclaim).  A job borrows from one pool only, refills after a
+ * failure from its own pool only, and services neither borrow nor
+ * reclaim.  Outputs per pool: own_gpu_h, lent_gpu_h, borrowed_gpu_h,
+ * borrow_starts, lend_reclaims, reclaimed.
+ *
  * Placement (one function, place()): "rack" fills the racks of the pool
  * with the most idle nodes first, so a job spans as few racks as it can;
  * "fifo" takes the longest-idle nodes (single pool only).
@@ -98,7 +119,7 @@ extern const dc_model_type dc_model_scheduler;
 extern const dc_param dc_scheduler_params[];
 
 /* Why a job must give its nodes back (dc_sched_client.preempt). */
-typedef enum dc_sched_why { DC_SCHED_PREEMPT, DC_SCHED_SPOT, DC_SCHED_TIMEOUT } dc_sched_why;
+typedef enum dc_sched_why { DC_SCHED_PREEMPT, DC_SCHED_SPOT, DC_SCHED_TIMEOUT, DC_SCHED_RECLAIM } dc_sched_why;
 
 typedef struct dc_sched_client {
     /* The job holds all its nodes now: it restarts and computes. */
@@ -157,6 +178,10 @@ void dc_sched_give_back(dc_scheduler *s, uint32_t node);
  * cluster (tests: they must agree). */
 uint32_t dc_sched_pool_idle(const dc_scheduler *s, int pool);
 uint32_t dc_sched_pool_idle_recount(const dc_scheduler *s, int pool);
+/* The pool's nodes lent to other pools' jobs now, by the lending account
+ * and by a recount of the cluster (tests: they must agree). */
+uint32_t dc_sched_pool_lent(const dc_scheduler *s, int pool);
+uint32_t dc_sched_pool_lent_recount(const dc_scheduler *s, int pool);
 /* Whether the per-rack idle counts placement keeps agree with a recount of
  * the cluster (tests). */
 bool dc_sched_racks_consistent(const dc_scheduler *s);

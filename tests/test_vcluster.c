@@ -1,0 +1,371 @@
+/* Tests: virtual clusters that lend idle nodes to each other and reclaim them (scheduler.h, vcluster.h).
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
+
+/* Virtual clusters against hand-worked schedules, and a trace replay:
+ * - a borrowing pool's queue takes exactly the lender's idle nodes (and no
+ *   more): starts, waits and lent/borrowed GPU-hours by hand, with and
+ *   without lending;
+ * - a lender's job reclaims exactly the nodes it needs: the youngest
+ *   borrowed job at equal priority, the lowest priority first otherwise;
+ *   the reclaimed job loses the work since its last checkpoint (here its
+ *   start) and restarts when nodes free; with a notice it checkpoints on
+ *   its way out and loses nothing; every GPU-hour account by hand;
+ * - lending off (keys absent, false, or a lender with no borrower): the
+ *   summary bit-identical to the scenario without the keys;
+ * - a synthetic two-VC trace (mapped CSV, columns.pool = "vc") whose load
+ *   alternates between the VCs: lending lowers the mean wait by more than
+ *   a third; the lending accounts agree with a recount of the cluster and
+ *   the lent GPU-hours summed over the pools equal the borrowed ones; the
+ *   GPU-hour breakdown still sums to the capacity, with failures;
+ * - bad input through the program (a spot pool that lends). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "badinput.h"
+#include "cluster.h"
+#include "simrun.h"
+#include "testutil.h"
+#include "workload/scheduler.h"
+
+static char tmpdir[256];
+
+static dc_sim *run_text(const char *text, const char *name, int64_t seed)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    dc_test_write_text(path, text);
+    return dc_simrun_file(path, NULL, 0, seed);
+}
+
+/* First start time (h) of each of n jobs, and the eventlog rows of a kind. */
+static void first_starts(dc_sim *sim, double *t, int n)
+{
+    for (int i = 0; i < n; i++)
+        t[i] = NAN;
+    const dc_eventlog_row *rows = dc_eventlog_rows(dc_sim_eventlog(sim));
+    for (size_t i = 0; i < dc_eventlog_count(dc_sim_eventlog(sim)); i++)
+        if (strcmp(rows[i].kind, "job_start") == 0 && rows[i].job >= 0 && rows[i].job < n && isnan(t[rows[i].job]))
+            t[rows[i].job] = rows[i].time_s / 3600.0;
+}
+
+static int kind_rows(dc_sim *sim, const char *kind, int32_t *jobs, double *times, int max)
+{
+    int k = 0;
+    const dc_eventlog_row *rows = dc_eventlog_rows(dc_sim_eventlog(sim));
+    for (size_t i = 0; i < dc_eventlog_count(dc_sim_eventlog(sim)); i++)
+        if (strcmp(rows[i].kind, kind) == 0) {
+            if (k < max) {
+                jobs[k] = rows[i].job;
+                times[k] = rows[i].time_s / 3600.0;
+            }
+            k++;
+        }
+    return k;
+}
+
+/* ---------- borrowing exactly the lender's idle nodes ---------- */
+
+/* 8 nodes of 8 GPUs: A (4 nodes, lends, nothing of its own), B (4 nodes,
+ * borrows).  Five jobs of B at 0, 2 nodes and 1 h each.  Lending: two run
+ * on B, two on A's 4 idle nodes (no more: A has no more), the fifth waits
+ * until 1 h: waits 0, 0, 0, 0, 1 h (mean 0.2 h), lent = borrowed = 2 jobs
+ * x 2 nodes x 8 GPUs x 1 h = 32 GPU-h, B's own 2 x 2 x 8 + 16 = 48.  Without
+ * lending: waits 0, 0, 1, 1, 2 h (mean 0.8 h). */
+static void test_borrow_exact(void)
+{
+    static const char cfg[] =
+        "horizon_days = 1.0; stop_when_done = true; trace = { events = true; };\n"
+        "cluster = { nodes = 8; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+        "scheduler = { backfill = true; preemption = false;\n"
+        "  pools = ( { name = \"A\"; nodes = 4; lend = %s; }, { name = \"B\"; nodes = 4; borrow = true; } ); };\n"
+        "jobs = ( { name = \"b0\"; pool = \"B\"; nodes = 2; work_gpu_h = 16.0; restart_s = 0.0; },\n"
+        "  { name = \"b1\"; pool = \"B\"; nodes = 2; work_gpu_h = 16.0; restart_s = 0.0; },\n"
+        "  { name = \"b2\"; pool = \"B\"; nodes = 2; work_gpu_h = 16.0; restart_s = 0.0; },\n"
+        "  { name = \"b3\"; pool = \"B\"; nodes = 2; work_gpu_h = 16.0; restart_s = 0.0; },\n"
+        "  { name = \"b4\"; pool = \"B\"; nodes = 2; work_gpu_h = 16.0; restart_s = 0.0; } );\n";
+    char text[2048];
+    snprintf(text, sizeof text, cfg, "true");
+    dc_sim *sim = run_text(text, "borrow.cfg", 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double t[5];
+    first_starts(sim, t, 5);
+    printf("\n  lending: starts %.2f %.2f %.2f %.2f %.2f h, lent %.1f GPU-h", t[0], t[1], t[2], t[3], t[4],
+           dc_simrun_fig(sim, "pool.A.lent_gpu_h"));
+    for (int i = 0; i < 4; i++)
+        CU_ASSERT_DOUBLE_EQUAL(t[i], 0.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t[4], 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.wait_mean_h"), 0.2, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.borrow_starts"), 2.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.lent_gpu_h"), 32.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.borrowed_gpu_h"), 32.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.borrowed_gpu_h"), 0.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.lent_gpu_h"), 0.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.own_gpu_h"), 0.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.own_gpu_h"), 48.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.lend_reclaims"), 0.0, 0);
+    int32_t jobs[8];
+    double times[8];
+    CU_ASSERT_EQUAL(kind_rows(sim, "borrow", jobs, times, 8), 2);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, 2.0, 1e-9);
+    dc_sim_destroy(sim);
+
+    snprintf(text, sizeof text, cfg, "false");
+    sim = run_text(text, "borrow.cfg", 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    first_starts(sim, t, 5);
+    printf("\n  no lending: starts %.2f %.2f %.2f %.2f %.2f h\n", t[0], t[1], t[2], t[3], t[4]);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.wait_mean_h"), 0.8, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t[4], 2.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, 3.0, 1e-9);
+    dc_sim_destroy(sim);
+}
+
+/* ---------- reclaiming exactly the nodes needed ---------- */
+
+/* A (4 nodes, lends), B (4 nodes, borrows), 8 GPUs a node.  B0 (4 nodes,
+ * 10 h) fills B at 0; B1 (2 nodes, 10 h, priority p1) borrows 2 of A's
+ * nodes at 0.5 h, B2 (2 nodes, 10 h, priority 0) the other 2 at 1 h.  At
+ * 2 h A's own job A1 (2 nodes, 1 h) arrives: it reclaims exactly one
+ * borrowed job (2 nodes), not both:
+ *  - p1 = 0: the youngest, B2; it loses 1 h x 2 nodes x 8 GPUs = 16 GPU-h
+ *    (no checkpoint: its start is its last one), A1 starts at 2 h, B2
+ *    restarts at 3 h on the nodes A1 frees (A lends again: its queue is
+ *    empty) and ends at 13 h.  Lent = borrowed = B1 10 h x 16 + B2 1 h x
+ *    16 + B2 10 h x 16 = 336 GPU-h; A's own 16; B's own 320.
+ *  - p1 = -1: the lowest priority, B1, though older: it loses 1.5 h x 16 =
+ *    24 GPU-h and ends at 13 h.
+ *  - p1 = 0 with lend_notice_s = 120 and B2 checkpointing (60 s writes):
+ *    B2 writes a checkpoint on its way out and loses nothing; A1 starts at
+ *    2 h + 60 s. */
+static const char reclaim_cfg[] =
+    "horizon_days = 2.0; stop_when_done = true; trace = { events = true; };\n"
+    "cluster = { nodes = 8; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "scheduler = { backfill = true; preemption = false;\n"
+    "  pools = ( { name = \"A\"; nodes = 4; lend = true; lend_notice_s = %g; },\n"
+    "            { name = \"B\"; nodes = 4; borrow = true; } ); };\n"
+    "jobs = ( { name = \"B0\"; pool = \"B\"; nodes = 4; work_gpu_h = 320.0; restart_s = 0.0; },\n"
+    "  { name = \"B1\"; pool = \"B\"; nodes = 2; work_gpu_h = 160.0; start_h = 0.5; priority = %d; restart_s = 0.0; },\n"
+    "  { name = \"B2\"; pool = \"B\"; nodes = 2; work_gpu_h = 160.0; start_h = 1.0; restart_s = 0.0; %s },\n"
+    "  { name = \"A1\"; pool = \"A\"; nodes = 2; work_gpu_h = 16.0; start_h = 2.0; restart_s = 0.0; } );\n";
+
+static dc_sim *reclaim_run(double notice_s, int p1, const char *b2_extra)
+{
+    char text[2048];
+    snprintf(text, sizeof text, reclaim_cfg, notice_s, p1, b2_extra);
+    return run_text(text, "reclaim.cfg", 1);
+}
+
+static void test_reclaim_exact(void)
+{
+    dc_sim *sim = reclaim_run(0.0, 0, "");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    int32_t jobs[8];
+    double times[8], t[4];
+    int n = kind_rows(sim, "lend_reclaim", jobs, times, 8);
+    first_starts(sim, t, 4);
+    printf("\n  equal priorities: %d reclaim(s), job %d at %.3f h; A1 starts %.3f h; end %.3f h", n,
+           n ? jobs[0] : -1, n ? times[0] : NAN, t[3], dc_sim_now(sim) / 3600.0);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(jobs[0], 2); /* the youngest */
+    CU_ASSERT_DOUBLE_EQUAL(times[0], 2.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t[3], 2.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.preempted"), 16.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.lend_reclaims"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.reclaimed"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.preemptions"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.preemptions"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.borrow_starts"), 3.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.lent_gpu_h"), 336.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.borrowed_gpu_h"), 336.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.own_gpu_h"), 16.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.own_gpu_h"), 320.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 4.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, 13.0, 1e-9);
+    CU_ASSERT_EQUAL(dc_sched_pool_lent(dc_scheduler_of(sim), 0), 0);
+    dc_sim_destroy(sim);
+
+    sim = reclaim_run(0.0, -1, "");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    n = kind_rows(sim, "lend_reclaim", jobs, times, 8);
+    printf("\n  B1 at priority -1: %d reclaim(s), job %d; lost %.2f GPU-h", n, n ? jobs[0] : -1,
+           dc_simrun_fig(sim, "gpu_hours.preempted"));
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(jobs[0], 1); /* the lowest priority, though older */
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.preempted"), 24.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, 13.0, 1e-9);
+    dc_sim_destroy(sim);
+
+    sim = reclaim_run(120.0, 0, "checkpoint = true; checkpoint_interval_s = 72000.0; checkpoint_write_s = 60.0;");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    first_starts(sim, t, 4);
+    printf("\n  with 120 s of notice: A1 starts %.4f h, lost %.3f GPU-h\n", t[3],
+           dc_simrun_fig(sim, "gpu_hours.preempted"));
+    CU_ASSERT_DOUBLE_EQUAL(t[3] * 3600.0, 7200.0 + 60.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.preempted"), 0.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.lend_reclaims"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 4.0, 0);
+    dc_sim_destroy(sim);
+}
+
+/* ---------- a two-VC trace ---------- */
+
+/* A deterministic trace of two virtual clusters whose load alternates: vc1
+ * is busy in even 6-hour blocks, vc2 in odd ones: 2.35 jobs an hour of 8,
+ * 16 or 32 GPUs (1, 2 or 4 nodes of 8) for 0.5 to 3 h, 9.6 nodes of
+ * offered load on 16, 90% of it to the busy VC (8.6 nodes on its 8). */
+static void write_two_vc_trace(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("job,submit_s,duration_s,num_gpu,vc\n", f);
+    uint64_t x = 12345;
+    double t = 0;
+    for (int i = 0; i < 400; i++) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        double u1 = (double)(x >> 11) / 9007199254740992.0;
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        double u2 = (double)(x >> 11) / 9007199254740992.0;
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        double u3 = (double)(x >> 11) / 9007199254740992.0;
+        t += -log(1.0 - u1) * 1530.0; /* 2.35 jobs an hour */
+        int block = (int)(t / (6 * 3600.0));
+        /* the busy VC gets 90% of the jobs */
+        int vc = ((block % 2 == 0) == (u2 < 0.9)) ? 1 : 2;
+        int gpus = 8 << (int)(u3 * 3.0);   /* 8, 16, 32 */
+        double dur = 1800.0 + 9000.0 * u2; /* 0.5 .. 3 h */
+        fprintf(f, "j%03d,%.0f,%.0f,%d,vc%d\n", i, t, dur, gpus, vc);
+    }
+    fclose(f);
+}
+
+static const char two_vc_cfg[] =
+    "horizon_days = 10.0; stop_when_done = true;\n"
+    "cluster = { nodes = 16; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "scheduler = { backfill = true; preemption = false;\n"
+    "  pools = ( { name = \"vc1\"; nodes = 8; %s }, { name = \"vc2\"; nodes = 8; %s } ); };\n"
+    "jobs = ( { name = \"t\"; restart_s = 0.0;\n"
+    "  trace = { file = \"twovc.csv\"; format = \"csv\"; time_unit = \"s\";\n"
+    "            columns = { submit = \"submit_s\"; duration = \"duration_s\"; gpus = \"num_gpu\";\n"
+    "                        pool = \"vc\"; name = \"job\"; }; }; } );\n"
+    "%s\n";
+
+static dc_sim *two_vc_run(const char *keys1, const char *keys2, const char *more, int64_t seed)
+{
+    char text[4096];
+    snprintf(text, sizeof text, two_vc_cfg, keys1, keys2, more);
+    return run_text(text, "twovc.cfg", seed);
+}
+
+static void test_two_vc_trace(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/twovc.csv", tmpdir);
+    write_two_vc_trace(path);
+    dc_sim *off = two_vc_run("", "", "", 1);
+    dc_sim *on = two_vc_run("lend = true; borrow = true;", "lend = true; borrow = true;", "", 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(off);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(on);
+    double w_off = dc_simrun_fig(off, "jobs.wait_mean_h"), w_on = dc_simrun_fig(on, "jobs.wait_mean_h");
+    double lent = dc_simrun_fig(on, "pool.vc1.lent_gpu_h") + dc_simrun_fig(on, "pool.vc2.lent_gpu_h");
+    double borrowed = dc_simrun_fig(on, "pool.vc1.borrowed_gpu_h") + dc_simrun_fig(on, "pool.vc2.borrowed_gpu_h");
+    printf("\n  mean wait %.3f h without lending, %.3f h with; lent %.1f, borrowed %.1f GPU-h; reclaims %.0f + %.0f",
+           w_off, w_on, lent, borrowed, dc_simrun_fig(on, "pool.vc1.lend_reclaims"),
+           dc_simrun_fig(on, "pool.vc2.lend_reclaims"));
+    CU_ASSERT(w_on < (2.0 / 3.0) * w_off);
+    CU_ASSERT(lent > 0);
+    CU_ASSERT_DOUBLE_EQUAL(lent, borrowed, 1e-9 * lent);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(on, "jobs.completed"), 400.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(off, "jobs.completed"), 400.0, 0);
+    /* own + lent = every GPU-hour held on the pool's nodes */
+    double T = dc_sim_now(on);
+    for (int i = 1; i <= 2; i++) {
+        char k1[64], k2[64], k3[64];
+        snprintf(k1, sizeof k1, "pool.vc%d.own_gpu_h", i);
+        snprintf(k2, sizeof k2, "pool.vc%d.lent_gpu_h", i);
+        snprintf(k3, sizeof k3, "pool.vc%d.utilisation", i);
+        double held = dc_simrun_fig(on, k3) * 8 * 8 * T / 3600.0;
+        CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(on, k1) + dc_simrun_fig(on, k2), held, 1e-9 * held);
+    }
+    dc_sim_destroy(off);
+    dc_sim_destroy(on);
+
+    /* with failures and repairs: the accounts agree with the cluster at the
+     * end, and the breakdown still sums to the capacity */
+    static const char fail[] = "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 100.0; } );\n"
+                               "repair = { crews = 2; law = \"exponential\"; mean_h = 2.0; };\n";
+    for (int64_t seed = 1; seed <= 4; seed++) {
+        dc_sim *sim = two_vc_run("lend = true; borrow = true;", "lend = true; borrow = true;", fail, seed);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        dc_scheduler *s = dc_scheduler_of(sim);
+        for (int p = 0; p < 2; p++) {
+            CU_ASSERT_EQUAL(dc_sched_pool_lent(s, p), dc_sched_pool_lent_recount(s, p));
+            CU_ASSERT_EQUAL(dc_sched_pool_idle(s, p), dc_sched_pool_idle_recount(s, p));
+        }
+        CU_ASSERT(dc_sched_racks_consistent(s));
+        double cap = dc_simrun_fig(sim, "gpu_hours.capacity"), sum = 0;
+        const dc_summary *su = dc_sim_summary(sim);
+        for (size_t i = 0; i < dc_summary_count(su); i++) {
+            const char *k = dc_summary_key(su, i);
+            if (strncmp(k, "gpu_hours.", 10) == 0 && strcmp(k, "gpu_hours.capacity") != 0)
+                sum += dc_summary_value(su, i);
+        }
+        printf("\n  seed %d: %.0f failures, reclaims %.0f + %.0f, breakdown %.6f of %.6f GPU-h", (int)seed,
+               dc_simrun_fig(sim, "failures.total"), dc_simrun_fig(sim, "pool.vc1.lend_reclaims"),
+               dc_simrun_fig(sim, "pool.vc2.lend_reclaims"), sum, cap);
+        CU_ASSERT(dc_simrun_fig(sim, "failures.total") > 0);
+        CU_ASSERT_DOUBLE_EQUAL(sum, cap, 1e-6 * cap);
+        dc_sim_destroy(sim);
+    }
+    printf("\n");
+}
+
+/* ---------- lending off changes nothing ---------- */
+
+static void test_lending_off_identical(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/twovc.csv", tmpdir);
+    write_two_vc_trace(path);
+    dc_sim *base = two_vc_run("", "", "", 7);
+    dc_sim *falses = two_vc_run("lend = false; borrow = false;", "lend = false; borrow = false;", "", 7);
+    dc_sim *alone = two_vc_run("lend = true;", "lend = true;", "", 7); /* lenders, no borrower */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(base);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(falses);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alone);
+    CU_ASSERT(dc_simrun_same_summary(base, falses));
+    CU_ASSERT(dc_simrun_same_summary(base, alone));
+    dc_sim_destroy(base);
+    dc_sim_destroy(falses);
+    dc_sim_destroy(alone);
+}
+
+/* ---------- bad input ---------- */
+
+static void test_bad_input(void)
+{
+    static const char cfg[] = "horizon_days = 1.0;\n"
+                              "cluster = { nodes = 8; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+                              "scheduler = { pools = ( { name = \"a\"; nodes = 4; borrow = true; },\n"
+                              "  { name = \"s\"; nodes = 4; spot = true;\n"
+                              "    lend = true; } ); };\n"
+                              "job = { name = \"j\"; nodes = 1; work_gpu_h = 8.0; };\n";
+    const char *frags[] = {"bad.cfg:5", "scheduler.pools.[1].lend", "a spot pool cannot lend"};
+    dc_test_bad_run(tmpdir, "spot lender", cfg, NULL, frags, 3);
+}
+
+static int register_suites(void)
+{
+    DC_TEST_SUITE("vcluster", {"a borrowing queue takes exactly the lender's idle nodes", test_borrow_exact},
+                  {"a lender reclaims exactly the nodes it needs (youngest, lowest priority)", test_reclaim_exact},
+                  {"a two-VC trace: lending lowers the mean wait; accounts agree", test_two_vc_trace},
+                  {"lending off: bit-identical summaries", test_lending_off_identical},
+                  {"bad input: a spot pool that lends", test_bad_input});
+    return 0;
+}
+
+int main(void)
+{
+    return dc_test_main_in_tmpdir("vcluster", tmpdir, sizeof tmpdir, register_suites);
+}
