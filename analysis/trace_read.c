@@ -8,8 +8,14 @@
  * DC_EIO; a file that is not a dcsim trace, has another format version, or
  * lacks a dataset or attribute is DC_EINPUT; an HDF5 read failure on a file
  * that looked right is DC_EIO.  String attributes may be variable- or
- * fixed-length.  /summary is read in creation order when the file tracks it,
- * else in name order. */
+ * fixed-length.
+ *
+ * Formats 1 and 2 (sim/trace.h) read alike: format 2's /summary table and
+ * /series_index are read once, on first use, and stand for the paths
+ * format 1 had as datasets, /summary/KEY (one value) and /series/NAME
+ * (time_s, value), in has_dataset, list_datasets and read_table.  A format 1
+ * /summary group is read in creation order when the file tracks it, else in
+ * name order. */
 #include "trace_read.h"
 #include "h5image.h"
 #include "trace_format.h"
@@ -29,6 +35,9 @@
 struct dc_trace_file {
     hid_t file;
     char *path;
+    int version;            /* format_version: 1 or 2 (sim/trace.h) */
+    dc_table *summary;      /* format 2: /summary, read on first use */
+    dc_table *series_index; /* format 2: /series_index, read on first use */
 };
 
 typedef struct quiet {
@@ -60,6 +69,15 @@ static int nomem(dc_error *err)
 {
     return dc_error_set(err, DC_ENOMEM, "out of memory");
 }
+
+/* Format 2's tables of contents (below). */
+static bool virtual_dataset(dc_trace_file *t, const char *path, bool *virt);
+static int load_summary(dc_trace_file *t, dc_error *err);
+static int load_series_index(dc_trace_file *t, dc_error *err);
+static int series_rows(dc_trace_file *t, const char *name, const char *dpath, size_t *start, size_t *count,
+                       dc_error *err);
+static int read_series_rows(dc_trace_file *t, const char *dpath, double *buf, size_t start, size_t count,
+                            dc_error *err);
 
 dc_trace_file *dc_trace_open(const char *path, dc_error *err)
 {
@@ -123,20 +141,20 @@ dc_trace_file *dc_trace_open(const char *path, dc_error *err)
                      path);
         goto done;
     }
-    if (version != DC_TRACE_FORMAT_VERSION) {
+    if (version < DC_TRACE_FORMAT_OLDEST || version > DC_TRACE_FORMAT_VERSION) {
         if (version > DC_TRACE_FORMAT_VERSION)
             dc_error_set(err, DC_EINPUT,
-                         "trace '%s' has format version %lld, but this dcsim reads format version %d: "
+                         "trace '%s' has format version %lld, but this dcsim reads format versions %d to %d: "
                          "it was written by a newer dcsim; read it with that version or upgrade",
-                         path, version, DC_TRACE_FORMAT_VERSION);
+                         path, version, DC_TRACE_FORMAT_OLDEST, DC_TRACE_FORMAT_VERSION);
         else
             dc_error_set(err, DC_EINPUT,
-                         "trace '%s' has format version %lld, but this dcsim reads format version %d: "
+                         "trace '%s' has format version %lld, but this dcsim reads format versions %d to %d: "
                          "it was written by an older dcsim; run its scenario (the 'scenario' attribute) again",
-                         path, version, DC_TRACE_FORMAT_VERSION);
+                         path, version, DC_TRACE_FORMAT_OLDEST, DC_TRACE_FORMAT_VERSION);
         goto done;
     }
-    t = malloc(sizeof *t);
+    t = calloc(1, sizeof *t);
     if (!t || !(t->path = dup_str(path))) {
         free(t);
         t = NULL;
@@ -144,6 +162,7 @@ dc_trace_file *dc_trace_open(const char *path, dc_error *err)
         goto done;
     }
     t->file = f;
+    t->version = (int)version;
     f = -1;
 done:
     if (f >= 0)
@@ -160,6 +179,8 @@ void dc_trace_close(dc_trace_file *t)
     quiet_on(&q);
     H5Fclose(t->file);
     quiet_off(&q);
+    dc_table_destroy(t->summary);
+    dc_table_destroy(t->series_index);
     free(t->path);
     free(t);
 }
@@ -396,7 +417,19 @@ int dc_trace_read_summary(dc_trace_file *t, dc_summary *out, dc_error *err)
     quiet_on(&q);
     int rc = DC_OK;
     hid_t g = -1;
-    if (H5Lexists(t->file, "summary", H5P_DEFAULT) <= 0 ||
+    if (t->version >= 2 && H5Lexists(t->file, "summary", H5P_DEFAULT) > 0) {
+        /* Format 2: one table, a row per figure. */
+        rc = load_summary(t, err);
+        const dc_table *tab = t->summary;
+        long name = rc == DC_OK ? dc_table_column_index(tab, "name") : -1;
+        long value = rc == DC_OK ? dc_table_column_index(tab, "value") : -1;
+        long unit = rc == DC_OK ? dc_table_column_index(tab, "unit") : -1;
+        long doc = rc == DC_OK ? dc_table_column_index(tab, "doc") : -1;
+        for (size_t r = 0; rc == DC_OK && r < dc_table_rows(tab); r++)
+            if (dc_summary_set(out, dc_table_text(tab, r, (size_t)name), dc_table_number(tab, r, value),
+                               dc_table_text(tab, r, (size_t)unit), dc_table_text(tab, r, (size_t)doc)) != DC_OK)
+                rc = nomem(err);
+    } else if (H5Lexists(t->file, "summary", H5P_DEFAULT) <= 0 ||
         (g = H5Gopen2(t->file, "summary", H5P_DEFAULT)) < 0) {
         char *kind = NULL;
         dc_error kind_err = {0};
@@ -406,7 +439,8 @@ int dc_trace_read_summary(dc_trace_file *t, dc_summary *out, dc_error *err)
                               "give the trace of a run (dcsim run -o), or read it with h5dump or h5py (/runs, /stats)",
                               t->path);
         else
-            rc = dc_error_set(err, DC_EINPUT, "trace '%s' has no group /summary", t->path);
+            rc = dc_error_set(err, DC_EINPUT, "trace '%s' has no %s /summary", t->path,
+                              t->version >= 2 ? "table" : "group");
         free(kind);
     } else {
         summary_iter it = {t, out, err, DC_OK};
@@ -534,11 +568,18 @@ int dc_trace_read_series(dc_trace_file *t, const char *name, double **time_s,
     double *buf = NULL, *ts = NULL, *vs = NULL;
     hsize_t dims[2] = {0, 0};
     int rc = DC_OK;
-    if (!name[0] || strchr(name, '/'))
+    size_t start = 0;
+    if (!name[0] || strchr(name, '/')) {
         rc = dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s", t->path, dpath);
-    else
+    } else if (t->version >= 2) {
+        /* Format 2: rows of /series, where /series_index puts them. */
+        size_t count = 0;
+        rc = series_rows(t, name, dpath, &start, &count, err);
+        dims[0] = count;
+    } else {
         rc = open_dataset(t, dpath, &d, err);
-    if (rc == DC_OK) {
+    }
+    if (rc == DC_OK && t->version < 2) {
         space = H5Dget_space(d);
         type = H5Dget_type(d);
         if (space < 0 || type < 0)
@@ -557,6 +598,8 @@ int dc_trace_read_series(dc_trace_file *t, const char *name, double **time_s,
         vs = malloc(alloc * sizeof *vs);
         if (!buf || !ts || !vs)
             rc = nomem(err);
+        else if (t->version >= 2)
+            rc = read_series_rows(t, dpath, buf, start, rows, err);
         else if (rows > 0 && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
             rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read %s", t->path, dpath);
     }
@@ -592,7 +635,7 @@ const char *dc_trace_filename(const dc_trace_file *t)
 }
 
 /* Whether every link on the way to dpath exists and dpath is a dataset. */
-static bool is_dataset(const dc_trace_file *t, const char *dpath)
+static bool is_real_dataset(const dc_trace_file *t, const char *dpath)
 {
     size_t len = strlen(dpath);
     if (len < 2 || dpath[0] != '/' || dpath[len - 1] == '/')
@@ -627,7 +670,8 @@ int dc_trace_has_dataset(dc_trace_file *t, const char *path, bool *has, dc_error
         return dc_error_set(err, DC_EINTERNAL, "dc_trace_has_dataset: bad arguments");
     quiet q;
     quiet_on(&q);
-    *has = is_dataset(t, path);
+    bool virt = false;
+    *has = virtual_dataset(t, path, &virt) || (!virt && is_real_dataset(t, path));
     quiet_off(&q);
     return DC_OK;
 }
@@ -670,6 +714,66 @@ static herr_t list_cb(hid_t root, const char *name, const H5L_info_t *info, void
     return 0;
 }
 
+static int list_add(list_iter *it, const char *prefix, const char *name)
+{
+    if (it->n == it->cap) {
+        size_t cap = it->cap ? 2 * it->cap : 32;
+        char **p = realloc(it->paths, cap * sizeof *p);
+        if (!p)
+            return -1;
+        it->paths = p;
+        it->cap = cap;
+    }
+    size_t len = strlen(prefix) + strlen(name) + 1;
+    char *s = malloc(len);
+    if (!s)
+        return -1;
+    snprintf(s, len, "%s%s", prefix, name);
+    it->paths[it->n++] = s;
+    return 0;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Format 2: /summary, /series and /series_index give way to the paths
+ * they hold, /summary/KEY and /series/NAME (as format 1 listed them), in
+ * name order. */
+static int list_virtual(dc_trace_file *t, list_iter *it, dc_error *err)
+{
+    size_t keep = 0;
+    bool has_summary = false, has_index = false;
+    for (size_t i = 0; i < it->n; i++) {
+        const char *p = it->paths[i];
+        bool summary = strcmp(p, "/summary") == 0, index = strcmp(p, "/series_index") == 0;
+        has_summary = has_summary || summary;
+        has_index = has_index || index;
+        if (summary || index || strcmp(p, "/series") == 0)
+            free(it->paths[i]);
+        else
+            it->paths[keep++] = it->paths[i];
+    }
+    it->n = keep;
+    int rc = DC_OK;
+    if (has_summary && (rc = load_summary(t, err)) == DC_OK) {
+        long c = dc_table_column_index(t->summary, "name");
+        for (size_t r = 0; r < dc_table_rows(t->summary) && rc == DC_OK; r++)
+            if (list_add(it, "/summary/", dc_table_text(t->summary, r, (size_t)c)) != 0)
+                rc = nomem(err);
+    }
+    if (rc == DC_OK && has_index && (rc = load_series_index(t, err)) == DC_OK) {
+        long c = dc_table_column_index(t->series_index, "name");
+        for (size_t r = 0; r < dc_table_rows(t->series_index) && rc == DC_OK; r++)
+            if (list_add(it, "/series/", dc_table_text(t->series_index, r, (size_t)c)) != 0)
+                rc = nomem(err);
+    }
+    if (rc == DC_OK)
+        qsort(it->paths, it->n, sizeof *it->paths, cmp_path);
+    return rc;
+}
+
 void dc_trace_free_list(char **paths, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -685,6 +789,11 @@ int dc_trace_list_datasets(dc_trace_file *t, char ***paths, size_t *n, dc_error 
     quiet_on(&q);
     list_iter it = {0};
     herr_t st = H5Lvisit(t->file, H5_INDEX_NAME, H5_ITER_INC, list_cb, &it);
+    if (!it.failed && st >= 0 && t->version >= 2 && list_virtual(t, &it, err) != DC_OK) {
+        dc_trace_free_list(it.paths, it.n);
+        quiet_off(&q);
+        return err ? err->code : DC_EINPUT;
+    }
     quiet_off(&q);
     if (it.failed || st < 0) {
         dc_trace_free_list(it.paths, it.n);
@@ -814,9 +923,10 @@ static int read_member(const dc_trace_file *t, const char *dpath, hid_t d, hid_t
     char *buf = NULL;
     if (!name || mft < 0 || mem < 0 || field < 0) {
         rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read the columns of %s", t->path, dpath);
-    } else if (cls == H5T_STRING && (vlen ? H5Tset_size(field, H5T_VARIABLE) < 0
-                                           : H5Tset_size(field, fsize + 1) < 0 ||
-                                                 H5Tset_strpad(field, H5T_STR_NULLTERM) < 0)) {
+    } else if (cls == H5T_STRING && ((vlen ? H5Tset_size(field, H5T_VARIABLE) < 0
+                                            : H5Tset_size(field, fsize + 1) < 0 ||
+                                                  H5Tset_strpad(field, H5T_STR_NULLTERM) < 0) ||
+                                      H5Tset_cset(field, H5Tget_cset(mft)) < 0)) { /* UTF-8 stays UTF-8 */
         rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read column '%s' of %s", t->path, name,
                           dpath);
     } else if (H5Tinsert(mem, name, 0, field) < 0) {
@@ -907,15 +1017,12 @@ static int read_compound_table(const dc_trace_file *t, const char *dpath, hid_t 
     return DC_OK;
 }
 
-int dc_trace_read_table(dc_trace_file *t, const char *path, dc_table *out, dc_error *err)
+/* A dataset of the file itself (not a format 2 virtual path) into out. */
+static int read_real_table(dc_trace_file *t, const char *path, dc_table *out, dc_error *err)
 {
-    if (!t || !path || !out || dc_table_columns(out) != 0)
-        return dc_error_set(err, DC_EINTERNAL, "dc_trace_read_table: bad arguments");
-    quiet q;
-    quiet_on(&q);
     hid_t d = -1;
     int rc = DC_OK;
-    if (!is_dataset(t, path))
+    if (!is_real_dataset(t, path))
         rc = dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s", t->path, path);
     else if ((d = H5Dopen2(t->file, path, H5P_DEFAULT)) < 0)
         rc = dc_error_set(err, DC_EIO, "trace '%s': cannot open %s", t->path, path);
@@ -937,6 +1044,182 @@ int dc_trace_read_table(dc_trace_file *t, const char *path, dc_table *out, dc_er
         if (ftype >= 0)
             H5Tclose(ftype);
         H5Dclose(d);
+    }
+    return rc;
+}
+
+/* ---- format 2: /summary and /series_index read once, their virtual paths ---- */
+
+/* Reads table path into *cache on first use, checking it has the text
+ * column names and the numeric columns nums (NULL-terminated). */
+static int load_index(dc_trace_file *t, const char *path, dc_table **cache, const char *const *texts,
+                      const char *const *nums, dc_error *err)
+{
+    if (*cache)
+        return DC_OK;
+    dc_table *tab = dc_table_create();
+    if (!tab)
+        return nomem(err);
+    int rc = read_real_table(t, path, tab, err);
+    for (size_t i = 0; rc == DC_OK && texts[i]; i++) {
+        long c = dc_table_column_index(tab, texts[i]);
+        if (c < 0 || dc_table_column_type(tab, (size_t)c) != DC_COL_TEXT)
+            rc = dc_error_set(err, DC_EINPUT, "trace '%s': %s has no text column '%s'", t->path, path, texts[i]);
+    }
+    for (size_t i = 0; rc == DC_OK && nums[i]; i++) {
+        long c = dc_table_column_index(tab, nums[i]);
+        if (c < 0 || dc_table_column_type(tab, (size_t)c) == DC_COL_TEXT)
+            rc = dc_error_set(err, DC_EINPUT, "trace '%s': %s has no numeric column '%s'", t->path, path, nums[i]);
+    }
+    if (rc != DC_OK) {
+        dc_table_destroy(tab);
+        return rc;
+    }
+    *cache = tab;
+    return DC_OK;
+}
+
+static int load_summary(dc_trace_file *t, dc_error *err)
+{
+    static const char *const texts[] = {"name", "unit", "doc", NULL}, *const nums[] = {"value", NULL};
+    return load_index(t, "/summary", &t->summary, texts, nums, err);
+}
+
+static int load_series_index(dc_trace_file *t, dc_error *err)
+{
+    static const char *const texts[] = {"name", "unit", "doc", NULL}, *const nums[] = {"start", "count", NULL};
+    return load_index(t, "/series_index", &t->series_index, texts, nums, err);
+}
+
+/* The row of tab whose name is name, or -1. */
+static long find_row(const dc_table *tab, const char *name)
+{
+    long c = dc_table_column_index(tab, "name");
+    for (size_t r = 0; c >= 0 && r < dc_table_rows(tab); r++)
+        if (strcmp(dc_table_text(tab, r, (size_t)c), name) == 0)
+            return (long)r;
+    return -1;
+}
+
+/* Format 2: whether path is a virtual /summary/KEY or /series/NAME that
+ * the trace holds (*virt: it names one of those at all). */
+static bool virtual_dataset(dc_trace_file *t, const char *path, bool *virt)
+{
+    *virt = false;
+    if (t->version < 2)
+        return false;
+    dc_error ignored = {0};
+    if (strncmp(path, "/summary/", 9) == 0) {
+        *virt = true;
+        return load_summary(t, &ignored) == DC_OK && find_row(t->summary, path + 9) >= 0;
+    }
+    if (strncmp(path, "/series/", 8) == 0) {
+        *virt = true;
+        return load_series_index(t, &ignored) == DC_OK && find_row(t->series_index, path + 8) >= 0;
+    }
+    return false;
+}
+
+/* Format 2: rows start .. start + count - 1 of /series (n x 2 floats). */
+static int read_series_rows(dc_trace_file *t, const char *dpath, double *buf, size_t start, size_t count,
+                            dc_error *err)
+{
+    hid_t d = -1;
+    int rc = open_dataset(t, "/series", &d, err);
+    if (rc != DC_OK)
+        return rc;
+    hid_t space = H5Dget_space(d), type = H5Dget_type(d), mspace = -1;
+    hsize_t dims[2] = {0, 0};
+    if (space < 0 || type < 0)
+        rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read /series", t->path);
+    else if (H5Tget_class(type) != H5T_FLOAT || H5Sget_simple_extent_ndims(space) != 2 ||
+             H5Sget_simple_extent_dims(space, dims, NULL) < 0 || dims[1] != 2)
+        rc = dc_error_set(err, DC_EINPUT, "trace '%s': /series is not a table of points (n x 2 floats)", t->path);
+    else if (start > dims[0] || count > dims[0] - start)
+        rc = dc_error_set(err, DC_EINPUT,
+                          "trace '%s': /series_index puts %s at rows %zu to %zu of /series, which has %llu",
+                          t->path, dpath, start, start + count, (unsigned long long)dims[0]);
+    else if (count > 0) {
+        hsize_t off[2] = {start, 0}, cnt[2] = {count, 2};
+        mspace = H5Screate_simple(2, cnt, NULL);
+        if (mspace < 0 || H5Sselect_hyperslab(space, H5S_SELECT_SET, off, NULL, cnt, NULL) < 0 ||
+            H5Dread(d, H5T_NATIVE_DOUBLE, mspace, space, H5P_DEFAULT, buf) < 0)
+            rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read %s", t->path, dpath);
+    }
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (type >= 0)
+        H5Tclose(type);
+    if (space >= 0)
+        H5Sclose(space);
+    H5Dclose(d);
+    return rc;
+}
+
+/* Format 2: where series name lies in /series; DC_EINPUT naming dpath if
+ * the trace has no such series. */
+static int series_rows(dc_trace_file *t, const char *name, const char *dpath, size_t *start, size_t *count,
+                       dc_error *err)
+{
+    if (!is_real_dataset(t, "/series_index"))
+        return dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s", t->path, dpath);
+    int rc = load_series_index(t, err);
+    if (rc != DC_OK)
+        return rc;
+    long r = find_row(t->series_index, name);
+    if (r < 0)
+        return dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s", t->path, dpath);
+    int64_t s0 = dc_table_int(t->series_index, (size_t)r, (size_t)dc_table_column_index(t->series_index, "start"));
+    int64_t n0 = dc_table_int(t->series_index, (size_t)r, (size_t)dc_table_column_index(t->series_index, "count"));
+    if (s0 < 0 || n0 < 0)
+        return dc_error_set(err, DC_EINPUT, "trace '%s': /series_index gives %s a negative start or count", t->path,
+                            dpath);
+    *start = (size_t)s0;
+    *count = (size_t)n0;
+    return DC_OK;
+}
+
+int dc_trace_read_table(dc_trace_file *t, const char *path, dc_table *out, dc_error *err)
+{
+    if (!t || !path || !out || dc_table_columns(out) != 0)
+        return dc_error_set(err, DC_EINTERNAL, "dc_trace_read_table: bad arguments");
+    quiet q;
+    quiet_on(&q);
+    bool virt = false;
+    int rc = DC_OK;
+    if (!virtual_dataset(t, path, &virt) && virt) {
+        rc = dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s", t->path, path);
+    } else if (virt && path[2] == 'u') { /* /summary/KEY: one value, as a format 1 scalar */
+        long r = find_row(t->summary, path + 9);
+        size_t row;
+        if (dc_table_add_column(out, "value", DC_COL_REAL) != DC_OK || dc_table_add_row(out, &row) != DC_OK)
+            rc = nomem(err);
+        else
+            dc_table_set_real(out, row, 0,
+                              dc_table_number(t->summary, (size_t)r, dc_table_column_index(t->summary, "value")));
+    } else if (virt) { /* /series/NAME: time_s, value */
+        size_t start = 0, count = 0;
+        rc = series_rows(t, path + 8, path, &start, &count, err);
+        double *buf = rc == DC_OK ? malloc((count ? count : 1) * 2 * sizeof *buf) : NULL;
+        if (rc == DC_OK && !buf)
+            rc = nomem(err);
+        if (rc == DC_OK)
+            rc = read_series_rows(t, path, buf, start, count, err);
+        if (rc == DC_OK && (dc_table_add_column(out, "time_s", DC_COL_REAL) != DC_OK ||
+                            dc_table_add_column(out, "value", DC_COL_REAL) != DC_OK))
+            rc = nomem(err);
+        for (size_t i = 0; rc == DC_OK && i < count; i++) {
+            size_t row;
+            if (dc_table_add_row(out, &row) != DC_OK) {
+                rc = nomem(err);
+                break;
+            }
+            dc_table_set_real(out, row, 0, buf[2 * i]);
+            dc_table_set_real(out, row, 1, buf[2 * i + 1]);
+        }
+        free(buf);
+    } else {
+        rc = read_real_table(t, path, out, err);
     }
     quiet_off(&q);
     return rc;

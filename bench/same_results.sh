@@ -14,6 +14,9 @@
 #   SRCDIR      the source tree whose scenarios/ are run (default: .)
 # environment: SAME_HORIZON_DAYS  run each scenario for at most this many
 #              days (default: the scenario's own horizon)
+#              SAME_TRACES=export  compare the traces as NEW_DCSIM's `dcsim
+#              export` CSV of every dataset either lists (for a change of the
+#              trace's format, whose bytes then differ) instead of h5diff
 # Exit status 0 when every scenario agrees, 1 when one differs (named on
 # standard error), 2 on bad usage.
 
@@ -73,7 +76,23 @@ for cfg in $(find "$src/scenarios" -name '*.cfg' | sort); do
         diff "$work/$name.old.err" "$work/$name.new.err" | head -20 >&2
         status=1
     fi
-    if [ -f "$work/$name.old.h5" ] || [ -f "$work/$name.new.h5" ]; then
+    if [ "${SAME_TRACES:-}" = export ] && { [ -f "$work/$name.old.h5" ] || [ -f "$work/$name.new.h5" ]; }; then
+        bad=""
+        # every dataset either trace lists (format 1's /summary_table has no
+        # format 2 counterpart: /summary holds it)
+        for side in old new; do
+            "$new" export "$work/$name.$side.h5" 2>&1 | sed 's/.*It has: //' | tr ' ' '\n' | grep '^/'
+        done | grep -vx /summary_table | sort -u > "$work/$name.list"
+        for p in $(cat "$work/$name.list"); do
+            "$new" export "$work/$name.old.h5" "$p" -o "$work/$name.old.csv" &&
+                "$new" export "$work/$name.new.h5" "$p" -o "$work/$name.new.csv" &&
+                cmp -s "$work/$name.old.csv" "$work/$name.new.csv" || { bad=$p; break; }
+        done
+        if [ -n "$bad" ]; then
+            echo "$cfg: the traces differ (export): $bad" >&2
+            status=1
+        fi
+    elif [ -f "$work/$name.old.h5" ] || [ -f "$work/$name.new.h5" ]; then
         # every object and attribute but the wall-clock started_at (h5diff
         # calls two empty tables "not comparable": they are equal)
         h5diff -r -c "$work/$name.old.h5" "$work/$name.new.h5" > "$work/$name.diff" 2>&1

@@ -11,12 +11,19 @@
  * - Object modification times are not recorded, so two identical runs give
  *   identical files except for the started_at attribute.
  * - String attributes are variable-length UTF-8 (h5py reads them as str);
- *   /series/NAME has the attribute "columns" = ["time_s", "value"].
- * - /summary/KEY datasets use compact storage (the value sits in the object
- *   header).  /series and /events groups track creation order too.
- * - Tables are chunked in 64 KiB chunks (series: 4096 rows, events: 1024
- *   rows, fewer when the table is shorter, at least 1) with an unlimited row
- *   dimension, so an empty table is a valid dataset; with
+ *   /series has the attribute "columns" = ["time_s", "value"].
+ * - Fewer, larger datasets (format 2): the summary is one table (/summary)
+ *   and every series' points one array (/series) indexed by /series_index,
+ *   instead of a scalar dataset per figure and a dataset per series, each
+ *   with its attributes (format 1): creating a dataset or an attribute
+ *   costs libhdf5 tens of thousands of instructions, writing a row a few.
+ * - Tables' rows are written as they lie in memory: the memory type has
+ *   the file type's offsets, so libhdf5 copies them instead of converting
+ *   member by member.  Their strings are fixed-length and NUL-padded
+ *   (/summary's and /series_index's UTF-8).
+ * - Datasets are chunked in 64 KiB chunks (/series: 4096 rows, fewer when
+ *   it is shorter, at least 1) with an unlimited row dimension, so an empty
+ *   table is a valid dataset; with
  *   compression_level > 0 they are shuffled and deflated.  No fill value
  *   is ever written (fill time "never"): every row is written once; the
  *   part of a last chunk past the rows, which no reader can address, is
@@ -52,9 +59,9 @@
 
 #include <hdf5.h>
 
-/* Rows per chunk: 64 KiB chunks for both tables. */
+/* 64 KiB chunks: /series rows of two float64, tables rows of their size. */
 #define SERIES_CHUNK_ROWS 4096
-#define EVENT_CHUNK_ROWS 1024
+#define TABLE_CHUNK_BYTES 65536
 
 int dc_trace_check_writable(const char *path, dc_error *err)
 {
@@ -147,20 +154,6 @@ static int write_attr_num(writer *w, hid_t obj, const char *name, hid_t file_typ
     return DC_OK;
 }
 
-/* A group that tracks (and indexes) the creation order of its links. */
-static hid_t create_group(writer *w, const char *name)
-{
-    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
-    if (gcpl < 0)
-        return -1;
-    hid_t g = -1;
-    if (H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0 &&
-        H5Pset_obj_track_times(gcpl, 0) >= 0)
-        g = H5Gcreate2(w->file, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
-    H5Pclose(gcpl);
-    return g;
-}
-
 /* Creation properties of a table of n rows: chunked, maybe deflated. */
 static hid_t table_dcpl(writer *w, int rank, size_t n, size_t max_rows, hsize_t width)
 {
@@ -207,121 +200,37 @@ static int write_root_attrs(writer *w, const dc_trace_meta *m)
     return DC_OK;
 }
 
-static int write_summary(writer *w, const dc_summary *s)
-{
-    hid_t g = create_group(w, "summary");
-    if (g < 0)
-        return fail(w, "could not create group /summary");
-    int rc = DC_OK;
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (dcpl < 0 || H5Pset_obj_track_times(dcpl, 0) < 0 || H5Pset_layout(dcpl, H5D_COMPACT) < 0)
-        rc = fail(w, "could not set up /summary datasets");
-    size_t n = dc_summary_count(s);
-    for (size_t i = 0; i < n && rc == DC_OK; i++) {
-        const char *key = dc_summary_key(s, i);
-        double value = dc_summary_value(s, i);
-        char objname[DC_ERROR_MSG_MAX / 4];
-        snprintf(objname, sizeof objname, "/summary/%s", key);
-        if (!valid_link_name(key)) {
-            rc = dc_error_set(w->err, DC_EINTERNAL,
-                              "cannot write trace '%s': summary key '%s' is not a valid "
-                              "HDF5 name",
-                              w->path, key);
-            break;
-        }
-        hid_t d = H5Dcreate2(g, key, H5T_IEEE_F64LE, w->scalar, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-        if (d < 0) {
-            rc = fail(w, "could not create dataset %s", objname);
-            break;
-        }
-        if (H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value) < 0)
-            rc = fail(w, "could not write dataset %s", objname);
-        if (rc == DC_OK)
-            rc = write_attr_str(w, d, objname, "unit", dc_summary_unit(s, i));
-        if (rc == DC_OK)
-            rc = write_attr_str(w, d, objname, "doc", dc_summary_doc(s, i));
-        if (H5Dclose(d) < 0 && rc == DC_OK)
-            rc = fail(w, "could not close dataset %s", objname);
-    }
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
-    if (H5Gclose(g) < 0 && rc == DC_OK)
-        rc = fail(w, "could not close group /summary");
-    return rc;
-}
 
-/* Writes the points of s as rows (time_s, value), one chunk at a time so that
- * the interleaving buffer stays small. */
-static int write_series_rows(writer *w, hid_t d, hid_t fspace, const dc_series *s,
-                             const char *objname)
-{
-    size_t n = dc_series_length(s);
-    size_t block = n < SERIES_CHUNK_ROWS ? n : SERIES_CHUNK_ROWS;
-    double *buf = malloc(block * 2 * sizeof *buf);
-    if (!buf)
-        return dc_error_set(w->err, DC_ENOMEM, "cannot write trace '%s': out of memory", w->path);
-    const double *t = dc_series_times(s), *v = dc_series_values(s);
-    int rc = DC_OK;
-    for (size_t start = 0; start < n && rc == DC_OK; start += block) {
-        size_t cnt = n - start < block ? n - start : block;
-        for (size_t i = 0; i < cnt; i++) {
-            buf[2 * i] = t[start + i];
-            buf[2 * i + 1] = v[start + i];
-        }
-        hsize_t off[2] = {start, 0}, count[2] = {cnt, 2};
-        hid_t mspace = H5Screate_simple(2, count, NULL);
-        if (mspace < 0 ||
-            H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, count, NULL) < 0 ||
-            H5Dwrite(d, H5T_NATIVE_DOUBLE, mspace, fspace, H5P_DEFAULT, buf) < 0)
-            rc = fail(w, "could not write dataset %s", objname);
-        if (mspace >= 0)
-            H5Sclose(mspace);
-    }
-    free(buf);
-    return rc;
-}
+/* ---- tables ------------------------------------------------------------------- */
 
-static int write_one_series(writer *w, hid_t g, const dc_series *s)
+/* A table of n rows: file_type in the file, mem_type the rows' layout in
+ * memory (the same offsets and, on a little-endian machine, the same types,
+ * so that libhdf5 copies the rows rather than converting them member by
+ * member), with the attributes every table carries: "doc", "units" (one
+ * per column, comma-separated) and "column_docs" ("name: doc" lines). */
+static int write_table(writer *w, const char *path, hid_t file_type, hid_t mem_type, size_t n, size_t row_size,
+                       const void *rows, const char *doc, const char *units, const char *column_docs)
 {
-    const char *name = dc_series_name(s);
-    char objname[DC_ERROR_MSG_MAX / 4];
-    snprintf(objname, sizeof objname, "/series/%s", name ? name : "");
-    if (!valid_link_name(name))
-        return dc_error_set(w->err, DC_EINTERNAL,
-                            "cannot write trace '%s': series name '%s' is not a valid HDF5 name",
-                            w->path, name ? name : "");
-    size_t n = dc_series_length(s);
     int rc = DC_OK;
-    hsize_t dims[2] = {n, 2}, maxdims[2] = {H5S_UNLIMITED, 2};
-    hid_t space = H5Screate_simple(2, dims, maxdims);
-    hid_t dcpl = table_dcpl(w, 2, n, SERIES_CHUNK_ROWS, 2);
+    hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED};
+    hid_t space = H5Screate_simple(1, dims, maxdims);
+    size_t row = row_size ? row_size : 1;
+    hid_t dcpl = table_dcpl(w, 1, n, TABLE_CHUNK_BYTES / row ? TABLE_CHUNK_BYTES / row : 1, 0);
     hid_t d = -1;
-    if (space < 0 || dcpl < 0)
-        rc = fail(w, "could not set up dataset %s", objname);
-    else if ((d = H5Dcreate2(g, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, w->dapl)) < 0)
-        rc = fail(w, "could not create dataset %s", objname);
-    else if (n > 0)
-        rc = write_series_rows(w, d, space, s, objname);
+    if (file_type < 0 || mem_type < 0 || space < 0 || dcpl < 0)
+        rc = fail(w, "could not set up dataset %s", path);
+    else if ((d = H5Dcreate2(w->file, path, file_type, space, H5P_DEFAULT, dcpl, w->dapl)) < 0)
+        rc = fail(w, "could not create dataset %s", path);
+    else if (n > 0 && H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0)
+        rc = fail(w, "could not write dataset %s", path);
     if (rc == DC_OK)
-        rc = write_attr_str(w, d, objname, "unit", dc_series_unit(s));
+        rc = write_attr_str(w, d, path, "doc", doc);
     if (rc == DC_OK)
-        rc = write_attr_str(w, d, objname, "doc", dc_series_doc(s));
-    if (rc == DC_OK) {
-        const char *cols[2] = {"time_s", "value"};
-        hsize_t two = 2;
-        hid_t cspace = H5Screate_simple(1, &two, NULL);
-        hid_t a = cspace < 0 ? -1
-                             : H5Acreate2(d, "columns", w->str_type, cspace, H5P_DEFAULT,
-                                          H5P_DEFAULT);
-        if (a < 0 || H5Awrite(a, w->str_type, cols) < 0)
-            rc = fail(w, "could not write attribute 'columns' of %s", objname);
-        if (a >= 0 && H5Aclose(a) < 0 && rc == DC_OK)
-            rc = fail(w, "could not write attribute 'columns' of %s", objname);
-        if (cspace >= 0)
-            H5Sclose(cspace);
-    }
+        rc = write_attr_str(w, d, path, "units", units);
+    if (rc == DC_OK)
+        rc = write_attr_str(w, d, path, "column_docs", column_docs);
     if (d >= 0 && H5Dclose(d) < 0 && rc == DC_OK)
-        rc = fail(w, "could not close dataset %s", objname);
+        rc = fail(w, "could not close dataset %s", path);
     if (dcpl >= 0)
         H5Pclose(dcpl);
     if (space >= 0)
@@ -329,17 +238,252 @@ static int write_one_series(writer *w, hid_t g, const dc_series *s)
     return rc;
 }
 
+/* A fixed-length UTF-8 string of size bytes, NUL-padded; -1 on failure. */
+static hid_t fixed_str(size_t size)
+{
+    hid_t st = H5Tcopy(H5T_C_S1);
+    if (st >= 0 && (H5Tset_size(st, size) < 0 || H5Tset_strpad(st, H5T_STR_NULLPAD) < 0 ||
+                    H5Tset_cset(st, H5T_CSET_UTF8) < 0)) {
+        H5Tclose(st);
+        st = -1;
+    }
+    return st;
+}
+
+/* A packed compound layout built column by column: strings of a given
+ * size, f8 and i8 cells; the same offsets in memory and in the file. */
+#define PACKED_MAX_COLS 8
+typedef struct packed {
+    size_t n_cols, size;
+    const char *name[PACKED_MAX_COLS];
+    size_t offset[PACKED_MAX_COLS], str_len[PACKED_MAX_COLS]; /* str_len 0: a number */
+    bool integer[PACKED_MAX_COLS];
+} packed;
+
+static size_t packed_add(packed *p, const char *name, size_t str_len, bool integer)
+{
+    size_t c = p->n_cols++;
+    p->name[c] = name;
+    p->offset[c] = p->size;
+    p->str_len[c] = str_len;
+    p->integer[c] = integer;
+    p->size += str_len ? str_len : 8;
+    return p->offset[c];
+}
+
+/* The compound type of p: native numbers for memory, little-endian for
+ * the file.  -1 on failure. */
+static hid_t packed_type(const packed *p, bool native)
+{
+    hid_t ct = H5Tcreate(H5T_COMPOUND, p->size);
+    bool ok = ct >= 0;
+    for (size_t c = 0; c < p->n_cols && ok; c++) {
+        if (p->str_len[c]) {
+            hid_t st = fixed_str(p->str_len[c]);
+            ok = st >= 0 && H5Tinsert(ct, p->name[c], p->offset[c], st) >= 0;
+            if (st >= 0)
+                H5Tclose(st);
+        } else {
+            hid_t nt = p->integer[c] ? (native ? H5T_NATIVE_INT64 : H5T_STD_I64LE)
+                                     : (native ? H5T_NATIVE_DOUBLE : H5T_IEEE_F64LE);
+            ok = H5Tinsert(ct, p->name[c], p->offset[c], nt) >= 0;
+        }
+    }
+    if (!ok && ct >= 0) {
+        H5Tclose(ct);
+        ct = -1;
+    }
+    return ct;
+}
+
+/* Writes a packed table (p's layout) of n rows. */
+static int write_packed(writer *w, const char *path, const packed *p, size_t n, const void *rows,
+                        const char *doc, const char *units, const char *column_docs)
+{
+    hid_t file = packed_type(p, false), mem = packed_type(p, true);
+    int rc = write_table(w, path, file, mem, n, p->size, rows, doc, units, column_docs);
+    if (file >= 0)
+        H5Tclose(file);
+    if (mem >= 0)
+        H5Tclose(mem);
+    return rc;
+}
+
+/* Copies s (at most size - 1 bytes) into a zeroed field of size bytes. */
+static void put_str(unsigned char *field, size_t size, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    memcpy(field, s ? s : "", n < size ? n : size - 1);
+}
+
+static void put_num(unsigned char *cell, const void *v)
+{
+    memcpy(cell, v, 8);
+}
+
+static size_t longest(size_t n, const char *(*get)(const void *, size_t), const void *obj)
+{
+    size_t m = 2;
+    for (size_t i = 0; i < n; i++) {
+        const char *s = get(obj, i);
+        size_t k = (s ? strlen(s) : 0) + 1;
+        m = k > m ? k : m;
+    }
+    return m;
+}
+
+static const char *summary_key_at(const void *s, size_t i) { return dc_summary_key(s, i); }
+static const char *summary_unit_at(const void *s, size_t i) { return dc_summary_unit(s, i); }
+static const char *summary_doc_at(const void *s, size_t i) { return dc_summary_doc(s, i); }
+
+/* /summary: one row per figure, in summary order. */
+static int write_summary(writer *w, const dc_summary *s)
+{
+    size_t n = dc_summary_count(s);
+    for (size_t i = 0; i < n; i++)
+        if (!valid_link_name(dc_summary_key(s, i)))
+            return dc_error_set(w->err, DC_EINTERNAL,
+                                "cannot write trace '%s': summary key '%s' is not a valid HDF5 name", w->path,
+                                dc_summary_key(s, i));
+    packed p = {0};
+    size_t o_name = packed_add(&p, "name", longest(n, summary_key_at, s), false);
+    size_t o_value = packed_add(&p, "value", 0, false);
+    size_t o_unit = packed_add(&p, "unit", longest(n, summary_unit_at, s), false);
+    size_t o_doc = packed_add(&p, "doc", longest(n, summary_doc_at, s), false);
+    unsigned char *rows = calloc(n ? n : 1, p.size);
+    if (!rows)
+        return dc_error_set(w->err, DC_ENOMEM, "cannot write trace '%s': out of memory", w->path);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char *r = rows + i * p.size;
+        double v = dc_summary_value(s, i);
+        put_str(r + o_name, p.str_len[0], dc_summary_key(s, i));
+        put_num(r + o_value, &v);
+        put_str(r + o_unit, p.str_len[2], dc_summary_unit(s, i));
+        put_str(r + o_doc, p.str_len[3], dc_summary_doc(s, i));
+    }
+    int rc = write_packed(w, "/summary", &p, n, rows, "the summary: one row per figure, in the order the run wrote them",
+                          ",,,",
+                          "name: the figure's key\n"
+                          "value: its value, in its unit\n"
+                          "unit: its unit\n"
+                          "doc: what it means\n");
+    free(rows);
+    return rc;
+}
+
+static const char *series_name_at(const void *set, size_t i) { return dc_series_name(dc_series_set_at(set, i)); }
+static const char *series_unit_at(const void *set, size_t i) { return dc_series_unit(dc_series_set_at(set, i)); }
+static const char *series_doc_at(const void *set, size_t i) { return dc_series_doc(dc_series_set_at(set, i)); }
+
+/* /series: every series' points, one after the other, as rows (time_s,
+ * value), a chunk at a time so that the interleaving buffer stays small. */
+static int write_series_points(writer *w, const dc_series_set *set, size_t total)
+{
+    hsize_t dims[2] = {total, 2}, maxdims[2] = {H5S_UNLIMITED, 2};
+    hid_t space = H5Screate_simple(2, dims, maxdims);
+    hid_t dcpl = table_dcpl(w, 2, total, SERIES_CHUNK_ROWS, 2);
+    size_t block = total < SERIES_CHUNK_ROWS ? (total ? total : 1) : SERIES_CHUNK_ROWS;
+    double *buf = malloc(block * 2 * sizeof *buf);
+    hid_t d = -1;
+    int rc = DC_OK;
+    if (!buf)
+        rc = dc_error_set(w->err, DC_ENOMEM, "cannot write trace '%s': out of memory", w->path);
+    else if (space < 0 || dcpl < 0)
+        rc = fail(w, "could not set up dataset /series");
+    else if ((d = H5Dcreate2(w->file, "series", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, w->dapl)) < 0)
+        rc = fail(w, "could not create dataset /series");
+    size_t ns = dc_series_set_count(set), filled = 0, written = 0;
+    for (size_t i = 0; i < ns && rc == DC_OK; i++) {
+        const dc_series *s = dc_series_set_at(set, i);
+        const double *t = dc_series_times(s), *v = dc_series_values(s);
+        size_t len = dc_series_length(s);
+        for (size_t k = 0; k < len && rc == DC_OK; k++) {
+            buf[2 * filled] = t[k];
+            buf[2 * filled + 1] = v[k];
+            if (++filled < block && written + filled < total)
+                continue;
+            hsize_t off[2] = {written, 0}, count[2] = {filled, 2};
+            hid_t mspace = H5Screate_simple(2, count, NULL);
+            if (mspace < 0 || H5Sselect_hyperslab(space, H5S_SELECT_SET, off, NULL, count, NULL) < 0 ||
+                H5Dwrite(d, H5T_NATIVE_DOUBLE, mspace, space, H5P_DEFAULT, buf) < 0)
+                rc = fail(w, "could not write dataset /series");
+            if (mspace >= 0)
+                H5Sclose(mspace);
+            written += filled;
+            filled = 0;
+        }
+    }
+    if (rc == DC_OK) {
+        const char *cols[2] = {"time_s", "value"};
+        hsize_t two = 2;
+        hid_t cspace = H5Screate_simple(1, &two, NULL);
+        hid_t a = cspace < 0 ? -1 : H5Acreate2(d, "columns", w->str_type, cspace, H5P_DEFAULT, H5P_DEFAULT);
+        if (a < 0 || H5Awrite(a, w->str_type, cols) < 0)
+            rc = fail(w, "could not write attribute 'columns' of /series");
+        if (a >= 0 && H5Aclose(a) < 0 && rc == DC_OK)
+            rc = fail(w, "could not write attribute 'columns' of /series");
+        if (cspace >= 0)
+            H5Sclose(cspace);
+    }
+    if (rc == DC_OK)
+        rc = write_attr_str(w, d, "/series", "doc",
+                            "every time series' points (time_s, value), one series after the other in the "
+                            "order of /series_index (its rows start and count)");
+    if (d >= 0 && H5Dclose(d) < 0 && rc == DC_OK)
+        rc = fail(w, "could not close dataset /series");
+    free(buf);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (space >= 0)
+        H5Sclose(space);
+    return rc;
+}
+
+/* /series_index: one row per series (name, unit, doc, start, count), and
+ * /series: their points. */
 static int write_series(writer *w, const dc_series_set *set)
 {
-    hid_t g = create_group(w, "series");
-    if (g < 0)
-        return fail(w, "could not create group /series");
-    int rc = DC_OK;
-    size_t n = dc_series_set_count(set);
-    for (size_t i = 0; i < n && rc == DC_OK; i++)
-        rc = write_one_series(w, g, dc_series_set_at(set, i));
-    if (H5Gclose(g) < 0 && rc == DC_OK)
-        rc = fail(w, "could not close group /series");
+    size_t n = dc_series_set_count(set), total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = dc_series_name(dc_series_set_at(set, i));
+        if (!valid_link_name(name))
+            return dc_error_set(w->err, DC_EINTERNAL,
+                                "cannot write trace '%s': series name '%s' is not a valid HDF5 name", w->path,
+                                name ? name : "");
+        total += dc_series_length(dc_series_set_at(set, i));
+    }
+    packed p = {0};
+    size_t o_name = packed_add(&p, "name", longest(n, series_name_at, set), false);
+    size_t o_unit = packed_add(&p, "unit", longest(n, series_unit_at, set), false);
+    size_t o_doc = packed_add(&p, "doc", longest(n, series_doc_at, set), false);
+    size_t o_start = packed_add(&p, "start", 0, true);
+    size_t o_count = packed_add(&p, "count", 0, true);
+    unsigned char *rows = calloc(n ? n : 1, p.size);
+    if (!rows)
+        return dc_error_set(w->err, DC_ENOMEM, "cannot write trace '%s': out of memory", w->path);
+    int64_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        const dc_series *s = dc_series_set_at(set, i);
+        unsigned char *r = rows + i * p.size;
+        int64_t count = (int64_t)dc_series_length(s);
+        put_str(r + o_name, p.str_len[0], dc_series_name(s));
+        put_str(r + o_unit, p.str_len[1], dc_series_unit(s));
+        put_str(r + o_doc, p.str_len[2], dc_series_doc(s));
+        put_num(r + o_start, &start);
+        put_num(r + o_count, &count);
+        start += count;
+    }
+    int rc = write_packed(w, "/series_index", &p, n, rows,
+                          "one row per time series: its points are rows start .. start + count - 1 of /series",
+                          ",,,,",
+                          "name: the series' name\n"
+                          "unit: the unit of its values (times are in s)\n"
+                          "doc: what it records\n"
+                          "start: its first row in /series\n"
+                          "count: its number of points\n");
+    free(rows);
+    if (rc == DC_OK)
+        rc = write_series_points(w, set, total);
     return rc;
 }
 
@@ -373,43 +517,19 @@ hid_t dc_trace_event_type(bool native)
     return t;
 }
 
+
 static int write_events(writer *w, const dc_eventlog *log)
 {
     size_t n = log ? dc_eventlog_count(log) : 0;
-    const dc_eventlog_row *rows = log ? dc_eventlog_rows(log) : NULL;
-    int rc = DC_OK;
     hid_t mem = dc_trace_event_type(true), file = dc_trace_event_type(false);
-    hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED};
-    hid_t space = H5Screate_simple(1, dims, maxdims);
-    hid_t dcpl = table_dcpl(w, 1, n, EVENT_CHUNK_ROWS, 0);
-    hid_t d = -1;
-    if (mem < 0 || file < 0 || space < 0 || dcpl < 0)
-        rc = fail(w, "could not set up dataset /events");
-    else if ((d = H5Dcreate2(w->file, "events", file, space, H5P_DEFAULT, dcpl, w->dapl)) < 0)
-        rc = fail(w, "could not create dataset /events");
-    else if (n > 0 && H5Dwrite(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0)
-        rc = fail(w, "could not write dataset /events");
-    /* The same attributes as the /jobs-like tables: what a row is, the
-     * columns' units (comma-separated, in column order) and their docs. */
-    if (rc == DC_OK)
-        rc = write_attr_str(w, d, "/events", "doc",
-                            "one row per event of the run, in time order (docs/traces.md lists the kinds)");
-    if (rc == DC_OK)
-        rc = write_attr_str(w, d, "/events", "units", "s,,,,,");
-    if (rc == DC_OK)
-        rc = write_attr_str(w, d, "/events", "column_docs",
-                            "time_s: simulated time of the event\n"
-                            "kind: what happened (failure, repair_done, checkpoint, job_done, ...)\n"
-                            "component: the failure class, network part, storage tier or pool it concerns\n"
-                            "id: the node or unit it concerns, -1 if none\n"
-                            "job: the job it concerns, -1 if none\n"
-                            "value: a number whose meaning and unit depend on the kind (docs/traces.md)\n");
-    if (d >= 0 && H5Dclose(d) < 0 && rc == DC_OK)
-        rc = fail(w, "could not close dataset /events");
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
-    if (space >= 0)
-        H5Sclose(space);
+    int rc = write_table(w, "/events", file, mem, n, sizeof(dc_eventlog_row), log ? dc_eventlog_rows(log) : NULL,
+                         "one row per event of the run, in time order (docs/traces.md lists the kinds)", "s,,,,,",
+                         "time_s: simulated time of the event\n"
+                         "kind: what happened (failure, repair_done, checkpoint, job_done, ...)\n"
+                         "component: the failure class, network part, storage tier or pool it concerns\n"
+                         "id: the node or unit it concerns, -1 if none\n"
+                         "job: the job it concerns, -1 if none\n"
+                         "value: a number whose meaning and unit depend on the kind (docs/traces.md)\n");
     if (mem >= 0)
         H5Tclose(mem);
     if (file >= 0)
@@ -419,8 +539,9 @@ static int write_events(writer *w, const dc_eventlog *log)
 
 /* ---- tables of rows (rowtable.h) ---------------------------------------------- */
 
-/* The compound type of a table's rows: the memory layout, or packed
- * little-endian for the file. */
+/* The compound type of a table's rows: native numbers for memory, or
+ * little-endian for the file, at the same offsets (the rows' alignment
+ * padding, zeroed, is stored with them: copied, not converted). */
 static hid_t rowtable_type(const dc_rowtable *t, bool native)
 {
     size_t n = dc_rowtable_columns(t);
@@ -446,8 +567,6 @@ static hid_t rowtable_type(const dc_rowtable *t, bool native)
         }
         }
     }
-    if (ok && !native)
-        ok = H5Tpack(ct) >= 0;
     if (!ok && ct >= 0) {
         H5Tclose(ct);
         ct = -1;
@@ -481,6 +600,7 @@ static char *rowtable_joined(const dc_rowtable *t, bool docs)
     return s;
 }
 
+
 static int write_rowtable(writer *w, const dc_rowtable *t)
 {
     const char *name = dc_rowtable_name(t);
@@ -489,74 +609,17 @@ static int write_rowtable(writer *w, const dc_rowtable *t)
         return dc_error_set(w->err, DC_EINTERNAL, "cannot write trace '%s': table name '%s' is not a valid name",
                             w->path, name);
     snprintf(path, sizeof path, "/%s", name);
-    size_t n = dc_rowtable_rows(t);
-    int rc = DC_OK;
     hid_t mem = rowtable_type(t, true), file = rowtable_type(t, false);
-    hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED};
-    hid_t space = H5Screate_simple(1, dims, maxdims);
-    size_t row = dc_rowtable_row_size(t) ? dc_rowtable_row_size(t) : 1;
-    hid_t dcpl = table_dcpl(w, 1, n, 65536 / row ? 65536 / row : 1, 0);
-    hid_t d = -1;
     char *units = rowtable_joined(t, false), *docs = rowtable_joined(t, true);
-    if (mem < 0 || file < 0 || space < 0 || dcpl < 0 || !units || !docs)
-        rc = fail(w, "could not set up dataset %s", path);
-    else if ((d = H5Dcreate2(w->file, path, file, space, H5P_DEFAULT, dcpl, w->dapl)) < 0)
-        rc = fail(w, "could not create dataset %s", path);
-    else if (n > 0 && H5Dwrite(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, dc_rowtable_data(t)) < 0)
-        rc = fail(w, "could not write dataset %s", path);
-    if (rc == DC_OK)
-        rc = write_attr_str(w, d, path, "doc", dc_rowtable_doc(t));
-    if (rc == DC_OK)
-        rc = write_attr_str(w, d, path, "units", units);
-    if (rc == DC_OK)
-        rc = write_attr_str(w, d, path, "column_docs", docs);
+    int rc = units && docs ? write_table(w, path, file, mem, dc_rowtable_rows(t), dc_rowtable_row_size(t),
+                                         dc_rowtable_data(t), dc_rowtable_doc(t), units, docs)
+                           : dc_error_set(w->err, DC_ENOMEM, "cannot write trace '%s': out of memory", w->path);
     free(units);
     free(docs);
-    if (d >= 0 && H5Dclose(d) < 0 && rc == DC_OK)
-        rc = fail(w, "could not close dataset %s", path);
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
-    if (space >= 0)
-        H5Sclose(space);
     if (mem >= 0)
         H5Tclose(mem);
     if (file >= 0)
         H5Tclose(file);
-    return rc;
-}
-
-/* The summary again as one table, /summary_table: a row per figure with
- * its name, value and unit (strings as long as the longest), built as a
- * table of rows so that pandas takes the whole summary in one read. */
-static int write_summary_table(writer *w, const dc_summary *s)
-{
-    size_t n = dc_summary_count(s), name_len = 2, unit_len = 2;
-    for (size_t i = 0; i < n; i++) {
-        size_t k = strlen(dc_summary_key(s, i)) + 1, u = strlen(dc_summary_unit(s, i)) + 1;
-        name_len = k > name_len ? k : name_len;
-        unit_len = u > unit_len ? u : unit_len;
-    }
-    dc_rowtable_set *set = dc_rowtable_set_create();
-    dc_rowtable *t = set ? dc_rowtable_set_get(set, "summary_table",
-                                               "the summary as one table: each figure's name, value and unit "
-                                               "(its doc: /summary/NAME)")
-                         : NULL;
-    int name = t ? dc_rowtable_add_column(t, "name", DC_ROWCOL_STR, name_len, "", "the figure's key") : -1;
-    int value = t ? dc_rowtable_add_column(t, "value", DC_ROWCOL_F8, 0, "", "its value, in its unit") : -1;
-    int unit = t ? dc_rowtable_add_column(t, "unit", DC_ROWCOL_STR, unit_len, "", "its unit") : -1;
-    int rc = DC_OK;
-    if (name < 0 || value < 0 || unit < 0) {
-        rc = fail(w, "could not set up dataset /summary_table (a key or unit too long, or out of memory)");
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            dc_rowtable_set_str(t, name, dc_summary_key(s, i));
-            dc_rowtable_set_f8(t, value, dc_summary_value(s, i));
-            dc_rowtable_set_str(t, unit, dc_summary_unit(s, i));
-            dc_rowtable_commit(t);
-        }
-        rc = dc_rowtable_set_failed(set) ? fail(w, "out of memory building /summary_table") : write_rowtable(w, t);
-    }
-    dc_rowtable_set_destroy(set);
     return rc;
 }
 
@@ -603,8 +666,6 @@ static int write_file(writer *w, dc_outfile *out, const dc_trace_meta *meta,
     rc = write_root_attrs(w, meta);
     if (rc == DC_OK)
         rc = write_summary(w, summary);
-    if (rc == DC_OK)
-        rc = write_summary_table(w, summary);
     if (rc == DC_OK)
         rc = write_series(w, series);
     if (rc == DC_OK)

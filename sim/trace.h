@@ -5,11 +5,15 @@
  *   /                 attributes: dcsim_version, format_version (int),
  *                     scenario (the effective scenario text), scenario_file,
  *                     seed (uint64), horizon_s, end_s, started_at (ISO 8601 UTC)
- *   /summary/KEY      one scalar float64 dataset per summary figure, in
- *                     summary order (creation order is tracked), with string
- *                     attributes "unit" and "doc"
- *   /series/NAME      float64 dataset of shape (n, 2): columns time_s, value;
- *                     chunked; attributes "unit", "doc", "columns"
+ *   /summary          compound table, one row per summary figure in summary
+ *                     order: name, value (f8), unit, doc (fixed-length
+ *                     UTF-8 strings as long as the longest)
+ *   /series_index     compound table, one row per time series: name, unit,
+ *                     doc, start (i8), count (i8)
+ *   /series           float64 array of shape (n, 2), columns time_s, value:
+ *                     every series' points one after the other, series i
+ *                     in rows start_i .. start_i + count_i - 1; chunked;
+ *                     attributes "columns", "doc"
  *   /events           compound table: time_s (f8), kind (S16), component (S24),
  *                     id (i4), job (i4), value (f8); chunked
  *   /NAME             each table of meta->tables (rowtable.h, for example
@@ -33,7 +37,12 @@
 #include "series.h"
 #include "summary.h"
 
-#define DC_TRACE_FORMAT_VERSION 1
+/* 2: /summary, /series and /series_index as above; 1 (dcsim before
+ * 2026-12): /summary/KEY scalar datasets with attributes unit and doc,
+ * /summary_table, /series/NAME (n, 2) datasets with attributes unit, doc,
+ * columns.  analysis/trace_read.c reads both. */
+#define DC_TRACE_FORMAT_VERSION 2
+#define DC_TRACE_FORMAT_OLDEST 1
 
 typedef struct dc_trace_meta {
     const char *dcsim_version;

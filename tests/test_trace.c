@@ -22,8 +22,10 @@
 #include "json.h"
 #include "numfmt.h"
 #include "summary.h"
+#include "table.h"
 #include "testutil.h"
 #include "trace.h"
+#include "trace_format.h"
 #include "trace_read.h"
 #include "xxh64.h"
 
@@ -1005,7 +1007,7 @@ static void test_trace_open_errors(void)
     CU_ASSERT_EQUAL(err.code, DC_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, path));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "format version 99"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "format version 1"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "format versions 1 to 2"));
     unlink(path);
 }
 
@@ -1057,6 +1059,182 @@ static void test_trace_missing_parts(void)
     fixture_free(&fx);
 }
 
+/* A trace in format 1 (sim/trace.h: dcsim before format 2), written by hand
+ * from fx: /summary/KEY scalars with unit and doc, /series/NAME (n, 2)
+ * arrays with unit, doc and columns, /events. */
+static void v1_attr(hid_t obj, const char *name, const char *value)
+{
+    hid_t st = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR);
+    H5Tset_size(st, H5T_VARIABLE);
+    H5Tset_cset(st, H5T_CSET_UTF8);
+    const char *v = value ? value : "";
+    hid_t a = H5Acreate2(obj, name, st, sp, H5P_DEFAULT, H5P_DEFAULT);
+    CU_ASSERT_TRUE(a >= 0 && H5Awrite(a, st, &v) >= 0);
+    H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(st);
+}
+
+static void write_format1(const char *path, const fixture *fx)
+{
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    CU_ASSERT_TRUE_FATAL(f >= 0);
+    hid_t sp = H5Screate(H5S_SCALAR);
+    int one = 1;
+    hid_t a = H5Acreate2(f, "format_version", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_INT, &one);
+    H5Aclose(a);
+    v1_attr(f, "dcsim_version", fx->meta.dcsim_version);
+    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+    hid_t g = H5Gcreate2(f, "summary", H5P_DEFAULT, gcpl, H5P_DEFAULT);
+    for (size_t i = 0; i < dc_summary_count(fx->summary); i++) {
+        double v = dc_summary_value(fx->summary, i);
+        hid_t d = H5Dcreate2(g, dc_summary_key(fx->summary, i), H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT,
+                             H5P_DEFAULT);
+        CU_ASSERT_TRUE(d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) >= 0);
+        v1_attr(d, "unit", dc_summary_unit(fx->summary, i));
+        v1_attr(d, "doc", dc_summary_doc(fx->summary, i));
+        H5Dclose(d);
+    }
+    H5Gclose(g);
+    g = H5Gcreate2(f, "series", H5P_DEFAULT, gcpl, H5P_DEFAULT);
+    for (size_t k = 0; k < dc_series_set_count(fx->series); k++) {
+        const dc_series *s = dc_series_set_at(fx->series, k);
+        size_t n = dc_series_length(s);
+        double *buf = malloc((n ? n : 1) * 2 * sizeof *buf);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+        for (size_t i = 0; i < n; i++) {
+            buf[2 * i] = dc_series_times(s)[i];
+            buf[2 * i + 1] = dc_series_values(s)[i];
+        }
+        hsize_t dims[2] = {n, 2};
+        hid_t space = H5Screate_simple(2, dims, NULL);
+        hid_t d = H5Dcreate2(g, dc_series_name(s), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        CU_ASSERT_TRUE(d >= 0);
+        if (n > 0)
+            CU_ASSERT_TRUE(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0);
+        v1_attr(d, "unit", dc_series_unit(s));
+        v1_attr(d, "doc", dc_series_doc(s));
+        hid_t st = H5Tcopy(H5T_C_S1);
+        H5Tset_size(st, H5T_VARIABLE);
+        hsize_t two = 2;
+        hid_t cs = H5Screate_simple(1, &two, NULL);
+        const char *cols[2] = {"time_s", "value"};
+        hid_t ca = H5Acreate2(d, "columns", st, cs, H5P_DEFAULT, H5P_DEFAULT);
+        CU_ASSERT_TRUE(ca >= 0 && H5Awrite(ca, st, cols) >= 0);
+        H5Aclose(ca);
+        H5Sclose(cs);
+        H5Tclose(st);
+        H5Dclose(d);
+        H5Sclose(space);
+        free(buf);
+    }
+    H5Gclose(g);
+    hid_t ft = dc_trace_event_type(false), mt = dc_trace_event_type(true);
+    hsize_t n_ev[1] = {dc_eventlog_count(fx->events)};
+    hid_t space = H5Screate_simple(1, n_ev, NULL);
+    hid_t d = H5Dcreate2(f, "events", ft, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CU_ASSERT_TRUE(d >= 0 && H5Dwrite(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, dc_eventlog_rows(fx->events)) >= 0);
+    H5Dclose(d);
+    H5Sclose(space);
+    H5Tclose(ft);
+    H5Tclose(mt);
+    H5Pclose(gcpl);
+    H5Pclose(fcpl);
+    H5Sclose(sp);
+    CU_ASSERT_TRUE(H5Fclose(f) >= 0);
+}
+
+/* Two tables cell for cell (NaN equal to NaN). */
+static void check_same_table(const dc_table *a, const dc_table *b)
+{
+    CU_ASSERT_EQUAL_FATAL(dc_table_columns(a), dc_table_columns(b));
+    CU_ASSERT_EQUAL_FATAL(dc_table_rows(a), dc_table_rows(b));
+    for (size_t c = 0; c < dc_table_columns(a); c++) {
+        CU_ASSERT_STRING_EQUAL(dc_table_column_name(a, c), dc_table_column_name(b, c));
+        for (size_t r = 0; r < dc_table_rows(a); r++) {
+            double x = dc_table_number(a, r, (long)c), y = dc_table_number(b, r, (long)c);
+            CU_ASSERT_TRUE(same_double(x, y) || (isnan(x) && isnan(y)));
+        }
+    }
+}
+
+/* Format 1 still reads: the same summary (order, values, units, docs),
+ * series and events as the format 2 trace of the same run, the same list
+ * of datasets (/summary/KEY and /series/NAME in both), and the same tables
+ * for /summary/KEY and /series/NAME. */
+static void test_trace_format1(void)
+{
+    fixture fx;
+    fixture_make(&fx, 500, 100);
+    char p1[600], p2[600];
+    path_in(p1, sizeof p1, "v1.h5");
+    path_in(p2, sizeof p2, "v2.h5");
+    dc_error err;
+    write_format1(p1, &fx);
+    CU_ASSERT_EQUAL_FATAL(dc_trace_write(p2, &fx.meta, fx.summary, fx.series, fx.events, &err), DC_OK);
+    dc_trace_file *t1 = dc_trace_open(p1, &err), *t2 = dc_trace_open(p2, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t2);
+    dc_summary *s1 = dc_summary_create(), *s2 = dc_summary_create();
+    CU_ASSERT_EQUAL(dc_trace_read_summary(t1, s1, &err), DC_OK);
+    CU_ASSERT_EQUAL(dc_trace_read_summary(t2, s2, &err), DC_OK);
+    CU_ASSERT_EQUAL_FATAL(dc_summary_count(s1), dc_summary_count(fx.summary));
+    CU_ASSERT_EQUAL_FATAL(dc_summary_count(s2), dc_summary_count(fx.summary));
+    for (size_t i = 0; i < dc_summary_count(s1); i++) {
+        CU_ASSERT_STRING_EQUAL(dc_summary_key(s1, i), dc_summary_key(fx.summary, i));
+        CU_ASSERT_STRING_EQUAL(dc_summary_key(s2, i), dc_summary_key(fx.summary, i));
+        CU_ASSERT_STRING_EQUAL(dc_summary_unit(s1, i), dc_summary_unit(s2, i));
+        CU_ASSERT_STRING_EQUAL(dc_summary_doc(s1, i), dc_summary_doc(s2, i));
+        double x = dc_summary_value(s1, i), y = dc_summary_value(s2, i);
+        CU_ASSERT_TRUE(same_double(x, y) || (isnan(x) && isnan(y)));
+    }
+    dc_summary_destroy(s1);
+    dc_summary_destroy(s2);
+    size_t n1 = 0, n2 = 0;
+    CU_ASSERT_EQUAL(dc_trace_event_count(t1, &n1, &err), DC_OK);
+    CU_ASSERT_EQUAL(n1, 500);
+    char **l1 = NULL, **l2 = NULL;
+    CU_ASSERT_EQUAL_FATAL(dc_trace_list_datasets(t1, &l1, &n1, &err), DC_OK);
+    CU_ASSERT_EQUAL_FATAL(dc_trace_list_datasets(t2, &l2, &n2, &err), DC_OK);
+    CU_ASSERT_EQUAL_FATAL(n1, n2);
+    CU_ASSERT_EQUAL(n1, 1 + 3 + dc_summary_count(fx.summary)); /* /events, three series, the figures */
+    for (size_t i = 0; i < n1; i++) {
+        CU_ASSERT_STRING_EQUAL(l1[i], l2[i]);
+        bool has = false;
+        CU_ASSERT_EQUAL(dc_trace_has_dataset(t2, l2[i], &has, &err), DC_OK);
+        CU_ASSERT_TRUE(has);
+        if (strcmp(l1[i], "/events") == 0)
+            continue;
+        dc_table *a = dc_table_create(), *b = dc_table_create();
+        CU_ASSERT_EQUAL(dc_trace_read_table(t1, l1[i], a, &err), DC_OK);
+        CU_ASSERT_EQUAL(dc_trace_read_table(t2, l2[i], b, &err), DC_OK);
+        check_same_table(a, b);
+        dc_table_destroy(a);
+        dc_table_destroy(b);
+    }
+    dc_trace_free_list(l1, n1);
+    dc_trace_free_list(l2, n2);
+    bool has = true;
+    CU_ASSERT_EQUAL(dc_trace_has_dataset(t2, "/summary/nope", &has, &err), DC_OK);
+    CU_ASSERT_FALSE(has);
+    CU_ASSERT_EQUAL(dc_trace_has_dataset(t2, "/series/nope", &has, &err), DC_OK);
+    CU_ASSERT_FALSE(has);
+    dc_table *none = dc_table_create();
+    CU_ASSERT_EQUAL(dc_trace_read_table(t2, "/series/nope", none, &err), DC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "has no dataset /series/nope"));
+    dc_table_destroy(none);
+    dc_trace_close(t1);
+    dc_trace_close(t2);
+    check_trace(p2, &fx);
+    unlink(p1);
+    unlink(p2);
+    fixture_free(&fx);
+}
+
 static int register_tests(void)
 {
     DC_TEST_SUITE("json", {"the writer: layout, escapes, numbers, errors", test_json_writer},
@@ -1074,6 +1252,7 @@ static int register_tests(void)
                   {"check writable", test_trace_check_writable},
                   {"open errors", test_trace_open_errors},
                   {"missing datasets", test_trace_missing_parts},
+                  {"format 1 read as format 2", test_trace_format1},
                   {"checksum: XXH64 block, FNV-1a blocks of older traces, other versions", test_trace_checksum_versions});
     DC_TEST_SUITE("xxh64", {"reference values, pieces", test_xxh64});
     return 0;
