@@ -1,4 +1,4 @@
-/* dcsim report --jobs: the trace's /jobs table as a person reads it, one line per job and a total.
+/* dcsim report --jobs: the trace's /jobs table as a person reads it, one line per job, a total and the pools' lending.
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 #include "cli.h"
 
@@ -13,6 +13,47 @@
 static const char *txt(const dc_table *t, size_t r, long c)
 {
     return c < 0 ? "" : dc_table_text(t, r, (size_t)c);
+}
+
+static double fig(const dc_summary *sum, const char *pool, const char *what)
+{
+    char key[160];
+    double v = NAN;
+    snprintf(key, sizeof key, "pool.%s.%s", pool, what);
+    dc_summary_get(sum, key, &v);
+    return v;
+}
+
+/* With virtual clusters lending (pool.NAME.lent_gpu_h in the summary), a
+ * line per pool: its own, lent and borrowed GPU-hours and its reclaims. */
+static int pools_block(dc_trace_file *tf, dc_error *err)
+{
+    dc_summary *sum = dc_summary_create();
+    if (!sum)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    int rc = dc_trace_read_summary(tf, sum, err);
+    bool header = false;
+    for (size_t i = 0; rc == DC_OK && i < dc_summary_count(sum); i++) {
+        const char *k = dc_summary_key(sum, i), *tail = ".lent_gpu_h";
+        size_t n = strlen(k), nt = strlen(tail);
+        if (strncmp(k, "pool.", 5) != 0 || n <= 5 + nt || strcmp(k + n - nt, tail) != 0)
+            continue;
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(n - 5 - nt), k + 5);
+        if (!header) {
+            printf("\nvirtual clusters (GPU-h: own: its nodes held by its own jobs and services; lent: its nodes held "
+                   "by other pools' jobs; borrowed: other pools' nodes held by its jobs)\n\n");
+            printf("%-24s %6s %6s %8s %11s %11s %11s %8s %8s %9s\n", "pool", "nodes", "jobs", "wait_h", "own", "lent",
+                   "borrowed", "borrows", "reclaims", "reclaimed");
+            header = true;
+        }
+        printf("%-24.24s %6.0f %6.0f %8.2f %11.1f %11.1f %11.1f %8.0f %8.0f %9.0f\n", name, fig(sum, name, "nodes"),
+               fig(sum, name, "jobs"), fig(sum, name, "wait_mean_h"), fig(sum, name, "own_gpu_h"),
+               dc_summary_value(sum, i), fig(sum, name, "borrowed_gpu_h"), fig(sum, name, "borrow_starts"),
+               fig(sum, name, "lend_reclaims"), fig(sum, name, "reclaimed"));
+    }
+    dc_summary_destroy(sum);
+    return rc;
 }
 
 int dc_report_jobs(dc_trace_file *tf, const char *path, dc_error *err)
@@ -70,5 +111,5 @@ int dc_report_jobs(dc_trace_file *tf, const char *path, dc_error *err)
     printf("\nall jobs: %.1f GPU-h held, %.1f useful (%.3f); %zu of %zu started, mean wait %.2f h\n", total, useful,
            total > 0 ? useful / total : NAN, started, n, started ? wait / (double)started : NAN);
     dc_table_destroy(t);
-    return DC_OK;
+    return pools_block(tf, err);
 }

@@ -9,7 +9,8 @@
  *   borrowed job at equal priority, the lowest priority first otherwise;
  *   the reclaimed job loses the work since its last checkpoint (here its
  *   start) and restarts when nodes free; with a notice it checkpoints on
- *   its way out and loses nothing; every GPU-hour account by hand;
+ *   its way out and loses nothing; every GPU-hour account by hand, and
+ *   `dcsim report --jobs` showing them per pool;
  * - lending off (keys absent, false, or a lender with no borrower): the
  *   summary bit-identical to the scenario without the keys;
  * - a synthetic two-VC trace (mapped CSV, columns.pool = "vc") whose load
@@ -25,6 +26,7 @@
 
 #include "badinput.h"
 #include "cluster.h"
+#include "runner.h"
 #include "simrun.h"
 #include "testutil.h"
 #include "workload/scheduler.h"
@@ -209,6 +211,47 @@ static void test_reclaim_exact(void)
     dc_sim_destroy(sim);
 }
 
+/* dcsim report --jobs of the first reclaim case: a line per pool with its
+ * own, lent and borrowed GPU-hours and reclaims, equal to the hand values
+ * above (A: own 16, lent 336, 1 reclaim; B: own 320, borrowed 336, 3
+ * borrowing starts, 1 job reclaimed). */
+static void test_report_pools(void)
+{
+    char cfg[512], trace[512], text[2048];
+    snprintf(cfg, sizeof cfg, "%s/report.cfg", tmpdir);
+    snprintf(trace, sizeof trace, "%s/report.h5", tmpdir);
+    snprintf(text, sizeof text, reclaim_cfg, 0.0, 0, "");
+    dc_test_write_text(cfg, text);
+    const char *run[] = {"run", cfg, "-o", trace, "--quiet", NULL};
+    dc_runner_result r = dc_runner_dcsim(run, NULL);
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    dc_runner_free(&r);
+    const char *rep[] = {"report", "--jobs", trace, NULL};
+    r = dc_runner_dcsim(rep, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    const char *block = r.out ? strstr(r.out, "\nvirtual clusters") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(block);
+    double v[2][9];
+    int got = 0;
+    for (int i = 0; i < 2; i++) {
+        char pat[8];
+        snprintf(pat, sizeof pat, "\n%c ", i == 0 ? 'A' : 'B');
+        const char *line = strstr(block, pat);
+        if (line)
+            got += sscanf(line + 3, "%lf %lf %lf %lf %lf %lf %lf %lf %lf", &v[i][0], &v[i][1], &v[i][2], &v[i][3],
+                          &v[i][4], &v[i][5], &v[i][6], &v[i][7], &v[i][8]);
+    }
+    printf("\n%s", block);
+    CU_ASSERT_EQUAL_FATAL(got, 18);
+    /* nodes jobs wait own lent borrowed borrows reclaims reclaimed */
+    const double want[2][9] = {{4, 1, 0, 16, 336, 0, 0, 1, 0}, {4, 3, 0, 320, 0, 336, 3, 0, 1}};
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 9; k++)
+            if (k != 2)
+                CU_ASSERT_DOUBLE_EQUAL(v[i][k], want[i][k], 0.05);
+    dc_runner_free(&r);
+}
+
 /* ---------- a two-VC trace ---------- */
 
 /* A deterministic trace of two virtual clusters whose load alternates: vc1
@@ -359,6 +402,7 @@ static int register_suites(void)
 {
     DC_TEST_SUITE("vcluster", {"a borrowing queue takes exactly the lender's idle nodes", test_borrow_exact},
                   {"a lender reclaims exactly the nodes it needs (youngest, lowest priority)", test_reclaim_exact},
+                  {"dcsim report --jobs: a line per pool with its lending", test_report_pools},
                   {"a two-VC trace: lending lowers the mean wait; accounts agree", test_two_vc_trace},
                   {"lending off: bit-identical summaries", test_lending_off_identical},
                   {"bad input: a spot pool that lends", test_bad_input});
