@@ -23,6 +23,19 @@ const dc_param dc_cluster_params[] = {
      "GPUs in each node"},
     {"cluster.nodes_per_rack", DC_PARAM_INT, 0, "nodes", 4, NULL, 1, 1024, NULL,
      "nodes per rack (a rack-level failure takes them all)"},
+    {"cluster.delivery", DC_PARAM_LIST, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "capacity over time: the nodes arrive in stages, taken in order (their nodes add up to nodes + spare_nodes); "
+     "absent: every node from day 0"},
+    {"cluster.delivery.[].day", DC_PARAM_FLOAT, 0, "days", 0, NULL, 0, 1e6, NULL,
+     "day the stage's nodes arrive and become schedulable"},
+    {"cluster.delivery.[].nodes", DC_PARAM_INT, DC_PARAM_REQUIRED, "nodes", 0, NULL, 1, MAX_NODES, NULL,
+     "nodes of the stage"},
+    {"cluster.delivery.[].retire_day", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "days", 0, NULL, 0, 1e6, NULL,
+     "a refresh: the stage's nodes leave service on this day (their jobs lose them as at a failure); "
+     "a later stage brings their replacements"},
+    {"cluster.delivery.[].rent_until_day", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "days", 0, NULL, 0, 1e6, NULL,
+     "rent then buy (the cost model): the stage is rented on demand from its arrival until this day, then "
+     "bought, its capital spent and its depreciation started that day"},
     {0},
 };
 
@@ -38,6 +51,11 @@ typedef struct job_slot {
 struct dc_cluster {
     dc_sim *sim;
     uint32_t n_nodes, gpus_per_node, nodes_per_rack, n_racks;
+    dc_cluster_stage *stages;
+    size_t n_stages;
+    uint8_t *absent;      /* per node when stages come or go: not delivered or retired */
+    uint32_t n_absent;    /* absent nodes (DOWN, in no down line) */
+    double absent_node_s;
     uint8_t *state;       /* dc_node_state per node */
     uint8_t *reason;      /* down reason per DOWN node (0: plain down) */
     int32_t *job_of;      /* job per node, -1 if none */
@@ -87,6 +105,11 @@ int dc_cluster_failure_class_count(const dc_cluster *c) { return c->n_classes; }
 const char *dc_cluster_failure_class_name(const dc_cluster *c, int class_id) { return c->class_names[class_id]; }
 double dc_cluster_failure_acceleration(const dc_cluster *c, int class_id) { return c->class_accel[class_id]; }
 dc_node_state dc_cluster_node_state(const dc_cluster *c, uint32_t node) { return (dc_node_state)c->state[node]; }
+size_t dc_cluster_stage_count(const dc_cluster *c) { return c->n_stages; }
+const dc_cluster_stage *dc_cluster_stage_at(const dc_cluster *c, size_t k) { return &c->stages[k]; }
+bool dc_cluster_node_present(const dc_cluster *c, uint32_t node) { return !c->absent || !c->absent[node]; }
+uint32_t dc_cluster_absent_count(const dc_cluster *c) { return c->n_absent; }
+static bool absent(const dc_cluster *c, uint32_t node) { return c->absent && c->absent[node]; }
 int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node) { return c->job_of[node]; }
 uint32_t dc_cluster_job_count(const dc_cluster *c) { return c->n_jobs; }
 uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job) { return c->jobs[job].nodes; }
@@ -202,7 +225,8 @@ static void bank(dc_cluster *c)
     if (dt > 0.0) {
         c->idle_node_s += dt * c->idle_count;
         c->busy_node_s += dt * c->n_busy;
-        c->down_node_s += dt * c->n_down;
+        c->down_node_s += dt * (c->n_down - c->n_absent);
+        c->absent_node_s += dt * c->n_absent;
         c->retired_node_s += dt * c->n_retired;
         for (size_t r = 1; r < c->n_reasons; r++)
             c->reason_node_s[r] += dt * c->n_down_reason[r];
@@ -214,7 +238,7 @@ static void record(dc_cluster *c)
 {
     double now = dc_sim_now(c->sim);
     dc_series_record(c->series_up, now, (double)(c->n_nodes - c->n_down));
-    dc_series_record(c->series_down, now, (double)c->n_down);
+    dc_series_record(c->series_down, now, (double)(c->n_down - c->n_absent));
 }
 
 static void idle_push(dc_cluster *c, uint32_t node)
@@ -315,7 +339,7 @@ bool dc_cluster_withdraw(dc_cluster *c, uint32_t node, int reason)
 
 bool dc_cluster_restore(dc_cluster *c, uint32_t node)
 {
-    if (node >= c->n_nodes || c->state[node] != DC_NODE_DOWN)
+    if (node >= c->n_nodes || c->state[node] != DC_NODE_DOWN || absent(c, node))
         return false;
     bank(c);
     c->n_down--;
@@ -400,7 +424,7 @@ void dc_cluster_returned(dc_cluster *c, const dc_nodes_event *ev)
     bank(c);
     for (size_t i = 0; i < ev->n_nodes; i++) {
         uint32_t n = ev->nodes[i];
-        if (c->state[n] != DC_NODE_DOWN)
+        if (c->state[n] != DC_NODE_DOWN || absent(c, n)) /* a retired stage's node stays out */
             continue;
         c->n_down--;
         c->n_down_reason[c->reason[n]]--;
@@ -414,7 +438,7 @@ void dc_cluster_returned(dc_cluster *c, const dc_nodes_event *ev)
 
 void dc_cluster_retire(dc_cluster *c, uint32_t node)
 {
-    if (c->state[node] != DC_NODE_DOWN)
+    if (c->state[node] != DC_NODE_DOWN || absent(c, node))
         return;
     bank(c);
     c->n_down--;
@@ -451,7 +475,7 @@ int dc_cluster_down_reason(dc_cluster *c, const char *name)
 
 void dc_cluster_set_down_reason(dc_cluster *c, uint32_t node, int reason)
 {
-    if (c->state[node] != DC_NODE_DOWN || reason < 0 || (size_t)reason >= c->n_reasons
+    if (c->state[node] != DC_NODE_DOWN || absent(c, node) || reason < 0 || (size_t)reason >= c->n_reasons
         || c->reason[node] == reason)
         return;
     bank(c);
@@ -503,6 +527,123 @@ double dc_cluster_job_hazard(const dc_cluster *c, uint32_t nodes)
            + (double)nodes * c->gpus_per_node * c->hazard_job_gpu;
 }
 
+/* The delivery stages of cluster.delivery (one stage of every node without
+ * it): their nodes add up to the cluster's, retire_day after day. */
+static int read_stages(dc_cluster *c, const dc_scenario *sc, config_setting_t *g, dc_error *err)
+{
+    config_setting_t *list = config_setting_get_member(g, "delivery");
+    size_t n = list ? (size_t)config_setting_length(list) : 0;
+    if (list && n == 0)
+        return dc_scenario_error_at(sc, list, err, "give at least one stage, or leave delivery out");
+    c->stages = calloc(n ? n : 1, sizeof *c->stages);
+    if (!c->stages)
+        return dc_error_set(err, DC_ENOMEM, "out of memory for the delivery stages");
+    c->n_stages = n ? n : 1;
+    if (!n) {
+        c->stages[0] = (dc_cluster_stage){0, c->n_nodes, 0.0, INFINITY, -INFINITY};
+        return DC_OK;
+    }
+    double sum = 0;
+    bool comes_or_goes = false;
+    for (size_t k = 0; k < n; k++) {
+        config_setting_t *e = config_setting_get_elem(list, (unsigned)k);
+        int nodes = 0;
+        double day = 0, retire = INFINITY, rent = -INFINITY;
+        config_setting_lookup_int(e, "nodes", &nodes);
+        config_setting_lookup_float(e, "day", &day);
+        bool has_retire = config_setting_lookup_float(e, "retire_day", &retire);
+        config_setting_lookup_float(e, "rent_until_day", &rent);
+        if (has_retire && !(retire > day))
+            return dc_scenario_error_at(sc, config_setting_get_member(e, "retire_day"), err,
+                                        "the stage retires on day %g, not after it arrives (day %g)", retire, day);
+        c->stages[k] = (dc_cluster_stage){(uint32_t)sum, (uint32_t)nodes, day * 86400.0, retire * 86400.0,
+                                          rent * 86400.0};
+        sum += nodes;
+        comes_or_goes = comes_or_goes || day > 0.0 || has_retire;
+    }
+    if (sum != (double)c->n_nodes)
+        return dc_scenario_error_at(sc, list, err,
+                                    "the stages hold %.0f nodes but the cluster has %u (nodes + spare_nodes)", sum,
+                                    c->n_nodes);
+    if (comes_or_goes && !(c->absent = calloc(c->n_nodes, 1)))
+        return dc_error_set(err, DC_ENOMEM, "out of memory for the delivery stages");
+    for (size_t k = 0; c->absent && k < n; k++)
+        if (c->stages[k].arrive_s > 0.0)
+            memset(c->absent + c->stages[k].first, 1, c->stages[k].nodes);
+    return DC_OK;
+}
+
+/* Stage k's nodes arrive: IDLE, with new failure clocks. */
+static void on_arrive(dc_sim *sim, void *ctx, uint64_t k)
+{
+    dc_cluster *c = ctx;
+    const dc_cluster_stage *st = &c->stages[k];
+    uint32_t *nodes = malloc((size_t)st->nodes * sizeof *nodes);
+    if (!nodes) {
+        dc_sim_fail(sim, DC_ENOMEM, "out of memory delivering %u nodes", st->nodes);
+        return;
+    }
+    bank(c);
+    uint32_t n = 0;
+    for (uint32_t i = st->first; i < st->first + st->nodes; i++) {
+        if (!c->absent[i])
+            continue;
+        c->absent[i] = 0;
+        c->n_absent--;
+        c->n_down--;
+        idle_push(c, i);
+        nodes[n++] = i;
+    }
+    record(c);
+    dc_eventlog_add(dc_sim_eventlog(sim), dc_sim_now(sim), "delivery", "cluster", (int32_t)st->first, -1, n);
+    dc_nodes_event ev = {.nodes = nodes, .n_nodes = n, .class_id = -1, .as_new = true, .new_node = true};
+    dc_sim_publish(sim, c->sig_nodes_up, &ev);
+    dc_sim_publish(sim, c->sig_node_idle, NULL);
+    free(nodes);
+}
+
+/* Stage k retires: its up nodes fail (class -1: no repair), then every node
+ * of the stage is absent. */
+static void on_leave(dc_sim *sim, void *ctx, uint64_t k)
+{
+    dc_cluster *c = ctx;
+    const dc_cluster_stage *st = &c->stages[k];
+    uint32_t batch[1024];
+    size_t nb = 0;
+    for (uint32_t i = st->first; i < st->first + st->nodes; i++) {
+        if (c->state[i] == DC_NODE_IDLE || c->state[i] == DC_NODE_BUSY)
+            batch[nb++] = i;
+        if (nb == sizeof batch / sizeof batch[0] || (nb > 0 && i + 1 == st->first + st->nodes)) {
+            dc_cluster_fail(c, -1, "stage_retired", batch, nb, -1);
+            nb = 0;
+        }
+    }
+    bank(c);
+    uint32_t n = 0;
+    for (uint32_t i = st->first; i < st->first + st->nodes; i++) {
+        if (c->absent[i])
+            continue;
+        if (c->state[i] == DC_NODE_IDLE || c->state[i] == DC_NODE_BUSY) { /* taken back by a job meanwhile */
+            uint32_t one = i;
+            dc_cluster_fail(c, -1, "stage_retired", &one, 1, -1);
+            bank(c);
+        }
+        if (c->state[i] == DC_NODE_RETIRED) {
+            c->n_retired--;
+            c->n_down++;
+            c->state[i] = DC_NODE_DOWN;
+        } else {
+            c->n_down_reason[c->reason[i]]--;
+        }
+        c->reason[i] = 0;
+        c->absent[i] = 1;
+        c->n_absent++;
+        n++;
+    }
+    record(c);
+    dc_eventlog_add(dc_sim_eventlog(sim), dc_sim_now(sim), "stage_retired", "cluster", (int32_t)st->first, -1, n);
+}
+
 static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
 {
     dc_cluster *c = state;
@@ -538,8 +679,19 @@ static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
         return dc_error_set(err, DC_ENOMEM, "out of memory for %u nodes", c->n_nodes);
     c->idle_head = c->idle_tail = -1;
     c->n_reasons = 1; /* reason 0: plain down */
-    for (uint32_t i = 0; i < c->n_nodes; i++)
-        idle_push(c, i);
+    int rc = read_stages(c, sc, g, err);
+    if (rc != DC_OK)
+        return rc;
+    for (uint32_t i = 0; i < c->n_nodes; i++) {
+        if (!absent(c, i)) {
+            idle_push(c, i);
+            continue;
+        }
+        c->state[i] = DC_NODE_DOWN; /* not delivered yet */
+        c->job_of[i] = -1;
+        c->n_down++;
+        c->n_absent++;
+    }
     c->sig_failure = dc_sim_signal(sim, "failure");
     c->sig_nodes_up = dc_sim_signal(sim, "nodes_up");
     c->sig_node_idle = dc_sim_signal(sim, "node_idle");
@@ -557,7 +709,15 @@ static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
 
 static int cluster_start(void *state, dc_sim *sim, dc_error *err)
 {
-    record(state);
+    dc_cluster *c = state;
+    (void)err;
+    record(c);
+    for (size_t k = 0; c->absent && k < c->n_stages; k++) {
+        if (c->stages[k].arrive_s > 0.0)
+            dc_sim_at(sim, c->stages[k].arrive_s, on_arrive, c, k);
+        if (isfinite(c->stages[k].leave_s))
+            dc_sim_at(sim, c->stages[k].leave_s, on_leave, c, k);
+    }
     return DC_OK;
 }
 
@@ -567,7 +727,7 @@ static void cluster_finish(void *state, dc_sim *sim)
     bank(c);
     dc_summary *s = dc_sim_summary(sim);
     double gpn = c->gpus_per_node;
-    double capacity_node_s = (double)c->n_nodes * dc_sim_now(sim);
+    double capacity_node_s = (double)c->n_nodes * dc_sim_now(sim) - c->absent_node_s;
     dc_summary_set(s, "cluster.nodes", c->n_nodes, "nodes", "nodes including spares");
     dc_summary_set(s, "cluster.gpus", (double)c->n_nodes * gpn, "GPUs", "GPUs including spares");
     dc_summary_set(s, "cluster.node_availability",
@@ -590,6 +750,11 @@ static void cluster_finish(void *state, dc_sim *sim)
     dc_summary_set(s, "gpu_hours.retired", c->retired_node_s * gpn / 3600.0, "GPU-h",
                    "on nodes retired from service (until a replacement arrives)");
     dc_summary_set(s, "cluster.retired_nodes", c->n_retired, "nodes", "nodes retired and not replaced at the end");
+    if (c->absent) {
+        dc_summary_set(s, "cluster.absent_gpu_h", c->absent_node_s * gpn / 3600.0, "GPU-h",
+                       "GPU-hours of nodes not yet delivered or retired with their stage (not in the capacity)");
+        dc_summary_set(s, "cluster.absent_nodes", c->n_absent, "nodes", "nodes absent at the end");
+    }
 }
 
 static void cluster_destroy(void *state)
@@ -597,6 +762,8 @@ static void cluster_destroy(void *state)
     dc_cluster *c = state;
     free(c->state);
     free(c->reason);
+    free(c->stages);
+    free(c->absent);
     free(c->class_names);
     free(c->class_accel);
     free(c->job_of);

@@ -47,6 +47,19 @@
  * part); that node-time then goes to gpu_hours.REASON instead of
  * gpu_hours.down.
  *
+ * Capacity over time (cluster.delivery): the nodes arrive in stages, the
+ * stages taking the nodes in order (stage 0 nodes 0..n0-1, ...).  A node
+ * not yet delivered, or whose stage has retired (a refresh), is absent: it
+ * is DOWN (so it is never idle, draws no power and no failure takes it) but
+ * in no down line: the GPU-hour ledger leaves it out, so gpu_hours.capacity
+ * is the GPU-hours of the nodes present, sum over stages of GPUs x time
+ * present.  On its day a stage's nodes come IDLE with "nodes_up"
+ * (new_node: their failure clocks start there) and "node_idle"; on its
+ * retire_day the stage's up nodes go through "failure" with class -1 and
+ * class name "stage_retired" (no repair ticket; their jobs take spares as at
+ * a failure) and all its nodes become absent.  Models that count nodes at
+ * their init ask dc_cluster_node_present.
+ *
  * Failure acceleration: the failure model registers its classes
  * (dc_cluster_add_failure_class, ids = positions in the scenario's
  * failures list); another model (cooling: Arrhenius or doubling per 10 C)
@@ -119,6 +132,15 @@ typedef struct dc_failure_class_event {
 
 typedef struct dc_cluster dc_cluster;
 
+/* A delivery stage (cluster.delivery.[]); without a delivery list one stage
+ * holds every node from day 0. */
+typedef struct dc_cluster_stage {
+    uint32_t first, nodes;   /* nodes first .. first + nodes - 1 */
+    double arrive_s;         /* when they arrive (0: at the start) */
+    double leave_s;          /* when they retire (INFINITY: never) */
+    double rent_until_s;     /* cost: rented until then, bought then (-INFINITY: not rented) */
+} dc_cluster_stage;
+
 extern const dc_model_type dc_model_cluster;
 extern const dc_param dc_cluster_params[];
 
@@ -134,6 +156,12 @@ uint32_t dc_cluster_down_count(const dc_cluster *c);
 uint32_t dc_cluster_retired_count(const dc_cluster *c);
 
 dc_node_state dc_cluster_node_state(const dc_cluster *c, uint32_t node);
+/* Delivery stages (at least one) and whether a node is present now
+ * (delivered, its stage not retired); absent nodes are DOWN. */
+size_t dc_cluster_stage_count(const dc_cluster *c);
+const dc_cluster_stage *dc_cluster_stage_at(const dc_cluster *c, size_t k);
+bool dc_cluster_node_present(const dc_cluster *c, uint32_t node);
+uint32_t dc_cluster_absent_count(const dc_cluster *c);
 /* The job holding node, -1 if none. */
 int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node);
 

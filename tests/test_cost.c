@@ -31,8 +31,19 @@
  *    priced at its hours held (1e-9 against its GPU-hour lines), its nodes
  *    neither bought nor rented; owned, reserved, on-demand and spot GPUs in
  *    one TCO whose lines add up;
+ *  - capacity over time (cluster.delivery, stages.h): two stages' GPU-hours
+ *    present (the capacity, exactly: nodes x GPUs x hours present), their
+ *    idle power only while present, failures within the 99% Poisson
+ *    interval of the node-hours present (outside that of all nodes); four
+ *    jobs finishing at the closed-form instants with the second stage and
+ *    later without it; rent then buy (rent hours x price, capital at D,
+ *    depreciation and interest from D), a refresh (the old stage's residual
+ *    at its retire day, its nodes gone, its job moved onto the new stage),
+ *    the lines adding up;
  *  - bad input: a storage tier without tb and without a storage tier of its
- *    name; a price per MW without a way to size the plant. */
+ *    name; a price per MW without a way to size the plant; stages that do
+ *    not add up to the cluster, a retire day before the arrival, stages
+ *    with spot pools. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +51,7 @@
 
 #include "cost/fabric_bom.h"
 #include "fabric/topology.h"
+#include "badinput.h"
 #include "registry.h"
 #include "runner.h"
 #include "simrun.h"
@@ -472,6 +484,147 @@ static void test_spot_pool(void)
     printf("\n");
 }
 
+/* ---- capacity over time ------------------------------------------------------------------- */
+
+/* 16 nodes of 8 GPUs: 8 from day 0, 8 from day 20; 40 days; every node idle
+ * (the job starts after the end). */
+#define STAGES_CFG                                                                                              \
+    "horizon_days = 40.0;\n"                                                                                    \
+    "stop_when_done = false;\n"                                                                                 \
+    "cluster = { nodes = 16; gpus_per_node = 8; nodes_per_rack = 4;\n"                                          \
+    "  delivery = ( { day = 0.0; nodes = 8; }, { day = 20.0; nodes = 8; } ); };\n"                              \
+    "job = { nodes = 4; work_gpu_h = 1e9; start_s = 1e10; };\n"                                                 \
+    "power = { gpu = { idle_w = 100.0; peak_w = 700.0; }; node = { host_w = 2000.0; host_idle_w = 1000.0; };\n" \
+    "          ups_efficiency = 0.96; pdu_efficiency = 0.99; };\n"
+static const char stages_cfg[] = STAGES_CFG;
+static const char stages_fail_cfg[] = STAGES_CFG "failures = ( { name = \"node\"; mtbf_h = 50.0; } );\n"
+                                                 "repair = { law = \"constant\"; mean_h = 0.1; };\n";
+
+static void test_delivery(void)
+{
+    dc_sim *sim = dc_simrun_text(stages_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    /* GPU-hours present: 8 nodes x 8 GPUs x 960 h + 8 x 8 x 480 h */
+    double present = 64.0 * 960.0 + 64.0 * 480.0;
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.capacity"), present, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cluster.absent_gpu_h"), 64.0 * 480.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.idle_spare"), present, 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cluster.node_availability"), 1.0);
+    /* idle power only while present: node-hours x (1000 + 8 x 100 W) */
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "power.it_energy_kwh"), present / 8.0 * 1800.0 / 1000.0, 1e-9));
+    dc_sim_destroy(sim);
+
+    /* failures: node-hours present / MTBF, not all nodes' (repairs of 6 min) */
+    for (int64_t seed = 1; seed <= 3; seed++) {
+        sim = dc_simrun_text(stages_fail_cfg, NULL, 0, seed);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        double n = dc_simrun_fig(sim, "failures.node"), mu = present / 8.0 / 50.0, all = 16.0 * 960.0 / 50.0;
+        printf("\n    seed %lld: %.0f failures, %.1f expected on the nodes present (%.1f on all)", (long long)seed, n,
+               mu, all);
+        CU_ASSERT(fabs(n - mu) <= DC_Z99 * sqrt(mu) + 1.0);
+        CU_ASSERT(fabs(n - all) > DC_Z99 * sqrt(all));
+        dc_sim_destroy(sim);
+    }
+    printf("\n");
+}
+
+/* Four jobs of 4 nodes, L = 15 days each after a restart of 600 s: with 8
+ * nodes at day 0 and 8 more at day 5, two end at L + 600 s and two at
+ * 5 d + L + 600 s; with the second stage after the end, two at 2 (L + 600 s). */
+static const char programme_cfg[] =
+    "horizon_days = 100.0;\n"
+    "cluster = { nodes = 16; gpus_per_node = 8; nodes_per_rack = 4;\n"
+    "  delivery = ( { day = 0.0; nodes = 8; }, { day = 5.0; nodes = 8; } ); };\n"
+    "jobs = ( { name = \"a\"; nodes = 4; work_gpu_h = 11520.0; },\n"
+    "         { name = \"b\"; nodes = 4; work_gpu_h = 11520.0; },\n"
+    "         { name = \"c\"; nodes = 4; work_gpu_h = 11520.0; },\n"
+    "         { name = \"d\"; nodes = 4; work_gpu_h = 11520.0; } );\n";
+
+static void test_delivery_shortens(void)
+{
+    const double L = 11520.0 / 32.0 * 3600.0, r = 600.0;
+    dc_sim *two = dc_simrun_text(programme_cfg, NULL, 0, 1);
+    const char *late[] = {"cluster.delivery.[1].day=200.0"};
+    dc_sim *one = dc_simrun_text(programme_cfg, late, 1, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(two);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(one);
+    printf("\n    two stages: done at %.3f days; the first alone: %.3f days", dc_sim_now(two) / 86400.0,
+           dc_sim_now(one) / 86400.0);
+    CU_ASSERT(close_rel(dc_sim_now(two), 5.0 * 86400.0 + L + r, 1e-9));
+    CU_ASSERT(close_rel(dc_sim_now(one), 2.0 * (L + r), 1e-9));
+    CU_ASSERT(close_rel(dc_simrun_fig(two, "jobs.turnaround_mean_h"), (L + r) / 3600.0 + 2.5 * 24.0, 1e-9));
+    CU_ASSERT(dc_sim_now(two) < dc_sim_now(one));
+    dc_sim_destroy(two);
+    dc_sim_destroy(one);
+    printf("\n");
+}
+
+/* 16 nodes: stage 1 (8 nodes, bought at day 0, retired at day 30: a
+ * refresh), stage 2 (8 nodes from day 10, rented until day 20, then
+ * bought); 40 days; one 4-node job that the refresh moves. */
+static const char rent_buy_cfg[] =
+    "horizon_days = 40.0;\n"
+    "stop_when_done = false;\n"
+    "cluster = { nodes = 16; gpus_per_node = 8; nodes_per_rack = 4;\n"
+    "  delivery = ( { day = 0.0; nodes = 8; retire_day = 30.0; },\n"
+    "               { day = 10.0; nodes = 8; rent_until_day = 20.0; } ); };\n"
+    "job = { nodes = 4; work_gpu_h = 1e9; restart_s = 0.0; };\n"
+    "cost = { capex = { gpu_usd = 25000.0; server_usd = 50000.0; life_years = 5.0; residual_fraction = 0.1;\n"
+    "                   interest_rate = 0.05; network_ports_per_gpu = 0.0; };\n"
+    "         opex = { staff_per_nodes = 4.0; staff_usd_per_year = 1e5; licence_usd_per_gpu_year = 100.0; };\n"
+    "         rent = { on_demand_usd_per_gpu_h = 3.0; }; };\n";
+
+static void test_rent_then_buy(void)
+{
+    dc_sim *sim = dc_simrun_text(rent_buy_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    const double y = 365.25, C = 64 * 25000.0 + 8 * 50000.0, D = 0.9 * C / 5.0, i = 0.05;
+    /* rent: 64 GPUs x 240 h x 3 USD; capital at day 20 */
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage2.rent_usd"), 64 * 240.0 * 3.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.rent_on_demand_usd"), 64 * 240.0 * 3.0, 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cost.stage2.bought_day"), 20.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage2.capex_usd"), C, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_usd"), 2.0 * C, 1e-12));
+    /* depreciation from each stage's own start: 30 days of stage 1, 20 of stage 2 */
+    double m1 = 30.0 / y, m2 = 20.0 / y;
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage1.depreciation_usd"), D * m1, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage2.depreciation_usd"), D * m2, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage1.interest_usd"), i * (C * m1 - D * m1 * m1 / 2.0), 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage2.interest_usd"), i * (C * m2 - D * m2 * m2 / 2.0), 1e-12));
+    /* the refresh: stage 1's residual at day 30, gone from the books at the end */
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage1.residual_usd"), C - D * m1, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.residual_value_usd"), C - D * m2, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.depreciation_usd"), D * (m1 + m2), 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.tco.devices_usd"),
+                        D * (m1 + m2) + i * (C * m1 - D * m1 * m1 / 2.0 + C * m2 - D * m2 * m2 / 2.0), 1e-12));
+    /* staff for the owned node-years, licences for the GPU-years present */
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.staff_usd"), (8 * 30.0 + 8 * 20.0) / y / 4.0 * 1e5, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.licences_usd"), 64 * (30.0 + 30.0) / y * 100.0, 1e-12));
+    /* GPU-hours present: stage 1 for 30 days, stage 2 for 30 */
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.capacity"), 64 * 1440.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.rented_gpu_h"), 64 * 240.0, 1e-12));
+    /* the job moved onto stage 2 at the refresh and kept computing; with no
+     * checkpoint it lost its 30 days of work there */
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cluster.absent_nodes"), 8.0);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "job.interruptions"), 1.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.useful"), 32.0 * 10.0 * 24.0, 1e-9));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.rollback"), 32.0 * 30.0 * 24.0, 1e-9));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.idle_spare"), 64 * 1440.0 - 32.0 * 960.0, 1e-9));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.npv_usd"), dc_simrun_fig(sim, "cost.tco_usd"), 1e-12));
+    lines_add_up(sim, "rent then buy and a refresh");
+    dc_sim_destroy(sim);
+
+    /* half of stage 1 rented on demand (cost.owned = 0.5) */
+    const char *half[] = {"cost.owned=0.5"};
+    sim = dc_simrun_text(rent_buy_cfg, half, 1, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage1.capex_usd"), 0.5 * C, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage1.rent_usd"), 0.5 * 64 * 720.0 * 3.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage2.capex_usd"), C, 1e-12));
+    lines_add_up(sim, "rent then buy, half of stage 1 rented");
+    dc_sim_destroy(sim);
+}
+
 /* ---- bad input ---------------------------------------------------------------------------- */
 
 static void test_bad_input(void)
@@ -499,6 +652,37 @@ static void test_bad_input(void)
     CU_ASSERT_PTR_NULL(sim);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "t.cfg:4: cost.capex.cooling_usd_per_mw: a price per MW needs"));
     dc_sim_destroy(sim);
+
+    /* delivery stages through the program: file, line, key, status 2, no trace */
+    static const struct {
+        const char *what, *cfg, *frags[3];
+    } bad[] = {
+        {"stages short of the cluster",
+         "horizon_days = 1.0;\ncluster = { nodes = 16;\n"
+         "  delivery = ( { nodes = 8; }, { day = 5.0; nodes = 4; } ); };\njob = { nodes = 4; work_gpu_h = 10.0; };\n",
+         {"bad.cfg:3", "cluster.delivery", "the stages hold 12 nodes but the cluster has 16 (nodes + spare_nodes)"}},
+        {"a retire day before the arrival",
+         "horizon_days = 1.0;\ncluster = { nodes = 16;\n"
+         "  delivery = ( { nodes = 8; }, { day = 5.0; nodes = 8;\n retire_day = 4.0; } ); };\n"
+         "job = { nodes = 4; work_gpu_h = 10.0; };\n",
+         {"bad.cfg:4", "cluster.delivery.[1].retire_day", "the stage retires on day 4, not after it arrives (day 5)"}},
+        {"an empty delivery list",
+         "horizon_days = 1.0;\ncluster = { nodes = 16;\n  delivery = ( ); };\njob = { nodes = 4; work_gpu_h = 10.0; };\n",
+         {"bad.cfg:3", "cluster.delivery", "give at least one stage, or leave delivery out"}},
+        {"stages and spot pools",
+         "horizon_days = 1.0;\ncluster = { nodes = 16;\n"
+         "  delivery = ( { nodes = 8; }, { day = 5.0; nodes = 8; } ); };\njob = { nodes = 4; work_gpu_h = 10.0; };\n"
+         "scheduler = { pools = ( { name = \"main\"; nodes = 12; }, { name = \"spot\"; spot = true; } ); };\n"
+         "cost = { rent = { spot_usd_per_gpu_h = 1.0; }; };\n",
+         {"bad.cfg:3", "cluster.delivery", "the cost model prices delivery stages or spot pools, not both at once"}},
+    };
+    char dir[] = "/tmp/dcsim-cost-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        dc_test_bad_run(dir, bad[k].what, bad[k].cfg, NULL, bad[k].frags, 3);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
 static int register_suites(void)
@@ -512,6 +696,9 @@ static int register_suites(void)
                   {"the flagship: lines, fabric and storage", test_flagship},
                   {"inference: energy and cost per request and per token by hand", test_inference_per_request},
                   {"spot through the scheduler's pool: lost work within a Poisson interval", test_spot_pool},
+                  {"capacity over time: two stages' GPU-hours, power and failures", test_delivery},
+                  {"capacity over time: a second stage shortens four jobs' time, by hand", test_delivery_shortens},
+                  {"rent then buy and a refresh by hand", test_rent_then_buy},
                   {"bad input", test_bad_input});
     return 0;
 }

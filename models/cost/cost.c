@@ -11,6 +11,7 @@
 #include "cluster.h"
 #include "fabric/network.h"
 #include "fabric_bom.h"
+#include "stages.h"
 #include "workload/scheduler.h"
 
 #define USD_MAX 1e15
@@ -148,6 +149,8 @@ typedef struct cost_model {
     double deadline_days, penalty_usd, penalty_usd_per_day;
     double job_tokens; /* 0: unknown */
     double gpus, nodes;
+    dc_cluster *cluster;
+    bool staged;             /* cluster.delivery: the devices bought (or rented) stage by stage (stages.h) */
 } cost_model;
 
 dc_cost_capital dc_cost_capital_over(double cost_usd, double residual_usd, double life_y, double interest_rate,
@@ -298,6 +301,14 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
             m->spot_pool_nodes += dc_sched_pool_nodes(m->sched, p);
     m->nodes -= m->spot_pool_nodes;
     m->gpus = m->nodes * m->gpus_per_node;
+    m->cluster = c;
+    for (size_t k = 0; c && k < dc_cluster_stage_count(c); k++) {
+        const dc_cluster_stage *st = dc_cluster_stage_at(c, k);
+        m->staged = m->staged || k > 0 || st->arrive_s > 0.0 || isfinite(st->leave_s) || st->rent_until_s > -INFINITY;
+    }
+    if (g && m->staged && m->spot_pool_nodes > 0.0)
+        return dc_scenario_error_at(sc, dc_scenario_lookup(sc, "cluster.delivery"), err,
+                                    "the cost model prices delivery stages or spot pools, not both at once");
     m->deadline_days = num(dl, "days", INFINITY);
     m->penalty_usd = num(dl, "penalty_usd", 0);
     m->penalty_usd_per_day = num(dl, "penalty_usd_per_day", 0);
@@ -453,6 +464,57 @@ static void cost_finish(void *state, dc_sim *sim)
     double hw = f_o * (1.0 + m->spares_fraction) *
                 (m->gpus * m->gpu_usd + m->nodes * m->server_usd + m->gpus * m->ports_per_gpu * m->port_usd +
                  (double)m->switches * m->switch_usd + storage_usd + optics);
+    /* Capacity over time (stages.h): the devices are bought, rented or
+     * both stage by stage; the fabric, storage and plant at the start. */
+    double commit_h = (double)m->reserved_terms * m->reserved_term_y * DC_HOURS_PER_COST_YEAR;
+    double delta = log1p(m->discount_rate);
+    dc_cost_stage_figures sum = {0};
+    double stage_capital_y = 0.0; /* sum of C u (maintenance) */
+    if (m->staged) {
+        hw = f_o * (1.0 + m->spares_fraction) * (p_net + p_sto);
+        dc_cost_stage_prices pr = {m->gpus_per_node, m->gpu_usd, m->server_usd, m->spares_fraction, m->life_y,
+                                   m->residual_fraction, m->interest_rate, f_o, m->reserved_share, m->on_demand_usd,
+                                   m->reserved_discount, commit_h, delta};
+        for (size_t k = 0; k < dc_cluster_stage_count(m->cluster); k++) {
+            const dc_cluster_stage *st = dc_cluster_stage_at(m->cluster, k);
+            dc_cost_stage_figures f = dc_cost_stage(st, &pr, t_s);
+            sum.present_gpu_h += f.present_gpu_h;
+            sum.owned_gpu_h += f.owned_gpu_h;
+            sum.owned_node_y += f.owned_node_y;
+            sum.rented_gpu_h += f.rented_gpu_h;
+            sum.capex_usd += f.capex_usd;
+            sum.depreciation_usd += f.depreciation_usd;
+            sum.interest_usd += f.interest_usd;
+            sum.on_demand_usd += f.on_demand_usd;
+            sum.reserved_usd += f.reserved_usd;
+            sum.npv_usd += f.npv_usd;
+            if (!f.sold)
+                sum.book_usd += f.book_usd;
+            if (isfinite(f.bought_s))
+                stage_capital_y += f.capex_usd * (fmin(st->leave_s, t_s) - f.bought_s) / 3600.0 / DC_HOURS_PER_COST_YEAR;
+            char key[96];
+            static const char *const names[] = {"gpu_h", "rented_gpu_h", "rent_usd", "capex_usd", "bought_day",
+                                                "depreciation_usd", "interest_usd", "residual_usd"};
+            static const char *const units[] = {"GPU-h", "GPU-h", "USD", "USD", "days", "USD", "USD", "USD"};
+            static const char *const docs[] = {
+                "GPU-hours this delivery stage was present (from its day to its retire day or the end)",
+                "GPU-hours of the stage rented (rent then buy: until its rent_until_day)",
+                "the stage's rent: on demand (and reserved) GPU-hours",
+                "the stage's devices (GPUs, servers, spares) bought in the window",
+                "day the stage was bought (null: not bought in the window)",
+                "straight-line amortisation of the stage's devices from the day they were bought",
+                "financing of the stage's devices",
+                "book value of the stage's devices when it retires (a refresh) or at the end"};
+            double v[] = {f.present_gpu_h, f.rented_gpu_h, f.on_demand_usd + f.reserved_usd, f.capex_usd,
+                          f.bought_s / 86400.0, f.depreciation_usd, f.interest_usd, f.book_usd};
+            for (size_t q = 0; q < sizeof v / sizeof v[0]; q++) {
+                snprintf(key, sizeof key, "cost.stage%zu.%s", k + 1, names[q]);
+                put(s, key, v[q], units[q], docs[q]);
+            }
+        }
+    }
+    /* the owner's share of what the nodes present consume (energy, repairs) */
+    double f_use = !m->staged ? f_o : sum.present_gpu_h > 0.0 ? sum.owned_gpu_h / sum.present_gpu_h : 0.0;
     /* The plant's size: the IT capacity per GPU given, else the site's
      * connection, else the IT peak simulated; the cooling plant's own. */
     double it_mw = m->has_it_kw ? m->gpus * m->it_kw_per_gpu / 1000.0
@@ -479,11 +541,16 @@ static void cost_finish(void *state, dc_sim *sim)
     double kwh = from_power ? sim_kwh : m->has_facility_mw ? m->facility_mw * 1000.0 * t_h : 0.0;
     /* the power model leaves energy unpriced (null) without an environment:
      * in orbit, or on a site priced by electricity_usd_per_kwh */
-    double energy = dc_summary_get(s, "power.energy_cost_usd", &sim_usd) && isfinite(sim_usd) ? f_o * sim_usd
-                                                                         : f_o * kwh * m->electricity_usd_per_kwh;
+    double energy = dc_summary_get(s, "power.energy_cost_usd", &sim_usd) && isfinite(sim_usd) ? f_use * sim_usd
+                                                                         : f_use * kwh * m->electricity_usd_per_kwh;
     double maintenance = m->maintenance_fraction * (hw + fac) * t_y;
     double staff = m->staff_per_nodes > 0.0 ? f_o * m->nodes / m->staff_per_nodes * m->staff_usd_per_year * t_y : 0.0;
     double licences = m->licence_usd_per_gpu_year * m->gpus * t_y;
+    if (m->staged) { /* the stages' owned node-years and present GPU-years */
+        maintenance += m->maintenance_fraction * stage_capital_y;
+        staff = m->staff_per_nodes > 0.0 ? sum.owned_node_y / m->staff_per_nodes * m->staff_usd_per_year : 0.0;
+        licences = m->licence_usd_per_gpu_year * sum.present_gpu_h / DC_HOURS_PER_COST_YEAR;
+    }
     double transfer = m->transfer_tb_per_month * 12.0 * t_y * m->transfer_usd_per_tb;
     double listed = 0.0, listed_usd = 0.0;
     for (size_t k = 0; k < m->n_repairs; k++) {
@@ -494,17 +561,16 @@ static void cost_finish(void *state, dc_sim *sim)
         listed_usd += n * m->repairs[k].usd;
     }
     double other = get(s, "repair.tickets", 0.0) - listed;
-    double repairs = f_o * (listed_usd + (other > 0.0 ? other : 0.0) * m->repair_default_usd);
+    double repairs = f_use * (listed_usd + (other > 0.0 ? other : 0.0) * m->repair_default_usd);
     /* the storage tiers' running cost (storage.h: TB-months x price) */
     double storage_opex = f_o * get(s, "storage.cost_usd", 0.0);
     double opex = energy + maintenance + staff + licences + transfer + repairs + orb_opex + storage_opex;
 
     double p = m->on_demand_usd;
-    double on_demand = f_d * m->gpus * t_h * p;
-    double commit_h = (double)m->reserved_terms * m->reserved_term_y * DC_HOURS_PER_COST_YEAR;
+    double on_demand = m->staged ? sum.on_demand_usd : f_d * m->gpus * t_h * p;
     double over_h = t_h > commit_h ? t_h - commit_h : 0.0;
-    double reserved_commit = f_r * m->gpus * commit_h * p * (1.0 - m->reserved_discount);
-    double reserved_over = f_r * m->gpus * over_h * p;
+    double reserved_commit = m->staged ? sum.reserved_usd : f_r * m->gpus * commit_h * p * (1.0 - m->reserved_discount);
+    double reserved_over = m->staged ? 0.0 : f_r * m->gpus * over_h * p;
     /* spot: the stated non-critical work, and the spot pools' hours held by
      * jobs and services (their reclaims' lost work and restarts inside) */
     double spot_pool_gpu_h = 0.0, spot_lost_gpu_h = 0.0, spot_reclaims = 0.0;
@@ -527,20 +593,25 @@ static void cost_finish(void *state, dc_sim *sim)
     double rent = on_demand + reserved_commit + reserved_over + spot;
 
     double capital = ch.depreciation_usd + ch.interest_usd + cf.depreciation_usd + cf.interest_usd +
-                     co.depreciation_usd + co.interest_usd;
+                     co.depreciation_usd + co.interest_usd + sum.depreciation_usd + sum.interest_usd;
     double tco = capital + opex + rent;
 
-    double delta = log1p(m->discount_rate);
     double commit_y = commit_h / DC_HOURS_PER_COST_YEAR;
     double pv = capital_pv(delta, hw, m->residual_fraction * hw, m->life_y, i, t_y) +
                 capital_pv(delta, fac, 0.0, m->facility_life_y, i, t_y) +
                 capital_pv(delta, orb, 0.0, orb_life, i, t_y);
-    if (t_y > 0.0)
-        pv += (opex + on_demand + spot) / t_y * dc_cost_pv_const(delta, 0.0, t_y);
-    if (commit_y > 0.0)
-        pv += reserved_commit / commit_y * dc_cost_pv_const(delta, 0.0, commit_y);
-    if (t_y > commit_y)
-        pv += reserved_over / (t_y - commit_y) * dc_cost_pv_const(delta, commit_y, t_y);
+    if (m->staged) {
+        pv += sum.npv_usd;
+        if (t_y > 0.0)
+            pv += (opex + spot) / t_y * dc_cost_pv_const(delta, 0.0, t_y);
+    } else {
+        if (t_y > 0.0)
+            pv += (opex + on_demand + spot) / t_y * dc_cost_pv_const(delta, 0.0, t_y);
+        if (commit_y > 0.0)
+            pv += reserved_commit / commit_y * dc_cost_pv_const(delta, 0.0, commit_y);
+        if (t_y > commit_y)
+            pv += reserved_over / (t_y - commit_y) * dc_cost_pv_const(delta, commit_y, t_y);
+    }
     pv += penalty * exp(-delta * t_y);
 
     double capacity = get(s, DC_BREAKDOWN_TOTAL, 0.0), useful = get(s, "gpu_hours.useful", 0.0);
@@ -552,11 +623,11 @@ static void cost_finish(void *state, dc_sim *sim)
     double inference_tokens = get(s, "inference.tokens", 0.0);
 
     put(s, "cost.window_days", t_days, "days", "time charged: the simulated time");
-    put(s, "cost.capex_usd", hw + fac + orb, "USD", "purchase price of the owned hardware (with spares) and facility");
-    put(s, "cost.depreciation_usd", ch.depreciation_usd + cf.depreciation_usd, "USD",
+    put(s, "cost.capex_usd", hw + fac + orb + sum.capex_usd, "USD", "purchase price of the owned hardware (with spares) and facility");
+    put(s, "cost.depreciation_usd", ch.depreciation_usd + cf.depreciation_usd + sum.depreciation_usd, "USD",
         "straight-line amortisation of the owned capital over the window");
-    put(s, "cost.interest_usd", ch.interest_usd + cf.interest_usd, "USD", "financing of the owned capital");
-    put(s, "cost.residual_value_usd", ch.book_value_usd + cf.book_value_usd, "USD",
+    put(s, "cost.interest_usd", ch.interest_usd + cf.interest_usd + sum.interest_usd, "USD", "financing of the owned capital");
+    put(s, "cost.residual_value_usd", ch.book_value_usd + cf.book_value_usd + sum.book_usd, "USD",
         "book value of the owned capital at the end of the window");
     if (orb > 0.0 || orb_opex > 0.0) {
         put(s, "cost.orbital_capex_usd", orb, "USD", "launch, satellite bus and insurance (orbital.capex_usd)");
@@ -586,7 +657,11 @@ static void cost_finish(void *state, dc_sim *sim)
         put(s, "cost.spot_lost_usd", spot_lost_gpu_h * m->spot_usd, "USD",
             "what those GPU-hours cost at the spot price (inside cost.spot_usd)");
     }
-    if (f_o < 1.0 || m->spot_pool_nodes > 0.0) { /* a mix: say it */
+    if (m->staged) {
+        put(s, "cost.present_gpu_h", sum.present_gpu_h, "GPU-h", "GPU-hours of the delivery stages present");
+        put(s, "cost.owned_gpu_h", sum.owned_gpu_h, "GPU-h", "of them owned (bought)");
+        put(s, "cost.rented_gpu_h", sum.rented_gpu_h, "GPU-h", "of them rented");
+    } else if (f_o < 1.0 || m->spot_pool_nodes > 0.0) { /* a mix: say it */
         put(s, "cost.gpus_owned", f_o * m->gpus, "GPUs", "GPUs bought (cost.owned of those outside spot pools)");
         put(s, "cost.gpus_reserved", f_r * m->gpus, "GPUs", "GPUs rented on reserved contracts");
         put(s, "cost.gpus_on_demand", f_d * m->gpus, "GPUs", "GPUs rented on demand");
@@ -633,11 +708,11 @@ static void cost_finish(void *state, dc_sim *sim)
      * (depreciation and interest are linear in the price), the energy split
      * by kWh between the IT side (with conversion losses) and cooling. */
     double charge_hw = ch.depreciation_usd + ch.interest_usd, charge_fac = cf.depreciation_usd + cf.interest_usd;
-    double p_hw = p_dev + p_net + p_sto;
+    double p_hw = m->staged ? p_net + p_sto : p_dev + p_net + p_sto;
     double cool_kwh = get(s, "power.cooling_energy_kwh", 0.0);
     double cool_share = from_power && kwh > 0.0 ? cool_kwh / kwh : 0.0;
     double part[] = {
-        p_hw > 0.0 ? charge_hw * p_dev / p_hw : 0.0,
+        m->staged ? sum.depreciation_usd + sum.interest_usd : p_hw > 0.0 ? charge_hw * p_dev / p_hw : 0.0,
         p_hw > 0.0 ? charge_hw * p_net / p_hw : 0.0,
         (p_hw > 0.0 ? charge_hw * p_sto / p_hw : 0.0) + storage_opex,
         (fac > 0.0 ? charge_fac * power_plant / fac : 0.0) + energy * (1.0 - cool_share),
@@ -662,7 +737,8 @@ static void cost_finish(void *state, dc_sim *sim)
     };
     for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++)
         put(s, parts[k].key, part[k], "USD", parts[k].doc);
-    put(s, "cost.capex_devices_usd", f_o * (1.0 + m->spares_fraction) * p_dev, "USD", "GPUs and servers bought");
+    put(s, "cost.capex_devices_usd", m->staged ? sum.capex_usd : f_o * (1.0 + m->spares_fraction) * p_dev, "USD",
+        "GPUs and servers bought");
     put(s, "cost.capex_network_usd", f_o * (1.0 + m->spares_fraction) * p_net, "USD",
         "switches, optics, cables and ports bought");
     put(s, "cost.capex_storage_usd", f_o * (1.0 + m->spares_fraction) * p_sto, "USD", "storage bought");

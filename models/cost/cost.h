@@ -22,6 +22,12 @@
  * pays energy, maintenance, staff and repairs for the owned share only
  * (a rental price includes them).
  *
+ * Capacity over time (cluster.delivery, stages.h): with delivery stages the
+ * devices below are bought (or rented, or rented then bought) stage by stage,
+ * each an asset from its own purchase day; the network, storage and plants
+ * are bought at 0 for the whole cluster; staff follow the owned node-years,
+ * licences the GPU-years present, and energy and repairs are the owner's in
+ * the share owned GPU-hours / GPU-hours present (in place of f_o).
  * Capital (owned share), per asset class (hardware; facility):
  *   hardware  C_h = f_o (1 + spares_fraction) (devices + network + storage),
  *             devices = G gpu_usd + N server_usd,

@@ -1046,6 +1046,11 @@ static void on_restore(dc_sim *sim, void *ctx, uint64_t node)
     pool *p = pool_of_node(s, (uint32_t)node);
     bank_pool(s, p);
     p->withdrawn--;
+    if (!dc_cluster_node_present(s->cluster, (uint32_t)node)) { /* its stage retired meanwhile */
+        p->down++;
+        s->down_seen[node] = 1;
+        return;
+    }
     idle_add(s, p, (uint32_t)node, +1);
     dc_eventlog_add(s->log, dc_sim_now(s->sim), "spot_return", p->name, (int32_t)node, -1, 0.0);
     dc_cluster_restore(s->cluster, (uint32_t)node); /* publishes node_idle: a pass */
@@ -1276,7 +1281,13 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
         for (uint32_t k = first; k < first + p->n; k++)
             s->pool_of[k] = (uint16_t)i;
         first += p->n;
-        p->idle = p->n;
+        /* nodes not delivered yet count as down: "nodes_up" brings them */
+        for (uint32_t k = p->first; k < p->first + p->n; k++)
+            if (!dc_cluster_node_present(s->cluster, k)) {
+                s->down_seen[k] = 1;
+                p->down++;
+            }
+        p->idle = p->n - p->down;
         dc_stree_init(&p->queue, queue_before, s);
         dc_stree_init(&p->by_end, end_before, s);
         if (!s->fifo) {
@@ -1287,7 +1298,8 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
             if (!p->racks)
                 return dc_error_set(err, DC_ENOMEM, "out of memory for the scheduler");
             for (uint32_t k = p->first; k < p->first + p->n; k++)
-                dc_rackset_add(p->racks, k / npr - p->r0, +1);
+                if (dc_cluster_node_present(s->cluster, k))
+                    dc_rackset_add(p->racks, k / npr - p->r0, +1);
         }
         char name[96], doc[160];
         snprintf(name, sizeof name, "pool.%s.queue", p->name);
