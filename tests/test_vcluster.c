@@ -18,11 +18,14 @@
  *   a third; the lending accounts agree with a recount of the cluster and
  *   the lent GPU-hours summed over the pools equal the borrowed ones; the
  *   GPU-hour breakdown still sums to the capacity, with failures;
+ * - the scheduler's work per event with lending and reclaims bounded as
+ *   the queue grows from 1k to 100k jobs;
  * - bad input through the program (a spot pool that lends). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "badinput.h"
 #include "cluster.h"
@@ -364,6 +367,61 @@ static void test_two_vc_trace(void)
     printf("\n");
 }
 
+/* ---------- work per event with lending, as the queue grows ---------- */
+
+/* A (32 nodes, lends) and B (32 nodes, borrows); q one-node 1-hour jobs of
+ * B arrive in the first hour (B's queue grows to about q - 64 and drains
+ * over q / 64 hours, each head borrowing A's idle nodes), and A's own
+ * 4-node jobs of 15 minutes every half hour reclaim A's nodes all along.
+ * The scheduler's work per event (dc_sched_work, the lending module's
+ * steps included) must not grow with the queue beyond a log factor. */
+static double vc_work(long q, double *reclaims)
+{
+    char path[512], cfg[512];
+    snprintf(path, sizeof path, "%s/vcscale.csv", tmpdir);
+    snprintf(cfg, sizeof cfg, "%s/vcscale.cfg", tmpdir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, "arrival_h,nodes,work_gpu_h,priority,pool,user,kind\n");
+    double end_h = (double)q / 64.0;
+    long next_b = 0;
+    for (long k = 0; 0.5 + 0.5 * (double)k < end_h || next_b < q; k++) {
+        double ta = 0.5 + 0.5 * (double)k;
+        for (; next_b < q && 0.001 + (double)next_b / (double)q < ta; next_b++)
+            fprintf(f, "%.17g,1,8,0,B,,\n", 0.001 + (double)next_b / (double)q);
+        if (ta < end_h)
+            fprintf(f, "%.17g,4,8,0,A,,\n", ta);
+    }
+    fclose(f);
+    dc_test_write_text(cfg, "horizon_days = 3650.0; stop_when_done = true;\n"
+                            "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+                            "scheduler = { backfill = true; preemption = false;\n"
+                            "  pools = ( { name = \"A\"; nodes = 32; lend = true; },\n"
+                            "            { name = \"B\"; nodes = 32; borrow = true; } ); };\n"
+                            "jobs = ( { name = \"q\"; trace = \"vcscale.csv\"; restart_s = 0.0; } );\n");
+    dc_sim *sim = dc_simrun_file(cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT(dc_simrun_fig(sim, "pool.B.borrow_starts") > 0.2 * (double)q);
+    *reclaims = dc_simrun_fig(sim, "pool.A.lend_reclaims");
+    double w = (double)dc_sched_work(dc_scheduler_of(sim)) / (double)dc_sim_events_processed(sim);
+    dc_sim_destroy(sim);
+    unlink(path);
+    return w;
+}
+
+static void test_work_bounded(void)
+{
+    double r1, r2, r3;
+    double w1 = vc_work(1000, &r1), w2 = vc_work(10000, &r2), w3 = vc_work(100000, &r3);
+    printf("\n  work per event with lending, queue of 1k / 10k / 100k: %.2f / %.2f / %.2f (reclaims %.0f / %.0f / %.0f)\n",
+           w1, w2, w3, r1, r2, r3);
+    CU_ASSERT(r1 > 0 && r3 > r1);
+    /* log2(1e5) / log2(1e3) = 1.67; a scan of the queue or the pools'
+     * nodes per event would grow it 100-fold */
+    CU_ASSERT(w2 < 1.6 * w1);
+    CU_ASSERT(w3 < 2.0 * w1);
+}
+
 /* ---------- lending off changes nothing ---------- */
 
 static void test_lending_off_identical(void)
@@ -405,6 +463,7 @@ static int register_suites(void)
                   {"dcsim report --jobs: a line per pool with its lending", test_report_pools},
                   {"a two-VC trace: lending lowers the mean wait; accounts agree", test_two_vc_trace},
                   {"lending off: bit-identical summaries", test_lending_off_identical},
+                  {"work per event with lending bounded as the queue grows 1k -> 100k", test_work_bounded},
                   {"bad input: a spot pool that lends", test_bad_input});
     return 0;
 }
