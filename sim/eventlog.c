@@ -46,14 +46,14 @@ bool dc_eventlog_enabled(const dc_eventlog *log)
     return log && log->enabled;
 }
 
-/* Copies at most size-1 bytes of src and zero-fills the rest of dst. */
-static void copy_field(char *dst, size_t size, const char *src)
+/* Copies at most size-1 bytes of src and zero-fills the rest of dst (a
+ * word at a time: the log takes a row per job start and end). */
+static inline void copy_field(char *dst, size_t size, const char *src)
 {
-    size_t i = 0;
-    if (src)
-        for (; i + 1 < size && src[i]; i++)
-            dst[i] = src[i];
-    memset(dst + i, 0, size - i);
+    size_t n = src ? strnlen(src, size - 1) : 0;
+    memset(dst, 0, size);
+    if (n)
+        memcpy(dst, src, n);
 }
 
 void dc_eventlog_add(dc_eventlog *log, double time_s, const char *kind,
