@@ -86,6 +86,40 @@ static void fix_superblock(unsigned char *img, size_t size)
         img[n + (size_t)i] = (unsigned char)(sum >> (8 * i));
 }
 
+/* Writes the checksum's user block, then the size bytes of img, to out. */
+static int write_image(const char *img, size_t size, dc_outfile *out, char *why, size_t why_size)
+{
+    /* The user block in front of the image (libhdf5 finds the superblock
+     * at 512 and takes that as the base of every address): the checksum. */
+    char block[DC_H5IMAGE_USERBLOCK];
+    memset(block, 0, sizeof block);
+    snprintf(block, sizeof block, "dcsim-checksum 2\nsize %zu\nxxh64 %016llx\n", size,
+             (unsigned long long)dc_xxh64(img, size, 0));
+    const char *name = dc_outfile_name(out);
+    const char *parts[2] = {block, img};
+    size_t lens[2] = {sizeof block, size};
+    for (int k = 0; k < 2; k++) {
+        const char *p = parts[k];
+        size_t left = lens[k];
+        while (left > 0) {
+            ssize_t n = write(dc_outfile_fd(out), p, left);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                const char *e = n < 0 ? strerror(errno) : "no progress";
+                if (dc_outfile_in_place(out))
+                    snprintf(why, why_size, "%s", e); /* the message names the file already */
+                else
+                    snprintf(why, why_size, "cannot write '%s': %s", name, e);
+                return -1;
+            }
+            p += n;
+            left -= (size_t)n;
+        }
+    }
+    return 0;
+}
+
 int dc_h5image_save(hid_t file, dc_outfile *out, char *why, size_t why_size)
 {
     if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) {
@@ -108,38 +142,113 @@ int dc_h5image_save(hid_t file, dc_outfile *out, char *why, size_t why_size)
         return -1;
     }
     fix_superblock((unsigned char *)buf, (size_t)size);
-    /* The user block in front of the image (libhdf5 finds the superblock
-     * at 512 and takes that as the base of every address): the checksum. */
-    char block[DC_H5IMAGE_USERBLOCK];
-    memset(block, 0, sizeof block);
-    snprintf(block, sizeof block, "dcsim-checksum 2\nsize %zd\nxxh64 %016llx\n", size,
-             (unsigned long long)dc_xxh64(buf, (size_t)size, 0));
-    int rc = 0;
-    const char *name = dc_outfile_name(out);
-    const char *parts[2] = {block, buf};
-    size_t lens[2] = {sizeof block, (size_t)size};
-    for (int k = 0; k < 2 && rc == 0; k++) {
-        const char *p = parts[k];
-        size_t left = lens[k];
-        while (left > 0) {
-            ssize_t n = write(dc_outfile_fd(out), p, left);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                const char *e = n < 0 ? strerror(errno) : "no progress";
-                if (dc_outfile_in_place(out))
-                    snprintf(why, why_size, "%s", e); /* the message names the file already */
-                else
-                    snprintf(why, why_size, "cannot write '%s': %s", name, e);
-                rc = -1;
-                break;
-            }
-            p += n;
-            left -= (size_t)n;
-        }
-    }
+    int rc = write_image(buf, (size_t)size, out, why, why_size);
     free(buf);
     return rc;
+}
+
+/* ---- the image kept at close (no copy) ---------------------------------------- */
+
+struct dc_h5image {
+    unsigned char *mem; /* the core driver's buffer, kept when the file closed */
+    size_t cap;         /* its allocated size */
+};
+
+dc_h5image *dc_h5image_create(void)
+{
+    return calloc(1, sizeof(dc_h5image));
+}
+
+void dc_h5image_destroy(dc_h5image *img)
+{
+    if (!img)
+        return;
+    free(img->mem);
+    free(img);
+}
+
+/* libhdf5's file image callbacks (H5Pset_file_image_callbacks): plain
+ * malloc/realloc/free, except that the buffer the core driver frees when
+ * the file closes is kept for dc_h5image_write. */
+static void *img_malloc(size_t size, H5FD_file_image_op_t op, void *udata)
+{
+    (void)op;
+    (void)udata;
+    return malloc(size);
+}
+
+static void *img_memcpy(void *dest, const void *src, size_t size, H5FD_file_image_op_t op, void *udata)
+{
+    (void)op;
+    (void)udata;
+    return memcpy(dest, src, size);
+}
+
+static void *img_realloc(void *ptr, size_t size, H5FD_file_image_op_t op, void *udata)
+{
+    dc_h5image *img = udata;
+    void *p = realloc(ptr, size);
+    if (p && op == H5FD_FILE_IMAGE_OP_FILE_RESIZE)
+        img->cap = size;
+    return p;
+}
+
+static herr_t img_free(void *ptr, H5FD_file_image_op_t op, void *udata)
+{
+    dc_h5image *img = udata;
+    if (op == H5FD_FILE_IMAGE_OP_FILE_CLOSE && ptr) {
+        free(img->mem);
+        img->mem = ptr;
+        return 0;
+    }
+    free(ptr);
+    return 0;
+}
+
+static void *udata_copy(void *udata)
+{
+    return udata; /* every copy of the property list points at the same image */
+}
+
+static herr_t udata_free(void *udata)
+{
+    (void)udata;
+    return 0;
+}
+
+hid_t dc_h5image_fapl_keep(dc_h5image *img)
+{
+    hid_t fapl = dc_h5image_fapl();
+    H5FD_file_image_callbacks_t cb = {img_malloc, img_memcpy, img_realloc, img_free, udata_copy, udata_free, img};
+    if (fapl >= 0 && H5Pset_file_image_callbacks(fapl, &cb) < 0) {
+        H5Pclose(fapl);
+        return -1;
+    }
+    return fapl;
+}
+
+/* The end of file address of a version 2 or 3 superblock at the start of
+ * img (signature 8, version, size of offsets O, size of lengths, flags,
+ * then base, extension and end-of-file addresses of O bytes, little-endian);
+ * 0 if img does not start with one. */
+static size_t superblock_eof(const unsigned char *img, size_t cap)
+{
+    if (cap < 48 || memcmp(img, "\x89HDF\r\n\x1a\n", 8) != 0 || (img[8] != 2 && img[8] != 3) || img[9] != 8)
+        return 0;
+    uint64_t eof = 0;
+    for (int i = 7; i >= 0; i--)
+        eof = (eof << 8) | img[12 + 16 + i];
+    return eof <= cap ? (size_t)eof : 0;
+}
+
+int dc_h5image_write(dc_h5image *img, dc_outfile *out, char *why, size_t why_size)
+{
+    size_t size = img && img->mem ? superblock_eof(img->mem, img->cap) : 0;
+    if (size == 0) {
+        snprintf(why, why_size, "could not get the file's image");
+        return -1;
+    }
+    return write_image((const char *)img->mem, size, out, why, why_size);
 }
 
 unsigned long long dc_fnv1a64(unsigned long long h, const void *data, size_t n)

@@ -51,6 +51,18 @@ hid_t dc_h5image_fapl(void);
  * write.  0 on success; else -1 with the reason in why. */
 int dc_h5image_save(hid_t file, dc_outfile *out, char *why, size_t why_size);
 
+/* The image of a file without the copy dc_h5image_save makes: create the
+ * file with the access list dc_h5image_fapl_keep(img) (as dc_h5image_fapl,
+ * plus file image callbacks that keep the core driver's buffer when the
+ * file closes), close it, then dc_h5image_write(img, ...) writes that
+ * buffer (its size: the end-of-file address of its superblock) with the
+ * checksum.  The peak memory of a write is then one image, not two. */
+typedef struct dc_h5image dc_h5image;
+dc_h5image *dc_h5image_create(void);
+void dc_h5image_destroy(dc_h5image *img);
+hid_t dc_h5image_fapl_keep(dc_h5image *img);
+int dc_h5image_write(dc_h5image *img, dc_outfile *out, char *why, size_t why_size);
+
 /* 0: path carries a checksum that matches, or none (unchecked); 1: it is
  * damaged (why says how); -1: it cannot be read (let the caller's open say
  * why). */

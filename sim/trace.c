@@ -36,7 +36,9 @@
  * - The file is built in memory and its image written with write(2)
  *   (sim/h5image.h): a full disk or a file-size limit is an errno we
  *   report, never a failure inside libhdf5 (which 1.10 does not survive);
- *   a 512-byte user block in front carries a checksum of the rest.
+ *   a 512-byte user block in front carries a checksum of the rest.  The
+ *   image written is the core driver's own buffer, kept as the file closes
+ *   (dc_h5image_fapl_keep): no copy of it is made.
  * - The output follows sim/outfile.h (temporary file then rename, devices
  *   in place, links, FIFOs and inputs refused).  The temporary file is not
  *   fsync'ed before the rename: a crash of dcsim never leaves a half file
@@ -634,10 +636,10 @@ static int write_rowtables(writer *w, const dc_rowtable_set *set)
 /* ---- the whole file -------------------------------------------------------- */
 
 /* In memory (sim/h5image.h): a full disk must not reach libhdf5. */
-static hid_t create_file(const char *tmp)
+static hid_t create_file(const char *tmp, dc_h5image *img)
 {
     hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
-    hid_t fapl = dc_h5image_fapl();
+    hid_t fapl = dc_h5image_fapl_keep(img);
     hid_t f = -1;
     if (fcpl >= 0 && fapl >= 0 && H5Pset_obj_track_times(fcpl, 0) >= 0 &&
         H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0)
@@ -660,9 +662,14 @@ static int write_file(writer *w, dc_outfile *out, const dc_trace_meta *meta,
         (w->scalar = H5Screate(H5S_SCALAR)) < 0 || (w->dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0 ||
         H5Pset_chunk_cache(w->dapl, 0, 0, 1.0) < 0)
         return fail(w, "could not set up HDF5 types");
-    w->file = create_file(dc_outfile_name(out));
-    if (w->file < 0)
+    dc_h5image *img = dc_h5image_create();
+    if (!img)
+        return dc_error_set(w->err, DC_ENOMEM, "cannot write trace '%s': out of memory", w->path);
+    w->file = create_file(dc_outfile_name(out), img);
+    if (w->file < 0) {
+        dc_h5image_destroy(img);
         return fail(w, "could not create the file in memory");
+    }
     rc = write_root_attrs(w, meta);
     if (rc == DC_OK)
         rc = write_summary(w, summary);
@@ -672,15 +679,17 @@ static int write_file(writer *w, dc_outfile *out, const dc_trace_meta *meta,
         rc = write_events(w, events);
     if (rc == DC_OK && meta)
         rc = write_rowtables(w, meta->tables);
-    /* The image goes to disk through our own writes: a full disk shows
-     * here as an errno, and HDF5's in-memory file closes cleanly. */
-    char why[512];
-    if (rc == DC_OK && dc_h5image_save(w->file, out, why, sizeof why) != 0)
-        rc = dc_error_set(w->err, DC_EIO, "cannot write trace '%s': %s", w->path, why);
     herr_t st = H5Fclose(w->file);
     w->file = -1;
     if (st < 0 && rc == DC_OK)
         rc = fail(w, "could not finish the file in memory");
+    /* The image, kept as the file closed, goes to disk through our own
+     * writes: a full disk shows here as an errno, and HDF5's in-memory file
+     * has closed cleanly. */
+    char why[512];
+    if (rc == DC_OK && dc_h5image_write(img, out, why, sizeof why) != 0)
+        rc = dc_error_set(w->err, DC_EIO, "cannot write trace '%s': %s", w->path, why);
+    dc_h5image_destroy(img);
     return rc;
 }
 
