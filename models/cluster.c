@@ -41,6 +41,10 @@ const dc_param dc_cluster_params[] = {
 
 typedef struct job_slot {
     uint32_t nodes;
+    uint32_t gpus;       /* a share of one node: its GPUs (0: whole nodes) */
+    int32_t share_node;  /* the node it shares, -1 when none */
+    int32_t occ_next, occ_prev; /* the other jobs on its shared node */
+    int32_t lost_node, lost_next; /* its shared node failed: the jobs it held, while the failure is published */
     uint32_t held;
     uint32_t *list, cap; /* the held nodes (node_pos[n] is n's index) */
     uint64_t changes;
@@ -58,7 +62,10 @@ struct dc_cluster {
     double absent_node_s;
     uint8_t *state;       /* dc_node_state per node */
     uint8_t *reason;      /* down reason per DOWN node (0: plain down) */
-    int32_t *job_of;      /* job per node, -1 if none */
+    int32_t *job_of;      /* job per node (a shared node: the first of its jobs), -1 if none */
+    uint32_t *used_gpus;  /* GPUs held by shares on a shared BUSY node (0: not shared) */
+    uint64_t shared_free; /* free GPUs on shared nodes, summed */
+    uint32_t n_shares;    /* jobs holding a share */
     uint32_t *node_pos;   /* a BUSY node's index in its job's list */
     uint32_t nodes_per_leaf, leaves_per_pod; /* network domains */
     /* Idle nodes in a doubly linked FIFO list (O(1) removal when a spare fails). */
@@ -77,6 +84,7 @@ struct dc_cluster {
     /* Node-seconds by state, banked at every change. */
     double last_change_s;
     double idle_node_s, busy_node_s, down_node_s, retired_node_s;
+    double shared_free_gpu_s; /* free GPUs of shared nodes x time */
     double reason_node_s[DC_MAX_DOWN_REASONS];
     char reason_names[DC_MAX_DOWN_REASONS][32];
     size_t n_reasons;
@@ -158,15 +166,19 @@ static bool list_add(dc_cluster *c, int32_t job, uint32_t node)
     return true;
 }
 
-/* A BUSY node leaves its job's list (swap with the last). */
+/* A BUSY node leaves its job's list (swap with the last).  A share's list
+ * is its one node. */
 static void list_remove(dc_cluster *c, uint32_t node)
 {
     job_slot *j = &c->jobs[c->job_of[node]];
+    if (c->used_gpus[node] > 0)
+        return; /* a shared node: shares_remove */
     uint32_t k = c->node_pos[node], last = j->list[--j->held];
     j->list[k] = last;
     c->node_pos[last] = k;
     j->changes++;
 }
+
 int32_t dc_cluster_idle_first(const dc_cluster *c) { return c->idle_head; }
 int32_t dc_cluster_idle_next(const dc_cluster *c, uint32_t node) { return c->idle_next[node]; }
 double dc_cluster_node_idle_since_s(const dc_cluster *c, uint32_t node) { return c->idle_since_s[node]; }
@@ -228,6 +240,7 @@ static void bank(dc_cluster *c)
         c->down_node_s += dt * (c->n_down - c->n_absent);
         c->absent_node_s += dt * c->n_absent;
         c->retired_node_s += dt * c->n_retired;
+        c->shared_free_gpu_s += dt * (double)c->shared_free;
         for (size_t r = 1; r < c->n_reasons; r++)
             c->reason_node_s[r] += dt * c->n_down_reason[r];
     }
@@ -270,6 +283,164 @@ static void idle_remove(dc_cluster *c, uint32_t node)
     c->idle_count--;
 }
 
+/* ---------- shared nodes (GPU-granular allocation) ---------- */
+
+void dc_cluster_set_job_gpus(dc_cluster *c, int32_t job, uint32_t gpus)
+{
+    c->jobs[job].gpus = gpus < c->gpus_per_node ? gpus : 0;
+    if (c->jobs[job].gpus)
+        c->jobs[job].nodes = 1;
+}
+
+uint32_t dc_cluster_job_gpus_per_node(const dc_cluster *c, int32_t job)
+{
+    return c->jobs[job].gpus ? c->jobs[job].gpus : c->gpus_per_node;
+}
+
+uint32_t dc_cluster_job_held_gpus(const dc_cluster *c, int32_t job)
+{
+    return c->jobs[job].held * dc_cluster_job_gpus_per_node(c, job);
+}
+
+uint32_t dc_cluster_node_free_gpus(const dc_cluster *c, uint32_t node)
+{
+    if (c->state[node] == DC_NODE_IDLE)
+        return c->gpus_per_node;
+    return c->state[node] == DC_NODE_BUSY && c->used_gpus[node] > 0 ? c->gpus_per_node - c->used_gpus[node] : 0;
+}
+
+bool dc_cluster_node_shared(const dc_cluster *c, uint32_t node)
+{
+    return c->state[node] == DC_NODE_BUSY && c->used_gpus[node] > 0;
+}
+
+bool dc_cluster_node_holds(const dc_cluster *c, uint32_t node, int32_t job)
+{
+    if (job < 0 || (uint32_t)job >= c->n_jobs)
+        return false;
+    const job_slot *j = &c->jobs[job];
+    return c->job_of[node] == job || (j->gpus && (j->share_node == (int32_t)node || j->lost_node == (int32_t)node));
+}
+
+int32_t dc_cluster_node_next_job(const dc_cluster *c, uint32_t node, int32_t job)
+{
+    if (job < 0 || !c->jobs[job].gpus)
+        return -1;
+    if (c->jobs[job].lost_node == (int32_t)node)
+        return c->jobs[job].lost_next;
+    return c->jobs[job].share_node == (int32_t)node ? c->jobs[job].occ_next : -1;
+}
+
+uint32_t dc_cluster_share_count(const dc_cluster *c) { return c->n_shares; }
+
+uint64_t dc_cluster_busy_gpus(const dc_cluster *c)
+{
+    return (uint64_t)c->n_busy * c->gpus_per_node - c->shared_free;
+}
+
+bool dc_cluster_take_share(dc_cluster *c, int32_t job, uint32_t node)
+{
+    job_slot *j = &c->jobs[job];
+    if (!j->gpus || j->held > 0 || node >= c->n_nodes || dc_cluster_node_free_gpus(c, node) < j->gpus)
+        return false;
+    bool opens = c->state[node] == DC_NODE_IDLE;
+    if (opens)
+        c->job_of[node] = -1;
+    int32_t head = c->job_of[node];
+    c->job_of[node] = job;
+    if (!list_add(c, job, node)) {
+        c->job_of[node] = head;
+        dc_sim_fail(c->sim, DC_ENOMEM, "out of memory giving a node to a job");
+        return false;
+    }
+    bank(c);
+    if (opens) {
+        idle_remove(c, node);
+        c->state[node] = DC_NODE_BUSY;
+        c->n_busy++;
+        c->shared_free += c->gpus_per_node;
+    }
+    j->share_node = (int32_t)node;
+    j->occ_prev = -1;
+    j->occ_next = head;
+    if (head >= 0)
+        c->jobs[head].occ_prev = job;
+    c->used_gpus[node] += j->gpus;
+    c->shared_free -= j->gpus;
+    c->n_shares++;
+    return true;
+}
+
+/* job leaves the chain of its shared node */
+static void share_unlink(dc_cluster *c, int32_t job)
+{
+    job_slot *j = &c->jobs[job];
+    uint32_t node = (uint32_t)j->share_node;
+    if (j->occ_prev >= 0)
+        c->jobs[j->occ_prev].occ_next = j->occ_next;
+    else
+        c->job_of[node] = j->occ_next;
+    if (j->occ_next >= 0)
+        c->jobs[j->occ_next].occ_prev = j->occ_prev;
+    j->occ_next = j->occ_prev = -1;
+    j->share_node = -1;
+}
+
+bool dc_cluster_release_share(dc_cluster *c, int32_t job)
+{
+    job_slot *j = &c->jobs[job];
+    if (j->share_node < 0 || j->held == 0)
+        return false;
+    uint32_t node = (uint32_t)j->share_node;
+    bank(c);
+    j->held = 0;
+    j->changes++;
+    c->n_shares--;
+    c->used_gpus[node] -= j->gpus;
+    c->shared_free += j->gpus;
+    share_unlink(c, job);
+    if (c->used_gpus[node] > 0)
+        return false;
+    c->shared_free -= c->gpus_per_node;
+    c->n_busy--;
+    idle_push(c, node);
+    dc_sim_publish(c->sim, c->sig_node_idle, NULL);
+    return true;
+}
+
+/* A shared node fails: its jobs lose it at once (they may take another
+ * share while the failure is published), but the node keeps naming them
+ * (its first job, then lost_next) until it has been published. */
+static void shares_lose(dc_cluster *c, uint32_t node)
+{
+    if (c->used_gpus[node] == 0)
+        return;
+    c->shared_free -= c->gpus_per_node - c->used_gpus[node];
+    c->used_gpus[node] = 0;
+    for (int32_t k = c->job_of[node]; k >= 0;) {
+        job_slot *j = &c->jobs[k];
+        int32_t next = j->occ_next;
+        j->held = 0;
+        j->changes++;
+        j->lost_node = (int32_t)node;
+        j->lost_next = next;
+        j->share_node = -1;
+        j->occ_next = j->occ_prev = -1;
+        c->n_shares--;
+        k = next;
+    }
+}
+
+static void shares_forget(dc_cluster *c, uint32_t node)
+{
+    int32_t k = c->job_of[node];
+    while (k >= 0 && c->jobs[k].lost_node == (int32_t)node) {
+        int32_t next = c->jobs[k].lost_next;
+        c->jobs[k].lost_node = c->jobs[k].lost_next = -1;
+        k = next;
+    }
+}
+
 int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes)
 {
     if (c->n_jobs == c->cap_jobs) { /* geometric growth: a million jobs register in linear time */
@@ -280,7 +451,8 @@ int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes)
         c->jobs = grown;
         c->cap_jobs = ncap;
     }
-    c->jobs[c->n_jobs] = (job_slot){.nodes = nodes, .phase = DC_JOB_PENDING};
+    c->jobs[c->n_jobs] = (job_slot){.nodes = nodes, .phase = DC_JOB_PENDING, .share_node = -1, .occ_next = -1,
+                                    .occ_prev = -1, .lost_node = -1, .lost_next = -1};
     for (size_t i = 0; i < DC_MAX_SPEED_SOURCES; i++)
         c->jobs[c->n_jobs].speed[i] = 1.0;
     return (int32_t)c->n_jobs++;
@@ -387,6 +559,7 @@ void dc_cluster_fail_returning(dc_cluster *c, int class_id, const char *class_na
         if (c->state[n] == DC_NODE_BUSY) {
             c->n_busy--;
             list_remove(c, n);
+            shares_lose(c, n);
         } else
             idle_remove(c, n);
         c->state[n] = DC_NODE_DOWN;
@@ -402,8 +575,10 @@ void dc_cluster_fail_returning(dc_cluster *c, int class_id, const char *class_na
     dc_failure_event ev = {class_id, class_name, taken, n_taken, job, detect_s > 0.0 ? detect_s : 0.0,
                            return_s > 0.0 ? return_s : 0.0};
     dc_sim_publish(c->sim, c->sig_failure, &ev);
-    for (size_t i = 0; i < n_taken; i++)
+    for (size_t i = 0; i < n_taken; i++) {
+        shares_forget(c, taken[i]);
         c->job_of[taken[i]] = -1;
+    }
 }
 
 void dc_cluster_corrupt(dc_cluster *c, int class_id, const char *class_name,
@@ -671,11 +846,12 @@ static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     c->state = malloc(c->n_nodes);
     c->reason = calloc(c->n_nodes, 1);
     c->job_of = malloc(c->n_nodes * sizeof *c->job_of);
+    c->used_gpus = calloc(c->n_nodes, sizeof *c->used_gpus);
     c->node_pos = malloc(c->n_nodes * sizeof *c->node_pos);
     c->idle_next = malloc(c->n_nodes * sizeof *c->idle_next);
     c->idle_prev = malloc(c->n_nodes * sizeof *c->idle_prev);
     c->idle_since_s = malloc(c->n_nodes * sizeof *c->idle_since_s);
-    if (!c->state || !c->reason || !c->job_of || !c->node_pos || !c->idle_next || !c->idle_prev || !c->idle_since_s)
+    if (!c->state || !c->reason || !c->job_of || !c->used_gpus || !c->node_pos || !c->idle_next || !c->idle_prev || !c->idle_since_s)
         return dc_error_set(err, DC_ENOMEM, "out of memory for %u nodes", c->n_nodes);
     c->idle_head = c->idle_tail = -1;
     c->n_reasons = 1; /* reason 0: plain down */
@@ -745,7 +921,7 @@ static void cluster_finish(void *state, dc_sim *sim)
         snprintf(key, sizeof key, "gpu_hours.%s", c->reason_names[r]);
         dc_summary_set(s, key, c->reason_node_s[r] * gpn / 3600.0, "GPU-h", "on failed nodes, down for this reason");
     }
-    dc_summary_set(s, "gpu_hours.idle_spare", c->idle_node_s * gpn / 3600.0, "GPU-h",
+    dc_summary_set(s, "gpu_hours.idle_spare", (c->idle_node_s * gpn + c->shared_free_gpu_s) / 3600.0, "GPU-h",
                    "on healthy nodes held by no job (spares)");
     dc_summary_set(s, "gpu_hours.retired", c->retired_node_s * gpn / 3600.0, "GPU-h",
                    "on nodes retired from service (until a replacement arrives)");
@@ -767,6 +943,7 @@ static void cluster_destroy(void *state)
     free(c->class_names);
     free(c->class_accel);
     free(c->job_of);
+    free(c->used_gpus);
     free(c->node_pos);
     for (uint32_t j = 0; c->jobs && j < c->n_jobs; j++)
         free(c->jobs[j].list);

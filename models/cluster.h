@@ -192,6 +192,39 @@ const uint32_t *dc_cluster_job_node_list(const dc_cluster *c, int32_t job, uint3
  * counts, equal sets. */
 uint64_t dc_cluster_job_nodes_changes(const dc_cluster *c, int32_t job);
 
+/* GPU-granular allocation: a job of fewer GPUs than a node has
+ * (dc_cluster_set_job_gpus, at registration) holds a share of one node:
+ * its GPUs on it.  Shares of several jobs fill one node (the scheduler
+ * chooses which: best fit); a shared node is BUSY while any share is on
+ * it, is never given whole to another job, and goes back IDLE when its
+ * last share leaves.  Its failure takes it from every job on it: the
+ * "failure" event names the node and each of those jobs still holds it
+ * (dc_cluster_node_holds) until the event is published.  Accounting: a
+ * job's GPU-time is its held nodes x dc_cluster_job_gpus_per_node, and
+ * the free GPUs of shared nodes go to gpu_hours.idle_spare, so that the
+ * breakdown still sums to the cluster's capacity.  dc_cluster_node_job
+ * names the first job on a shared node, dc_cluster_node_next_job the
+ * next (-1 at the end). */
+void dc_cluster_set_job_gpus(dc_cluster *c, int32_t job, uint32_t gpus);
+/* GPUs the job uses on each node it holds: its share, else gpus_per_node. */
+uint32_t dc_cluster_job_gpus_per_node(const dc_cluster *c, int32_t job);
+uint32_t dc_cluster_job_held_gpus(const dc_cluster *c, int32_t job);
+/* Free GPUs of node: all of an IDLE node, the rest of a shared one, else 0. */
+uint32_t dc_cluster_node_free_gpus(const dc_cluster *c, uint32_t node);
+bool dc_cluster_node_shared(const dc_cluster *c, uint32_t node);
+bool dc_cluster_node_holds(const dc_cluster *c, uint32_t node, int32_t job);
+int32_t dc_cluster_node_next_job(const dc_cluster *c, uint32_t node, int32_t job);
+/* GPUs of BUSY nodes held by jobs (a shared node's free GPUs not counted). */
+uint64_t dc_cluster_busy_gpus(const dc_cluster *c);
+/* Jobs holding a share now. */
+uint32_t dc_cluster_share_count(const dc_cluster *c);
+/* Gives a share job (holding nothing) its GPUs on node: an IDLE node
+ * (which becomes shared) or a shared one with room; false otherwise. */
+bool dc_cluster_take_share(dc_cluster *c, int32_t job, uint32_t node);
+/* The share job gives its GPUs back; true when its node became IDLE
+ * ("node_idle" published). */
+bool dc_cluster_release_share(dc_cluster *c, int32_t job);
+
 /* The idle nodes in the order they will be handed out (longest idle first):
  * dc_cluster_idle_first, then dc_cluster_idle_next until -1. */
 int32_t dc_cluster_idle_first(const dc_cluster *c);

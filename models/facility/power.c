@@ -470,11 +470,10 @@ static void act_update(dc_power *p)
         }
         if (pass == 1 || (p->n_jobs == 1 && p->n_act == 1))
             break; /* (one job: it is always in play) */
-        uint64_t held = 0;
+        uint64_t held = 0; /* in GPUs: shares of a node count theirs (cluster.h) */
         for (size_t k = 0; k < p->n_act; k++)
-            held += dc_cluster_job_held_nodes(c, p->act[k]);
-        uint64_t busy = (uint64_t)dc_cluster_node_count(c) - dc_cluster_idle_count(c) - dc_cluster_down_count(c)
-                        - dc_cluster_retired_count(c);
+            held += dc_cluster_job_held_gpus(c, p->act[k]);
+        uint64_t busy = dc_cluster_busy_gpus(c);
         if (held == busy)
             break;
         for (int32_t j = 0; j < p->n_jobs; j++)
@@ -512,7 +511,7 @@ static void compute_full(dc_power *p)
     for (size_t k = 0; k < p->n_act; k++) {
         int32_t j = p->act[k];
         job_pw *jp = &p->jobs[j];
-        double held = dc_cluster_job_held_nodes(c, j);
+        double held = (double)dc_cluster_job_held_gpus(c, j) / gpn; /* nodes' worth: a share is a fraction */
         jp->n_gpu = 0.0;
         jp->held = false;
         jp->stalled = false;

@@ -337,7 +337,7 @@ static uint64_t class_units(const failure_model *m, const fclass *fc)
     case PER_JOB_GPU: {
         uint64_t g = 0;
         for (uint32_t j = 0; j < dc_cluster_job_count(c); j++)
-            g += (uint64_t)dc_cluster_job_nodes(c, (int32_t)j) * dc_cluster_gpus_per_node(c);
+            g += (uint64_t)dc_cluster_job_nodes(c, (int32_t)j) * dc_cluster_job_gpus_per_node(c, (int32_t)j);
         return g;
     }
     }
@@ -382,7 +382,7 @@ static bool dynamic_class(const fclass *fc)
 
 static uint64_t job_gpus(const failure_model *m, uint32_t j)
 {
-    return (uint64_t)dc_cluster_job_nodes(m->cluster, (int32_t)j) * dc_cluster_gpus_per_node(m->cluster);
+    return (uint64_t)dc_cluster_job_nodes(m->cluster, (int32_t)j) * dc_cluster_job_gpus_per_node(m->cluster, (int32_t)j);
 }
 
 static void fw_add(uint64_t *fw, uint32_t n, uint32_t j, uint64_t d, bool minus)

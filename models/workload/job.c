@@ -882,7 +882,7 @@ static void job_failure(job_model *j, const dc_failure_event *ev)
     bool hit = ev->job == j->id;
     int32_t first = -1;
     for (size_t i = 0; i < ev->n_nodes; i++)
-        if (dc_cluster_node_job(j->cluster, ev->nodes[i]) == j->id) {
+        if (dc_cluster_node_holds(j->cluster, ev->nodes[i], j->id)) {
             if (!hit)
                 first = (int32_t)ev->nodes[i];
             hit = true;
@@ -929,16 +929,20 @@ static void on_failure(dc_sim *sim, void *ctx, const void *payload)
     job_model *j = job_by_id(m, ev->job);
     if (j)
         job_failure(j, ev);
-    /* each job hit once, in node order */
+    /* each job hit once, in node order (every job on a shared node) */
     for (size_t i = 0; i < ev->n_nodes; i++) {
-        job_model *k = job_by_id(m, dc_cluster_node_job(m->cluster, ev->nodes[i]));
-        if (!k || k == j)
-            continue;
-        bool first = true;
-        for (size_t q = 0; q < i && first; q++)
-            first = dc_cluster_node_job(m->cluster, ev->nodes[q]) != k->id;
-        if (first)
-            job_failure(k, ev);
+        int32_t next;
+        for (int32_t id = dc_cluster_node_job(m->cluster, ev->nodes[i]); id >= 0; id = next) {
+            next = dc_cluster_node_next_job(m->cluster, ev->nodes[i], id);
+            job_model *k = job_by_id(m, id);
+            if (!k || k == j)
+                continue;
+            bool first = true;
+            for (size_t q = 0; q < i && first; q++)
+                first = !dc_cluster_node_holds(m->cluster, ev->nodes[q], k->id);
+            if (first)
+                job_failure(k, ev);
+        }
     }
 }
 
@@ -1022,7 +1026,7 @@ static void on_storage_loss(dc_sim *sim, void *ctx, const void *payload)
         job_model *j = &m->jobs[i];
         if (!tiered(j) || j->ended)
             continue;
-        if (loss->node >= 0 && dc_cluster_node_job(j->cluster, (uint32_t)loss->node) != j->id)
+        if (loss->node >= 0 && !dc_cluster_node_holds(j->cluster, (uint32_t)loss->node, j->id))
             continue;
         for (size_t L = 0; L < j->ckpt.n_levels; L++)
             if (j->lv[L].tier == loss->tier)
@@ -1152,6 +1156,7 @@ static int resolve_work(const dc_scenario *sc, dc_job_spec *sp, bool has_tokens,
     }
     info->work_gpu_s = sp->work_gpu_s;
     info->nodes = sp->nodes;
+    info->gpus = sp->gpus;
     return DC_OK;
 }
 
@@ -1220,7 +1225,10 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     snprintf(j->user, sizeof j->user, "%s", sp->user);
     snprintf(j->cls, sizeof j->cls, "%s", info->chain.class_name ? info->chain.class_name : "");
     j->info.chain.class_name = j->cls;
-    j->gpus_per_node = dc_cluster_gpus_per_node(j->cluster);
+    /* fewer GPUs than a node has: a share of one node (cluster.h), whose GPUs
+     * are its rate and its GPU-hours */
+    bool share = sp->gpus > 0 && sp->gpus < dc_cluster_gpus_per_node(j->cluster);
+    j->gpus_per_node = share ? sp->gpus : dc_cluster_gpus_per_node(j->cluster);
     j->nodes_needed = sp->nodes;
     j->nodes_run = sp->nodes;
     double min_nodes = 0, reconf_s = 0;
@@ -1361,6 +1369,8 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     j->id = dc_cluster_add_job(j->cluster, j->nodes_needed);
     if (j->id < 0)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
+    if (share)
+        dc_cluster_set_job_gpus(j->cluster, j->id, sp->gpus);
     int user = sp->user[0] ? dc_sched_user(j->sched, sp->user) : -1;
     if (sp->user[0] && user < 0)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
@@ -1368,6 +1378,7 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     j->req = (dc_sched_req){.job = j->id,
                             .pool = pool,
                             .nodes = j->nodes_needed,
+                            .gpus = share ? sp->gpus : 0,
                             .priority = sp->priority,
                             .user = user,
                             .preemptible = sp->preemptible,
@@ -1765,7 +1776,6 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
     size_t n_started = 0, n_completed = 0, n_timeout = 0, n_submitted = 0;
     size_t n_end[DC_END_STATES] = {0};
     double end_gpu_s[DC_END_STATES] = {0};
-    double gpn = dc_cluster_gpus_per_node(m->cluster);
     double wait_sum = 0, turn_sum = 0, run_sum = 0, useful = 0, lost = 0;
     uint64_t preempts = 0, interrupts = 0;
     size_t by_kind[DC_JOB_KINDS] = {0}, by_kind_done[DC_JOB_KINDS] = {0};
@@ -1783,7 +1793,7 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
         bool done = j->ended && outcome(j) == DC_END_COMPLETED;
         double held_gpu_s = 0;
         for (int st = 0; st < DC_JOB_PHASES; st++)
-            held_gpu_s += j->held_node_s[st] * gpn;
+            held_gpu_s += j->held_node_s[st] * j->gpus_per_node;
         if (j->ended) {
             n_end[outcome(j)]++;
             end_gpu_s[outcome(j)] += held_gpu_s;
@@ -1920,8 +1930,9 @@ static void job_finish(void *state, dc_sim *sim)
         rb += j->lost_gpu_s;
         sdc += j->sdc_lost_gpu_s;
         pre += j->preempt_lost_gpu_s;
+        /* in whole nodes' worth (a share: its GPUs / gpus per node) */
         for (int st = 0; st < DC_JOB_PHASES; st++)
-            held[st] += j->held_node_s[st];
+            held[st] += j->gpus_per_node == gpn ? j->held_node_s[st] : j->held_node_s[st] * j->gpus_per_node / gpn;
         for (size_t k = 0; k < DC_MAX_SPEED_SOURCES; k++)
             slow[k] += j->slow_gpu_s[k];
     }

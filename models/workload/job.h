@@ -71,6 +71,7 @@ typedef struct dc_job_info {
     bool legacy;                /* the job group: its layout is the top-level parallelism group */
     dc_job_chain chain;         /* its settings: read them at init only (the scenario goes before the run) */
     uint32_t nodes;
+    uint32_t gpus;              /* asked in GPUs (0: nodes x GPUs per node); fewer than a node: a share */
     double work_gpu_s;
     double params, tokens;      /* 0: not known */
     double flop_per_param_token, peak_flops, kernel_eff;

@@ -44,13 +44,16 @@ const dc_param dc_jobspec_params[] = {
     {"jobs.[].checkpoint_write_s", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "s", 0, NULL, 0, 1e7, NULL,
      "this job's checkpoint write time (default: the checkpoint group's)"},
     {"jobs.[].nodes", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "nodes", 0, NULL, 1, 1e7, NULL, "one job: its size"},
+    {"jobs.[].gpus", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "GPUs", 0, NULL, 1, 1e9, NULL,
+     "one job: its size in GPUs instead of nodes (fewer than a node has: a share of one node, packed with others)"},
     {"jobs.[].work_gpu_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "GPU-h", 0, NULL, 0, 1e15,
      NULL, "one job: its work at the full rate of one GPU"},
     {"jobs.[].start_h", DC_PARAM_FLOAT, 0, "h", 0, NULL, 0, 1e8, NULL,
      "one job: submission; a stream: first arrival not before"},
     {"jobs.[].trace", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT | DC_PARAM_FILE | DC_PARAM_OR_GROUP, "", 0, NULL, 0, 0,
      NULL,
-     "a CSV trace (arrival_h,nodes,work_gpu_h,priority,pool,user,kind), relative to the scenario file; or a group "
+     "a CSV trace (arrival_h,nodes,work_gpu_h,priority,pool,user,kind; gpus instead of nodes: sizes in GPUs), "
+     "relative to the scenario file; or a group "
      "{ file; format; columns; ... }: a trace in its own layout (mapped CSV, SWF: models/workload/tracemap.h)"},
     {"jobs.[].count", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "jobs", 0, NULL, 1, 1e7, NULL,
      "a stream: at most this many jobs"},
@@ -59,6 +62,10 @@ const dc_param dc_jobspec_params[] = {
     {"jobs.[].nodes_min", DC_PARAM_INT, 0, "nodes", 1, NULL, 1, 1e7, NULL, "a stream: smallest size"},
     {"jobs.[].nodes_max", DC_PARAM_INT, 0, "nodes", 1, NULL, 1, 1e7, NULL,
      "a stream: largest size (sizes log-uniform over the powers of two between)"},
+    {"jobs.[].gpus_min", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "GPUs", 0, NULL, 1, 1e9, NULL,
+     "a stream: smallest size in GPUs (instead of nodes_min and nodes_max)"},
+    {"jobs.[].gpus_max", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "GPUs", 0, NULL, 1, 1e9, NULL,
+     "a stream: largest size in GPUs (powers of two between, log-uniform)"},
     {"jobs.[].interarrival", DC_PARAM_GROUP, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
      "a stream: law of the time between arrivals"},
     DC_LAW_PARAMS("jobs.[].interarrival", "exponential", "time between arrivals"),
@@ -92,6 +99,20 @@ static dc_job_spec *push(specs *v)
         v->cap = nc;
     }
     return &v->a[v->n++];
+}
+
+/* A size in GPUs: fewer than a node has is a share of one node, else the
+ * nodes that hold them (rounded up). */
+void dc_jobspec_set_gpus(dc_job_spec *t, uint32_t gpus, uint32_t gpn)
+{
+    t->gpus = gpus;
+    t->nodes = (uint32_t)(((uint64_t)gpus + gpn - 1) / gpn);
+}
+
+/* The GPUs a job computes on at full rate: its share, or its nodes' GPUs. */
+double dc_jobspec_rate_gpus(const dc_job_spec *t, uint32_t gpn)
+{
+    return t->gpus > 0 && t->gpus < gpn ? (double)t->gpus : (double)t->nodes * gpn;
 }
 
 /* The keys every job of the group shares. */
@@ -137,7 +158,7 @@ static void common(const config_setting_t *g, dc_job_spec *t)
 static const char *const columns[] = {"arrival_h", "nodes", "work_gpu_h", "priority", "pool", "user", "kind"};
 #define N_COLS 7
 
-static int read_trace(const dc_scenario *sc, const config_setting_t *g, specs *v, dc_error *err)
+static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t gpn, specs *v, dc_error *err)
 {
     const char *rel = "";
     config_setting_lookup_string(g, "trace", &rel);
@@ -154,8 +175,13 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, specs *v
     if (rc != DC_OK)
         return rc;
     size_t col[N_COLS];
+    /* sizes in nodes, or in GPUs (a gpus column instead of nodes) */
+    dc_error ignored;
+    bool in_gpus = dc_csv_find_column(csv, "nodes", &col[1], &ignored) != DC_OK
+                   && dc_csv_find_column(csv, "gpus", &col[1], &ignored) == DC_OK;
     for (int c = 0; c < N_COLS && rc == DC_OK; c++)
-        rc = dc_csv_find_column(csv, columns[c], &col[c], err);
+        if (c != 1 || !in_gpus)
+            rc = dc_csv_find_column(csv, columns[c], &col[c], err);
     dc_job_spec tmpl;
     common(g, &tmpl);
     double last = 0;
@@ -173,8 +199,9 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, specs *v
         else if (arr < last)
             rc = dc_csv_error_at(csv, r, col[0], err, "%g is before the previous row's %g (sort the trace)", arr,
                                  last);
-        else if (nodes < 1 || nodes > 1e7 || nodes != floor(nodes))
-            rc = dc_csv_error_at(csv, r, col[1], err, "expected a whole number of nodes >= 1 (got %g)", nodes);
+        else if (nodes < 1 || nodes > (in_gpus ? 1e9 : 1e7) || nodes != floor(nodes))
+            rc = dc_csv_error_at(csv, r, col[1], err, "expected a whole number of %s >= 1 (got %g)",
+                                 in_gpus ? "GPUs" : "nodes", nodes);
         else if (!(work > 0))
             rc = dc_csv_error_at(csv, r, col[2], err, "must be > 0 (got %g)", work);
         else if (prio != floor(prio) || fabs(prio) > 1000)
@@ -197,7 +224,10 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, specs *v
         *t = tmpl;
         snprintf(t->name, sizeof t->name, "%.24s-%zu", tmpl.name, r);
         t->submit_s = arr * 3600.0;
-        t->nodes = (uint32_t)nodes;
+        if (in_gpus)
+            dc_jobspec_set_gpus(t, (uint32_t)nodes, gpn);
+        else
+            t->nodes = (uint32_t)nodes;
         t->work_gpu_s = work * 3600.0;
         t->priority = (int)prio;
         snprintf(t->pool, sizeof t->pool, "%s", pool);
@@ -227,12 +257,24 @@ static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *
     if (rc != DC_OK)
         return rc;
     int nmin = 1, nmax = 1, count = -1;
-    config_setting_lookup_int(g, "nodes_min", &nmin);
-    config_setting_lookup_int(g, "nodes_max", &nmax);
+    bool in_gpus = config_setting_get_member(g, "gpus_min") || config_setting_get_member(g, "gpus_max");
+    /* (nodes_min and nodes_max have defaults: only those written in the file count) */
+    config_setting_t *n_min = config_setting_get_member(g, "nodes_min"), *n_max = config_setting_get_member(g, "nodes_max");
+    if (in_gpus && ((n_min && config_setting_source_line(n_min) > 0) || (n_max && config_setting_source_line(n_max) > 0)))
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "gpus_min") ? config_setting_get_member(g, "gpus_min")
+                                                                                 : config_setting_get_member(g, "gpus_max"),
+                                    err, "give the stream's sizes as nodes_min/nodes_max or gpus_min/gpus_max, not both");
+    const char *kmin = in_gpus ? "gpus_min" : "nodes_min", *kmax = in_gpus ? "gpus_max" : "nodes_max";
+    config_setting_lookup_int(g, kmin, &nmin);
+    config_setting_lookup_int(g, kmax, &nmax);
+    if (in_gpus && !config_setting_get_member(g, "gpus_max"))
+        nmax = nmin;
+    if (in_gpus && !config_setting_get_member(g, "gpus_min"))
+        nmin = 1;
     config_setting_lookup_int(g, "count", &count);
     if (nmax < nmin)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "nodes_max"), err,
-                                    "nodes_max %d is below nodes_min %d", nmax, nmin);
+        return dc_scenario_error_at(sc, config_setting_get_member(g, kmax), err, "%s %d is below %s %d", kmax, nmax,
+                                    kmin, nmin);
     double start_h = 0, stop_h = dc_sim_horizon(sim) / 3600.0;
     config_setting_lookup_float(g, "start_h", &start_h);
     config_setting_lookup_float(g, "stop_h", &stop_h);
@@ -269,8 +311,14 @@ static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *
         *j = tmpl;
         snprintf(j->name, sizeof j->name, "%.24s-%ld", tmpl.name, k);
         j->submit_s = t;
-        j->nodes = sizes[gsl_rng_uniform_int(rs, (unsigned long)ns)];
-        j->work_gpu_s = dc_dist_sample(&dur, rd) * j->nodes * gpn;
+        uint32_t size = sizes[gsl_rng_uniform_int(rs, (unsigned long)ns)];
+        if (in_gpus) {
+            dc_jobspec_set_gpus(j, size, gpn);
+            j->work_gpu_s = dc_dist_sample(&dur, rd) * dc_jobspec_rate_gpus(j, gpn);
+        } else {
+            j->nodes = size;
+            j->work_gpu_s = dc_dist_sample(&dur, rd) * j->nodes * gpn;
+        }
         if (!(j->work_gpu_s > 0))
             j->work_gpu_s = 1.0;
     }
@@ -286,7 +334,8 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
     config_setting_t *list = dc_scenario_lookup(sc, "jobs");
     for (int i = 0; list && i < config_setting_length(list); i++) {
         config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
-        bool one = config_setting_get_member(g, "nodes") || config_setting_get_member(g, "work_gpu_h")
+        bool one = config_setting_get_member(g, "nodes") || config_setting_get_member(g, "gpus")
+                   || config_setting_get_member(g, "work_gpu_h")
                    || config_setting_get_member(g, "tokens");
         bool tr = config_setting_get_member(g, "trace") != NULL;
         bool gen = config_setting_get_member(g, "interarrival") != NULL;
@@ -301,14 +350,22 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
                 rc = dc_error_set(err, DC_ENOMEM, "out of memory");
             } else {
                 common(g, t);
-                int nodes = 0;
+                int nodes = 0, gpus = 0;
                 double work_h = NAN, start_h = 0;
                 /* no work_gpu_h: the job's model gives it (params and tokens, job.c) */
-                if (!config_setting_lookup_int(g, "nodes", &nodes))
-                    rc = dc_scenario_error_at(sc, g, err, "one job needs nodes (and work_gpu_h, or params and tokens)");
+                bool has_n = config_setting_lookup_int(g, "nodes", &nodes);
+                bool has_g = config_setting_lookup_int(g, "gpus", &gpus);
+                if (has_n && has_g)
+                    rc = dc_scenario_error_at(sc, config_setting_get_member(g, "gpus"), err,
+                                              "give the job's size as nodes or gpus, not both");
+                else if (!has_n && !has_g)
+                    rc = dc_scenario_error_at(sc, g, err,
+                                              "one job needs nodes or gpus (and work_gpu_h, or params and tokens)");
                 config_setting_lookup_float(g, "work_gpu_h", &work_h);
                 config_setting_lookup_float(g, "start_h", &start_h);
                 t->nodes = (uint32_t)nodes;
+                if (has_g && !has_n)
+                    dc_jobspec_set_gpus(t, (uint32_t)gpus, gpus_per_node);
                 t->work_gpu_s = work_h * 3600.0;
                 t->submit_s = start_h * 3600.0;
             }
@@ -318,7 +375,7 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
             rc = dc_tracemap_read(sc, config_setting_get_member(g, "trace"), &tmpl, gpus_per_node, &v.a, &v.n, &v.cap,
                                   err);
         } else if (tr) {
-            rc = read_trace(sc, g, &v, err);
+            rc = read_trace(sc, g, gpus_per_node, &v, err);
         } else {
             rc = generate(sc, sim, g, gpus_per_node, &v, err);
         }

@@ -8,6 +8,7 @@
  * by the strict reader of sim/csv.h, with the columns (found by name, in
  * any order; others are ignored)
  *     arrival_h,nodes,work_gpu_h,priority,pool,user,kind
+ * (gpus instead of nodes: sizes in GPUs, dc_jobspec_set_gpus)
  * arrival_h >= 0 (from the start of the run) in non-decreasing order,
  * nodes a whole number >= 1, work_gpu_h > 0, priority an integer in
  * [-1000, 1000], pool and user names (empty: the first pool, no user), kind
@@ -66,7 +67,7 @@ typedef struct dc_job_spec {
     double max_run_s;       /* INFINITY: none */
     double restart_s;
     double estimate_s;      /* run-time estimate for backfilling (NAN: max_run_s, else the ideal run time x factor) */
-    uint32_t gpus;          /* GPUs the trace asked for (0: nodes x GPUs per node) */
+    uint32_t gpus;          /* GPUs asked for (0: nodes x GPUs per node); < GPUs per node: a share of one node */
     dc_end_state end_state; /* how the trace says it ended */
     int checkpoint;         /* -1: by kind (training and fine-tuning when a checkpoint group exists) */
     double ckpt_interval_s; /* NAN: the checkpoint group's; -1: auto */
@@ -83,6 +84,14 @@ extern const dc_param dc_jobspec_params[];
  * converts generated durations to work.  *out is malloc'd (NULL when none). */
 int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, dc_job_spec **out, size_t *n,
                     dc_error *err);
+
+/* Sizes in GPUs (jobs.[].gpus, a trace's gpus column, gpus_min/gpus_max of
+ * a stream, a mapped trace's GPUs): fewer GPUs than a node has is a share
+ * of one node (nodes = 1; packed with other shares by the scheduler), more
+ * the nodes that hold them, rounded up.  dc_jobspec_rate_gpus: the GPUs it
+ * computes on at full rate (its share, or its nodes' GPUs). */
+void dc_jobspec_set_gpus(dc_job_spec *t, uint32_t gpus, uint32_t gpus_per_node);
+double dc_jobspec_rate_gpus(const dc_job_spec *t, uint32_t gpus_per_node);
 
 /* Kind by name; -1 when unknown. */
 int dc_job_kind_parse(const char *name);

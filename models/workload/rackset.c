@@ -133,6 +133,17 @@ void dc_rackset_add(dc_rackset *rs, uint32_t rack, int delta)
     rs->cnt[rack] = nc;
 }
 
+void dc_rackset_set(dc_rackset *rs, uint32_t rack, uint32_t count)
+{
+    uint32_t c = rs->cnt[rack];
+    if (c == count)
+        return;
+    rs->work++;
+    leave(rs, rack, c);
+    join(rs, rack, count);
+    rs->cnt[rack] = count;
+}
+
 /* The least count >= from with a rack, 0 when none. */
 static uint32_t count_at_least(dc_rackset *rs, uint32_t from)
 {
@@ -167,3 +178,14 @@ int64_t dc_rackset_best_fit(dc_rackset *rs, uint32_t need)
     rs->work += (uint64_t)rs->by_count[c - 1].levels;
     return bitset_first(&rs->by_count[c - 1]);
 }
+
+int64_t dc_rackset_fit(dc_rackset *rs, uint32_t need)
+{
+    uint32_t c = need <= rs->max ? count_at_least(rs, need ? need : 1) : 0;
+    if (c == 0)
+        return -1;
+    rs->work += (uint64_t)rs->by_count[c - 1].levels;
+    return bitset_first(&rs->by_count[c - 1]);
+}
+
+uint32_t dc_rackset_highest(dc_rackset *rs) { return count_highest(rs); }

@@ -8,7 +8,9 @@
  * "rack" placement's question: the rack with the fewest idle nodes that
  * still holds need (best fit), else the rack with the most idle nodes;
  * among equal counts the lowest rack.  An update is O(levels), a query
- * O(max) word tests plus O(levels). */
+ * O(max) word tests plus O(levels).  The scheduler also keeps its shared
+ * nodes in one (items: nodes, counts: free GPUs) for best-fit packing of
+ * jobs smaller than a node. */
 #ifndef DC_RACKSET_H
 #define DC_RACKSET_H
 
@@ -27,5 +29,12 @@ uint32_t dc_rackset_count(const dc_rackset *rs, uint32_t rack);
  * has an idle node. */
 int64_t dc_rackset_best_fit(dc_rackset *rs, uint32_t need);
 uint64_t dc_rackset_work(const dc_rackset *rs);
+/* Sets rack's count (0..max_count) at once. */
+void dc_rackset_set(dc_rackset *rs, uint32_t rack, uint32_t count);
+/* The lowest rack with the least count >= need (best fit only); -1 when
+ * none has that many. */
+int64_t dc_rackset_fit(dc_rackset *rs, uint32_t need);
+/* The highest count of any rack (0: all empty). */
+uint32_t dc_rackset_highest(dc_rackset *rs);
 
 #endif

@@ -61,7 +61,7 @@ enum { E_QUEUED, E_RUNNING, E_DONE };
 typedef struct entry {
     dc_sched_req req;
     int state;
-    bool preempting, waiting;
+    bool preempting, waiting, evicted;
     double submit_s, start_s, est_end_s;
     uint64_t seq;
     size_t runpos;                /* index in its pool's running list */
@@ -75,19 +75,23 @@ typedef struct pool {
     double reclaim_rate_per_s, notice_s, reclaim_mean_s;
     uint32_t idle, held, withdrawn, down;
     uint32_t freeing;             /* nodes of jobs being preempted */
+    uint32_t evicting;            /* of those, nodes of jobs evicted by priority */
     dc_stree queue;               /* queued entries, in queue order */
     size_t nq;
     int *running;                 /* running entries, in start order (a removal moves the last in) */
     size_t nr, capr;
     dc_stree by_end;              /* the running ones by expected end, then running-list index */
     dc_rackset *racks;            /* idle nodes per rack ("rack" placement) */
+    dc_rackset *shared;           /* shared nodes (node - first) by free GPUs; NULL until a share */
+    uint64_t shared_free;         /* free GPUs of the pool's shared nodes */
+    dc_stree small_q;             /* queued share jobs by GPUs, in queue order */
     uint32_t r0;                  /* first rack of the pool */
     uint32_t n_waiting;           /* running jobs short of nodes */
     /* priorities of running jobs (all; preemptible ones): value, count */
     struct prio_count { int prio; uint32_t n; } *prio_all, *prio_pre;
     size_t n_prio_all, n_prio_pre, cap_prio_all, cap_prio_pre;
     /* integrals (node-seconds) */
-    double last_s, held_ns, idle_ns, strand_ns, queue_s, service_ns, exposure_ns;
+    double last_s, held_ns, idle_ns, strand_ns, queue_s, service_ns, exposure_ns, shared_free_gs;
     uint64_t n_reclaims, n_started, n_preempted;
     double wait_sum_s;
     dc_series *s_queue, *s_busy;
@@ -256,6 +260,7 @@ static void bank_pool(dc_scheduler *s, pool *p)
     if (dt > 0.0) {
         p->held_ns += dt * p->held;
         p->idle_ns += dt * p->idle;
+        p->shared_free_gs += dt * (double)p->shared_free;
         if (p->nq > 0)
             p->strand_ns += dt * p->idle;
         p->queue_s += dt * (double)p->nq;
@@ -290,10 +295,18 @@ static void idle_add(dc_scheduler *s, pool *p, uint32_t node, int delta)
 
 /* ---------- placement ---------- */
 
+/* Takes an idle node whole, or as a share (the job's GPUs of it). */
+static bool take(dc_scheduler *s, int32_t job, uint32_t node, bool share)
+{
+    return share ? dc_cluster_take_share(s->cluster, job, node) : dc_cluster_take_node(s->cluster, job, node);
+}
+
 /* Takes n idle nodes of pool p for job (up to n when partial); returns how
  * many were taken; writes them to out when not NULL.  The one place where
- * nodes are chosen: a topology model can refine it. */
-static uint32_t place(dc_scheduler *s, pool *p, int32_t job, uint32_t n, bool partial, uint32_t *out)
+ * nodes are chosen: a topology model can refine it.  share: the job takes
+ * its share of one node (n is 1). */
+static uint32_t place_nodes(dc_scheduler *s, pool *p, int32_t job, uint32_t n, bool partial, uint32_t *out,
+                            bool share)
 {
     if (n == 0)
         return 0;
@@ -303,7 +316,9 @@ static uint32_t place(dc_scheduler *s, pool *p, int32_t job, uint32_t n, bool pa
     uint32_t got = 0;
     if (s->fifo) {
         uint32_t node;
-        while (got < n && dc_cluster_take_idle(s->cluster, job, &node)) {
+        while (got < n && (share ? dc_cluster_idle_first(s->cluster) >= 0
+                                       && take(s, job, node = (uint32_t)dc_cluster_idle_first(s->cluster), true)
+                                 : dc_cluster_take_idle(s->cluster, job, &node))) {
             if (out)
                 out[got] = node;
             got++;
@@ -324,7 +339,7 @@ static uint32_t place(dc_scheduler *s, pool *p, int32_t job, uint32_t n, bool pa
             uint32_t before = got;
             for (uint32_t i = lo; i < hi && got < n; i++) {
                 s->steps++;
-                if (!s->reclaim_pending[i] && dc_cluster_take_node(s->cluster, job, i)) {
+                if (!s->reclaim_pending[i] && take(s, job, i, share)) {
                     dc_rackset_add(p->racks, (uint32_t)r, -1);
                     if (out)
                         out[got] = i;
@@ -341,6 +356,79 @@ static uint32_t place(dc_scheduler *s, pool *p, int32_t job, uint32_t n, bool pa
     p->idle -= got;
     p->held += got;
     return got;
+}
+
+static uint32_t place(dc_scheduler *s, pool *p, int32_t job, uint32_t n, bool partial, uint32_t *out)
+{
+    return place_nodes(s, p, job, n, partial, out, false);
+}
+
+/* ---------- shares of nodes (jobs of fewer GPUs than a node) ---------- */
+
+/* A GPU count in whole nodes for quotas: a share counts its GPUs. */
+static long entry_gpus(const dc_scheduler *s, const entry *e)
+{
+    return e->req.gpus ? (long)e->req.gpus : (long)e->req.nodes * dc_cluster_gpus_per_node(s->cluster);
+}
+
+/* The node's free GPUs as the pool's shared set keeps them (0: not shared). */
+static void shared_update(dc_scheduler *s, pool *p, uint32_t node)
+{
+    if (!p->shared)
+        return;
+    uint32_t f = dc_cluster_node_shared(s->cluster, node) ? dc_cluster_node_free_gpus(s->cluster, node) : 0;
+    uint32_t old = dc_rackset_count(p->shared, node - p->first);
+    if (f == old)
+        return;
+    bank_pool(s, p);
+    p->shared_free = p->shared_free + f - old;
+    dc_rackset_set(p->shared, node - p->first, f);
+}
+
+/* The shared node of the pool a share of g GPUs fits best (the fewest free
+ * GPUs that hold it, lowest node on ties), -1 when none. */
+static int64_t shared_fit(pool *p, uint32_t g)
+{
+    if (!p->shared)
+        return -1;
+    int64_t k = dc_rackset_fit(p->shared, g);
+    return k < 0 ? -1 : (int64_t)p->first + k;
+}
+
+static bool entry_fits(dc_scheduler *s, pool *p, const entry *e)
+{
+    (void)s;
+    if (e->req.gpus)
+        return p->idle > 0 || shared_fit(p, e->req.gpus) >= 0;
+    return e->req.nodes <= p->idle;
+}
+
+/* Places a share: on the partly used node that fits it best, else on an
+ * idle node chosen as a 1-node job's would be.  1 when placed, else 0. */
+static uint32_t place_share(dc_scheduler *s, pool *p, int32_t job, uint32_t g)
+{
+    uint32_t gpn = dc_cluster_gpus_per_node(s->cluster);
+    if (!p->shared) {
+        p->shared = dc_rackset_create(p->n, gpn - 1);
+        if (!p->shared) {
+            dc_sim_fail(s->sim, DC_ENOMEM, "out of memory for the shared nodes of pool %s", p->name);
+            return 0;
+        }
+    }
+    int64_t node = shared_fit(p, g);
+    uint32_t n;
+    if (node >= 0) {
+        s->steps++;
+        if (!dc_cluster_take_share(s->cluster, job, (uint32_t)node)) {
+            dc_sim_fail(s->sim, DC_EINTERNAL, "scheduler: shared node %u has no room for %u GPUs", (uint32_t)node, g);
+            return 0;
+        }
+        n = (uint32_t)node;
+    } else if (place_nodes(s, p, job, 1, false, &n, true) != 1) {
+        return 0;
+    }
+    shared_update(s, p, n);
+    return 1;
 }
 
 /* ---------- queue ---------- */
@@ -404,6 +492,11 @@ static void enqueue(dc_scheduler *s, int h)
         dc_sim_fail(s->sim, DC_ENOMEM, "out of memory queueing a job");
         return;
     }
+    if (s->e[h].req.gpus && dc_stree_insert(&p->small_q, h, s->e[h].req.gpus, 0.0) != 0) {
+        dc_stree_remove(&p->queue, h);
+        dc_sim_fail(s->sim, DC_ENOMEM, "out of memory queueing a job");
+        return;
+    }
     bank_pool(s, p);
     p->nq++;
     s->e[h].state = E_QUEUED;
@@ -414,6 +507,8 @@ static void unqueue(dc_scheduler *s, pool *p, int h)
 {
     bank_pool(s, p);
     dc_stree_remove(&p->queue, h);
+    if (s->e[h].req.gpus)
+        dc_stree_remove(&p->small_q, h);
     p->nq--;
     record_pool(s, p);
 }
@@ -497,8 +592,9 @@ static void pass_all(dc_scheduler *s);
 static void start_entry(dc_scheduler *s, pool *p, int h, int lender, uint32_t n_lent)
 {
     entry *e = &s->e[h];
-    uint32_t got = place(s, p, e->req.job, e->req.nodes - n_lent, false, NULL);
-    if (lender >= 0)
+    uint32_t got = e->req.gpus ? place_share(s, p, e->req.job, e->req.gpus) /* shares never borrow */
+                               : place(s, p, e->req.job, e->req.nodes - n_lent, false, NULL);
+    if (lender >= 0 && !e->req.gpus)
         got += place(s, &s->pools[lender], e->req.job, n_lent, false, NULL);
     if (got != e->req.nodes) {
         dc_sim_fail(s->sim, DC_EINTERNAL, "scheduler: placement found %u of %u nodes", got, e->req.nodes);
@@ -525,7 +621,7 @@ static void start_entry(dc_scheduler *s, pool *p, int h, int lender, uint32_t n_
         return;
     }
     if (e->req.user >= 0)
-        s->used[e->req.user] += e->req.nodes;
+        s->used[e->req.user] += entry_gpus(s, e);
     if (isfinite(e->req.max_run_s))
         e->limit_ev = dc_sim_after(s->sim, e->req.max_run_s, on_limit, s, (uint64_t)h);
     p->n_started++;
@@ -537,7 +633,7 @@ static void start_entry(dc_scheduler *s, pool *p, int h, int lender, uint32_t n_
 
 static bool quota_ok(const dc_scheduler *s, const entry *e)
 {
-    return e->req.user < 0 || s->used[e->req.user] + (long)e->req.nodes <= s->quota[e->req.user];
+    return e->req.user < 0 || s->used[e->req.user] + entry_gpus(s, e) <= s->quota[e->req.user];
 }
 
 /* The head's reservation (EASY): the shadow time is the first expected
@@ -561,8 +657,8 @@ static void reserve(dc_scheduler *s, pool *p, const entry *head, uint32_t avail,
 
 static bool can_evict(const entry *head, const entry *v)
 {
-    if (v->preempting || v->state != E_RUNNING)
-        return false;
+    if (v->preempting || v->state != E_RUNNING || v->req.gpus)
+        return false; /* evicting a share frees no node while others share it */
     if (v->req.priority < head->req.priority)
         return true;
     return v->req.preemptible && !head->req.preemptible && v->req.priority <= head->req.priority;
@@ -599,6 +695,9 @@ static void preempt_entry(dc_scheduler *s, int h, double notice_s, dc_sched_why 
     p->freeing += e->req.nodes - lent;
     if (lent > 0)
         s->pools[dc_vcluster_lender_of(s->vc, h)].freeing += lent;
+    e->evicted = why == DC_SCHED_PREEMPT;
+    if (e->evicted)
+        p->evicting += e->req.nodes;
     if (why != DC_SCHED_TIMEOUT)
         p->n_preempted++;
     static const char *const names[] = {"preempt", "spot_notice", "time_limit", "lend_reclaim"};
@@ -709,7 +808,7 @@ static void wake_waiters(dc_scheduler *s, pool *p)
  * before the shadow time or fits in the extra nodes starts.  The queue is
  * searched through its subtree minima, so jobs that cannot start are
  * skipped in bulk and the pass stops when no idle node is left. */
-static void pass_pool(dc_scheduler *s, pool *p)
+static void pass_queue(dc_scheduler *s, pool *p)
 {
     wake_waiters(s, p);
     double shadow = INFINITY, now = dc_sim_now(s->sim);
@@ -726,11 +825,11 @@ static void pass_pool(dc_scheduler *s, pool *p)
         after = h;
         if (!quota_ok(s, e))
             continue;
-        if (e->req.nodes <= p->idle) {
+        if (entry_fits(s, p, e)) {
             start_entry(s, p, h, -1, 0);
             continue;
         }
-        if (s->vc && borrow_start(s, p, h))
+        if (s->vc && !e->req.gpus && borrow_start(s, p, h))
             continue;
         reserve(s, p, e, p->idle, &shadow, &extra);
         dc_eventlog_add(s->log, now, "reserve", p->name, (int32_t)p->idle, e->req.job, shadow);
@@ -738,7 +837,9 @@ static void pass_pool(dc_scheduler *s, pool *p)
             reclaim_for(s, p, e->req.nodes);
         if (s->preemption)
             evict_for(s, p, h, e->req.nodes, p->idle);
-        if (!s->backfill || s->again)
+        /* no backfilling into the nodes evictions are freeing for a head:
+         * a job started now would be the next victim, at once, for ever */
+        if (!s->backfill || s->again || p->evicting > 0)
             return;
         break;
     }
@@ -755,6 +856,31 @@ static void pass_pool(dc_scheduler *s, pool *p)
             extra -= e->req.nodes; /* it fits in the extra nodes */
         start_entry(s, p, h, -1, 0);
     }
+}
+
+/* Queued shares that fit in the free GPUs of shared nodes start in queue
+ * order: they take no node, so they never delay a reservation. */
+static void fill_shared(dc_scheduler *s, pool *p)
+{
+    int after = -1;
+    while (!s->again && p->shared && dc_stree_count(&p->small_q) > 0) {
+        s->steps++;
+        uint32_t most = dc_rackset_highest(p->shared);
+        if (most == 0)
+            return;
+        int h = dc_stree_find(&p->small_q, after, most, 0, 0.0, INFINITY);
+        if (h < 0)
+            return;
+        after = h;
+        if (quota_ok(s, &s->e[h]))
+            start_entry(s, p, h, -1, 0);
+    }
+}
+
+static void pass_pool(dc_scheduler *s, pool *p)
+{
+    pass_queue(s, p);
+    fill_shared(s, p);
 }
 
 static void pass_all(dc_scheduler *s)
@@ -828,7 +954,8 @@ uint32_t dc_sched_refill(dc_scheduler *s, int h, uint32_t missing)
 {
     entry *e = &s->e[h];
     pool *p = &s->pools[e->req.pool];
-    uint32_t got = place(s, p, e->req.job, missing, true, NULL);
+    uint32_t got = e->req.gpus ? (missing > 0 ? place_share(s, p, e->req.job, e->req.gpus) : 0)
+                               : place(s, p, e->req.job, missing, true, NULL);
     set_waiting(p, e, got < missing);
     if (e->waiting && s->vc && !e->preempting)
         reclaim_for(s, p, missing - got);
@@ -883,6 +1010,31 @@ static bool vc_release(dc_scheduler *s, int h, int lender, uint32_t released, ui
     return true;
 }
 
+/* A share job gives its GPUs back; its node goes back when it was the last. */
+static void give_back_share(dc_scheduler *s, pool *p, int32_t job)
+{
+    uint32_t n = 0;
+    const uint32_t *list = dc_cluster_job_node_list(s->cluster, job, &n);
+    if (n == 0)
+        return;
+    uint32_t node = list[0];
+    if (!dc_cluster_release_share(s->cluster, job)) {
+        shared_update(s, p, node);
+        return;
+    }
+    shared_update(s, p, node);
+    bank_pool(s, p);
+    p->held--;
+    if (s->reclaim_pending[node]) {
+        s->reclaim_pending[node] = 0;
+        dc_cluster_withdraw(s->cluster, node, s->reason_spot);
+        p->withdrawn++;
+        dc_sim_after(s->sim, gsl_ran_exponential(p->rng, p->reclaim_mean_s), on_restore, s, node);
+        return;
+    }
+    idle_add(s, p, node, +1);
+}
+
 void dc_sched_done(dc_scheduler *s, int h, bool requeue)
 {
     entry *e = &s->e[h];
@@ -910,8 +1062,11 @@ void dc_sched_done(dc_scheduler *s, int h, bool requeue)
         qsort(s->scratch, released, sizeof *s->scratch, cmp_u32);
     }
     s->quiet++;
-    for (uint32_t i = 0; i < released; i++)
-        give_back(s, s->scratch[i]);
+    if (e->req.gpus)
+        give_back_share(s, p, e->req.job);
+    else
+        for (uint32_t i = 0; i < released; i++)
+            give_back(s, s->scratch[i]);
     s->quiet--;
     e = &s->e[h];
     dc_sim_cancel(s->sim, &e->limit_ev);
@@ -923,10 +1078,13 @@ void dc_sched_done(dc_scheduler *s, int h, bool requeue)
     }
     if (e->preempting)
         p->freeing -= e->req.nodes - lent_leaving;
+    if (e->preempting && e->evicted)
+        p->evicting -= e->req.nodes;
+    e->evicted = false;
     e->preempting = false;
     set_waiting(p, e, false);
     if (e->req.user >= 0)
-        s->used[e->req.user] -= e->req.nodes;
+        s->used[e->req.user] -= entry_gpus(s, e);
     remove_running(s, p, h);
     dc_eventlog_add(s->log, dc_sim_now(s->sim), "job_release", p->name, (int32_t)released, e->req.job,
                     (double)e->req.nodes);
@@ -991,6 +1149,7 @@ static void on_failure(dc_sim *sim, void *ctx, const void *payload)
         bank_pool(s, p);
         if (dc_cluster_node_job(s->cluster, node) >= 0) {
             p->held--;
+            shared_update(s, p, node); /* DOWN now: out of the shared set */
             record_pool(s, p); /* the busy series follows the held count (issue 18 item 12) */
             if (s->vc)
                 vc_node_failed(s, node);
@@ -1078,12 +1237,21 @@ static void on_reclaim(dc_sim *sim, void *ctx, uint64_t pi)
         return;
     }
     s->reclaim_pending[node] = 1;
-    int h = job >= 0 && (size_t)job < s->cap_handle_of ? s->handle_of[job] : -1;
-    if (h < 0 || s->e[h].state != E_RUNNING || &s->pools[s->e[h].req.pool] != p)
-        return; /* a service's node */
-    if (s->e[h].preempting) /* already leaving: the node goes when it does */
-        return;
-    preempt_entry(s, h, p->notice_s, DC_SCHED_SPOT);
+    /* every job on the node (a shared node has several): collected first,
+     * as a preempted job may leave at once */
+    int hs[64];
+    size_t nh = 0;
+    for (; job >= 0 && nh < sizeof hs / sizeof hs[0]; job = dc_cluster_node_next_job(s->cluster, node, job)) {
+        int h = (size_t)job < s->cap_handle_of ? s->handle_of[job] : -1;
+        if (h < 0 || s->e[h].state != E_RUNNING || &s->pools[s->e[h].req.pool] != p)
+            continue; /* a service's node */
+        if (s->e[h].preempting) /* already leaving: the node goes when it does */
+            continue;
+        hs[nh++] = h;
+    }
+    for (size_t i = 0; i < nh; i++)
+        if (s->e[hs[i]].state == E_RUNNING && !s->e[hs[i]].preempting)
+            preempt_entry(s, hs[i], p->notice_s, DC_SCHED_SPOT);
 }
 
 /* ---------- model ---------- */
@@ -1290,6 +1458,7 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
         p->idle = p->n - p->down;
         dc_stree_init(&p->queue, queue_before, s);
         dc_stree_init(&p->by_end, end_before, s);
+        dc_stree_init(&p->small_q, queue_before, s);
         if (!s->fifo) {
             uint32_t npr = dc_cluster_nodes_per_rack(s->cluster);
             p->r0 = p->first / npr;
@@ -1327,7 +1496,7 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
         int u = dc_sched_user(s, user);
         if (u < 0)
             return dc_error_set(err, DC_ENOMEM, "out of memory");
-        s->quota[u] = max_nodes;
+        s->quota[u] = (long)max_nodes * dc_cluster_gpus_per_node(s->cluster); /* counted in GPUs */
     }
     int sf = dc_sim_signal(sim, "failure"), su = dc_sim_signal(sim, "nodes_up"), si = dc_sim_signal(sim, "node_idle");
     if (sf < 0 || su < 0 || si < 0 || dc_sim_subscribe(sim, sf, on_failure, s) != DC_OK
@@ -1354,13 +1523,14 @@ static void sched_finish(void *state, dc_sim *sim)
     dc_scheduler *s = state;
     dc_summary *sum = dc_sim_summary(sim);
     double gpn = dc_cluster_gpus_per_node(s->cluster), now = dc_sim_now(sim);
-    double held = 0, idle = 0, strand = 0, cap = 0;
+    double held = 0, idle = 0, strand = 0, cap = 0, shared_free = 0;
     bool many = s->configured || s->n_pools > 1;
     for (int i = 0; i < s->n_pools; i++) {
         pool *p = &s->pools[i];
         bank_pool(s, p);
         held += p->held_ns;
         idle += p->idle_ns;
+        shared_free += p->shared_free_gs;
         strand += p->strand_ns;
         cap += (double)p->n * now;
     }
@@ -1394,7 +1564,7 @@ static void sched_finish(void *state, dc_sim *sim)
         vc_summary(s, sum, gpn, now);
     dc_summary_set(sum, "cluster.utilisation", cap > 0 ? held / cap : 0.0, "",
                    "node-time held by jobs and services / all node-time");
-    dc_summary_set(sum, "cluster.idle_gpu_h", idle * gpn / 3600.0, "GPU-h", "healthy GPUs held by no one");
+    dc_summary_set(sum, "cluster.idle_gpu_h", (idle * gpn + shared_free) / 3600.0, "GPU-h", "healthy GPUs held by no one");
     dc_summary_set(sum, "cluster.fragmentation", cap > 0 ? strand / cap : 0.0, "",
                    "idle node-time while jobs queued in the same pool / all node-time");
 }
@@ -1405,6 +1575,8 @@ static void sched_destroy(void *state)
     for (int i = 0; s->pools && i < s->n_pools; i++) {
         dc_stree_free(&s->pools[i].queue);
         dc_stree_free(&s->pools[i].by_end);
+        dc_stree_free(&s->pools[i].small_q);
+        dc_rackset_destroy(s->pools[i].shared);
         dc_rackset_destroy(s->pools[i].racks);
         free(s->pools[i].running);
         free(s->pools[i].prio_all);

@@ -48,6 +48,19 @@
  * unless a queued job of their priority or higher waits in the pool (by
  * default a service ranks above every job).
  *
+ * Shares (GPU-granular allocation, cluster.h): a job of fewer GPUs than a
+ * node has (req.gpus, req.nodes 1) goes to the partly used node of its
+ * pool with the fewest free GPUs that holds it (best fit: the pool's
+ * shared nodes kept by free GPUs in a rackset), else to an idle node
+ * chosen as a 1-node job's would be; whole-node jobs take idle nodes only,
+ * so never a node holding a share.  After each pass, queued shares that
+ * fit in the free GPUs of shared nodes start in queue order (they take no
+ * node, so they delay no reservation).  For the queue and reservations a
+ * share counts as one node; quotas count GPUs (max_nodes x gpus per node);
+ * shares are not evicted by priority; a spot reclaim gives notice to every
+ * job on the node.  While jobs evicted for a head are leaving, no job is
+ * backfilled (it would be the next victim at once).
+ *
  * Maximum run time: a job still running max_run_h after it (re)started is
  * ended (not completed; work since its last checkpoint is lost).
  *
@@ -134,6 +147,7 @@ typedef struct dc_sched_req {
     int32_t job;          /* cluster job id */
     int pool;
     uint32_t nodes;
+    uint32_t gpus;        /* 1..gpus_per_node - 1: a share of one node (nodes is 1); 0: whole nodes */
     int priority;
     int user;             /* dc_sched_user, -1: none */
     bool preemptible;

@@ -391,7 +391,8 @@ static int read_layout(steptime_model *sm, const dc_scenario *sc, const dc_job_c
     const dc_job_info *info = js->info;
     char buf[96];
     const char *w = who(js, buf, sizeof buf);
-    double gpus = (double)info->nodes * dc_cluster_gpus_per_node(sm->cluster);
+    uint32_t gpn = dc_cluster_gpus_per_node(sm->cluster);
+    double gpus = info->gpus > 0 && info->gpus < gpn ? (double)info->gpus : (double)info->nodes * gpn; /* a share: its GPUs */
     if (!(info->params > 0)) {
         if (info->legacy)
             return dc_scenario_error_at(sc, group_at(pc), err,
@@ -556,7 +557,7 @@ static bool chain_any(const dc_job_chain *c)
  * of the same size, has the same layout (a stream's jobs). */
 static bool same_layout(const job_step *a, const dc_job_chain *pa, const job_step *b, const dc_job_chain *pb)
 {
-    return a->info->nodes == b->info->nodes && a->info->params == b->info->params && pa->at[0] == pb->at[0]
+    return a->info->nodes == b->info->nodes && a->info->gpus == b->info->gpus && a->info->params == b->info->params && pa->at[0] == pb->at[0]
            && pa->at[1] == pb->at[1] && pa->at[2] == pb->at[2] && !a->info->legacy && !b->info->legacy;
 }
 

@@ -204,14 +204,13 @@ static void fill_job(dc_job_spec *t, const dc_job_spec *tmpl, const row_in *r, u
     *t = *tmpl;
     t->submit_s = r->submit_s;
     if (r->size_is_gpus) {
-        t->gpus = (uint32_t)r->size;
-        t->nodes = (uint32_t)((t->gpus + gpn - 1) / gpn);
+        dc_jobspec_set_gpus(t, (uint32_t)r->size, gpn); /* a share of a node, or whole nodes */
     } else {
         t->nodes = (uint32_t)r->size;
         t->gpus = t->nodes * gpn;
     }
-    /* the run time at the full rate of its nodes */
-    t->work_gpu_s = r->run_s * (double)t->nodes * gpn;
+    /* the run time at the full rate of its share or its nodes */
+    t->work_gpu_s = r->run_s * dc_jobspec_rate_gpus(t, gpn);
     t->end_state = (dc_end_state)r->state;
     if (!isnan(r->limit_s))
         t->max_run_s = r->limit_s;
