@@ -1764,11 +1764,10 @@ static double quantile_sorted(const double *v, size_t n, double q)
     return v[lo] + (pos - (double)lo) * (v[hi] - v[lo]);
 }
 
-/* Aggregates of all jobs, and one row per job and figure in /events. */
+/* Aggregates of all jobs (each job's own figures are its /jobs row). */
 static void stream_summary(jobs_model *m, dc_sim *sim)
 {
     dc_summary *s = dc_sim_summary(sim);
-    dc_eventlog *log = dc_sim_eventlog(sim);
     double now = dc_sim_now(sim);
     double *waits = malloc((m->n + 1) * sizeof *waits);
     dc_jobstat_row *acct = malloc((m->n + 1) * sizeof *acct);
@@ -1820,17 +1819,6 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
         lost += l;
         preempts += j->n_preempted;
         interrupts += j->n_interruptions;
-        if (dc_eventlog_enabled(log)) {
-            int32_t id = j->id, nn = (int32_t)j->nodes_needed;
-            dc_eventlog_add(log, now, "j_wait_h", j->name, nn, id, wait / 3600.0);
-            dc_eventlog_add(log, now, "j_run_h", j->name, nn, id, run / 3600.0);
-            dc_eventlog_add(log, now, "j_useful_gpuh", j->name, nn, id, j->done_gpu_s / 3600.0);
-            dc_eventlog_add(log, now, "j_lost_gpuh", j->name, nn, id, l / 3600.0);
-            dc_eventlog_add(log, now, "j_interrupts", j->name, nn, id, (double)j->n_interruptions);
-            dc_eventlog_add(log, now, "j_preempts", j->name, nn, id, (double)j->n_preempted);
-            dc_eventlog_add(log, now, "j_turnaround_h", j->name, nn, id,
-                            done ? (j->completion_s - j->start_s) / 3600.0 : NAN);
-        }
     }
     if (waits) {
         qsort(waits, n_started, sizeof *waits, cmp_double);
