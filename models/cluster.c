@@ -23,6 +23,30 @@ const dc_param dc_cluster_params[] = {
      "GPUs in each node"},
     {"cluster.nodes_per_rack", DC_PARAM_INT, 0, "nodes", 4, NULL, 1, 1024, NULL,
      "nodes per rack (a rack-level failure takes them all)"},
+    {"cluster.types", DC_PARAM_LIST, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "mixed hardware: node types, taken in order (their nodes add up to nodes + spare_nodes; each has the "
+     "cluster's gpus_per_node); absent: one type"},
+    {"cluster.types.[].name", DC_PARAM_STRING, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL,
+     "type name (a job's type; its own scheduler pool when scheduler.pools is absent)"},
+    {"cluster.types.[].nodes", DC_PARAM_INT, DC_PARAM_REQUIRED, "nodes", 0, NULL, 1, MAX_NODES, NULL,
+     "nodes of this type"},
+    {"cluster.types.[].gpu_peak_tflops", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "TFLOP/s", 0,
+     NULL, 0, 1e6, NULL, "peak dense TFLOP/s of one GPU (the default of its jobs' gpu_peak_tflops; the chip table)"},
+    {"cluster.types.[].gpu_idle_w", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "W", 0, NULL, 0, 1e4, NULL,
+     "power of an idle GPU (default: power.gpu.idle_w)"},
+    {"cluster.types.[].gpu_peak_w", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "W", 0, NULL, 0,
+     1e4, NULL, "power of a GPU at full utilisation and clock (default: power.gpu.peak_w)"},
+    {"cluster.types.[].host_w", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "W", 0, NULL, 0, 1e6, NULL,
+     "power of a busy node without its GPUs (default: power.node.host_w)"},
+    {"cluster.types.[].host_idle_w", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "W", 0, NULL, 0, 1e6, NULL,
+     "power of an idle node without its GPUs (default: power.node.host_idle_w)"},
+    {"cluster.types.[].gpu_usd", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "USD", 0, NULL, 0, 1e15, NULL,
+     "price of one GPU (default: cost.capex.gpu_usd)"},
+    {"cluster.types.[].server_usd", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "USD", 0, NULL, 0, 1e15, NULL,
+     "price of one node without its GPUs (default: cost.capex.server_usd)"},
+    {"cluster.types.[].failure_scale", DC_PARAM_FLOAT, 0, "", 1, NULL, 0, 1e6, NULL,
+     "failure rate of this type's nodes against the failure classes' (per-GPU and per-node classes: their "
+     "hazard times this)"},
     {"cluster.delivery", DC_PARAM_LIST, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
      "capacity over time: the nodes arrive in stages, taken in order (their nodes add up to nodes + spare_nodes); "
      "absent: every node from day 0"},
@@ -57,6 +81,10 @@ struct dc_cluster {
     uint32_t n_nodes, gpus_per_node, nodes_per_rack, n_racks;
     dc_cluster_stage *stages;
     size_t n_stages;
+    dc_cluster_type *types;
+    size_t n_types;
+    uint8_t *type_of;     /* per node with several types */
+    uint32_t *type_idle;  /* idle nodes per type */
     uint8_t *absent;      /* per node when stages come or go: not delivered or retired */
     uint32_t n_absent;    /* absent nodes (DOWN, in no down line) */
     double absent_node_s;
@@ -118,6 +146,18 @@ const dc_cluster_stage *dc_cluster_stage_at(const dc_cluster *c, size_t k) { ret
 bool dc_cluster_node_present(const dc_cluster *c, uint32_t node) { return !c->absent || !c->absent[node]; }
 uint32_t dc_cluster_absent_count(const dc_cluster *c) { return c->n_absent; }
 static bool absent(const dc_cluster *c, uint32_t node) { return c->absent && c->absent[node]; }
+size_t dc_cluster_type_count(const dc_cluster *c) { return c->n_types; }
+const dc_cluster_type *dc_cluster_type_at(const dc_cluster *c, size_t t) { return &c->types[t]; }
+int dc_cluster_node_type(const dc_cluster *c, uint32_t node) { return c->type_of ? c->type_of[node] : 0; }
+uint32_t dc_cluster_type_idle_count(const dc_cluster *c, size_t t) { return c->type_idle[t]; }
+
+int dc_cluster_type_find(const dc_cluster *c, const char *name)
+{
+    for (size_t t = 0; t < c->n_types; t++)
+        if (strcmp(c->types[t].name, name) == 0)
+            return (int)t;
+    return -1;
+}
 int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node) { return c->job_of[node]; }
 uint32_t dc_cluster_job_count(const dc_cluster *c) { return c->n_jobs; }
 uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job) { return c->jobs[job].nodes; }
@@ -264,6 +304,7 @@ static void idle_push(dc_cluster *c, uint32_t node)
         c->idle_head = (int32_t)node;
     c->idle_tail = (int32_t)node;
     c->idle_count++;
+    c->type_idle[dc_cluster_node_type(c, node)]++;
     c->idle_since_s[node] = dc_sim_now(c->sim);
     c->state[node] = DC_NODE_IDLE;
     c->job_of[node] = -1;
@@ -281,6 +322,7 @@ static void idle_remove(dc_cluster *c, uint32_t node)
     else
         c->idle_tail = p;
     c->idle_count--;
+    c->type_idle[dc_cluster_node_type(c, node)]--;
 }
 
 /* ---------- shared nodes (GPU-granular allocation) ---------- */
@@ -702,6 +744,67 @@ double dc_cluster_job_hazard(const dc_cluster *c, uint32_t nodes)
            + (double)nodes * c->gpus_per_node * c->hazard_job_gpu;
 }
 
+/* The node types of cluster.types (one type "default" without it): their
+ * nodes add up to the cluster's, names unique. */
+static int read_types(dc_cluster *c, const dc_scenario *sc, config_setting_t *g, dc_error *err)
+{
+    config_setting_t *list = config_setting_get_member(g, "types");
+    size_t n = list ? (size_t)config_setting_length(list) : 0;
+    if (list && n == 0)
+        return dc_scenario_error_at(sc, list, err, "give at least one type, or leave types out");
+    if (n > 255)
+        return dc_scenario_error_at(sc, list, err, "at most 255 node types (there are %zu)", n);
+    c->types = calloc(n ? n : 1, sizeof *c->types);
+    c->type_idle = calloc(n ? n : 1, sizeof *c->type_idle);
+    if (!c->types || !c->type_idle)
+        return dc_error_set(err, DC_ENOMEM, "out of memory for the node types");
+    c->n_types = n ? n : 1;
+    if (!n) {
+        c->types[0] = (dc_cluster_type){"default", 0, c->n_nodes, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 1.0};
+        return DC_OK;
+    }
+    double sum = 0;
+    for (size_t t = 0; t < n; t++) {
+        config_setting_t *e = config_setting_get_elem(list, (unsigned)t);
+        dc_cluster_type *ty = &c->types[t];
+        const char *name = "";
+        int nodes = 0;
+        config_setting_lookup_string(e, "name", &name);
+        config_setting_lookup_int(e, "nodes", &nodes);
+        if (!*name || strlen(name) >= sizeof ty->name)
+            return dc_scenario_error_at(sc, config_setting_get_member(e, "name"), err,
+                                        "a type name has 1 to %zu characters", sizeof ty->name - 1);
+        for (size_t k = 0; k < t; k++)
+            if (strcmp(c->types[k].name, name) == 0)
+                return dc_scenario_error_at(sc, config_setting_get_member(e, "name"), err, "type \"%s\" named twice",
+                                            name);
+        snprintf(ty->name, sizeof ty->name, "%s", name);
+        ty->first = (uint32_t)sum;
+        ty->nodes = (uint32_t)nodes;
+        sum += nodes;
+        static const char *const keys[] = {"gpu_peak_tflops", "gpu_idle_w", "gpu_peak_w", "host_w",
+                                           "host_idle_w",     "gpu_usd",    "server_usd"};
+        double *v[] = {&ty->gpu_peak_tflops, &ty->gpu_idle_w, &ty->gpu_peak_w, &ty->host_w,
+                       &ty->host_idle_w,     &ty->gpu_usd,    &ty->server_usd};
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            if (!config_setting_lookup_float(e, keys[k], v[k]))
+                *v[k] = NAN;
+        ty->failure_scale = 1.0;
+        config_setting_lookup_float(e, "failure_scale", &ty->failure_scale);
+    }
+    if (sum != (double)c->n_nodes)
+        return dc_scenario_error_at(sc, list, err,
+                                    "the types hold %.0f nodes but the cluster has %u (nodes + spare_nodes)", sum,
+                                    c->n_nodes);
+    if (n > 1) {
+        if (!(c->type_of = malloc(c->n_nodes)))
+            return dc_error_set(err, DC_ENOMEM, "out of memory for the node types");
+        for (size_t t = 0; t < n; t++)
+            memset(c->type_of + c->types[t].first, (int)t, c->types[t].nodes);
+    }
+    return DC_OK;
+}
+
 /* The delivery stages of cluster.delivery (one stage of every node without
  * it): their nodes add up to the cluster's, retire_day after day. */
 static int read_stages(dc_cluster *c, const dc_scenario *sc, config_setting_t *g, dc_error *err)
@@ -733,6 +836,13 @@ static int read_stages(dc_cluster *c, const dc_scenario *sc, config_setting_t *g
                                         "the stage retires on day %g, not after it arrives (day %g)", retire, day);
         c->stages[k] = (dc_cluster_stage){(uint32_t)sum, (uint32_t)nodes, day * 86400.0, retire * 86400.0,
                                           rent * 86400.0};
+        if (sum + nodes <= c->n_nodes
+            && dc_cluster_node_type(c, (uint32_t)sum) != dc_cluster_node_type(c, (uint32_t)(sum + nodes - 1)))
+            return dc_scenario_error_at(sc, config_setting_get_member(e, "nodes"), err,
+                                        "the stage's nodes %.0f to %.0f are of types \"%s\" and \"%s\": a stage "
+                                        "holds nodes of one type",
+                                        sum, sum + nodes - 1, c->types[dc_cluster_node_type(c, (uint32_t)sum)].name,
+                                        c->types[dc_cluster_node_type(c, (uint32_t)(sum + nodes - 1))].name);
         sum += nodes;
         comes_or_goes = comes_or_goes || day > 0.0 || has_retire;
     }
@@ -855,7 +965,9 @@ static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
         return dc_error_set(err, DC_ENOMEM, "out of memory for %u nodes", c->n_nodes);
     c->idle_head = c->idle_tail = -1;
     c->n_reasons = 1; /* reason 0: plain down */
-    int rc = read_stages(c, sc, g, err);
+    int rc = read_types(c, sc, g, err);
+    if (rc == DC_OK)
+        rc = read_stages(c, sc, g, err);
     if (rc != DC_OK)
         return rc;
     for (uint32_t i = 0; i < c->n_nodes; i++) {
@@ -940,6 +1052,9 @@ static void cluster_destroy(void *state)
     free(c->reason);
     free(c->stages);
     free(c->absent);
+    free(c->types);
+    free(c->type_of);
+    free(c->type_idle);
     free(c->class_names);
     free(c->class_accel);
     free(c->job_of);

@@ -60,6 +60,13 @@
  * a failure) and all its nodes become absent.  Models that count nodes at
  * their init ask dc_cluster_node_present.
  *
+ * Mixed hardware (cluster.types): node types take the nodes in order (type 0
+ * nodes 0..n0-1, ...), each with its GPUs' peak, its power figures and its
+ * prices (NAN: the power and cost sections' own); every type has the
+ * cluster's gpus_per_node.  A delivery stage holds nodes of one type.  The
+ * scheduler gives each type a pool of its own when it has no pools (pools
+ * lie within one type), so a job of one type never runs on another's nodes.
+ *
  * Failure acceleration: the failure model registers its classes
  * (dc_cluster_add_failure_class, ids = positions in the scenario's
  * failures list); another model (cooling: Arrhenius or doubling per 10 C)
@@ -132,6 +139,17 @@ typedef struct dc_failure_class_event {
 
 typedef struct dc_cluster dc_cluster;
 
+/* A node type (cluster.types.[]); without a types list one type "default"
+ * holds every node, its figures NAN. */
+typedef struct dc_cluster_type {
+    char name[32];
+    uint32_t first, nodes;               /* nodes first .. first + nodes - 1 */
+    double gpu_peak_tflops;              /* NAN: not given */
+    double gpu_idle_w, gpu_peak_w, host_w, host_idle_w; /* NAN: the power section's */
+    double gpu_usd, server_usd;          /* NAN: cost.capex's */
+    double failure_scale;                /* hazard factor of its nodes' per-GPU and per-node classes (1) */
+} dc_cluster_type;
+
 /* A delivery stage (cluster.delivery.[]); without a delivery list one stage
  * holds every node from day 0. */
 typedef struct dc_cluster_stage {
@@ -162,6 +180,13 @@ size_t dc_cluster_stage_count(const dc_cluster *c);
 const dc_cluster_stage *dc_cluster_stage_at(const dc_cluster *c, size_t k);
 bool dc_cluster_node_present(const dc_cluster *c, uint32_t node);
 uint32_t dc_cluster_absent_count(const dc_cluster *c);
+/* Node types (at least one), a node's type, a type by name (-1: none) and
+ * its idle nodes now. */
+size_t dc_cluster_type_count(const dc_cluster *c);
+const dc_cluster_type *dc_cluster_type_at(const dc_cluster *c, size_t t);
+int dc_cluster_node_type(const dc_cluster *c, uint32_t node);
+int dc_cluster_type_find(const dc_cluster *c, const char *name);
+uint32_t dc_cluster_type_idle_count(const dc_cluster *c, size_t t);
 /* The job holding node, -1 if none. */
 int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node);
 

@@ -625,6 +625,75 @@ static void test_rent_then_buy(void)
     dc_sim_destroy(sim);
 }
 
+/* ---- mixed hardware -------------------------------------------------------------------------- */
+
+/* 12 nodes of 8 GPUs: 8 of "h100" at the cost section's prices, 4 of
+ * "b200" at their own; a refresh variant replaces the h100s by b200s. */
+static const char types_cfg[] =
+    "horizon_days = 30.0;\n"
+    "stop_when_done = false;\n"
+    "cluster = { nodes = 12; gpus_per_node = 8; nodes_per_rack = 4;\n"
+    "  types = ( { name = \"h100\"; nodes = 8; gpu_peak_tflops = 989.0; },\n"
+    "            { name = \"b200\"; nodes = 4; gpu_peak_tflops = 2250.0; gpu_peak_w = 1000.0; host_w = 3000.0;\n"
+    "              gpu_usd = 40000.0; server_usd = 100000.0; } ); };\n"
+    "job = { nodes = 4; work_gpu_h = 1e9; type = \"b200\"; };\n"
+    "power = { gpu = { peak_w = 700.0; }; node = { host_w = 2000.0; }; };\n"
+    "cost = { capex = { gpu_usd = 25000.0; server_usd = 80000.0; network_ports_per_gpu = 0.0; life_years = 4.0; };\n"
+    "         opex = { electricity_usd_per_kwh = 0.1; }; };\n";
+
+static void test_types_cost(void)
+{
+    dc_sim *sim = dc_simrun_text(types_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double h = 8 * (8 * 25000.0 + 80000.0), b = 4 * (8 * 40000.0 + 100000.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "chip.h100.capex_usd"), h, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "chip.b200.capex_usd"), b, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_devices_usd"), h + b, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.tco.devices_usd"), (h + b) / 4.0 * 30.0 / 365.25, 1e-12));
+    /* the chip table: price per PFLOP/s of peak, PFLOP/s per watt at peak */
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "chip.h100.usd_per_gpu"), 25000.0 + 80000.0 / 8, 1e-15));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "chip.h100.usd_per_pflops"), (25000.0 + 10000.0) / 0.989, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "chip.b200.usd_per_pflops"), (40000.0 + 12500.0) / 2.25, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "chip.h100.pflops_per_w"), 0.989 / (700.0 + 250.0), 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "chip.b200.pflops_per_w"), 2.25 / (1000.0 + 375.0), 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "chip.b200.pflops"), 32 * 2.25, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "chip.h100.pflops"), 64 * 0.989, 1e-12));
+    /* energy: the types' IT energy priced (no losses: the power model's eta) */
+    double e = dc_simrun_fig(sim, "power.type.h100.it_energy_kwh") + dc_simrun_fig(sim, "power.type.b200.it_energy_kwh");
+    CU_ASSERT(close_rel(e, dc_simrun_fig(sim, "power.it_energy_kwh"), 1e-12));
+    lines_add_up(sim, "two node types");
+    dc_sim_destroy(sim);
+
+    /* a refresh: the h100 stage retires at day 20 and a b200 stage of 8
+     * nodes arrives that day, bought at the b200's prices */
+    static const char refresh_cfg[] =
+        "horizon_days = 30.0;\n"
+        "stop_when_done = false;\n"
+        "cluster = { nodes = 16; gpus_per_node = 8; nodes_per_rack = 4;\n"
+        "  types = ( { name = \"h100\"; nodes = 8; }, { name = \"b200\"; nodes = 8; gpu_usd = 40000.0;\n"
+        "              server_usd = 100000.0; } );\n"
+        "  delivery = ( { nodes = 8; retire_day = 20.0; }, { day = 20.0; nodes = 8; } ); };\n"
+        "job = { nodes = 4; work_gpu_h = 1e9; };\n"
+        "scheduler = { pools = ( { name = \"all\"; } ); };\n"
+        "cost = { capex = { gpu_usd = 25000.0; server_usd = 80000.0; network_ports_per_gpu = 0.0; life_years = 4.0;\n"
+        "                   residual_fraction = 0.2; }; };\n";
+    sim = dc_simrun_text(refresh_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double bb = 8 * (8 * 40000.0 + 100000.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage1.capex_usd"), h, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage2.capex_usd"), bb, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "chip.b200.capex_usd"), bb, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage1.residual_usd"), h - 0.8 * h / 4.0 * 20.0 / 365.25, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage2.depreciation_usd"), 0.8 * bb / 4.0 * 10.0 / 365.25, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.capacity"), 64 * 24.0 * 30.0, 1e-12));
+    /* the job (no type asked, one pool across both types) moved to the b200s
+     * and computed on them for the last 10 days */
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "job.interruptions"), 1.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.useful"), 32 * 24.0 * 10.0 - 32 * 600.0 / 3600.0, 1e-9));
+    lines_add_up(sim, "a refresh from one type to another");
+    dc_sim_destroy(sim);
+}
+
 /* ---- bad input ---------------------------------------------------------------------------- */
 
 static void test_bad_input(void)
@@ -699,6 +768,7 @@ static int register_suites(void)
                   {"capacity over time: two stages' GPU-hours, power and failures", test_delivery},
                   {"capacity over time: a second stage shortens four jobs' time, by hand", test_delivery_shortens},
                   {"rent then buy and a refresh by hand", test_rent_then_buy},
+                  {"mixed hardware: capital by type and the chip table by hand", test_types_cost},
                   {"bad input", test_bad_input});
     return 0;
 }

@@ -151,7 +151,22 @@ typedef struct cost_model {
     double gpus, nodes;
     dc_cluster *cluster;
     bool staged;             /* cluster.delivery: the devices bought (or rented) stage by stage (stages.h) */
+    bool typed;              /* cluster.types: prices per node type and the chip table */
 } cost_model;
+
+/* A node type's price of a GPU and of a node without its GPUs (the type's,
+ * else cost.capex's). */
+static double type_gpu_usd(const cost_model *m, int t)
+{
+    double v = dc_cluster_type_at(m->cluster, (size_t)t)->gpu_usd;
+    return isnan(v) ? m->gpu_usd : v;
+}
+
+static double type_server_usd(const cost_model *m, int t)
+{
+    double v = dc_cluster_type_at(m->cluster, (size_t)t)->server_usd;
+    return isnan(v) ? m->server_usd : v;
+}
 
 dc_cost_capital dc_cost_capital_over(double cost_usd, double residual_usd, double life_y, double interest_rate,
                                      double t_y)
@@ -309,6 +324,10 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
     if (g && m->staged && m->spot_pool_nodes > 0.0)
         return dc_scenario_error_at(sc, dc_scenario_lookup(sc, "cluster.delivery"), err,
                                     "the cost model prices delivery stages or spot pools, not both at once");
+    m->typed = dc_scenario_lookup(sc, "cluster.types") != NULL;
+    if (g && m->typed && m->spot_pool_nodes > 0.0)
+        return dc_scenario_error_at(sc, dc_scenario_lookup(sc, "cluster.types"), err,
+                                    "the cost model prices node types or spot pools, not both at once");
     m->deadline_days = num(dl, "days", INFINITY);
     m->penalty_usd = num(dl, "penalty_usd", 0);
     m->penalty_usd_per_day = num(dl, "penalty_usd_per_day", 0);
@@ -406,6 +425,14 @@ static double get(const dc_summary *s, const char *key, double def)
     return dc_summary_get(s, key, &v) ? v : def;
 }
 
+/* Stage k's capital, as written above (cost.stageK.capex_usd). */
+static double stage_capex(const dc_summary *s, size_t k)
+{
+    char key[64];
+    snprintf(key, sizeof key, "cost.stage%zu.capex_usd", k + 1);
+    return get(s, key, 0.0);
+}
+
 static void put(dc_summary *s, const char *key, double v, const char *unit, const char *doc)
 {
     dc_summary_set(s, key, v, unit, doc);
@@ -458,11 +485,18 @@ static void cost_finish(void *state, dc_sim *sim)
     double optics = (double)m->bom.transceivers * m->transceiver_usd +
                     (double)m->bom.optical_links * m->optical_link_usd + (double)m->bom.node_links * m->node_link_usd;
     double p_dev = m->gpus * m->gpu_usd + m->nodes * m->server_usd;
+    if (m->typed) { /* each type at its prices */
+        p_dev = 0.0;
+        for (size_t t = 0; t < dc_cluster_type_count(m->cluster); t++) {
+            double n = dc_cluster_type_at(m->cluster, t)->nodes;
+            p_dev += n * m->gpus_per_node * type_gpu_usd(m, (int)t) + n * type_server_usd(m, (int)t);
+        }
+    }
     double p_net = m->gpus * m->ports_per_gpu * m->port_usd + (double)m->switches * m->switch_usd + optics;
     double p_sto = storage_usd;
     /* (summed in the order of the lines before the parts existed: the same bits) */
     double hw = f_o * (1.0 + m->spares_fraction) *
-                (m->gpus * m->gpu_usd + m->nodes * m->server_usd + m->gpus * m->ports_per_gpu * m->port_usd +
+                (p_dev + m->gpus * m->ports_per_gpu * m->port_usd +
                  (double)m->switches * m->switch_usd + storage_usd + optics);
     /* Capacity over time (stages.h): the devices are bought, rented or
      * both stage by stage; the fabric, storage and plant at the start. */
@@ -477,6 +511,9 @@ static void cost_finish(void *state, dc_sim *sim)
                                    m->reserved_discount, commit_h, delta};
         for (size_t k = 0; k < dc_cluster_stage_count(m->cluster); k++) {
             const dc_cluster_stage *st = dc_cluster_stage_at(m->cluster, k);
+            int ty = dc_cluster_node_type(m->cluster, st->first);
+            pr.gpu_usd = type_gpu_usd(m, ty);
+            pr.server_usd = type_server_usd(m, ty);
             dc_cost_stage_figures f = dc_cost_stage(st, &pr, t_s);
             sum.present_gpu_h += f.present_gpu_h;
             sum.owned_gpu_h += f.owned_gpu_h;
@@ -739,6 +776,43 @@ static void cost_finish(void *state, dc_sim *sim)
         put(s, parts[k].key, part[k], "USD", parts[k].doc);
     put(s, "cost.capex_devices_usd", m->staged ? sum.capex_usd : f_o * (1.0 + m->spares_fraction) * p_dev, "USD",
         "GPUs and servers bought");
+    /* Mixed hardware: the devices bought by type, and the chip table (each
+     * type's price and power per PFLOP/s of peak, cost.h). */
+    for (size_t t = 0; m->typed && t < dc_cluster_type_count(m->cluster); t++) {
+        const dc_cluster_type *ty = dc_cluster_type_at(m->cluster, t);
+        double bought = 0.0;
+        for (size_t k = 0; m->staged && k < dc_cluster_stage_count(m->cluster); k++) {
+            const dc_cluster_stage *st = dc_cluster_stage_at(m->cluster, k);
+            if (dc_cluster_node_type(m->cluster, st->first) == (int)t)
+                bought += stage_capex(s, k);
+        }
+        double gpu = type_gpu_usd(m, (int)t), server = type_server_usd(m, (int)t), g = m->gpus_per_node;
+        if (!m->staged)
+            bought = f_o * (1.0 + m->spares_fraction) * ty->nodes * (g * gpu + server);
+        double pflops = (isnan(ty->gpu_peak_tflops) ? 989.0 : ty->gpu_peak_tflops) / 1000.0;
+        char key[128], wkey[128];
+        snprintf(wkey, sizeof wkey, "power.type.%s.gpu_peak_w", ty->name);
+        double w = get(s, wkey, NAN);
+        struct {
+            const char *name, *unit, *doc;
+            double v;
+        } row[] = {
+            {"capex_usd", "USD", "GPUs and servers of this type bought", bought},
+            {"gpus", "GPUs", "GPUs of this type", ty->nodes * g},
+            {"pflops", "PFLOP/s", "peak of this type's GPUs (gpu_peak_tflops, default 989)", ty->nodes * g * pflops},
+            {"usd_per_gpu", "USD", "a GPU and its share of its node (gpu_usd + server_usd / gpus_per_node)",
+             gpu + server / g},
+            {"usd_per_pflops", "USD/(PFLOP/s)", "price per PFLOP/s of peak: usd_per_gpu / (gpu_peak_tflops / 1000)",
+             (gpu + server / g) / pflops},
+            {"pflops_per_w", "PFLOP/s/W",
+             "peak per watt: (gpu_peak_tflops / 1000) / (a GPU's peak_w + host_w / gpus_per_node); null without power",
+             pflops / w},
+        };
+        for (size_t q = 0; q < sizeof row / sizeof row[0]; q++) {
+            snprintf(key, sizeof key, "chip.%s.%s", ty->name, row[q].name);
+            put(s, key, row[q].v, row[q].unit, row[q].doc);
+        }
+    }
     put(s, "cost.capex_network_usd", f_o * (1.0 + m->spares_fraction) * p_net, "USD",
         "switches, optics, cables and ports bought");
     put(s, "cost.capex_storage_usd", f_o * (1.0 + m->spares_fraction) * p_sto, "USD", "storage bought");

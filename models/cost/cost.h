@@ -28,6 +28,13 @@
  * are bought at 0 for the whole cluster; staff follow the owned node-years,
  * licences the GPU-years present, and energy and repairs are the owner's in
  * the share owned GPU-hours / GPU-hours present (in place of f_o).
+ * Mixed hardware (cluster.types): devices = sum over types of
+ * n_t (g gpu_usd_t + server_usd_t), each type's prices or cost.capex's;
+ * the chip table, per type (chip.NAME.*): capex_usd (its devices bought),
+ * gpus, pflops = n_t g F_t with F_t = gpu_peak_tflops_t / 1000 (989 when not
+ * given), usd_per_gpu = gpu_usd_t + server_usd_t / g, usd_per_pflops =
+ * usd_per_gpu / F_t, pflops_per_w = F_t / power.type.NAME.gpu_peak_w (peak_w
+ * + host_w / g; null without a power section).
  * Capital (owned share), per asset class (hardware; facility):
  *   hardware  C_h = f_o (1 + spares_fraction) (devices + network + storage),
  *             devices = G gpu_usd + N server_usd,

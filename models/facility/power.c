@@ -114,7 +114,18 @@ typedef struct job_pw {
     /* factors wanted, applied by the deferred event */
     double want_cap, want_heat, want_up;
     bool want_set;
+    int type;                /* node type of the nodes it holds (cluster.types; 0 with one type) */
 } job_pw;
+
+/* One node type's power figures (cluster.types; the power section's where
+ * the type gives none) and, with several types, its nodes' IT power (their
+ * hosts and GPUs) and its integral. */
+typedef struct type_pw {
+    dc_gpu_power gpu;
+    double host_w, host_idle_w, f_min, node_idle_w, node_ckpt_w, node_restart_w;
+    uint32_t n_off;
+    double it_w, e_j;
+} type_pw;
 
 typedef struct memo_entry {
     bool valid;
@@ -166,6 +177,9 @@ struct dc_power {
     int memo_next;
     /* constants of the scenario, for compute() */
     double gpn, static_cap_w, node_idle_w, node_ckpt_w, node_restart_w;
+    type_pw *tp;     /* per node type (one entry: the power section's) */
+    size_t n_tp;
+    bool typed;      /* cluster.types given: the chip table's power per GPU */
 
     /* the state in force */
     double it_w, demand_w, floor_w, loss_w, facility_w;
@@ -294,6 +308,8 @@ static void bank(dc_power *p)
         p->off_node_s += dt * (double)p->n_off;
         for (size_t k = 0; k < p->n_act; k++) /* the others held nothing since the last computation */
             p->job_e_j[p->act[k]] += p->jobs[p->act[k]].own_w * dt;
+        for (size_t t = 0; p->n_tp > 1 && t < p->n_tp; t++)
+            p->tp[t].e_j += p->tp[t].it_w * dt;
     }
     p->last_s = now;
 }
@@ -343,6 +359,7 @@ static void scan_off(dc_power *p)
         }
         p->off[node] = 0;
         p->off_list[i] = p->off_list[--p->n_off];
+        p->tp[dc_cluster_node_type(p->c, node)].n_off--;
         if (st == DC_NODE_BUSY) {
             int32_t j = dc_cluster_node_job(p->c, node);
             job_pw *jp = &p->jobs[j];
@@ -506,12 +523,24 @@ static void compute_full(dc_power *p)
     double now = dc_sim_now(p->sim);
     double base = p->network_w;
     bool storage_active = false;
-    base += (double)(dc_cluster_idle_count(c) - p->n_off) * node_idle_w;
+    if (p->n_tp > 1) { /* mixed hardware: each type's idle nodes at its power */
+        for (size_t t = 0; t < p->n_tp; t++) {
+            p->tp[t].it_w = (double)(dc_cluster_type_idle_count(c, t) - p->tp[t].n_off) * p->tp[t].node_idle_w;
+            base += p->tp[t].it_w;
+        }
+    } else {
+        base += (double)(dc_cluster_idle_count(c) - p->n_off) * node_idle_w;
+    }
 
     for (size_t k = 0; k < p->n_act; k++) {
         int32_t j = p->act[k];
         job_pw *jp = &p->jobs[j];
         double held = (double)dc_cluster_job_held_gpus(c, j) / gpn; /* nodes' worth: a share is a fraction */
+        uint32_t n_held;
+        const uint32_t *held_list = p->n_tp > 1 ? dc_cluster_job_node_list(c, j, &n_held) : NULL;
+        jp->type = held_list && n_held > 0 ? dc_cluster_node_type(c, held_list[0]) : 0;
+        const type_pw *tp = &p->tp[jp->type];
+        node_idle_w = tp->node_idle_w;
         jp->n_gpu = 0.0;
         jp->held = false;
         jp->stalled = false;
@@ -520,27 +549,27 @@ static void compute_full(dc_power *p)
         case DC_JOB_RUNNING: {
             double other = jp->other; /* other models' factors: a stalled GPU idles */
             jp->stalled = now < jp->ready_at_s;
-            base += held * p->host_w;
+            base += held * tp->host_w;
             if (jp->stalled || other <= 0.0 || held == 0) {
-                base += held * gpn * p->gpu.idle_w;
+                base += held * gpn * tp->gpu.idle_w;
                 break;
             }
             jp->n_gpu = held * gpn;
             jp->util = p->u_run * other;
-            jp->hi_w = mind(dc_gpu_power_w(&p->gpu, jp->util, 1.0), p->static_cap_w);
-            jp->lo_w = mind(dc_gpu_power_w(&p->gpu, jp->util, p->f_min), jp->hi_w);
+            jp->hi_w = mind(dc_gpu_power_w(&tp->gpu, jp->util, 1.0), p->static_cap_w);
+            jp->lo_w = mind(dc_gpu_power_w(&tp->gpu, jp->util, tp->f_min), jp->hi_w);
             break;
         }
         case DC_JOB_CHECKPOINTING:
             storage_active = true;
-            base += held * p->node_ckpt_w;
+            base += held * tp->node_ckpt_w;
             break;
         case DC_JOB_RESTARTING:
             storage_active = true;
-            base += held * p->node_restart_w;
+            base += held * tp->node_restart_w;
             break;
         case DC_JOB_DETECTING: /* hung until a watchdog notices: hosts up, GPUs idle */
-            base += held * (p->host_w + gpn * p->gpu.idle_w);
+            base += held * (tp->host_w + gpn * tp->gpu.idle_w);
             break;
         case DC_JOB_PENDING:
         case DC_JOB_WAITING:
@@ -556,19 +585,19 @@ static void compute_full(dc_power *p)
     if (isfinite(p->site_cap_w) && p->hold) {
         double total = base;
         for (size_t k = 0; k < p->n_act; k++)
-            total += p->jobs[p->act[k]].n_gpu * p->gpu.idle_w;
+            total += p->jobs[p->act[k]].n_gpu * p->tp[p->jobs[p->act[k]].type].gpu.idle_w;
         for (size_t k = 0; k < p->n_act; k++) {
             job_pw *jp = &p->jobs[p->act[k]];
             if (jp->n_gpu <= 0.0)
                 continue;
-            double add = jp->n_gpu * (jp->hi_w - p->gpu.idle_w);
+            double idle_w = p->tp[jp->type].gpu.idle_w, add = jp->n_gpu * (jp->hi_w - idle_w);
             if (total + add <= p->site_cap_w) {
                 total += add;
                 jp->cap_w = jp->hi_w;
             } else {
                 jp->held = true;
-                base += jp->n_gpu * p->gpu.idle_w;
-                jp->own_w += jp->n_gpu * p->gpu.idle_w;
+                base += jp->n_gpu * idle_w;
+                jp->own_w += jp->n_gpu * idle_w;
                 jp->n_gpu = 0.0;
             }
         }
@@ -623,8 +652,9 @@ static void compute_full(dc_power *p)
             jp->m_util = jp->util;
             jp->m_cap = jp->cap_w;
             jp->m_heat = jp->heat_w;
-            jp->m_scap = dc_gpu_speed(&p->gpu, dc_gpu_freq_for_cap(&p->gpu, jp->util, jp->cap_w));
-            jp->m_sheat = dc_gpu_speed(&p->gpu, dc_gpu_freq_for_cap(&p->gpu, jp->util, jp->heat_w));
+            const dc_gpu_power *gpu = &p->tp[jp->type].gpu;
+            jp->m_scap = dc_gpu_speed(gpu, dc_gpu_freq_for_cap(gpu, jp->util, jp->cap_w));
+            jp->m_sheat = dc_gpu_speed(gpu, dc_gpu_freq_for_cap(gpu, jp->util, jp->heat_w));
         }
         double s_cap = jp->m_scap, s_heat = jp->m_sheat;
         jp->want_cap = s_cap;
@@ -640,6 +670,8 @@ static void compute_full(dc_power *p)
     p->it_w = it;
     p->demand_w = demand;
     p->floor_w = floor_w;
+    for (size_t k = 0; p->n_tp > 1 && k < p->n_act; k++) /* each type's nodes: idle (above) and held */
+        p->tp[p->jobs[p->act[k]].type].it_w += p->jobs[p->act[k]].own_w;
 }
 
 static bool same_key(const memo_key *a, const memo_key *b)
@@ -667,7 +699,7 @@ static void compute(dc_power *p)
 {
     dc_cluster *c = p->c;
     act_update(p);
-    if (p->n_jobs == 1) {
+    if (p->n_jobs == 1 && p->n_tp <= 1) {
         memo_key k;
         memo_key_now(p, &k);
         int hit = -1;
@@ -820,6 +852,7 @@ static void on_off_timer(dc_sim *sim, void *ctx, uint64_t arg)
         bank(p);
         p->off[n] = 1;
         p->off_list[p->n_off++] = (uint32_t)n;
+        p->tp[dc_cluster_node_type(p->c, (uint32_t)n)].n_off++;
     }
     refresh(p);
 }
@@ -956,6 +989,22 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     if (rc != DC_OK)
         return rc;
     p->f_min = dc_gpu_min_freq(&p->gpu);
+    /* mixed hardware: each type's GPU must accept the section's limits */
+    p->n_tp = dc_cluster_type_count(p->c);
+    p->typed = dc_scenario_lookup(sc, "cluster.types") != NULL;
+    p->tp = calloc(p->n_tp, sizeof *p->tp);
+    if (!p->tp)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    for (size_t t = 0; p->n_tp > 1 && t < p->n_tp; t++) {
+        const dc_cluster_type *ty = dc_cluster_type_at(p->c, t);
+        double idle = isnan(ty->gpu_idle_w) ? p->gpu.idle_w : ty->gpu_idle_w;
+        double peak = isnan(ty->gpu_peak_w) ? p->gpu.peak_w : ty->gpu_peak_w;
+        if (!(idle < peak && p->gpu.min_cap_w > idle && p->gpu.min_cap_w <= peak))
+            return dc_scenario_error_at(sc, config_setting_get_elem(dc_scenario_lookup(sc, "cluster.types"),
+                                                                    (unsigned)t),
+                                        err, "type \"%s\": its GPU's idle_w (%g W) < power.gpu.min_cap_w (%g W) <= "
+                                        "its peak_w (%g W) must hold", ty->name, idle, p->gpu.min_cap_w, peak);
+    }
     p->host_w = get_float(ng, "host_w", 2800);
     p->host_idle_w = get_float(ng, "host_idle_w", 1000);
     int switches = 0;
@@ -1080,6 +1129,23 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     p->node_idle_w = p->host_idle_w + p->gpn * p->gpu.idle_w;
     p->node_ckpt_w = p->host_w + p->gpn * mind(dc_gpu_power_w(&p->gpu, p->u_ckpt, 1.0), p->static_cap_w);
     p->node_restart_w = p->host_w + p->gpn * mind(dc_gpu_power_w(&p->gpu, p->u_restart, 1.0), p->static_cap_w);
+    for (size_t t = 0; t < p->n_tp; t++) { /* the power section's figures where a type gives none */
+        const dc_cluster_type *ty = dc_cluster_type_at(p->c, t);
+        type_pw *tp = &p->tp[t];
+        tp->gpu = p->gpu;
+        tp->gpu.idle_w = isnan(ty->gpu_idle_w) ? p->gpu.idle_w : ty->gpu_idle_w;
+        tp->gpu.peak_w = isnan(ty->gpu_peak_w) ? p->gpu.peak_w : ty->gpu_peak_w;
+        tp->host_w = isnan(ty->host_w) ? p->host_w : ty->host_w;
+        tp->host_idle_w = isnan(ty->host_idle_w) ? p->host_idle_w : ty->host_idle_w;
+        tp->f_min = p->n_tp > 1 ? dc_gpu_min_freq(&tp->gpu) : p->f_min;
+        tp->node_idle_w = p->n_tp > 1 ? tp->host_idle_w + p->gpn * tp->gpu.idle_w : p->node_idle_w;
+        tp->node_ckpt_w = p->n_tp > 1 ? tp->host_w + p->gpn * mind(dc_gpu_power_w(&tp->gpu, p->u_ckpt, 1.0),
+                                                                  p->static_cap_w)
+                                      : p->node_ckpt_w;
+        tp->node_restart_w = p->n_tp > 1 ? tp->host_w + p->gpn * mind(dc_gpu_power_w(&tp->gpu, p->u_restart, 1.0),
+                                                                     p->static_cap_w)
+                                         : p->node_restart_w;
+    }
     for (size_t i = 0; i < sizeof p->last_rec / sizeof p->last_rec[0]; i++)
         p->last_rec[i] = NAN;
     dc_environment *env = dc_environment_of(sim);
@@ -1100,6 +1166,17 @@ static void power_finish(void *state, dc_sim *sim)
     double now = dc_sim_now(sim);
     const double j_per_kwh = 3.6e6;
     dc_summary_set(s, "power.it_energy_kwh", p->e_it_j / j_per_kwh, "kWh", "energy of the IT equipment");
+    for (size_t t = 0; p->typed && t < p->n_tp; t++) {
+        char key[96];
+        const char *name = dc_cluster_type_at(p->c, t)->name;
+        snprintf(key, sizeof key, "power.type.%s.it_energy_kwh", name);
+        if (p->n_tp > 1)
+            dc_summary_set(s, key, p->tp[t].e_j / j_per_kwh, "kWh",
+                           "IT energy of this node type's nodes (their hosts and GPUs; not the network or storage)");
+        snprintf(key, sizeof key, "power.type.%s.gpu_peak_w", name);
+        dc_summary_set(s, key, p->tp[t].gpu.peak_w + p->tp[t].host_w / p->gpn, "W",
+                       "a GPU of this type at full power with its share of its node's host (the chip table)");
+    }
     /* The inference service's energy (inference.h's hook): its nodes' IT
      * energy with its share of the losses, cooling and overheads (the run's
      * facility / IT energy). */
@@ -1169,6 +1246,7 @@ static void power_destroy(void *state)
     free(p->pend);
     free(p->in_act);
     free(p->off);
+    free(p->tp);
     free(p->off_list);
 }
 

@@ -29,6 +29,14 @@
  *   Digital Integrated Circuits, ch. 5); the compute/memory split of step
  *   time is the roofline view (Williams, Waterman, Patterson, CACM 2009).
  *
+ * Mixed hardware (cluster.types): each node type has its GPU's idle_w and
+ *   peak_w and its host_w and host_idle_w (the section's where it gives
+ *   none; min_cap_w, the utilisations and the caps are the section's), so
+ *   every formula here holds per type with the type of the nodes a job
+ *   holds; with several types, power.type.NAME.it_energy_kwh integrates
+ *   each type's nodes (hosts and GPUs), and power.type.NAME.gpu_peak_w is
+ *   peak_w + host_w / gpus_per_node (the chip table, cost.h).
+ *
  * A GPU's state follows its node's:
  *   job RUNNING (computing)   P(u_run s, f)   s = product of the job's speed
  *                             factors from other models (a stalled GPU idles)

@@ -135,6 +135,11 @@ typedef struct failure_model {
     dc_straggler *straggler;
     uint64_t node_failures;
     bool started;
+    /* mixed hardware (cluster.types): each type's failure_scale, their
+     * largest (the Poisson classes' rate, thinned per node), failures by type */
+    double *type_scale, scale_max;
+    bool type_scaled;
+    uint64_t *type_failures;
 
     /* Job-level classes.  Exponential ones are a Poisson process over the
      * jobs that hold nodes (phase neither pending nor done): their units in
@@ -359,11 +364,21 @@ static bool node_up(const failure_model *m, uint32_t node)
     return st == DC_NODE_IDLE || st == DC_NODE_BUSY;
 }
 
+/* A class scaled by the node types' failure_scale: per GPU and per node. */
+static bool type_scaled(const failure_model *m, const fclass *fc)
+{
+    return m->type_scaled && (fc->basis == PER_GPU || fc->basis == PER_NODE);
+}
+
 static double node_factor(const failure_model *m, const fclass *fc, uint32_t node)
 {
-    (void)m;
-    return fc->upn && fc->bs->bad_now && fc->bs->bad_now[node] ? fc->bad_factor : 1.0;
+    double f = fc->upn && fc->bs->bad_now && fc->bs->bad_now[node] ? fc->bad_factor : 1.0;
+    return type_scaled(m, fc) ? f * m->type_scale[dc_cluster_node_type(m->cluster, node)] : f;
 }
+
+/* The Poisson rate's factor of a class: the largest type scale (its strikes
+ * thinned to each node's). */
+static double rate_scale(const failure_model *m, const fclass *fc) { return type_scaled(m, fc) ? m->scale_max : 1.0; }
 
 /* From t, the delay until the failure is noticed. */
 static double detection_delay(const fclass *fc, double t)
@@ -434,6 +449,8 @@ static bool strike_stop(failure_model *m, size_t ci, uint32_t node)
     for (size_t k = 0; k < n && job < 0; k++)
         job = dc_cluster_node_job(c, nodes[k]);
     log_failure(m, fc, (int32_t)nodes[0], job, (double)n);
+    if (m->type_failures)
+        m->type_failures[dc_cluster_node_type(c, nodes[0])]++;
     dc_cluster_fail_detected(c, (int)ci, fc->name, nodes, n, -1, detection_delay(fc, dc_sim_now(m->sim)));
     return true;
 }
@@ -594,9 +611,12 @@ static void on_poisson(dc_sim *sim, void *ctx, uint64_t ci)
     }
     if (u >= fc->units)
         u = fc->units - 1;
+    if (keep && type_scaled(m, fc)) /* thinning to the node's type */
+        keep = gsl_rng_uniform(fc->rng_thin) * m->scale_max
+               < m->type_scale[dc_cluster_node_type(m->cluster, unit_node(m, fc, u))];
     if (keep)
         strike(m, ci, u);
-    fc->next_v += gsl_ran_exponential(fc->rng, fc->law.a / fc->weight);
+    fc->next_v += gsl_ran_exponential(fc->rng, fc->law.a / (fc->weight * rate_scale(m, fc)));
     arm(m, ci);
 }
 
@@ -995,6 +1015,15 @@ static int failure_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     if (!m->classes || !m->down_epoch)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
 
+    size_t n_types = dc_cluster_type_count(m->cluster);
+    m->type_scale = calloc(n_types, sizeof *m->type_scale);
+    if (!m->type_scale || (n_types > 1 && !(m->type_failures = calloc(n_types, sizeof *m->type_failures))))
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    for (size_t t = 0; t < n_types; t++) {
+        m->type_scale[t] = dc_cluster_type_at(m->cluster, t)->failure_scale;
+        m->scale_max = fmax(m->scale_max, m->type_scale[t]);
+        m->type_scaled = m->type_scaled || m->type_scale[t] != 1.0;
+    }
     double bad_factor = 1.0, bad_fraction = 0.0;
     config_setting_t *bad = dc_scenario_lookup(sc, "bad_nodes");
     if (bad) {
@@ -1142,7 +1171,7 @@ static int failure_start(void *state, dc_sim *sim, dc_error *err)
         if (fc->units == 0 || fc->from_log)
             continue;
         if (fc->law.kind == DC_DIST_EXPONENTIAL) {
-            fc->next_v = gsl_ran_exponential(fc->rng, fc->law.a / fc->weight);
+            fc->next_v = gsl_ran_exponential(fc->rng, fc->law.a / (fc->weight * rate_scale(m, fc)));
         } else {
             int rc = start_unit_clocks(m, fc, err);
             if (rc != DC_OK)
@@ -1182,6 +1211,12 @@ static void failure_finish(void *state, dc_sim *sim)
                        "this class's own bad nodes at the start (bad_fraction)");
     }
     double node_days = (double)m->n_nodes * dc_sim_now(sim) / 86400.0;
+    for (size_t t = 0; m->type_failures && t < dc_cluster_type_count(m->cluster); t++) {
+        char key[80];
+        snprintf(key, sizeof key, "failures.type.%s", dc_cluster_type_at(m->cluster, t)->name);
+        dc_summary_set(s, key, (double)m->type_failures[t], "",
+                       "failures of the classes that took nodes of this type down (by the first node taken)");
+    }
     dc_summary_set(s, "failures.per_1000_node_days", node_days > 0 ? 1000.0 * (double)m->node_failures / node_days : NAN,
                    "", "failures that took nodes down, per 1000 node-days of the whole cluster");
     if (m->straggler)
@@ -1217,6 +1252,8 @@ static void failure_destroy(void *state)
     free(m->bad.order);
     free(m->bad.bad_now);
     free(m->down_epoch);
+    free(m->type_scale);
+    free(m->type_failures);
     free(m->holding);
     free(m->fw_jobs);
     free(m->fw_gpus);

@@ -39,6 +39,9 @@ const dc_param dc_job_params[] = {
      "time from an interruption noticed (with nodes available) to computing again"},
     {"job.start_s", DC_PARAM_FLOAT, 0, "s", 0, NULL, 0, 1e10, NULL, "when the job is submitted"},
     {"job.pool", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL, "scheduler pool (default: the first)"},
+    {"job.type", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "node type (cluster.types): the job runs only on nodes of this type (in the first pool of it unless pool "
+     "says); its GPUs' peak is the type's unless it gives gpu_peak_tflops"},
     {"job.user", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL, "user or team, for quotas"},
     {"job.priority", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "", 0, NULL, -1000, 1000, NULL,
      "priority class (default 0; higher first)"},
@@ -1115,6 +1118,23 @@ static bool any_corrupting_class(const dc_scenario *sc, const char **name)
     return false;
 }
 
+/* A job of a node type (cluster.types) that gives no peak: the type's. */
+static void type_peak(const dc_scenario *sc, const config_setting_t *where, double *peak)
+{
+    const char *type = NULL;
+    const config_setting_t *types = dc_scenario_lookup(sc, "cluster.types");
+    if (!where || !types || !config_setting_lookup_string(where, "type", &type))
+        return;
+    for (int t = 0; t < config_setting_length(types); t++) {
+        const config_setting_t *e = config_setting_get_elem(types, (unsigned)t);
+        const char *name = NULL;
+        if (config_setting_lookup_string(e, "name", &name) && strcmp(name, type) == 0) {
+            config_setting_lookup_float(e, "gpu_peak_tflops", peak);
+            return;
+        }
+    }
+}
+
 /* The job's model from its chain (jobclass.h). */
 static int resolve_model(const dc_scenario *sc, const config_setting_t *where, dc_job_info *info, bool *has_tokens,
                          dc_error *err)
@@ -1127,7 +1147,8 @@ static int resolve_model(const dc_scenario *sc, const config_setting_t *where, d
     bool has_params = dc_job_chain_number(ch, "params", &params);
     *has_tokens = dc_job_chain_number(ch, "tokens", &tokens);
     dc_job_chain_number(ch, "flop_per_param_token", &fpt);
-    dc_job_chain_number(ch, "gpu_peak_tflops", &peak);
+    if (!dc_job_chain_number(ch, "gpu_peak_tflops", &peak))
+        type_peak(sc, where, &peak);
     dc_job_chain_number(ch, "mfu", &mfu);
     info->flop_per_param_token = fpt;
     info->peak_flops = peak * 1e12;
@@ -1196,6 +1217,8 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
     config_setting_lookup_float(g, "start_s", &sp->submit_s);
     if (config_setting_lookup_string(g, "pool", &str))
         snprintf(sp->pool, sizeof sp->pool, "%s", str);
+    if (config_setting_lookup_string(g, "type", &str))
+        snprintf(sp->type, sizeof sp->type, "%s", str);
     if (config_setting_lookup_string(g, "user", &str))
         snprintf(sp->user, sizeof sp->user, "%s", str);
     config_setting_lookup_int(g, "priority", &sp->priority);
@@ -1253,6 +1276,27 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
                                 sp->trace_line, sp->pool);
         return dc_scenario_error_at(sc, config_setting_get_member(where, "pool"), err,
                                     "no pool \"%s\" in scheduler.pools", sp->pool);
+    }
+    if (sp->type[0]) { /* mixed hardware: a pool of its type only */
+        int t = dc_cluster_type_find(j->cluster, sp->type);
+        if (t < 0)
+            return dc_scenario_error_at(sc, config_setting_get_member(where, "type"), err,
+                                        "no node type \"%s\" in cluster.types", sp->type);
+        if (!sp->pool[0])
+            pool = dc_sched_pool_of_type(j->sched, t);
+        int have = pool < 0 ? -1 : dc_sched_pool_type(j->sched, pool);
+        if (pool < 0)
+            return dc_scenario_error_at(sc, config_setting_get_member(where, "type"), err,
+                                        "no scheduler pool holds nodes of type \"%s\" alone", sp->type);
+        if (have < 0)
+            return dc_scenario_error_at(sc, config_setting_get_member(where, "pool"), err,
+                                        "pool \"%s\" holds nodes of several types, not only nodes of type \"%s\"",
+                                        dc_sched_pool_name(j->sched, pool), sp->type);
+        if (have != t)
+            return dc_scenario_error_at(sc, config_setting_get_member(where, "pool"), err,
+                                        "pool \"%s\" holds nodes of type \"%s\", not \"%s\"",
+                                        dc_sched_pool_name(j->sched, pool),
+                                        dc_cluster_type_at(j->cluster, (size_t)have)->name, sp->type);
     }
     uint32_t pool_nodes = dc_sched_pool_nodes(j->sched, pool);
     if (sp->nodes > pool_nodes) {

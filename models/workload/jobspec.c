@@ -29,6 +29,9 @@ const dc_param dc_jobspec_params[] = {
     {"jobs.[].kind", DC_PARAM_STRING, 0, "", 0, "training", 0, 0, KINDS,
      "what the jobs do (evaluation and batch inference do not checkpoint by default)"},
     {"jobs.[].pool", DC_PARAM_STRING, 0, "", 0, "", 0, 0, NULL, "scheduler pool (empty: the first)"},
+    {"jobs.[].type", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
+     "node type (cluster.types): the jobs run only on nodes of this type (in the first pool of it unless pool "
+     "says); their GPUs' peak is the type's unless they give gpu_peak_tflops"},
     {"jobs.[].user", DC_PARAM_STRING, 0, "", 0, "", 0, 0, NULL, "user or team, for quotas (empty: none)"},
     {"jobs.[].priority", DC_PARAM_INT, 0, "", 0, NULL, -1000, 1000, NULL, "priority class (higher first)"},
     {"jobs.[].preemptible", DC_PARAM_BOOL, 0, "", 0, NULL, 0, 0, NULL,
@@ -128,6 +131,9 @@ static void common(const config_setting_t *g, dc_job_spec *t)
     s = "";
     config_setting_lookup_string(g, "pool", &s);
     snprintf(t->pool, sizeof t->pool, "%s", s);
+    s = "";
+    config_setting_lookup_string(g, "type", &s);
+    snprintf(t->type, sizeof t->type, "%s", s);
     s = "";
     config_setting_lookup_string(g, "user", &s);
     snprintf(t->user, sizeof t->user, "%s", s);

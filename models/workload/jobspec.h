@@ -63,6 +63,7 @@ typedef struct dc_job_spec {
     double submit_s;
     int priority;
     char pool[32], user[32];
+    char type[32];          /* node type (cluster.types; "": its pool's) */
     bool preemptible;
     double max_run_s;       /* INFINITY: none */
     double restart_s;

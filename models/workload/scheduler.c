@@ -134,6 +134,20 @@ int dc_sched_pool_count(const dc_scheduler *s) { return s->n_pools; }
 const char *dc_sched_pool_name(const dc_scheduler *s, int p) { return s->pools[p].name; }
 uint32_t dc_sched_pool_nodes(const dc_scheduler *s, int p) { return s->pools[p].n; }
 bool dc_sched_pool_spot(const dc_scheduler *s, int p) { return s->pools[p].spot; }
+int dc_sched_pool_type(const dc_scheduler *s, int p)
+{
+    const pool *q = &s->pools[p];
+    int t = dc_cluster_node_type(s->cluster, q->first);
+    return q->n > 0 && dc_cluster_node_type(s->cluster, q->first + q->n - 1) == t ? t : -1;
+}
+
+int dc_sched_pool_of_type(const dc_scheduler *s, int type)
+{
+    for (int i = 0; i < s->n_pools; i++)
+        if (dc_sched_pool_type(s, i) == type)
+            return i;
+    return -1;
+}
 uint32_t dc_sched_pool_idle(const dc_scheduler *s, int p) { return s->pools[p].idle; }
 double dc_sched_estimate_factor(const dc_scheduler *s) { return s->estimate_factor; }
 
@@ -1365,14 +1379,28 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     if (np > 1 && s->fifo)
         return dc_scenario_error_at(sc, config_setting_get_member(g, "placement"), err,
                                     "fifo placement needs a single pool (there are %d)", np);
-    s->n_pools = np ? np : 1;
+    /* mixed hardware: without pools, a pool per node type (cluster.h) */
+    int nt = (int)dc_cluster_type_count(s->cluster);
+    if (nt > 1 && s->fifo && !np) {
+        if (g)
+            return dc_scenario_error_at(sc, config_setting_get_member(g, "placement"), err,
+                                        "fifo placement takes idle nodes of any type: with %d node types use rack",
+                                        nt);
+        s->fifo = false;
+    }
+    s->n_pools = np ? np : nt;
     s->pools = calloc((size_t)s->n_pools, sizeof *s->pools);
     s->pool_of = calloc(total, sizeof *s->pool_of);
     s->down_seen = calloc(total, 1);
     s->reclaim_pending = calloc(total, 1);
     if (!s->pools || !s->pool_of || !s->down_seen || !s->reclaim_pending)
         return dc_error_set(err, DC_ENOMEM, "out of memory for the scheduler");
-    if (!np) {
+    if (!np && nt > 1) {
+        for (int i = 0; i < nt; i++) {
+            snprintf(s->pools[i].name, sizeof s->pools[i].name, "%s", dc_cluster_type_at(s->cluster, (size_t)i)->name);
+            s->pools[i].n = dc_cluster_type_at(s->cluster, (size_t)i)->nodes;
+        }
+    } else if (!np) {
         snprintf(s->pools[0].name, sizeof s->pools[0].name, "default");
         s->pools[0].n = total;
     } else {

@@ -164,6 +164,10 @@ int dc_sched_pool(const dc_scheduler *s, const char *name);
 const char *dc_sched_pool_name(const dc_scheduler *s, int pool);
 uint32_t dc_sched_pool_nodes(const dc_scheduler *s, int pool);
 bool dc_sched_pool_spot(const dc_scheduler *s, int pool);
+/* The node type of a pool's nodes (cluster.types; -1: a pool across several
+ * types), and the first pool of a type alone (-1: none). */
+int dc_sched_pool_type(const dc_scheduler *s, int pool);
+int dc_sched_pool_of_type(const dc_scheduler *s, int type);
 int dc_sched_pool_count(const dc_scheduler *s);
 /* Node-seconds the pool's nodes were held by jobs and services from 0 to
  * now (the cost model prices a spot pool's hours with it). */
