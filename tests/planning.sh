@@ -1,5 +1,5 @@
 #!/bin/sh
-# The planning scripts (scenarios/invest/size.sh, scenarios/compare/cost_time.sh) make their points and their READMEs show what they print.
+# The planning scripts (scenarios/invest/size.sh and capacity.sh, scenarios/compare/cost_time.sh and generations.sh) make their points and their READMEs show what they print.
 # Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Runs each script with the dcsim of the build tree ($DCSIM; sources in
@@ -13,6 +13,17 @@
 #    the scattered job is slower and its run dearer on the same hardware;
 #    the torus buys the least network and its run costs more than the
 #    packed fat-tree's; the rail-optimised fabric needs fewer switches;
+#  - capacity.sh (buy now or in stages): buying now is fastest; the three
+#    rows with the second stage at day 60 take the same days, at least 50
+#    more, and the first stage alone longer still; their GPU-hours present
+#    are (10,752 x days - 6,400 x 60 days) x 24 h; renting to the end costs
+#    6,400 GPUs x (days - 60) x 24 h x 3 USD, renting until day 120 6,400 x
+#    60 x 24 x 3 USD, and buying at day 120 the capital of buying now;
+#  - generations.sh (two GPU generations): the all-B200 cluster is fastest
+#    with the highest peak; the mix, bound by its H100 pool, is no more than
+#    5% faster than all-H100; the mix's peak is its chip table's; the chip
+#    table's price per PFLOP/s is its price per GPU over its peak per GPU,
+#    and the B200 is cheaper per PFLOP/s and gives more PFLOP/s per kW;
 #  - that the block after "<!-- output of ./SCRIPT.sh" in the script's
 #    README is what it prints now, so that a model change that moves them
 #    fails until `make planning` regenerates them (and the prose is reread).
@@ -31,7 +42,9 @@ regen='make planning'
 script_errors='printf\|awk:\|null\|nan\|did not finish'
 . "$DCSIM_SRCDIR/tests/scriptcheck.sh"
 run invest size
+run invest capacity
 run compare cost_time
+run compare generations
 
 # --- size.sh ---
 awk 'function usd(x,  m) { m = x ~ /B$/ ? 1e9 : x ~ /M$/ ? 1e6 : x ~ /k$/ ? 1e3 : 1; sub(/[BMk]$/, "", x); return x * m }
@@ -60,8 +73,43 @@ awk 'NF >= 10 && $NF ~ /^[0-9.]+$/ { n++; k = NF
            if (!(sw[4] < sw[1])) { print "rail-optimised needs no fewer switches"; e = 1 }
            exit e }' "$work/cost_time.out" > "$work/why" || bad "cost_time.sh: $(cat "$work/why")"
 
+# --- capacity.sh ---
+# label | gpus0 days present capital rent tco book usd (last eight fields)
+awk 'NF >= 9 && $NF ~ /^[0-9.]+$/ { n++; k = NF
+         days[n] = $(k - 6); pres[n] = $(k - 5); cap[n] = $(k - 4); rent[n] = $(k - 3) }
+     function near(a, b, tol) { return a - b <= tol && b - a <= tol }
+     END { if (n != 5) { print "expected 5 rows, got " n; exit 1 }
+           # rows: all now; day 60 bought; day 60 rented; day 60 rented, bought at 120; first stage alone
+           if (!(days[2] == days[3] && days[3] == days[4])) { print "the day-60 rows differ in days"; e = 1 }
+           if (!(days[2] >= days[1] + 50)) { print "the second stage late does not delay the programme"; e = 1 }
+           if (!(days[5] > days[2])) { print "the first stage alone is not slower"; e = 1 }
+           for (i = 2; i <= 4; i++)
+               if (!near(pres[i], (10752 * days[i] - 6400 * 60) * 24 / 1e6, 0.02)) { print "row " i ": GPU-h present " pres[i]; e = 1 }
+           if (!near(pres[1], 10752 * days[1] * 24 / 1e6, 0.02)) { print "row 1: GPU-h present " pres[1]; e = 1 }
+           if (!near(rent[3], 6400 * (days[3] - 60) * 24 * 3 / 1e6, 0.2)) { print "renting to the end: " rent[3]; e = 1 }
+           if (!near(rent[4], 6400 * 60 * 24 * 3 / 1e6, 0.05)) { print "rent until day 120: " rent[4]; e = 1 }
+           if (!(cap[4] == cap[1] && cap[2] == cap[1] && cap[3] < cap[1] && rent[1] == 0)) { print "capital out of line"; e = 1 }
+           exit e }' "$work/capacity.out" > "$work/why" || bad "capacity.sh: $(cat "$work/why")"
+
+# --- generations.sh ---
+awk '/^1,536 H100 nodes/ { hp = $(NF - 6); hd = $(NF - 3) }
+     /^1,024 H100 \+ 512 B200 nodes/ { mp = $(NF - 6); md = $(NF - 3) }
+     /^1,536 B200 nodes/ { bp = $(NF - 6); bd = $(NF - 3) }
+     /^h100 / { hg = $2; hpk = $3; hu = $4; hpp = $5; hkw = $6 }
+     /^b200 / { bg = $2; bpk = $3; bu = $4; bpp = $5; bkw = $6 }
+     END { if (hp == "" || mp == "" || bp == "" || hg == "" || bg == "") { print "missing lines"; exit 1 }
+           if (!(bd < md && bd < hd && bp > mp && mp > hp)) { print "all-B200 is not the fastest with the highest peak"; e = 1 }
+           if (!(md >= 0.95 * hd)) { print "the mix is faster than its H100 pool allows"; e = 1 }
+           if (mp - hpk - bpk > 1 || hpk + bpk - mp > 1) { print "the mix peak " mp " is not the chip table sum"; e = 1 }
+           if ((hu / (hpk / hg)) / hpp > 1.001 || (hu / (hpk / hg)) / hpp < 0.999) { print "h100 USD per PFLOP/s"; e = 1 }
+           if ((bu / (bpk / bg)) / bpp > 1.001 || (bu / (bpk / bg)) / bpp < 0.999) { print "b200 USD per PFLOP/s"; e = 1 }
+           if (!(bpp < hpp && bkw > hkw)) { print "the B200 is not cheaper per PFLOP/s and more per kW"; e = 1 }
+           exit e }' "$work/generations.out" > "$work/why" || bad "generations.sh: $(cat "$work/why")"
+
 # --- the READMEs' blocks ---
 check invest size
+check invest capacity
 check compare cost_time
+check compare generations
 [ $fail -eq 0 ] && echo "the planning scripts make their points and their READMEs show what they print"
 exit $fail
