@@ -675,6 +675,7 @@ static dc_rowtable *jobs_table(dc_sim *sim)
 }
 
 static double cell(const dc_rowtable *t, size_t row, const char *name);
+static double job_cell(dc_sim *sim, int32_t job, const char *name);
 
 /* A job's mean step less its compute part: its exposed communication. */
 static double exposed_s(dc_sim *sim, int32_t job)
@@ -746,6 +747,69 @@ static void test_two_jobs_end_to_end(void)
         dc_sim_destroy(ps);
         dc_sim_destroy(pb);
     }
+}
+
+/* The same through the scheduler's named placement policies, one pool of
+ * the 12 nodes (3 pods of 2 leaves of 2): pack gives each job a pod of its
+ * own (the smallest domain that holds 4 nodes); spread deals each job's
+ * nodes round-robin over the 3 pods (A on 0, 4, 8, 2; B on 1, 5, 9, 3),
+ * so both cross every pod's uplinks alike: on a 1:8 spine together each
+ * gets exactly half of what it gets spread alone (two equal max-min
+ * shares), packed each keeps its solo time, and on 1:1 (latencies 0)
+ * every placement gives the packed solo time. */
+#define POLICY_CFG(policy, jobs)                                                                                   \
+    "horizon_days = 60.0;\n"                                                                                       \
+    "cluster = { nodes = 12; gpus_per_node = 8; nodes_per_rack = 2; };\n"                                          \
+    "network = { tiers = 3; nodes_per_leaf = 2; leaves_per_pod = 2; nics_per_node = 8; nic_gbps = 400.0;\n"       \
+    "  latency_us = 0.0; hop_latency_us = 0.0; scaleup_latency_us = 0.0; collective = \"ring\"; };\n"             \
+    "job_classes = ( { name = \"dp4\"; params = 2e9; tokens = 2e10; mfu = 0.5;\n"                                  \
+    "  parallelism = { tensor = 8; global_batch_tokens = 1048576.0; seq_len = 4096; dp_overlap = 0.0;\n"           \
+    "                  tp_overlap = 1.0; }; } );\n"                                                              \
+    "scheduler = { placement = \"" policy "\"; };\n"                                                               \
+    "trace = { events = true; };\n"                                                                               \
+    "jobs = ( " jobs " );\n"
+#define JOB_A1 "{ name = \"a\"; class = \"dp4\"; nodes = 4; restart_s = 0.0; }"
+#define JOB_B1 "{ name = \"b\"; class = \"dp4\"; nodes = 4; restart_s = 0.0; }"
+
+static void test_two_jobs_by_policy(void)
+{
+    const char spread_solo[] = POLICY_CFG("spread", JOB_A1), spread_both[] = POLICY_CFG("spread", JOB_A1 ", " JOB_B1);
+    const char packed_solo[] = POLICY_CFG("pack", JOB_A1), packed_both[] = POLICY_CFG("pack", JOB_A1 ", " JOB_B1);
+    const char *k1[] = {"network.pod_oversubscription=1.0"}, *k8[] = {"network.pod_oversubscription=8.0"};
+    for (int over = 0; over < 2; over++) {
+        const char *const *set = over ? k8 : k1;
+        dc_sim *ss = dc_simrun_text(spread_solo, set, 1, -1), *sb = dc_simrun_text(spread_both, set, 1, -1);
+        dc_sim *ps = dc_simrun_text(packed_solo, set, 1, -1), *pb = dc_simrun_text(packed_both, set, 1, -1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ss);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sb);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ps);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
+        /* where the policies put them: /jobs pods */
+        CU_ASSERT_EQUAL(job_cell(sb, 0, "pods"), 3);
+        CU_ASSERT_EQUAL(job_cell(sb, 1, "pods"), 3);
+        CU_ASSERT_EQUAL(job_cell(pb, 0, "pods"), 1);
+        CU_ASSERT_EQUAL(job_cell(pb, 1, "pods"), 1);
+        double solo = exposed_s(ss, 0), a = exposed_s(sb, 0), b = exposed_s(sb, 1), packed = exposed_s(ps, 0);
+        printf("\n  1:%d: spread alone %.6g s, together %.6g and %.6g s; packed alone %.6g, together %.6g and %.6g s",
+               over ? 8 : 1, solo, a, b, packed, exposed_s(pb, 0), exposed_s(pb, 1));
+        CU_ASSERT(solo > 0.0);
+        if (over == 0) {
+            CU_ASSERT_EQUAL(a, solo);
+            CU_ASSERT_EQUAL(b, solo);
+            CU_ASSERT_EQUAL(solo, packed);
+        } else {
+            CU_ASSERT(REL(a, 2.0 * solo, 1e-9));
+            CU_ASSERT(REL(b, 2.0 * solo, 1e-9));
+            CU_ASSERT(solo > packed);
+        }
+        CU_ASSERT_EQUAL(exposed_s(pb, 0), packed);
+        CU_ASSERT_EQUAL(exposed_s(pb, 1), packed);
+        dc_sim_destroy(ss);
+        dc_sim_destroy(sb);
+        dc_sim_destroy(ps);
+        dc_sim_destroy(pb);
+    }
+    printf("\n");
 }
 
 /* ---------- the storage shared by every job ---------- */
@@ -1473,6 +1537,7 @@ static int register_suites(void)
                   {"a random history of starts, swaps, stops and failures: as a fresh fabric", test_fabric_history},
                   {"two jobs end to end: solo on 1:1, shares on a 1:8 spine spread, solo packed",
                    test_two_jobs_end_to_end},
+                  {"two jobs by placement policy: spread shares a 1:8 spine max-min, pack keeps solo", test_two_jobs_by_policy},
                   {"max-min with coefficients against a brute-force reference", test_maxmin_property},
                   {"incremental fluid transfers: a random history against fresh solves", test_flows_incremental});
     DC_TEST_SUITE("shared storage",

@@ -10,8 +10,10 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "placer.h"
 #include "rackset.h"
 #include "schedtree.h"
+#include "steptime.h"
 #include "vcluster.h"
 
 const dc_param dc_scheduler_params[] = {
@@ -20,8 +22,11 @@ const dc_param dc_scheduler_params[] = {
     {"scheduler.backfill", DC_PARAM_BOOL, 0, "", 1, NULL, 0, 0, NULL, "EASY backfilling behind the queue head"},
     {"scheduler.preemption", DC_PARAM_BOOL, 0, "", 1, NULL, 0, 0, NULL,
      "a blocked head may evict lower-priority or preemptible jobs of its pool"},
-    {"scheduler.placement", DC_PARAM_STRING, 0, "", 0, "rack", 0, 0, "rack|fifo",
-     "rack: fill the racks with most idle nodes first; fifo: longest-idle nodes (one pool only)"},
+    {"scheduler.placement", DC_PARAM_STRING, 0, "", 0, "rack", 0, 0, "rack|fifo|pack|spread|random|topology_aware",
+     "rack: the racks that hold the job best (fewest idle nodes that hold what is left); fifo: longest-idle nodes (one "
+     "pool only); pack: the smallest rack, leaf or pod that holds the job; spread: round-robin over pods and their "
+     "racks; random: uniformly drawn idle nodes; topology_aware: as pack, each model replica in one rack or leaf "
+     "(models/workload/placer.h)"},
     {"scheduler.estimate_factor", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "", 1, NULL, 0, 100, NULL,
      "run-time estimate of a job without max_run_h: its ideal run time times this"},
     {"scheduler.pools", DC_PARAM_LIST, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
@@ -82,6 +87,7 @@ typedef struct pool {
     size_t nr, capr;
     dc_stree by_end;              /* the running ones by expected end, then running-list index */
     dc_rackset *racks;            /* idle nodes per rack ("rack" placement) */
+    dc_placer *placer;            /* the named policies' domains (from the start; NULL: rack or fifo) */
     dc_rackset *shared;           /* shared nodes (node - first) by free GPUs; NULL until a share */
     uint64_t shared_free;         /* free GPUs of the pool's shared nodes */
     dc_stree small_q;             /* queued share jobs by GPUs, in queue order */
@@ -103,6 +109,9 @@ struct dc_scheduler {
     dc_cluster *cluster;
     dc_eventlog *log;
     bool configured, backfill, preemption, fifo;
+    int policy;                   /* dc_placer_policy, -1: rack or fifo */
+    gsl_rng *place_rng;           /* random placement's stream */
+    uint32_t *pick;               /* the nodes a placer chose */
     double estimate_factor;
     pool *pools;
     int n_pools;
@@ -166,7 +175,8 @@ uint64_t dc_sched_work(const dc_scheduler *s)
     uint64_t w = s->steps;
     for (int i = 0; i < s->n_pools; i++) {
         const pool *p = &s->pools[i];
-        w += dc_stree_work(&p->queue) + dc_stree_work(&p->by_end) + (p->racks ? dc_rackset_work(p->racks) : 0);
+        w += dc_stree_work(&p->queue) + dc_stree_work(&p->by_end) + (p->racks ? dc_rackset_work(p->racks) : 0)
+             + (p->placer ? dc_placer_work(p->placer) : 0);
     }
     return w + (s->vc ? dc_vcluster_work(s->vc) : 0);
 }
@@ -189,6 +199,10 @@ bool dc_sched_racks_consistent(const dc_scheduler *s)
             if (k != dc_rackset_count(p->racks, r - p->r0))
                 return false;
         }
+        for (uint32_t n = p->first; p->placer && n < p->first + p->n; n++)
+            if (dc_placer_is_idle(p->placer, n)
+                != (dc_cluster_node_state(s->cluster, n) == DC_NODE_IDLE && !s->reclaim_pending[n]))
+                return false;
     }
     return true;
 }
@@ -305,6 +319,8 @@ static void idle_add(dc_scheduler *s, pool *p, uint32_t node, int delta)
     p->idle = delta > 0 ? p->idle + 1 : p->idle - 1;
     if (p->racks)
         dc_rackset_add(p->racks, node / dc_cluster_nodes_per_rack(s->cluster) - p->r0, delta);
+    if (p->placer)
+        dc_placer_add(p->placer, node, delta);
 }
 
 /* ---------- placement ---------- */
@@ -328,7 +344,29 @@ static uint32_t place_nodes(dc_scheduler *s, pool *p, int32_t job, uint32_t n, b
         return 0;
     bank_pool(s, p);
     uint32_t got = 0;
-    if (s->fifo) {
+    if (p->placer) {
+        /* a named policy (placer.h) chooses; topology_aware by the job's model replicas */
+        uint32_t want = n < p->idle ? n : p->idle, block = 1, gpn = dc_cluster_gpus_per_node(s->cluster);
+        if (s->policy == DC_PLACER_TOPOLOGY && !share) {
+            uint32_t rep = dc_steptime_replica_gpus(s->sim, job);
+            block = rep > gpn ? rep / gpn : 1;
+        }
+        uint32_t k = dc_placer_choose(p->placer, want, block, s->pick);
+        s->steps += k;
+        uint32_t npr = dc_cluster_nodes_per_rack(s->cluster);
+        for (uint32_t i = 0; i < k; i++) {
+            uint32_t node = s->pick[i];
+            if (!take(s, job, node, share)) {
+                dc_sim_fail(s->sim, DC_EINTERNAL, "scheduler: placement chose node %u of pool %s, not idle", node,
+                            p->name);
+                break;
+            }
+            dc_rackset_add(p->racks, node / npr - p->r0, -1);
+            if (out)
+                out[got] = node;
+            got++;
+        }
+    } else if (s->fifo) {
         uint32_t node;
         while (got < n && (share ? dc_cluster_idle_first(s->cluster) >= 0
                                        && take(s, job, node = (uint32_t)dc_cluster_idle_first(s->cluster), true)
@@ -1372,6 +1410,11 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     s->backfill = backfill;
     s->preemption = preempt;
     s->fifo = strcmp(placement, "fifo") == 0;
+    static const char *const named[] = {"pack", "spread", "random", "topology_aware"};
+    s->policy = -1;
+    for (int k = 0; k < 4; k++)
+        if (strcmp(placement, named[k]) == 0)
+            s->policy = k;
     config_setting_t *list = g ? config_setting_get_member(g, "pools") : NULL;
     int np = list ? config_setting_length(list) : 0;
     if (list && np == 0)
@@ -1393,6 +1436,12 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     s->pool_of = calloc(total, sizeof *s->pool_of);
     s->down_seen = calloc(total, 1);
     s->reclaim_pending = calloc(total, 1);
+    if (s->policy >= 0) {
+        s->pick = malloc((size_t)total * sizeof *s->pick);
+        s->place_rng = s->policy == DC_PLACER_RANDOM ? dc_sim_rng(sim, "scheduler.placement") : NULL;
+        if (!s->pick || (s->policy == DC_PLACER_RANDOM && !s->place_rng))
+            return dc_error_set(err, DC_ENOMEM, "out of memory for the scheduler");
+    }
     if (!s->pools || !s->pool_of || !s->down_seen || !s->reclaim_pending)
         return dc_error_set(err, DC_ENOMEM, "out of memory for the scheduler");
     if (!np && nt > 1) {
@@ -1537,7 +1586,21 @@ static int sched_start(void *state, dc_sim *sim, dc_error *err)
 {
     dc_scheduler *s = state;
     (void)sim;
-    (void)err;
+    /* the named policies need the network's domains: known from the start */
+    for (int i = 0; s->policy >= 0 && i < s->n_pools; i++) {
+        pool *p = &s->pools[i];
+        p->placer = dc_placer_create((dc_placer_policy)s->policy, p->first, p->n, dc_cluster_nodes_per_rack(s->cluster),
+                                     dc_cluster_nodes_per_leaf(s->cluster), dc_cluster_leaves_per_pod(s->cluster),
+                                     s->place_rng);
+        if (!p->placer)
+            return dc_error_set(err, DC_ENOMEM, "out of memory for the scheduler's placement");
+        for (uint32_t k = p->first; k < p->first + p->n; k++)
+            if (dc_cluster_node_state(s->cluster, k) == DC_NODE_IDLE && !s->reclaim_pending[k] && !s->down_seen[k])
+                dc_placer_add(p->placer, k, +1);
+        if (dc_placer_idle(p->placer) != p->idle)
+            return dc_error_set(err, DC_EINTERNAL, "scheduler: pool %s has %u idle nodes, placement found %u", p->name,
+                                p->idle, dc_placer_idle(p->placer));
+    }
     for (int i = 0; i < s->n_pools; i++) {
         record_pool(s, &s->pools[i]);
         if (s->pools[i].spot)
@@ -1605,6 +1668,7 @@ static void sched_destroy(void *state)
         dc_stree_free(&s->pools[i].by_end);
         dc_stree_free(&s->pools[i].small_q);
         dc_rackset_destroy(s->pools[i].shared);
+        dc_placer_destroy(s->pools[i].placer);
         dc_rackset_destroy(s->pools[i].racks);
         free(s->pools[i].running);
         free(s->pools[i].prio_all);
@@ -1614,6 +1678,7 @@ static void sched_destroy(void *state)
     free(s->pool_of);
     free(s->down_seen);
     free(s->reclaim_pending);
+    free(s->pick);
     free(s->scratch);
     free(s->e);
     for (int i = 0; i < s->n_users; i++)

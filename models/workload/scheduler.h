@@ -93,9 +93,14 @@
  * reclaim.  Outputs per pool: own_gpu_h, lent_gpu_h, borrowed_gpu_h,
  * borrow_starts, lend_reclaims, reclaimed.
  *
- * Placement (one function, place()): "rack" fills the racks of the pool
- * with the most idle nodes first, so a job spans as few racks as it can;
- * "fifo" takes the longest-idle nodes (single pool only).
+ * Placement (one function, place_nodes()): "rack" takes the racks of the
+ * pool that hold the job best (the fewest idle nodes that hold what is
+ * left, else the fullest, and again), so a job spans as few racks as it
+ * can; "fifo" takes the longest-idle nodes (single pool only); "pack",
+ * "spread", "random" and "topology_aware" are placer.h's policies over
+ * racks, leaves and pods (from the start, when the network has set the
+ * domains; topology_aware reads each job's replica from its step-time
+ * model).
  *
  * Incremental state (so that an event's cost does not grow with the queue
  * or the pool beyond log factors): each pool keeps its idle count and its

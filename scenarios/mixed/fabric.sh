@@ -1,5 +1,5 @@
 #!/bin/sh
-# The same job mix on a 1:1 fat-tree, a 1:4 fat-tree and a 1:4 rail-optimised fabric, packed and scattered.
+# The same job mix on a 1:1 fat-tree, a 1:4 fat-tree and a 1:4 rail-optimised fabric, placed pack and spread.
 # Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Runs fabric.cfg (a week of 2,048 GPUs shared by 125 training jobs, every
@@ -7,8 +7,10 @@
 # GPU-hours the jobs lost to exposed communication (in all and as a share
 # of what they held), their useful GPU-hours, how many completed and their
 # mean turnaround.  1:4 is the leaves' uplinks (32 GPUs of NICs over a
-# quarter of their bandwidth towards the spine).  packed: each job's ranks
-# follow its nodes in order; scattered: in random order (network.placement).
+# quarter of their bandwidth towards the spine).  pack: the scheduler gives
+# each job the smallest rack, leaf or pod that holds it; spread: its nodes
+# round-robin over the pods and their racks (scheduler.placement,
+# models/workload/placer.h); each job's ranks follow its nodes in order.
 # With --plot DIR it also draws the comparison (dcsim compare --plot).
 # Usage: fabric.sh [--plot DIR]
 . "$(dirname "$0")/../find_dcsim.sh"
@@ -24,12 +26,12 @@ trap 'rm -rf "$work"' EXIT
 
 want=gpu_hours.communication,gpu_hours.useful,gpu_hours.capacity,gpu_hours.idle_spare,jobs.completed,jobs.turnaround_mean_h
 # name | fabric | --set options
-cases="ft11_packed|fat-tree 1:1|--set network.leaf_oversubscription=1.0 --set network.placement=\"packed\"
-ft11_scattered|fat-tree 1:1|--set network.leaf_oversubscription=1.0 --set network.placement=\"scattered\"
-ft14_packed|fat-tree 1:4|--set network.leaf_oversubscription=4.0 --set network.placement=\"packed\"
-ft14_scattered|fat-tree 1:4|--set network.leaf_oversubscription=4.0 --set network.placement=\"scattered\"
-rail14_packed|rail 1:4|--set network.topology=\"rail_optimized\" --set network.leaf_oversubscription=4.0 --set network.placement=\"packed\"
-rail14_scattered|rail 1:4|--set network.topology=\"rail_optimized\" --set network.leaf_oversubscription=4.0 --set network.placement=\"scattered\""
+cases="ft11_pack|fat-tree 1:1|--set network.leaf_oversubscription=1.0 --set scheduler.placement=\"pack\"
+ft11_spread|fat-tree 1:1|--set network.leaf_oversubscription=1.0 --set scheduler.placement=\"spread\"
+ft14_pack|fat-tree 1:4|--set network.leaf_oversubscription=4.0 --set scheduler.placement=\"pack\"
+ft14_spread|fat-tree 1:4|--set network.leaf_oversubscription=4.0 --set scheduler.placement=\"spread\"
+rail14_pack|rail 1:4|--set network.topology=\"rail_optimized\" --set network.leaf_oversubscription=4.0 --set scheduler.placement=\"pack\"
+rail14_spread|rail 1:4|--set network.topology=\"rail_optimized\" --set network.leaf_oversubscription=4.0 --set scheduler.placement=\"spread\""
 printf '%-14s %-10s %10s %6s %10s %5s %10s\n' fabric placement "comm GPU-h" "comm%" "useful" done "turnaround"
 traces=
 echo "$cases" | {
