@@ -168,6 +168,13 @@ int dc_size_shape_read(const dc_scenario *sc, dc_size_shape *sh, dc_error *err)
         return dc_scenario_error_at(sc, NULL, err,
                                     "dcsim size sizes the cluster for the job of the `job` group, and this "
                                     "scenario has none");
+    /* stages and types fix node counts that a size would change */
+    static const char *const fixed[] = {"cluster.delivery", "cluster.types"};
+    for (size_t i = 0; i < 2; i++)
+        if (dc_scenario_lookup(sc, fixed[i]))
+            return dc_scenario_error_at(sc, dc_scenario_lookup(sc, fixed[i]), err,
+                                        "dcsim size scales cluster.nodes, not the nodes of delivery stages or node "
+                                        "types: size the scenario without %s", fixed[i]);
     double v;
     sh->gpus_per_node = number_at(sc, "cluster.gpus_per_node", &v) ? (uint32_t)v : 8;
     const char *need[] = {"cluster.nodes", "job.nodes"};

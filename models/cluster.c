@@ -887,8 +887,8 @@ static void on_arrive(dc_sim *sim, void *ctx, uint64_t k)
     free(nodes);
 }
 
-/* Stage k retires: its up nodes fail (class -1: no repair), then every node
- * of the stage is absent. */
+/* Stage k retires: its up nodes fail (DC_CLASS_STAGE_RETIRED: no repair),
+ * then every node of the stage is absent. */
 static void on_leave(dc_sim *sim, void *ctx, uint64_t k)
 {
     dc_cluster *c = ctx;
@@ -899,7 +899,7 @@ static void on_leave(dc_sim *sim, void *ctx, uint64_t k)
         if (c->state[i] == DC_NODE_IDLE || c->state[i] == DC_NODE_BUSY)
             batch[nb++] = i;
         if (nb == sizeof batch / sizeof batch[0] || (nb > 0 && i + 1 == st->first + st->nodes)) {
-            dc_cluster_fail(c, -1, "stage_retired", batch, nb, -1);
+            dc_cluster_fail(c, DC_CLASS_STAGE_RETIRED, "stage_retired", batch, nb, -1);
             nb = 0;
         }
     }
@@ -910,7 +910,7 @@ static void on_leave(dc_sim *sim, void *ctx, uint64_t k)
             continue;
         if (c->state[i] == DC_NODE_IDLE || c->state[i] == DC_NODE_BUSY) { /* taken back by a job meanwhile */
             uint32_t one = i;
-            dc_cluster_fail(c, -1, "stage_retired", &one, 1, -1);
+            dc_cluster_fail(c, DC_CLASS_STAGE_RETIRED, "stage_retired", &one, 1, -1);
             bank(c);
         }
         if (c->state[i] == DC_NODE_RETIRED) {

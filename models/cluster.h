@@ -55,9 +55,10 @@
  * is the GPU-hours of the nodes present, sum over stages of GPUs x time
  * present.  On its day a stage's nodes come IDLE with "nodes_up"
  * (new_node: their failure clocks start there) and "node_idle"; on its
- * retire_day the stage's up nodes go through "failure" with class -1 and
- * class name "stage_retired" (no repair ticket; their jobs take spares as at
- * a failure) and all its nodes become absent.  Models that count nodes at
+ * retire_day the stage's up nodes go through "failure" with class
+ * DC_CLASS_STAGE_RETIRED and class name "stage_retired" (no repair ticket;
+ * not a hardware failure; their jobs take spares as at a failure) and all
+ * its nodes become absent.  Models that count nodes at
  * their init ask dc_cluster_node_present.
  *
  * Mixed hardware (cluster.types): node types take the nodes in order (type 0
@@ -138,6 +139,10 @@ typedef struct dc_failure_class_event {
 } dc_failure_class_event;
 
 typedef struct dc_cluster dc_cluster;
+
+/* The class id of the "failure" that takes a retiring stage's nodes out (a
+ * refresh; negative like every class no failure model owns). */
+#define DC_CLASS_STAGE_RETIRED (-2)
 
 /* A node type (cluster.types.[]); without a types list one type "default"
  * holds every node, its figures NAN. */

@@ -523,6 +523,8 @@ static void test_delivery(void)
                mu, all);
         CU_ASSERT(fabs(n - mu) <= DC_Z99 * sqrt(mu) + 1.0);
         CU_ASSERT(fabs(n - all) > DC_Z99 * sqrt(all));
+        CU_ASSERT(close_rel(dc_simrun_fig(sim, "failures.per_1000_node_days"), 1000.0 * n / (present / 8.0 / 24.0),
+                            1e-12)); /* per node-day present */
         dc_sim_destroy(sim);
     }
     printf("\n");
@@ -562,17 +564,20 @@ static void test_delivery_shortens(void)
 /* 16 nodes: stage 1 (8 nodes, bought at day 0, retired at day 30: a
  * refresh), stage 2 (8 nodes from day 10, rented until day 20, then
  * bought); 40 days; one 4-node job that the refresh moves. */
-static const char rent_buy_cfg[] =
-    "horizon_days = 40.0;\n"
-    "stop_when_done = false;\n"
-    "cluster = { nodes = 16; gpus_per_node = 8; nodes_per_rack = 4;\n"
-    "  delivery = ( { day = 0.0; nodes = 8; retire_day = 30.0; },\n"
-    "               { day = 10.0; nodes = 8; rent_until_day = 20.0; } ); };\n"
-    "job = { nodes = 4; work_gpu_h = 1e9; restart_s = 0.0; };\n"
-    "cost = { capex = { gpu_usd = 25000.0; server_usd = 50000.0; life_years = 5.0; residual_fraction = 0.1;\n"
-    "                   interest_rate = 0.05; network_ports_per_gpu = 0.0; };\n"
-    "         opex = { staff_per_nodes = 4.0; staff_usd_per_year = 1e5; licence_usd_per_gpu_year = 100.0; };\n"
-    "         rent = { on_demand_usd_per_gpu_h = 3.0; }; };\n";
+#define RENT_BUY_CFG                                                                                          \
+    "horizon_days = 40.0;\n" \
+    "stop_when_done = false;\n" \
+    "cluster = { nodes = 16; gpus_per_node = 8; nodes_per_rack = 4;\n" \
+    "  delivery = ( { day = 0.0; nodes = 8; retire_day = 30.0; },\n" \
+    "               { day = 10.0; nodes = 8; rent_until_day = 20.0; } ); };\n" \
+    "job = { nodes = 4; work_gpu_h = 1e9; restart_s = 0.0; };\n" \
+    "cost = { capex = { gpu_usd = 25000.0; server_usd = 50000.0; life_years = 5.0; residual_fraction = 0.1;\n" \
+    "                   interest_rate = 0.05; network_ports_per_gpu = 0.0; };\n" \
+    "         opex = { staff_per_nodes = 4.0; staff_usd_per_year = 1e5; licence_usd_per_gpu_year = 100.0; };\n" \
+    "         rent = { on_demand_usd_per_gpu_h = 3.0; }; };\n"
+static const char rent_buy_cfg[] = RENT_BUY_CFG;
+/* with a failure class that never strikes: the refresh is no failure */
+static const char rent_buy_fail_cfg[] = RENT_BUY_CFG "failures = ( { name = \"node\"; mtbf_h = 1e12; } );\n";
 
 static void test_rent_then_buy(void)
 {
@@ -622,6 +627,13 @@ static void test_rent_then_buy(void)
     CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage1.rent_usd"), 0.5 * 64 * 720.0 * 3.0, 1e-12));
     CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage2.capex_usd"), C, 1e-12));
     lines_add_up(sim, "rent then buy, half of stage 1 rented");
+    dc_sim_destroy(sim);
+
+    sim = dc_simrun_text(rent_buy_fail_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "job.interruptions"), 1.0);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "failures.node"), 0.0);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "failures.per_1000_node_days"), 0.0);
     dc_sim_destroy(sim);
 }
 

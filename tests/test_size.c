@@ -261,6 +261,22 @@ static void test_no_job(void)
     CU_ASSERT_EQUAL(dc_sizer_create(&sp, &s, &err), DC_EINPUT);
     CU_ASSERT_PTR_NULL(s);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "has none"));
+    /* delivery stages and node types fix the node counts a size changes */
+    static const char *const fixed[] = {
+        "name = \"n\"; horizon_days = 1.0; job = { nodes = 2; work_gpu_h = 1.0; };\n"
+        "cluster = { nodes = 2;\n delivery = ( { nodes = 1; }, { day = 1.0; nodes = 1; } ); };\n",
+        "name = \"n\"; horizon_days = 1.0; job = { nodes = 2; work_gpu_h = 1.0; };\n"
+        "cluster = { nodes = 2;\n types = ( { name = \"a\"; nodes = 1; }, { name = \"b\"; nodes = 1; } ); };\n"};
+    const char *key[] = {":3: cluster.delivery: dcsim size scales cluster.nodes, not the nodes of delivery stages",
+                         ":3: cluster.types: dcsim size scales cluster.nodes, not the nodes of delivery stages"};
+    for (size_t k = 0; k < 2; k++) {
+        sp = spec_for(fixed[k], 1, 1.0);
+        CU_ASSERT_EQUAL(dc_sizer_create(&sp, &s, &err), DC_EINPUT);
+        CU_ASSERT_PTR_NULL(s);
+        if (!strstr(err.msg, key[k]))
+            fprintf(stderr, "\n  %s", err.msg);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, key[k]));
+    }
 }
 
 /* ---- evaluations are plain runs with the seeds S + r --------------------------------- */

@@ -708,7 +708,8 @@ static void on_any_failure(dc_sim *sim, void *ctx, const void *payload)
     const dc_failure_event *ev = payload;
     if (ev->n_nodes == 0)
         return;
-    m->node_failures++;
+    if (ev->class_id != DC_CLASS_STAGE_RETIRED) /* a refresh is no failure */
+        m->node_failures++;
     for (size_t i = 0; i < ev->n_nodes; i++)
         m->down_epoch[ev->nodes[i]]++;
 }
@@ -1210,7 +1211,9 @@ static void failure_finish(void *state, dc_sim *sim)
         dc_summary_set(s, key, (double)m->classes[i].own_bad.n_bad0, "nodes",
                        "this class's own bad nodes at the start (bad_fraction)");
     }
-    double node_days = (double)m->n_nodes * dc_sim_now(sim) / 86400.0;
+    double node_days = (double)m->n_nodes * dc_sim_now(sim) / 86400.0, absent_gpu_h;
+    if (dc_summary_get(s, "cluster.absent_gpu_h", &absent_gpu_h)) /* delivery stages: the nodes present */
+        node_days -= absent_gpu_h / dc_cluster_gpus_per_node(m->cluster) / 24.0;
     for (size_t t = 0; m->type_failures && t < dc_cluster_type_count(m->cluster); t++) {
         char key[80];
         snprintf(key, sizeof key, "failures.type.%s", dc_cluster_type_at(m->cluster, t)->name);
