@@ -329,6 +329,42 @@ int dc_trace_attr_uint64(dc_trace_file *t, const char *name, uint64_t *out, dc_e
 
 /* Opens the dataset at path ("/series/power"), checking each link on the way;
  * DC_EINPUT naming it when absent. */
+/* A dataset's shape must be backed by the bytes the file stores for it
+ * (H5Dget_storage_size), or a damaged or crafted file claiming 2^28 rows
+ * in a few kilobytes would make a reader allocate gigabytes.  Without
+ * filters the stored bytes hold every element (npoints x element size);
+ * with filters (dcsim's shuffle + deflate) at most DEFLATE_MAX_RATIO times
+ * that: zlib's deflate expands at most 1032:1 (RFC 1951's longest match,
+ * 258 bytes, in a 2-bit code).  Claims under 64 MiB are not checked (an
+ * unwritten small dataset of another program reads as its fill value). */
+#define DEFLATE_MAX_RATIO 1032.0
+#define UNCHECKED_BYTES (64.0 * 1024 * 1024)
+static int check_stored(const dc_trace_file *t, const char *dpath, hid_t d, dc_error *err)
+{
+    hid_t space = H5Dget_space(d), type = H5Dget_type(d), dcpl = H5Dget_create_plist(d);
+    hssize_t points = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
+    size_t esize = type >= 0 ? H5Tget_size(type) : 0;
+    int filters = dcpl >= 0 ? H5Pget_nfilters(dcpl) : -1;
+    hsize_t stored = H5Dget_storage_size(d);
+    if (space >= 0)
+        H5Sclose(space);
+    if (type >= 0)
+        H5Tclose(type);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (points < 0 || esize == 0 || filters < 0)
+        return dc_error_set(err, DC_EIO, "trace '%s': cannot read the shape of %s", t->path, dpath);
+    double claimed = (double)points * (double)esize;
+    double can_hold = (double)stored * (filters > 0 ? DEFLATE_MAX_RATIO : 1.0);
+    if (claimed > UNCHECKED_BYTES && claimed > can_hold)
+        return dc_error_set(err, DC_EINPUT,
+                            "trace '%s' is damaged: %s claims %lld elements (%.3g bytes) but the "
+                            "file stores %llu bytes of it%s",
+                            t->path, dpath, (long long)points, claimed, (unsigned long long)stored,
+                            filters > 0 ? ", too few even if compressed" : "");
+    return DC_OK;
+}
+
 static int open_dataset(const dc_trace_file *t, const char *dpath, hid_t *d, dc_error *err)
 {
     /* H5Lexists needs every intermediate group to exist. */
@@ -355,7 +391,12 @@ static int open_dataset(const dc_trace_file *t, const char *dpath, hid_t *d, dc_
     if (*d < 0)
         return dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s (not a dataset)",
                             t->path, dpath);
-    return DC_OK;
+    int rc = check_stored(t, dpath, *d, err);
+    if (rc != DC_OK) {
+        H5Dclose(*d);
+        *d = -1;
+    }
+    return rc;
 }
 
 typedef struct summary_iter {
@@ -1026,6 +1067,8 @@ static int read_real_table(dc_trace_file *t, const char *path, dc_table *out, dc
         rc = dc_error_set(err, DC_EINPUT, "trace '%s' has no dataset %s", t->path, path);
     else if ((d = H5Dopen2(t->file, path, H5P_DEFAULT)) < 0)
         rc = dc_error_set(err, DC_EIO, "trace '%s': cannot open %s", t->path, path);
+    else
+        rc = check_stored(t, path, d, err);
     if (rc == DC_OK) {
         hid_t ftype = H5Dget_type(d);
         hid_t space = H5Dget_space(d);
@@ -1043,8 +1086,9 @@ static int read_real_table(dc_trace_file *t, const char *path, dc_table *out, dc
             H5Sclose(space);
         if (ftype >= 0)
             H5Tclose(ftype);
-        H5Dclose(d);
     }
+    if (d >= 0)
+        H5Dclose(d);
     return rc;
 }
 

@@ -50,7 +50,7 @@ static char trace_fix[300], sweep_fix[300];
                   "--set", "failures.[0].mtbf_h=1.0", "--set", "job.restart_s=1.0"
 
 /* What becomes of corrupt.h5 before the run. */
-enum { T_NONE, T_HALF, T_4K, T_EMPTY, T_GARBAGE, T_V99, T_V0, T_NOFMT, T_FLIP, T_BLOCK, T_MULTIVER, T_COPY };
+enum { T_NONE, T_HALF, T_4K, T_EMPTY, T_GARBAGE, T_V99, T_V0, T_NOFMT, T_FLIP, T_BLOCK, T_MULTIVER, T_COPY, T_HUGE };
 
 typedef struct err_case {
     const char *what;
@@ -119,6 +119,23 @@ static const err_case cases[] = {
     /* ---- clear messages ---- */
     {"compare a trace with a sweep file", NULL, NULL, 0, NULL, 0, 0, false, {"compare", "@TRACE", "@SWEEP"}, 2,
      {"sweep.h5' holds the results of a sweep", "give the trace of a run (dcsim run -o)"}, NULL},
+    {"a job trace's bad cell names the scenario key and the CSV's line and column",
+     VALID "jobs = ( { name = \"t\"; trace = \"data.csv\"; } );\n",
+     "arrival_h,nodes,work_gpu_h,priority,pool,user,kind\n0,2,10,0,,,\n1,x,10,0,,,\n", 0, NULL, 0, 0, true,
+     {"run", "@CFG", "-o", "@OUT"}, 2, {"bad.cfg:4: jobs.[0].trace: ", "data.csv:3: column nodes: expected a number"},
+     NULL},
+    {"a job trace's missing column names the scenario key", VALID "jobs = ( { name = \"t\"; trace = \"data.csv\"; } );\n",
+     "arrival_h,nodez,work_gpu_h\n0,2,10\n", 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2,
+     {"bad.cfg:4: jobs.[0].trace: ", "data.csv:1: no column \"nodes\""}, NULL},
+    {"a mapped job trace's bad cell names trace.file",
+     VALID "jobs = ( { name = \"t\"; trace = { file = \"data.csv\"; columns = { submit = \"s\"; duration = \"d\";\n"
+     "  gpus = \"g\"; }; }; } );\n",
+     "s,d,g\n0,10,8\n5,x,8\n", 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2,
+     {"bad.cfg:4: jobs.[0].trace.file: ", "data.csv:3: column d: expected a number"}, NULL},
+    {"an SWF job trace's bad field names trace.file",
+     VALID "jobs = ( { name = \"t\"; trace = { file = \"data.csv\"; format = \"swf\"; }; } );\n",
+     "1 0 0 100 x 0 0 4 100 0 0 0 0 0 0 0 0 0\n", 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2,
+     {"bad.cfg:4: jobs.[0].trace.file: ", "data.csv:1: field 5 (allocated processors): expected a number"}, NULL},
     {"a CSV file with a UTF-8 byte-order mark", AMBIENT, "\xef\xbb\xbftime_h,temp_c\n0,20\n1,500\n", 0, NULL, 0, 0,
      false, {"run", "@CFG", "--no-trace"}, 2, {"environment.ambient.file", "data.csv:3: column temp_c: out of range"},
      NULL},
@@ -245,6 +262,12 @@ static const err_case cases[] = {
      {"compare", "@TRACE", "@CORRUPT"}, 2, {"corrupt.h5", "format_version is not one integer"}, NULL},
     {"plot of a trace with 4096 format versions", NULL, NULL, T_MULTIVER, NULL, 0, 0, false,
      {"plot", "@CORRUPT", "--kind", "nodes", "-o", "@DIR/fig.png"}, 2, {"corrupt.h5", "format_version"}, NULL},
+    {"export of a trace claiming 2^28 events in no bytes", NULL, NULL, T_HUGE, NULL, 0, 0, false,
+     {"export", "@CORRUPT", "/events", "-o", "@DIR/e.csv"}, 2,
+     {"trace '", "corrupt.h5' is damaged: /events claims 268435456 elements", "stores 0 bytes of it"}, NULL},
+    {"plot of a trace claiming 2^28 events in no bytes", NULL, NULL, T_HUGE, NULL, 0, 0, false,
+     {"plot", "@CORRUPT", "--kind", "timeline", "-o", "@DIR/fig.png"}, 2,
+     {"corrupt.h5' is damaged: /events claims 268435456 elements"}, NULL},
 
     /* ---- limits ---- */
     {"ten billion GPUs with per-GPU clocks", NULL, NULL, 0, NULL, 0, 0, true,
@@ -426,6 +449,31 @@ static void write_multi_version(const char *path)
     H5Aclose(a);
     H5Sclose(space);
     H5Fclose(f);
+}
+
+/* Replaces /events of a real trace by one of the same type claiming 2^28
+ * rows, chunked with no chunk written: a file of some kilobytes that made
+ * `export` and `plot` allocate 17 GB ("dcsim: out of memory", exit 1). */
+static void write_huge_events(const char *path)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    CU_ASSERT_TRUE_FATAL(f >= 0);
+    hid_t d = H5Dopen2(f, "/events", H5P_DEFAULT);
+    CU_ASSERT_TRUE_FATAL(d >= 0);
+    hid_t type = H5Dget_type(d);
+    H5Dclose(d);
+    CU_ASSERT_TRUE(H5Ldelete(f, "/events", H5P_DEFAULT) >= 0);
+    hsize_t dims[1] = {(hsize_t)1 << 28}, chunk[1] = {1024};
+    hid_t space = H5Screate_simple(1, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    CU_ASSERT_TRUE(H5Pset_chunk(dcpl, 1, chunk) >= 0);
+    d = H5Dcreate2(f, "/events", type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CU_ASSERT_TRUE(d >= 0);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    H5Tclose(type);
+    H5Fclose(f);
+    rechecksum(path);
 }
 
 /* Sets (or, value < 0, deletes) the root attribute format_version. */
@@ -662,6 +710,10 @@ static void run_case(const err_case *c)
 
     case T_COPY:
         copy_prefix(trace_fix, corrupt, -1);
+        break;
+    case T_HUGE:
+        copy_prefix(trace_fix, corrupt, -1);
+        write_huge_events(corrupt);
         break;
     default:
         break;

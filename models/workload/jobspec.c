@@ -164,6 +164,18 @@ static void common(const config_setting_t *g, dc_job_spec *t)
 static const char *const columns[] = {"arrival_h", "nodes", "work_gpu_h", "priority", "pool", "user", "kind"};
 #define N_COLS 7
 
+/* A trace file's error (file:line: column: what) under the scenario key
+ * that named the file (scenario.cfg:3: jobs.[0].trace: ...), so both show
+ * (issue 18 item 9).  Other statuses pass unchanged. */
+static int in_key(const dc_scenario *sc, const config_setting_t *key, int rc, dc_error *err)
+{
+    if (rc != DC_EINPUT)
+        return rc;
+    char msg[DC_ERROR_MSG_MAX];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    return dc_scenario_error_at(sc, key, err, "%s", msg);
+}
+
 static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t gpn, specs *v, dc_error *err)
 {
     const char *rel = "";
@@ -179,7 +191,7 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
         return dc_scenario_error_at(sc, config_setting_get_member(g, "trace"), err, "%s", msg);
     }
     if (rc != DC_OK)
-        return rc;
+        return in_key(sc, config_setting_get_member(g, "trace"), rc, err);
     size_t col[N_COLS];
     /* sizes in nodes, or in GPUs (a gpus column instead of nodes) */
     dc_error ignored;
@@ -244,7 +256,7 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
         t->trace_line = (int)dc_csv_line(csv, r);
     }
     dc_csv_destroy(csv);
-    return rc;
+    return in_key(sc, config_setting_get_member(g, "trace"), rc, err);
 }
 
 static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *g, uint32_t gpn, specs *v,

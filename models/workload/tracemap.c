@@ -264,6 +264,18 @@ static int csv_num(const csv_ctx *x, size_t r, int f, bool optional, double *out
     return dc_csv_number(x->csv, r, x->col[f], out, err);
 }
 
+/* A trace file's error (file:line: column: what) under the scenario key
+ * that named the file (scenario.cfg:3: jobs.[0].trace.file: ...), so both
+ * show (issue 18 item 9).  Other statuses pass unchanged. */
+static int in_key(const dc_scenario *sc, const config_setting_t *key, int rc, dc_error *err)
+{
+    if (rc != DC_EINPUT)
+        return rc;
+    char msg[DC_ERROR_MSG_MAX];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    return dc_scenario_error_at(sc, key, err, "%s", msg);
+}
+
 static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const char *path, const dc_job_spec *tmpl,
                     uint32_t gpn, out_vec *v, dc_error *err)
 {
@@ -275,7 +287,7 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
         return dc_scenario_error_at(sc, config_setting_get_member(tg, "file"), err, "%s", msg);
     }
     if (rc != DC_OK)
-        return rc;
+        return in_key(sc, config_setting_get_member(tg, "file"), rc, err);
     config_setting_t *cols = config_setting_get_member(tg, "columns");
     if (!cols) {
         dc_csv_destroy(x.csv);
@@ -322,6 +334,7 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
         rc = dc_error_set(err, DC_ENOMEM, "out of memory reading %s", path);
     size_t np = 0;
     double last = -INFINITY;
+    bool rows_read = rc == DC_OK; /* the errors from here on are the file's alone */
     for (size_t r = 0; rc == DC_OK && r < nrows; r++) {
         row_in in = {.limit_s = NAN, .estimate_s = NAN, .size_is_gpus = x.has[F_GPUS], .state = DC_END_COMPLETED};
         double sub, a, b, p, pre = NAN;
@@ -451,6 +464,8 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
         if (prio)
             prio[np++] = isnan(p) ? tmpl->priority : p;
     }
+    if (rows_read)
+        rc = in_key(sc, config_setting_get_member(tg, "file"), rc, err); /* a row's error */
     if (rc == DC_OK && prio)
         rc = map_priorities(prio, *v->a + first, np, err);
     free(prio);
@@ -657,6 +672,7 @@ static int read_swf(const dc_scenario *sc, const config_setting_t *tg, const cha
         if (pools && fld[14] >= 0)
             snprintf(t->pool, sizeof t->pool, "q%.0f", fld[14]);
     }
+    rc = in_key(sc, config_setting_get_member(tg, "file"), rc, err); /* a line's error (swf_error) */
     if (rc == DC_OK && ferror(f))
         rc = dc_scenario_error_at(sc, config_setting_get_member(tg, "file"), err, "cannot read %s: %s", path,
                                   strerror(errno));
