@@ -737,6 +737,14 @@ void dc_cluster_add_hazard(dc_cluster *c, double per_node, double per_rack,
     c->hazard_job_gpu += per_job_gpu;
 }
 
+double dc_cluster_job_hazard_on(const dc_cluster *c, uint32_t nodes, int type)
+{
+    double scale = type >= 0 && (size_t)type < c->n_types ? c->types[type].failure_scale : 1.0;
+    double racks = ceil((double)nodes / c->nodes_per_rack);
+    return nodes * c->hazard_node * scale + racks * c->hazard_rack + c->hazard_job
+           + (double)nodes * c->gpus_per_node * c->hazard_job_gpu;
+}
+
 double dc_cluster_job_hazard(const dc_cluster *c, uint32_t nodes)
 {
     double racks = ceil((double)nodes / c->nodes_per_rack);

@@ -344,5 +344,9 @@ double dc_cluster_failure_acceleration(const dc_cluster *c, int class_id);
 void dc_cluster_add_hazard(dc_cluster *c, double per_node, double per_rack,
                            double per_job, double per_job_gpu);
 double dc_cluster_job_hazard(const dc_cluster *c, uint32_t nodes);
+/* The same for a job on nodes of one type (cluster.types; -1: any): the
+ * per-node part times the type's failure_scale (the failure model scales
+ * its per-GPU and per-node classes so). */
+double dc_cluster_job_hazard_on(const dc_cluster *c, uint32_t nodes, int type);
 
 #endif

@@ -16,7 +16,8 @@
  *  - failure rates by type: failure_scale 3 on type "b" (a per-node
  *    exponential class, a per-GPU Weibull of shape 1): each type's failures
  *    within the 99% Poisson interval of nodes x T / MTBF x scale, three
- *    seeds;
+ *    seeds; a job's expected interruption rate (checkpoint policies) its
+ *    nodes' hazard times its type's scale;
  *  - bad input through the program: types not adding up, a name twice, a
  *    job of an unknown type, a job's pool of another type or across two
  *    types, a type no pool holds alone, a stage across two types, fifo
@@ -184,6 +185,17 @@ static void test_failures_by_type(void)
         dc_sim_destroy(sim);
     }
     printf("\n");
+    /* the interruption rate a job expects (checkpoint policies): its nodes'
+     * hazard times its type's scale, 4 x (1/100 + 8/800) per hour */
+    dc_sim *sim = dc_simrun_text(failures_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "job.expected_mtbi_h"), 1.0 / (4 * 0.02), 1e-12));
+    dc_sim_destroy(sim);
+    const char *on_b[] = {"job.type=\"b\""};
+    sim = dc_simrun_text(failures_cfg, on_b, 1, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "job.expected_mtbi_h"), 1.0 / (4 * 0.02 * 3.0), 1e-12));
+    dc_sim_destroy(sim);
 }
 
 /* ---- bad input ---------------------------------------------------------------------------- */

@@ -97,6 +97,7 @@ typedef struct job_model {
     uint32_t nodes_needed, nodes_held, gpus_per_node;
     /* elastic (min_nodes > 0): it computes on nodes_run <= nodes_held */
     uint32_t min_nodes, nodes_run;
+    int node_type;           /* its pool's node type (cluster.types; -1: several) */
     double reconfigure_s;
     uint64_t n_resizes;
     double run_node_s;          /* node-seconds computing at its size, for the mean */
@@ -1298,6 +1299,7 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
                                         dc_sched_pool_name(j->sched, pool),
                                         dc_cluster_type_at(j->cluster, (size_t)have)->name, sp->type);
     }
+    j->node_type = dc_sched_pool_type(j->sched, pool);
     uint32_t pool_nodes = dc_sched_pool_nodes(j->sched, pool);
     if (sp->nodes > pool_nodes) {
         if (sp->trace_file[0])
@@ -1610,7 +1612,7 @@ static int job_start(void *state, dc_sim *sim, dc_error *err)
                                 "is below the minimum of %g s for an automatic interval: give a larger checkpoint "
                                 "size (checkpoint.size_gb, checkpoint_gb) or a fixed interval",
                                 j->name, j->ckpt.write_s, DC_CHECKPOINT_MIN_WRITE_S);
-        double hazard = dc_cluster_job_hazard(j->cluster, j->nodes_needed);
+        double hazard = dc_cluster_job_hazard_on(j->cluster, j->nodes_needed, j->node_type);
         double configured_mtbi_s = hazard > 0 ? 1.0 / hazard : INFINITY;
         dc_checkpoint_plan_resolve(&j->ckpt, configured_mtbi_s);
         double prior_mtbi_s = isnan(j->ckpt.prior_mtbi_s) ? configured_mtbi_s : j->ckpt.prior_mtbi_s;
@@ -1695,7 +1697,7 @@ static void legacy_summary(job_model *j, dc_sim *sim)
             dc_summary_set(s, key, (double)j->lv[L].n_read, "", "restarts that read this level's copy");
         }
     }
-    double hazard = dc_cluster_job_hazard(j->cluster, j->nodes_needed);
+    double hazard = dc_cluster_job_hazard_on(j->cluster, j->nodes_needed, j->node_type);
     dc_summary_set(s, "job.expected_mtbi_h", hazard > 0 ? 1.0 / hazard / 3600.0 : NAN, "h",
                    "mean time between interruptions expected from the failure rates");
     double est_s = dc_mtbi_estimator_mtbi_s(&j->est, end);
