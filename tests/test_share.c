@@ -246,6 +246,24 @@ static void test_best_fit(void)
     dc_sim_destroy(sim);
 }
 
+/* The job group too: job.gpus = 2 on 2 nodes of 8 runs its 10 GPU-h in
+ * 5 h on its share; the rest of the cluster, 2 x 8 x 5 - 10 GPU-h, idles. */
+static void test_job_group(void)
+{
+    dc_sim *sim = build_text("horizon_days = 2.0; stop_when_done = true;\n"
+                             "cluster = { nodes = 2; gpus_per_node = 8; };\n"
+                             "job = { gpus = 2; work_gpu_h = 10.0; restart_s = 0.0; };\n",
+                             "group.cfg", 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    sim = dc_simrun_run(sim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.gpus"), 2.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, 5.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.useful"), 10.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.idle_spare"), 70.0, 1e-9);
+    dc_sim_destroy(sim);
+}
+
 /* ---------- the ITP-like effect ---------- */
 
 /* tests/itp_small.csv, in the ITP layout: 64 jobs of 1 GPU at 0 and 4 of
@@ -402,6 +420,13 @@ static void test_bad_input(void)
                     " gpus_min = 2; interarrival = { law = \"exponential\"; mean_h = 1.0; };\n"
                     " duration = { law = \"exponential\"; mean_h = 1.0; }; } );\n",
                     NULL, f2, 3);
+    const char *f4[] = {"bad.cfg:3", "job.gpus", "nodes or gpus, not both"};
+    dc_test_bad_run(tmpdir, "job group: nodes and gpus",
+                    "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 1; gpus = 2; work_gpu_h = 1.0; };\n",
+                    NULL, f4, 3);
+    const char *f5[] = {"bad.cfg:3", "job", "needs nodes or gpus"};
+    dc_test_bad_run(tmpdir, "job group: no size",
+                    "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { work_gpu_h = 1.0; };\n", NULL, f5, 3);
     const char *f3[] = {"t.csv:3", "gpus", "GPUs >= 1"};
     char csv[512];
     snprintf(csv, sizeof csv, "%s/t.csv", tmpdir);
@@ -417,6 +442,7 @@ static int register_suites(void)
                   {"a node failure interrupts all eight", test_failure_interrupts_all},
                   {"a whole-node job is not placed on a node with a share", test_whole_not_on_shared},
                   {"best fit: the partly used node with the fewest free GPUs", test_best_fit},
+                  {"the job group's gpus: a share, closed form", test_job_group},
                   {"ITP-like trace: held == used, the wait falls (closed forms)", test_itp_like},
                   {"breakdown sums to capacity with shares, failures, spot", test_breakdown_mixed},
                   {"bad input: file, line, key, status 2", test_bad_input});

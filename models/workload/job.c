@@ -21,8 +21,10 @@ const dc_param dc_job_params[] = {
     {"job", DC_PARAM_GROUP, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
      "the training job (optional when a jobs list or an inference service gives the work)"},
     {"job.name", DC_PARAM_STRING, 0, "", 0, "job", 0, 0, NULL, "a name for reports"},
-    {"job.nodes", DC_PARAM_INT, DC_PARAM_REQUIRED, "nodes", 0, NULL, 1, 1e7, NULL,
-     "nodes the job runs on (at most cluster.nodes + cluster.spare_nodes)"},
+    {"job.nodes", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "nodes", 0, NULL, 1, 1e7, NULL,
+     "nodes the job runs on (at most cluster.nodes + cluster.spare_nodes); or gpus"},
+    {"job.gpus", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "GPUs", 0, NULL, 1, 1e9, NULL,
+     "GPUs the job runs on, instead of nodes (fewer than a node has: a share of one node)"},
     {"job.work_gpu_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "GPU-h", 0, NULL, 0, 1e15,
      NULL, "work at the full rate of one GPU (instead of params and tokens)"},
     {"job.params", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "", 0, NULL, 0, 1e16, NULL,
@@ -1191,13 +1193,23 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
     config_setting_lookup_string(g, "name", &name);
     snprintf(sp->name, sizeof sp->name, "%s", name);
     sp->where = g;
-    int nodes = 0;
-    config_setting_lookup_int(g, "nodes", &nodes);
+    int nodes = 0, gpus = 0;
+    bool has_n = config_setting_lookup_int(g, "nodes", &nodes), has_g = config_setting_lookup_int(g, "gpus", &gpus);
+    if (has_n && has_g)
+        return dc_scenario_error_at(sc, config_setting_get_member(g, "gpus"), err,
+                                    "give the job's size as nodes or gpus, not both");
+    if (!has_n && !has_g)
+        return dc_scenario_error_at(sc, g, err, "the job needs nodes or gpus");
+    if (has_g) {
+        dc_jobspec_set_gpus(sp, (uint32_t)gpus, dc_cluster_gpus_per_node(c));
+        nodes = (int)sp->nodes;
+    }
     if ((uint32_t)nodes > dc_cluster_node_count(c))
         return dc_scenario_error_at(sc, config_setting_get_member(g, "nodes"), err,
                                     "the job needs %d nodes but the cluster has %u (nodes + spare_nodes)", nodes,
                                     dc_cluster_node_count(c));
     sp->nodes = (uint32_t)nodes;
+    sp->gpus = has_g ? (uint32_t)gpus : 0;
     double work_h, tokens;
     bool has_work = config_setting_lookup_float(g, "work_gpu_h", &work_h);
     bool has_tokens = config_setting_lookup_float(g, "tokens", &tokens);
