@@ -700,11 +700,19 @@ static void reserve(dc_scheduler *s, pool *p, const entry *head, uint32_t avail,
     *extra = 0;
     uint64_t sum = 0;
     int k = dc_stree_prefix(&p->by_end, (uint64_t)head->req.nodes - avail, &sum);
-    if (k < 0)
-        return;
-    *shadow = s->e[k].est_end_s > now ? s->e[k].est_end_s : now;
-    sum = dc_stree_sum_while(&p->by_end, ends_by, shadow);
-    *extra = (long)avail + (long)sum - (long)head->req.nodes;
+    if (k >= 0) {
+        *shadow = s->e[k].est_end_s > now ? s->e[k].est_end_s : now;
+        sum = dc_stree_sum_while(&p->by_end, ends_by, shadow);
+        *extra = (long)avail + (long)sum - (long)head->req.nodes;
+    }
+    /* Evictions under way (jobs writing their way out) will let the head
+     * start when they end: backfill only into the nodes beyond its need.
+     * Else a job evicted for the head would backfill into the nodes it
+     * gave up, be evicted again, and so on at the same instant. */
+    if (p->freeing > 0 && (uint64_t)avail + p->freeing >= head->req.nodes) {
+        *shadow = now;
+        *extra = (long)avail + (long)p->freeing - (long)head->req.nodes;
+    }
 }
 
 static bool can_evict(const entry *head, const entry *v)
@@ -1375,6 +1383,37 @@ static void vc_summary(dc_scheduler *s, dc_summary *sum, double gpn, double now)
 uint32_t dc_sched_pool_lent(const dc_scheduler *s, int pi)
 {
     return s->vc ? dc_vcluster_lent_now(s->vc, pi) : 0;
+}
+
+bool dc_sched_lending_consistent(const dc_scheduler *s)
+{
+    uint64_t lent = 0, borrowed = 0;
+    for (int i = 0; i < s->n_pools; i++) {
+        if (dc_sched_pool_lent(s, i) != dc_sched_pool_lent_recount(s, i))
+            return false;
+        lent += dc_sched_pool_lent(s, i);
+        borrowed += s->vc ? dc_vcluster_borrowed_now(s->vc, i) : 0;
+    }
+    if (lent != borrowed)
+        return false;
+    /* every pool's freeing count is the nodes, in it, of its leaving jobs */
+    for (int i = 0; i < s->n_pools; i++) {
+        uint64_t f = 0;
+        for (size_t h = 0; h < s->n_e; h++) {
+            const entry *e = &s->e[h];
+            if (e->state != E_RUNNING || !e->preempting)
+                continue;
+            int lender = s->vc ? dc_vcluster_lender_of(s->vc, (int)h) : -1;
+            uint32_t away = lender >= 0 ? dc_vcluster_leaving_of(s->vc, (int)h) : 0;
+            if (e->req.pool == i)
+                f += e->req.nodes - away;
+            if (lender == i)
+                f += away;
+        }
+        if (f != s->pools[i].freeing)
+            return false;
+    }
+    return true;
 }
 
 uint32_t dc_sched_pool_lent_recount(const dc_scheduler *s, int pi)

@@ -43,6 +43,10 @@
  * checkpoint policy (holding its nodes for the write), else loses the work
  * since its last checkpoint, then goes back to the queue.  A running job
  * short of replacement nodes after a failure may evict the same way.
+ * While evictions are under way and the nodes on their way back (with the
+ * idle ones) reach the head's size, its shadow time is now and its extra
+ * nodes those beyond its size: backfilling cannot take the nodes an evicted
+ * job gave up.
  *
  * Services (inference replicas) take idle nodes at once, outside the queue,
  * unless a queued job of their priority or higher waits in the pool (by
@@ -205,6 +209,10 @@ uint32_t dc_sched_pool_idle_recount(const dc_scheduler *s, int pool);
  * and by a recount of the cluster (tests: they must agree). */
 uint32_t dc_sched_pool_lent(const dc_scheduler *s, int pool);
 uint32_t dc_sched_pool_lent_recount(const dc_scheduler *s, int pool);
+/* Every pool's lent count against its recount, the lent nodes against the
+ * borrowed ones, and every pool's count of nodes on their way back against
+ * its leaving jobs (tests; a scan of every job). */
+bool dc_sched_lending_consistent(const dc_scheduler *s);
 /* Whether the per-rack idle counts placement keeps agree with a recount of
  * the cluster (tests). */
 bool dc_sched_racks_consistent(const dc_scheduler *s);

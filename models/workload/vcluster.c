@@ -218,6 +218,12 @@ uint32_t dc_vcluster_leaving(dc_vcluster *vc, int h)
     return j->leaving_n;
 }
 
+uint32_t dc_vcluster_leaving_of(const dc_vcluster *vc, int h)
+{
+    const vc_job *j = job_of(vc, h);
+    return j && j->leaving ? j->leaving_n : 0;
+}
+
 uint32_t dc_vcluster_end(dc_vcluster *vc, double now_s, int h)
 {
     vc_job *j = job_of(vc, h);

@@ -65,6 +65,8 @@ void dc_vcluster_node_lost(dc_vcluster *vc, double now_s, int h);
  * as on their way back until dc_vcluster_end; returns them (0 for a job
  * that borrows nothing or is already leaving). */
 uint32_t dc_vcluster_leaving(dc_vcluster *vc, int h);
+/* The lent nodes dc_vcluster_leaving counted for h (0 when not leaving). */
+uint32_t dc_vcluster_leaving_of(const dc_vcluster *vc, int h);
 /* h gave its nodes back; returns the lent nodes dc_vcluster_leaving
  * counted for it (0 if it was not leaving).  h borrows nothing after. */
 uint32_t dc_vcluster_end(dc_vcluster *vc, double now_s, int h);
