@@ -8,7 +8,15 @@
  * table.  The bytes go to a temporary file (HDF5 reads files).  A file that
  * is not a valid trace must come back as DC_EINPUT with a message, never a
  * crash.  Crashes inside libhdf5 itself on corrupt files are reported in
- * docs/errors.md, not hidden here. */
+ * docs/errors.md, not hidden here.
+ *
+ * Past the checksum: an input that starts with dcsim's checksum block
+ * ("dcsim-checksum 2\n", sim/h5image.h) gets the block rewritten with the
+ * mutant's true size and XXH64 before it is written out, as a file crafted
+ * to carry a valid checksum would, so mutants of real traces reach the
+ * reader's parsing (and libhdf5) instead of stopping at the checksum.  An
+ * input whose block was itself damaged is left alone (the checksum's own
+ * refusal stays covered). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +24,29 @@
 #include <unistd.h>
 
 #include "eventlog.h"
+#include "h5image.h"
 #include "summary.h"
 #include "table.h"
 #include "trace_read.h"
+#include "xxh64.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Writes the input, with a valid checksum block if it starts with one. */
+static int write_input(FILE *f, const uint8_t *data, size_t size)
+{
+    static const char head[] = "dcsim-checksum 2\n";
+    if (size < DC_H5IMAGE_USERBLOCK || memcmp(data, head, sizeof head - 1) != 0)
+        return fwrite(data, 1, size, f) == size ? 0 : -1;
+    char block[DC_H5IMAGE_USERBLOCK];
+    memset(block, 0, sizeof block);
+    size_t body = size - DC_H5IMAGE_USERBLOCK;
+    snprintf(block, sizeof block, "dcsim-checksum 2\nsize %zu\nxxh64 %016llx\n", body,
+             (unsigned long long)dc_xxh64(data + DC_H5IMAGE_USERBLOCK, body, 0));
+    if (fwrite(block, 1, sizeof block, f) != sizeof block)
+        return -1;
+    return fwrite(data + DC_H5IMAGE_USERBLOCK, 1, body, f) == body ? 0 : -1;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -34,8 +60,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         unlink(path);
         return 0;
     }
-    fwrite(data, 1, size, f);
-    fclose(f);
+    int bad = write_input(f, data, size);
+    if (fclose(f) != 0 || bad) {
+        unlink(path);
+        return 0;
+    }
     dc_error err = {0};
     dc_trace_file *t = dc_trace_open(path, &err);
     if (!t) {
