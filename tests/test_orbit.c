@@ -96,8 +96,9 @@ static void test_eclipse_season(void)
 }
 
 static const dc_radiator starcloud = {
-    .area_m2 = 10.0, .sides = 2, .emissivity = 0.92, .absorptivity = 0.09,
-    .sun_fraction = 0.0, .earth_view_factor = 0.0, .sink_k = 3.0, .heat_capacity_j_k = 2.0e5,
+    .area_m2 = 10.0, .sides = 2, .emissivity = 0.92, .absorptivity = 0.09, .ir_absorptivity = 0.92,
+    .sun_fraction = 0.0, .earth_view_factor = 0.0, .earth_faces = 1, .solar_w_m2 = 1361.0, .earth_ir_w_m2 = 237.0,
+    .albedo = 0.3, .sink_k = 3.0, .heat_capacity_j_k = 2.0e5,
 };
 
 static void test_radiator_steady_state(void)
@@ -119,6 +120,45 @@ static void test_radiator_steady_state(void)
     CU_ASSERT_DOUBLE_EQUAL(dc_radiator_absorbed_w(&r, false), 0.92 * 237 * 10 * 0.3, 1e-9);
     CU_ASSERT(dc_radiator_steady_temp_k(&r, q, true) > t);
     CU_ASSERT_DOUBLE_EQUAL(dc_radiator_capacity_w(&r, dc_radiator_steady_temp_k(&r, q, true), true), q, 1e-6);
+}
+
+/* Issue 18 item 13: the view factor of a face of a panel edge-on to the
+ * Earth (0.2407 at 650 km), both faces seeing the Earth, the infrared
+ * absorptivity and the solar constant as inputs; and the Starcloud white
+ * paper's 633 W/m2 (a two-sided panel at 20 C emits 770 and absorbs about
+ * 137 W/m2 with absorptivity 0.09 for sunlight and infrared, S = 1366,
+ * the sun full on one face and the Earth's view on one face; its 633.08 to
+ * within 1 W/m2, the rounding of its inputs). */
+static void test_radiator_environment(void)
+{
+    double f650 = dc_orbit_view_factor_edge_on(650.0);
+    printf("\n  edge-on view factor at 650 km: %.5f per face\n", f650);
+    CU_ASSERT_DOUBLE_EQUAL(f650, 0.2407, 5e-5);
+    CU_ASSERT_DOUBLE_EQUAL(dc_orbit_view_factor_edge_on(0.0), 0.5, 1e-12);
+    CU_ASSERT(dc_orbit_view_factor_edge_on(2000.0) < f650);
+    dc_radiator r = starcloud;
+    r.earth_view_factor = f650;
+    double one = dc_radiator_absorbed_w(&r, false);
+    CU_ASSERT_DOUBLE_EQUAL(one, 0.92 * 237.0 * 10.0 * f650, 1e-9);
+    r.earth_faces = 2;
+    CU_ASSERT_DOUBLE_EQUAL(dc_radiator_absorbed_w(&r, false), 2.0 * 0.92 * 237.0 * 10.0 * f650, 1e-9);
+    r.ir_absorptivity = 0.09;
+    CU_ASSERT_DOUBLE_EQUAL(dc_radiator_absorbed_w(&r, false), 2.0 * 0.09 * 237.0 * 10.0 * f650, 1e-9);
+
+    dc_radiator sc = starcloud;
+    sc.area_m2 = 1.0;
+    sc.ir_absorptivity = 0.09;
+    sc.solar_w_m2 = 1366.0;
+    sc.sun_fraction = 1.0;
+    sc.earth_view_factor = 0.2407;
+    double absorbed = dc_radiator_absorbed_w(&sc, true), net = dc_radiator_capacity_w(&sc, 293.15, true);
+    printf("  Starcloud panel at 20 C: emits %.1f, absorbs %.1f, nets %.2f W/m2 (paper: 770, 137, 633.08)\n",
+           dc_radiator_emitted_w(&sc, 293.15), absorbed, net);
+    CU_ASSERT_DOUBLE_EQUAL(absorbed, 0.09 * 1366.0 + 0.09 * 237.0 * 0.2407 + 0.09 * 0.3 * 1366.0 * 0.2407, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(net, 633.08, 1.0);
+    /* with the infrared absorbed at the emissivity, as the default does, it would net 18 W/m2 less */
+    sc.ir_absorptivity = 0.92;
+    CU_ASSERT(dc_radiator_capacity_w(&sc, 293.15, true) < 633.08 - 15.0);
 }
 
 static void test_radiator_transient(void)
@@ -170,7 +210,7 @@ static int register_suites(void)
                   {"dawn-dusk orbit at the solstice", test_dawn_dusk_solstice},
                   {"eclipse season length", test_eclipse_season});
     DC_TEST_SUITE("radiator", {"steady state", test_radiator_steady_state},
-                  {"transient", test_radiator_transient});
+                  {"transient", test_radiator_transient}, {"environment: view factor, faces, fluxes", test_radiator_environment});
     DC_TEST_SUITE("battery", {"one orbit by hand", test_battery_orbit});
     return 0;
 }

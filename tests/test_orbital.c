@@ -160,8 +160,9 @@ static void test_throttle_in_sunlight(void)
  * closed-form steady state. */
 static void test_radiator_running(void)
 {
-    dc_radiator r = {.area_m2 = 10.0, .sides = 2, .emissivity = 0.9, .absorptivity = 0.1, .sun_fraction = 0.0,
-                     .earth_view_factor = 0.0, .sink_k = 3.0, .heat_capacity_j_k = 2.0e5};
+    dc_radiator r = {.area_m2 = 10.0, .sides = 2, .emissivity = 0.9, .absorptivity = 0.1, .ir_absorptivity = 0.9,
+                     .sun_fraction = 0.0, .earth_view_factor = 0.0, .earth_faces = 1, .solar_w_m2 = 1361.0,
+                     .earth_ir_w_m2 = 237.0, .albedo = 0.3, .sink_k = 3.0, .heat_capacity_j_k = 2.0e5};
     double tss = dc_radiator_steady_temp_k(&r, LOAD_W, true);
     double tau = dc_radiator_time_constant_s(&r, tss);
     char init[64];
@@ -184,6 +185,37 @@ static void test_radiator_running(void)
     dc_sim_destroy(sim);
 }
 
+/* No initial_temp_c: the radiator starts at the steady state of the load
+ * the job sets at time 0, so a 2.4 h run's mean temperature is that steady
+ * state (it started at the idle cluster's, -43.2 C against 7.66 C here, and
+ * the mean was -6.99 C: biased 14.6 K low).  The environment keys enter through the
+ * closed form, written out by hand: sunlit, no eclipse in January,
+ *   T^4 = Ts^4 + (L + a_s S A f + a_ir E A F n + a_s alb S A F n) / (e sigma A 2). */
+static void test_radiator_initial_state(void)
+{
+    static const char *const sets[] = {"horizon_days=0.1", "orbital.start_day_of_year=1.0",
+                                       "orbital.solar_constant_w_m2=1366.0", "orbital.earth_ir_w_m2=240.0",
+                                       "orbital.earth_albedo=0.35", "orbital.radiator.sun_fraction=0.3",
+                                       "orbital.radiator.earth_view_factor=0.2407", "orbital.radiator.earth_faces=2",
+                                       "orbital.radiator.ir_absorptivity=0.5"};
+    dc_sim *sim = run_ok(sets, sizeof sets / sizeof sets[0]);
+    if (!sim)
+        return;
+    double A = 10.0, F = 0.2407, S = 1366.0;
+    double env = 0.1 * S * A * 0.3 + 0.5 * 240.0 * A * F * 2 + 0.1 * 0.35 * S * A * F * 2;
+    double tss = pow(pow(3.0, 4) + (LOAD_W + env) / (0.9 * 5.670374419e-8 * A * 2), 0.25);
+    double mean = dc_simrun_fig(sim, "orbital.radiator_mean_c") + 273.15;
+    printf("\n  radiator: steady state of the running load %.4f C, mean of a 2.4 h run %.4f C, first %.4f C\n",
+           tss - 273.15, mean - 273.15, dc_series_values(series(sim, "radiator_temp_c"))[0]);
+    CU_ASSERT_DOUBLE_EQUAL(mean, tss, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "orbital.radiator_max_c") + 273.15, tss, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_series_values(series(sim, "radiator_temp_c"))[0] + 273.15, tss, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "orbital.eclipses"), 0.0, 0.0);
+    /* the arrays see the same sun: 20 m2 x 0.3 x S while sunlit */
+    CU_ASSERT_DOUBLE_EQUAL(value_at(series(sim, "solar_array_w"), 3600.0), 20.0 * 0.3 * S, 1e-6);
+    dc_sim_destroy(sim);
+}
+
 /* A radiator whose steady state at full load lies above max_temp_c: the
  * temperature climbs from below, GPUs throttle when it reaches the limit
  * (found by bisection on the RK4 trajectory), and then it is held there
@@ -195,8 +227,9 @@ static void test_radiator_limit(void)
     dc_sim *sim = run_ok(sets, 4);
     if (!sim)
         return;
-    dc_radiator r = {.area_m2 = 6.0, .sides = 2, .emissivity = 0.9, .absorptivity = 0.1, .sun_fraction = 0.0,
-                     .earth_view_factor = 0.0, .sink_k = 3.0, .heat_capacity_j_k = 2.0e5};
+    dc_radiator r = {.area_m2 = 6.0, .sides = 2, .emissivity = 0.9, .absorptivity = 0.1, .ir_absorptivity = 0.9,
+                     .sun_fraction = 0.0, .earth_view_factor = 0.0, .earth_faces = 1, .solar_w_m2 = 1361.0,
+                     .earth_ir_w_m2 = 237.0, .albedo = 0.3, .sink_k = 3.0, .heat_capacity_j_k = 2.0e5};
     double tmax = 293.15;
     CU_ASSERT(dc_radiator_steady_temp_k(&r, LOAD_W, true) > tmax);
     double t_hot = first_event(sim, "heat_throttle");
@@ -379,6 +412,7 @@ static int register_suites(void)
                   {"throttle in sunlight at the floor", test_throttle_in_sunlight},
                   {"radiator steady state and tau", test_radiator_running},
                   {"radiator limit", test_radiator_limit},
+                  {"radiator starts at the running load's steady state", test_radiator_initial_state},
                   {"radiation counts", test_radiation_counts},
                   {"no repair", test_no_repair},
                   {"eclipse season", test_eclipse_season},

@@ -85,6 +85,15 @@ double dc_orbit_eclipse_fraction(double altitude_km, double beta_rad)
     return x >= 1.0 ? 0.0 : acos(x) / M_PI;
 }
 
+double dc_orbit_view_factor_edge_on(double altitude_km)
+{
+    double H = (DC_EARTH_RADIUS_KM + altitude_km) / DC_EARTH_RADIUS_KM;
+    double r = sqrt(H * H - 1.0);
+    if (!(r > 0.0))
+        return 0.5; /* at the ground: half the hemisphere */
+    return (atan(1.0 / r) - r / (H * H)) / M_PI;
+}
+
 double dc_orbit_sso_eclipse_days(double altitude_km, double ltan_h, double start, double span_days,
                                  double step_days)
 {

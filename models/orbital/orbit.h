@@ -68,6 +68,16 @@ double dc_orbit_beta_star_rad(double altitude_km);
 /* Fraction of each orbit in the Earth's shadow, in [0, 0.5]. */
 double dc_orbit_eclipse_fraction(double altitude_km, double beta_rad);
 
+/* View factor from one face of a flat plate edge-on to the Earth (its
+ * normal horizontal, the plate in the plane of the nadir) at this altitude
+ * to the Earth as a sphere of radius R = DC_EARTH_RADIUS_KM, H = (R + h) / R:
+ *   F = (1/pi) (atan(1 / sqrt(H^2 - 1)) - sqrt(H^2 - 1) / H^2)
+ * (differential planar element to a sphere, the element's normal
+ * perpendicular to the radius through it: Howell, "A Catalog of Radiation
+ * Heat Transfer Configuration Factors"; Gilmore 2002, ch. 2).  0.2407 at 650 km, 1/2 at the
+ * ground; both faces of such a panel see the Earth with F each. */
+double dc_orbit_view_factor_edge_on(double altitude_km);
+
 /* Days within [start, start + span) (days from J2000, sampled every step_days)
  * on which a sun-synchronous orbit sees eclipses. */
 double dc_orbit_sso_eclipse_days(double altitude_km, double ltan_h, double start_days_j2000,

@@ -38,6 +38,11 @@ const dc_param dc_orbital_params[] = {
     F("orbital.start_day_of_year", 0, "day", 1, 1, 366, "day of 2026 at which the run starts (sets the sun)"),
     F("orbital.step_s", 0, "s", 300, 1, 86400,
       "coarse step at which the radiator is advanced and sampled between eclipse events"),
+    F("orbital.solar_constant_w_m2", DC_PARAM_MIN_EXCLUSIVE, "W/m2", DC_SOLAR_CONSTANT_W_M2, 0, 1e4,
+      "the sun's flux on the arrays and radiators (1361: Kopp and Lean 2011; older sources 1366-1370)"),
+    F("orbital.earth_ir_w_m2", 0, "W/m2", DC_EARTH_IR_W_M2, 0, 1000,
+      "the Earth's infrared flux at the top of the atmosphere, on the radiators' Earth view"),
+    F("orbital.earth_albedo", 0, "", DC_EARTH_ALBEDO, 0, 1, "fraction of sunlight the Earth reflects onto the radiators' Earth view"),
     F("orbital.bus_w", 0, "W", 500, 0, 1e8,
       "per satellite: avionics, attitude control, coolant pumps (counted as the power model's cooling power)"),
     GR("orbital.solar", "the solar array of one satellite"),
@@ -56,14 +61,19 @@ const dc_param dc_orbital_params[] = {
     {"orbital.radiator.sides", DC_PARAM_INT, 0, "", 2, NULL, 1, 2, NULL, "faces that emit"},
     F("orbital.radiator.emissivity", DC_PARAM_MIN_EXCLUSIVE, "", 0.92, 0, 1, "infrared emissivity, in (0, 1]"),
     F("orbital.radiator.absorptivity", 0, "", 0.09, 0, 1, "solar absorptivity"),
+    F("orbital.radiator.ir_absorptivity", DC_PARAM_NO_DEFAULT, "", 0, 0, 1,
+      "absorptivity of the Earth's infrared (default: the emissivity, Kirchhoff's law for a grey surface)"),
     F("orbital.radiator.sun_fraction", 0, "", 0, 0, 1, "projected area facing the sun / area (0: edge-on)"),
-    F("orbital.radiator.earth_view_factor", 0, "", 0.2, 0, 1, "view factor to the Earth"),
+    F("orbital.radiator.earth_view_factor", 0, "", 0.2, 0, 1,
+      "view factor of one face to the Earth (a face of a panel edge-on to the Earth: 0.2407 at 650 km)"),
+    {"orbital.radiator.earth_faces", DC_PARAM_INT, 0, "", 1, NULL, 1, 2, NULL,
+     "faces that see the Earth with earth_view_factor each (2: a panel edge-on to the Earth)"},
     F("orbital.radiator.sink_k", 0, "K", 3, 0, 400, "sink temperature (deep space)"),
     F("orbital.radiator.heat_capacity_kj_per_k", DC_PARAM_REQUIRED | DC_PARAM_MIN_EXCLUSIVE, "kJ/K", 0, 0, 1e12,
       "thermal mass of radiator, coolant loop and electronics per satellite"),
     F("orbital.radiator.max_temp_c", 0, "C", 30, -150, 200, "radiator temperature above which GPUs throttle"),
     F("orbital.radiator.initial_temp_c", DC_PARAM_NO_DEFAULT, "C", 0, -270, 300,
-      "temperature at the start (default: the steady state of the first load)"),
+      "temperature at the start (default: the steady state of the load at time 0, once the jobs starting then run; at most max_temp_c)"),
     G("orbital.links", "inter-satellite and ground links"),
     F("orbital.links.isl_gbps", DC_PARAM_MIN_EXCLUSIVE, "Gbit/s", 800, 0, 1e9, "one inter-satellite optical link, each way"),
     {"orbital.links.links_per_satellite", DC_PARAM_INT, 0, "", 1, NULL, 1, 1000, NULL,
@@ -120,6 +130,7 @@ typedef struct orbital {
     dc_battery bat;
     double bat_kwh;
     dc_radiator rad;
+    double solar_w_m2; /* the solar constant: arrays and radiators */
     double max_k, init_k;
     bool has_init_k;
     double isl_speed;
@@ -312,6 +323,17 @@ static void unshed(orbital *m)
         dc_cluster_returned(m->c, &back);
 }
 
+/* The initial state without orbital.radiator.initial_temp_c: the steady
+ * state of the load at time 0 (every change of it at time 0: the jobs that
+ * start then), at most max_temp_c, so that a short run's mean temperature
+ * is not biased by a warm-up from the idle cluster's steady state (issue
+ * 18 item 13: -25.7 C rising to 49 C over about 6 h in a 1 MW case). */
+static void seed_temp(orbital *m)
+{
+    m->temp_k = fmin(dc_radiator_steady_temp_k(&m->rad, m->load_w, m->sunlit), m->max_k);
+    m->max_k_seen = m->temp_k;
+}
+
 /* Decides the limits for the conditions of now and plans the crossings. */
 static void settle(orbital *m, bool sample)
 {
@@ -343,6 +365,10 @@ static void settle(orbital *m, bool sample)
     m->limit_w = limit;
     dc_power_set_heat_limit(m->power, limit);
     m->load_w = load_of(m, dc_power_it_w(m->power));
+    if (!m->has_init_k && now == 0.0) {
+        seed_temp(m); /* the jobs that start at 0 set the initial load */
+        sample = true;
+    }
 
     /* plan: the battery floor, the radiator limit */
     for (int k = 0; k < 2; k++)
@@ -510,7 +536,8 @@ static int orbital_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     m->eta = ups * pdu;
 
     config_setting_t *sg = config_setting_get_member(g, "solar");
-    m->array_bol_w = m->sats * fget(sg, "area_m2", 0) * fget(sg, "efficiency", 0.3) * DC_SOLAR_CONSTANT_W_M2 *
+    m->solar_w_m2 = fget(g, "solar_constant_w_m2", DC_SOLAR_CONSTANT_W_M2);
+    m->array_bol_w = m->sats * fget(sg, "area_m2", 0) * fget(sg, "efficiency", 0.3) * m->solar_w_m2 *
                      (1.0 - fget(sg, "pointing_loss", 0.05));
     m->degr = fget(sg, "degradation_per_year", 0.01);
 
@@ -523,16 +550,24 @@ static int orbital_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     m->bat.charge_j = fmax(m->bat.min_charge_j, m->bat.capacity_j * fget(bg, "initial_soc", 1));
 
     config_setting_t *rg = config_setting_get_member(g, "radiator");
-    int sides = 2;
-    if (rg)
+    int sides = 2, earth_faces = 1;
+    if (rg) {
         config_setting_lookup_int(rg, "sides", &sides);
+        config_setting_lookup_int(rg, "earth_faces", &earth_faces);
+    }
+    double emissivity = fget(rg, "emissivity", 0.92);
     m->rad = (dc_radiator){
         .area_m2 = m->sats * fget(rg, "area_m2", 0),
         .sides = sides,
-        .emissivity = fget(rg, "emissivity", 0.92),
+        .emissivity = emissivity,
         .absorptivity = fget(rg, "absorptivity", 0.09),
+        .ir_absorptivity = fget(rg, "ir_absorptivity", emissivity),
         .sun_fraction = fget(rg, "sun_fraction", 0),
         .earth_view_factor = fget(rg, "earth_view_factor", 0.2),
+        .earth_faces = earth_faces,
+        .solar_w_m2 = m->solar_w_m2,
+        .earth_ir_w_m2 = fget(g, "earth_ir_w_m2", DC_EARTH_IR_W_M2),
+        .albedo = fget(g, "earth_albedo", DC_EARTH_ALBEDO),
         .sink_k = fget(rg, "sink_k", 3),
         .heat_capacity_j_k = m->sats * fget(rg, "heat_capacity_kj_per_k", 0) * 1e3,
     };
@@ -553,7 +588,7 @@ static int orbital_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     if (m->array_bol_w < idle_load)
         return dc_scenario_error_at(sc, config_setting_get_member(sg, "area_m2"), err,
                                     "the solar arrays (%g m2 per satellite) give %.4g kW, less than the %.4g kW the idle cluster and buses draw",
-                                    m->array_bol_w / m->sats / (fget(sg, "efficiency", 0.3) * DC_SOLAR_CONSTANT_W_M2 * (1.0 - fget(sg, "pointing_loss", 0.05))),
+                                    m->array_bol_w / m->sats / (fget(sg, "efficiency", 0.3) * m->solar_w_m2 * (1.0 - fget(sg, "pointing_loss", 0.05))),
                                     m->array_bol_w / 1e3, idle_load / 1e3);
 
     /* inter-satellite links: the ring all-reduce between satellites */
@@ -629,10 +664,12 @@ static int orbital_start(void *state, dc_sim *sim, dc_error *err)
     m->last_eclipse_day = -1;
     m->load_w = load_of(m, dc_power_it_w(m->power));
     m->array_w = array_now_w(m);
-    m->temp_k = m->has_init_k ? m->init_k : dc_radiator_steady_temp_k(&m->rad, m->load_w, true);
-    if (!m->has_init_k && m->temp_k > m->max_k)
-        m->temp_k = m->max_k;
-    m->max_k_seen = m->temp_k;
+    if (m->has_init_k) {
+        m->temp_k = m->init_k;
+        m->max_k_seen = m->temp_k;
+    } else {
+        seed_temp(m);
+    }
     m->min_soc = soc(m);
     m->started = true;
     m->busy = true;

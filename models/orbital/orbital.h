@@ -25,7 +25,7 @@
  * bus and the coolant pumps are passed to the power model as its cooling
  * power, so power.facility_energy_kwh is the load's energy).
  * Array: P = S A eta_cell G (1 - pointing_loss) (1 - degradation)^years
- * while sunlit, 0 in eclipse (G = 1361 W/m2; REFERENCE "Orbit";
+ * while sunlit, 0 in eclipse (G = orbital.solar_constant_w_m2, 1361 W/m2; REFERENCE "Orbit";
  * triple-junction cells about 30%).
  * Battery (battery.h): the net P - L charges or discharges it, exactly:
  * the load is a step function, so the time at which it reaches its floor
@@ -50,7 +50,10 @@
  * on the IT power is limited to what the radiator rejects at max_temp_c,
  * (Q_max(T_max) - S bus_w) eta, until the demand fits again.  A radiator
  * that cannot reject the idle cluster's heat in sunlight at max_temp_c is
- * refused at start.
+ * refused at start.  Initial state: orbital.radiator.initial_temp_c, or
+ * else the steady state of the load at time 0 once the jobs that start
+ * then have started (at most max_temp_c), so that short runs are not
+ * biased by a warm-up from the idle cluster's state.
  *
  * Links.  Inter-satellite optical links: the data-parallel gradient
  * exchange between satellites is a ring all-reduce of sync_gb per step over

@@ -13,11 +13,12 @@ static double emit_area(const dc_radiator *r)
 
 double dc_radiator_absorbed_w(const dc_radiator *r, bool sunlit)
 {
-    double ir = r->emissivity * DC_EARTH_IR_W_M2 * r->area_m2 * r->earth_view_factor;
+    double earth = r->area_m2 * r->earth_view_factor * r->earth_faces; /* A F_e n_e */
+    double ir = r->ir_absorptivity * r->earth_ir_w_m2 * earth;
     if (!sunlit)
         return ir;
-    double sun = r->absorptivity * DC_SOLAR_CONSTANT_W_M2 * r->area_m2 * r->sun_fraction;
-    double albedo = r->absorptivity * DC_EARTH_ALBEDO * DC_SOLAR_CONSTANT_W_M2 * r->area_m2 * r->earth_view_factor;
+    double sun = r->absorptivity * r->solar_w_m2 * r->area_m2 * r->sun_fraction;
+    double albedo = r->absorptivity * r->albedo * r->solar_w_m2 * earth;
     return ir + sun + albedo;
 }
 
