@@ -6,6 +6,7 @@
  * - eight 1-GPU jobs fit on one 8-GPU node, the other node stays idle;
  * - a failure of that node interrupts all eight (each then restarts on the
  *   spare node and loses its hour: closed-form end time and rollback);
+ * - a straggler slows every job on its node (closed-form ends);
  * - a whole-node job is never placed on a node holding a share: it waits;
  * - best fit: a share goes to the partly used node with the fewest free
  *   GPUs that holds it;
@@ -167,6 +168,74 @@ static void test_failure_interrupts_all(void)
     double cap = 0, gap = breakdown_gap(sim, &cap);
     CU_ASSERT_DOUBLE_EQUAL(gap, 0.0, 1e-9 * cap);
     dc_sim_destroy(sim);
+}
+
+/* ---------- a straggler slows every job on its node ---------- */
+
+/* 16 jobs of 1 GPU fill 2 nodes of 8; stragglers (mode slow, factor 0.5,
+ * tolerated) strike nodes.  A node that turns slow at t0 < 10 h (its
+ * first onset) slows every job on it: each of its 8 jobs ends at
+ * t0 + 2 (10 - t0) h; the jobs of a node never slowed end at 10 h. */
+static void test_straggler_on_shared(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/sixteen.csv", tmpdir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fprintf(f, "arrival_h,gpus,work_gpu_h,priority,pool,user,kind\n");
+    for (int i = 0; i < 16; i++)
+        fprintf(f, "0,1,10,0,,,\n");
+    fclose(f);
+    static const char cfg[] = "horizon_days = 3.0; stop_when_done = true; trace = { events = true; };\n"
+                              "cluster = { nodes = 2; gpus_per_node = 8; nodes_per_rack = 2; };\n"
+                              "failures = ( { name = \"slow\"; per = \"node\"; mtbf_h = 20.0; mode = \"slow\";\n"
+                              "  slow_factor = 0.5; policy = \"tolerate\"; } );\n"
+                              "jobs = ( { name = \"s\"; trace = \"sixteen.csv\"; restart_s = 0.0; } );\n";
+    int checked = 0;
+    for (int64_t seed = 1; seed <= 40 && checked < 3; seed++) {
+        seen a = {0};
+        dc_sim *sim = build_text(cfg, "slow.cfg", seed);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        int64_t node_of_job[16];
+        dc_sim_at(sim, 0.01 * 3600.0, look, &a, 0); /* (nodes of jobs 0-7) */
+        sim = dc_simrun_run(sim);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        /* the first onset per node, and the jobs' ends */
+        double onset[2] = {INFINITY, INFINITY}, end[16];
+        int onsets[2] = {0, 0};
+        for (int j = 0; j < 16; j++)
+            end[j] = NAN, node_of_job[j] = -1;
+        const dc_eventlog_row *rows = dc_eventlog_rows(dc_sim_eventlog(sim));
+        size_t n = dc_eventlog_count(dc_sim_eventlog(sim));
+        for (size_t i = 0; i < n; i++) {
+            const dc_eventlog_row *r = &rows[i];
+            if (strcmp(r->kind, "straggler") == 0 && r->id >= 0 && r->id < 2 && r->time_s < 10 * 3600.0) {
+                onsets[r->id]++;
+                if (r->time_s < onset[r->id])
+                    onset[r->id] = r->time_s;
+            }
+            if (strcmp(r->kind, "job_release") == 0 && r->job >= 0 && r->job < 16)
+                end[r->job] = r->time_s / 3600.0;
+        }
+        /* jobs 0-7 fill the first node taken, 8-15 the other (best fit, in order) */
+        for (int j = 0; j < 16; j++)
+            node_of_job[j] = j < 8 ? a.node[0] : 1 - a.node[0];
+        bool usable = a.node[0] >= 0 && (onsets[0] == 1 || onsets[1] == 1) && onsets[0] <= 1 && onsets[1] <= 1;
+        if (usable) {
+            checked++;
+            for (int j = 0; j < 16; j++) {
+                double t0 = onset[node_of_job[j]] / 3600.0;
+                double want = isfinite(t0) ? t0 + 2.0 * (10.0 - t0) : 10.0;
+                if (j == 0 || j == 8)
+                    printf("\n  seed %lld: node %lld slow from %.3f h: its jobs end at %.3f h (expected %.3f)",
+                           (long long)seed, (long long)node_of_job[j], t0, end[j], want);
+                CU_ASSERT_DOUBLE_EQUAL(end[j], want, 1e-6);
+            }
+        }
+        dc_sim_destroy(sim);
+    }
+    printf("\n");
+    CU_ASSERT(checked >= 2);
 }
 
 /* ---------- whole-node jobs never on a shared node; best fit ---------- */
@@ -440,6 +509,7 @@ static int register_suites(void)
 {
     DC_TEST_SUITE("share", {"eight 1-GPU jobs fit on one 8-GPU node", test_eight_on_one_node},
                   {"a node failure interrupts all eight", test_failure_interrupts_all},
+                  {"a straggler slows every job on its shared node (closed form)", test_straggler_on_shared},
                   {"a whole-node job is not placed on a node with a share", test_whole_not_on_shared},
                   {"best fit: the partly used node with the fewest free GPUs", test_best_fit},
                   {"the job group's gpus: a share, closed form", test_job_group},

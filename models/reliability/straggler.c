@@ -39,11 +39,18 @@ static void update_job(dc_straggler *s, int32_t job)
     double f = 1.0;
     for (size_t i = 0; i < s->n; i++) {
         uint32_t node = s->list[i].node;
-        if (dc_cluster_node_state(s->cluster, node) == DC_NODE_BUSY && dc_cluster_node_job(s->cluster, node) == job
+        if (dc_cluster_node_state(s->cluster, node) == DC_NODE_BUSY && dc_cluster_node_holds(s->cluster, node, job)
             && s->list[i].factor < f)
             f = s->list[i].factor;
     }
     dc_cluster_set_job_speed(s->cluster, job, s->source, f);
+}
+
+/* Every job on node (a shared node holds several: cluster.h). */
+static void update_jobs_on(dc_straggler *s, uint32_t node)
+{
+    for (int32_t j = dc_cluster_node_job(s->cluster, node); j >= 0; j = dc_cluster_node_next_job(s->cluster, node, j))
+        update_job(s, j);
 }
 
 static void clear(dc_straggler *s, uint32_t node)
@@ -105,7 +112,7 @@ void dc_straggler_onset(dc_straggler *s, uint32_t node, double factor, int class
     dc_eventlog_add(s->log, dc_sim_now(s->sim), "straggler", class_name, (int32_t)node,
                     dc_cluster_node_job(s->cluster, node), factor);
     if (dc_cluster_node_state(s->cluster, node) == DC_NODE_BUSY)
-        update_job(s, dc_cluster_node_job(s->cluster, node));
+        update_jobs_on(s, node);
 }
 
 static void on_failure(dc_sim *sim, void *ctx, const void *payload)
@@ -117,8 +124,8 @@ static void on_failure(dc_sim *sim, void *ctx, const void *payload)
         if (s->index[node] < 0)
             continue;
         clear(s, node);
-        /* Still names the job it served (cluster.h): lift the slow-down. */
-        update_job(s, dc_cluster_node_job(s->cluster, node));
+        /* Still names the jobs it served (cluster.h): lift the slow-down. */
+        update_jobs_on(s, node);
     }
 }
 
