@@ -81,7 +81,8 @@ static int kind_rows(dc_sim *sim, const char *kind, int32_t *jobs, double *times
  * on B, two on A's 4 idle nodes (no more: A has no more), the fifth waits
  * until 1 h: waits 0, 0, 0, 0, 1 h (mean 0.2 h), lent = borrowed = 2 jobs
  * x 2 nodes x 8 GPUs x 1 h = 32 GPU-h, B's own 2 x 2 x 8 + 16 = 48.  Without
- * lending: waits 0, 0, 1, 1, 2 h (mean 0.8 h). */
+ * lending: waits 0, 0, 1, 1, 2 h (mean 0.8 h); with lend_max_nodes = 2,
+ * one borrows (mean 0.4 h). */
 static void test_borrow_exact(void)
 {
     static const char cfg[] =
@@ -117,6 +118,20 @@ static void test_borrow_exact(void)
     int32_t jobs[8];
     double times[8];
     CU_ASSERT_EQUAL(kind_rows(sim, "borrow", jobs, times, 8), 2);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, 2.0, 1e-9);
+    dc_sim_destroy(sim);
+
+    /* A keeps headroom: at most 2 of its nodes lent, so one job borrows;
+     * the other two wait until 1 h: waits 0, 0, 0, 1, 1 h (mean 0.4), lent
+     * 1 x 2 x 8 x 1 = 16 GPU-h */
+    snprintf(text, sizeof text, cfg, "true; lend_max_nodes = 2");
+    sim = run_text(text, "borrow.cfg", 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    first_starts(sim, t, 5);
+    printf("\n  at most 2 lent: starts %.2f %.2f %.2f %.2f %.2f h", t[0], t[1], t[2], t[3], t[4]);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.wait_mean_h"), 0.4, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.borrow_starts"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.lent_gpu_h"), 16.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, 2.0, 1e-9);
     dc_sim_destroy(sim);
 

@@ -50,6 +50,9 @@ const dc_param dc_scheduler_params[] = {
     {"scheduler.pools.[].borrow", DC_PARAM_BOOL, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
      "virtual cluster: a queued job that does not fit may start on its pool's idle nodes and those of one lending "
      "pool (absent: false)"},
+    {"scheduler.pools.[].lend_max_nodes", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "nodes", 0, NULL, 0, 1e7, NULL,
+     "lend: at most this many of its nodes lent at once (absent: all it has idle), headroom kept for its own "
+     "jobs"},
     {"scheduler.pools.[].lend_notice_s", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "s", 0, NULL, 0, 1e7, NULL,
      "lend: notice a reclaimed job gets (absent: 0; it checkpoints if its write fits, else loses the work since "
      "its last checkpoint)"},
@@ -775,11 +778,16 @@ static uint32_t own_share(const dc_scheduler *s, int h)
 /* ---------- virtual clusters: lending and reclaim (vcluster.h) ---------- */
 
 /* The idle nodes pool i may lend now: all of them while nothing of its own
- * wants them (no job queued, no running job short of nodes). */
+ * wants them (no job queued, no running job short of nodes), up to its
+ * lend_max_nodes. */
 static uint32_t lendable(void *ctx, int i)
 {
-    const pool *p = &((dc_scheduler *)ctx)->pools[i];
-    return p->nq == 0 && p->n_waiting == 0 ? p->idle : 0;
+    const dc_scheduler *s = ctx;
+    const pool *p = &s->pools[i];
+    if (p->nq > 0 || p->n_waiting > 0)
+        return 0;
+    uint32_t room = dc_vcluster_lend_room(s->vc, i);
+    return p->idle < room ? p->idle : room;
 }
 
 /* Head h of pool p does not fit its pool's idle nodes: it starts on them
@@ -1345,6 +1353,9 @@ static int vc_init(dc_scheduler *s, const dc_scenario *sc, config_setting_t *lis
         config_setting_lookup_bool(pg, "borrow", &borrow);
         config_setting_lookup_float(pg, "lend_notice_s", &notice);
         dc_vcluster_set_pool(s->vc, i, lend, borrow, notice);
+        int lend_max = 0;
+        if (config_setting_lookup_int(pg, "lend_max_nodes", &lend_max))
+            dc_vcluster_set_lend_max(s->vc, i, (uint32_t)lend_max);
     }
     if (!dc_vcluster_active(s->vc)) {
         dc_vcluster_destroy(s->vc);

@@ -78,7 +78,8 @@
  *
  * Virtual clusters (vcluster.h; Philly, Helios): a pool with lend = true
  * lends the idle nodes it has while nothing of its own wants them (no job
- * queued, no running job short of nodes) to pools with borrow = true.  A
+ * queued, no running job short of nodes), at most lend_max_nodes of them
+ * at once, to pools with borrow = true.  A
  * borrowing pool's queue head that does not fit its own idle nodes starts
  * on all of them and the missing ones of one lender (the one with the
  * most lendable idle nodes, at least those missing); it then counts in its

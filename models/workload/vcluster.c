@@ -11,6 +11,7 @@ typedef struct vc_pool {
     int *guests;                 /* handles holding this pool's nodes */
     size_t n_guests, cap_guests;
     uint32_t lent, leaving, borrowed;
+    uint32_t lend_max;           /* UINT32_MAX: no limit */
     double lent_ns, borrowed_ns, lent_last_s, borrowed_last_s;
     uint64_t borrow_starts, reclaims, reclaimed;
 } vc_pool;
@@ -65,6 +66,15 @@ void dc_vcluster_set_pool(dc_vcluster *vc, int pool, bool lend, bool borrow, dou
     vc->pools[pool].lend = lend;
     vc->pools[pool].borrow = borrow;
     vc->pools[pool].notice_s = notice_s;
+    vc->pools[pool].lend_max = UINT32_MAX;
+}
+
+void dc_vcluster_set_lend_max(dc_vcluster *vc, int pool, uint32_t n) { vc->pools[pool].lend_max = n; }
+
+uint32_t dc_vcluster_lend_room(const dc_vcluster *vc, int pool)
+{
+    const vc_pool *p = &vc->pools[pool];
+    return p->lend_max > p->lent ? p->lend_max - p->lent : 0;
 }
 
 bool dc_vcluster_lends(const dc_vcluster *vc, int pool) { return vc->pools[pool].lend; }

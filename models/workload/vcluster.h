@@ -40,6 +40,10 @@ void dc_vcluster_destroy(dc_vcluster *vc);
 void dc_vcluster_set_pool(dc_vcluster *vc, int pool, bool lend, bool borrow, double notice_s);
 bool dc_vcluster_lends(const dc_vcluster *vc, int pool);
 bool dc_vcluster_borrows(const dc_vcluster *vc, int pool);
+/* At most n of the pool's nodes lent at once (default: no limit). */
+void dc_vcluster_set_lend_max(dc_vcluster *vc, int pool, uint32_t n);
+/* How many more of its nodes the pool may lend now under that limit. */
+uint32_t dc_vcluster_lend_room(const dc_vcluster *vc, int pool);
 /* Notice a lender gives a borrowed job it reclaims (s). */
 double dc_vcluster_notice_s(const dc_vcluster *vc, int pool);
 /* Whether lending can happen: a pool lends and another borrows. */
