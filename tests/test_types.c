@@ -7,6 +7,10 @@
  *    phase change of every job that holds nodes, every node it holds is of
  *    its type (thousands of checks); a job without a type runs on the first
  *    type's pool; a "b" job waits for "b" nodes with "a" nodes idle;
+ *  - delivery stages with types (a refresh of type a, b arriving later) under
+ *    two streams with failures: the scheduler's idle counts per pool equal
+ *    a recount and its racks' counts stay consistent at every phase
+ *    change; the GPU-hours present by hand;
  *  - power by type: every node idle, each type's IT energy is its nodes x T x
  *    (host_idle_w + 8 gpu idle_w), its own figures or the power section's,
  *    exactly; with a 2-node job of type "b" computing from t = 0, its type's
@@ -31,6 +35,7 @@
 #include "cluster.h"
 #include "facility/power.h"
 #include "simrun.h"
+#include "workload/scheduler.h"
 #include "testutil.h"
 
 static bool close_rel(double a, double b, double tol)
@@ -113,6 +118,70 @@ static void test_placement(void)
     CU_ASSERT(close_rel(dc_sim_now(sim), fmax(2.0 * run_b, run_a), 1e-9));
     CU_ASSERT(close_rel(dc_simrun_fig(sim, "pool.b.wait_mean_h"), run_b / 3600.0 / 2.0, 1e-9));
     CU_ASSERT_EQUAL(dc_simrun_fig(sim, "pool.a.jobs"), 1.0);
+    dc_sim_destroy(sim);
+    printf("\n");
+}
+
+/* ---- delivery stages and types: the scheduler's counts ---------------------------------------- */
+
+/* Two types, three stages (a's first half from day 0 retiring at day 20,
+ * b from day 5, a's second half from day 20: a refresh), two streams with
+ * failures and repairs: at every phase change and at the end, each pool's
+ * idle count equals a recount of its idle nodes and the racks' counts are
+ * consistent; the GPU-hours present are the stages' by hand. */
+static const char staged_cfg[] =
+    "horizon_days = 40.0;\n"
+    "stop_when_done = false;\n"
+    "cluster = { nodes = 24; gpus_per_node = 8; nodes_per_rack = 4;\n"
+    "  types = ( { name = \"a\"; nodes = 16; }, { name = \"b\"; nodes = 8; } );\n"
+    "  delivery = ( { nodes = 8; retire_day = 20.0; }, { day = 20.0; nodes = 8; }, { day = 5.0; nodes = 8; } ); };\n"
+    "jobs = ( { name = \"sa\"; type = \"a\"; count = 300; nodes_min = 1; nodes_max = 4;\n"
+    "           interarrival = { mean_h = 1.0; }; duration = { median_h = 3.0; sigma = 1.0; }; },\n"
+    "         { name = \"sb\"; type = \"b\"; count = 300; nodes_min = 1; nodes_max = 4;\n"
+    "           interarrival = { mean_h = 1.0; }; duration = { median_h = 3.0; sigma = 1.0; }; } );\n"
+    "failures = ( { name = \"node\"; mtbf_h = 100.0; } );\n"
+    "repair = { law = \"exponential\"; mean_h = 4.0; };\n";
+
+typedef struct counts {
+    dc_scheduler *s;
+    uint64_t checks, bad;
+} counts;
+
+static bool sched_consistent(dc_scheduler *s)
+{
+    bool ok = dc_sched_racks_consistent(s);
+    for (int p = 0; p < dc_sched_pool_count(s); p++)
+        ok = ok && dc_sched_pool_idle(s, p) == dc_sched_pool_idle_recount(s, p);
+    return ok;
+}
+
+static void on_phase_counts(dc_sim *sim, void *ctx, const void *payload)
+{
+    (void)sim;
+    (void)payload;
+    counts *k = ctx;
+    k->checks++;
+    k->bad += !sched_consistent(k->s);
+}
+
+static void test_staged_counts(void)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_simrun_build(staged_cfg, NULL, 0, 1, &err);
+    if (!sim)
+        fprintf(stderr, "\n  %s", err.msg);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    counts k = {.s = dc_scheduler_of(sim)};
+    CU_ASSERT_EQUAL(dc_sim_subscribe(sim, dc_sim_signal(sim, "job_phase"), on_phase_counts, &k), DC_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dc_simrun_run(sim));
+    printf("\n    %llu checks, %llu inconsistent; %.0f failures, %.0f jobs completed", (unsigned long long)k.checks,
+           (unsigned long long)k.bad, dc_simrun_fig(sim, "failures.node"), dc_simrun_fig(sim, "jobs.completed"));
+    CU_ASSERT(k.checks > 1000);
+    CU_ASSERT_EQUAL(k.bad, 0);
+    CU_ASSERT(sched_consistent(k.s));
+    /* present: 8 a-nodes for 20 days, 8 b-nodes for 35, 8 a-nodes for 20 */
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.capacity"), 8 * 8 * 24.0 * (20 + 35 + 20), 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cluster.absent_nodes"), 8.0);
     dc_sim_destroy(sim);
     printf("\n");
 }
@@ -259,6 +328,7 @@ static void test_bad_input(void)
 static int register_suites(void)
 {
     DC_TEST_SUITE("types", {"placement: a job of a type only on nodes of that type", test_placement},
+                  {"delivery stages and types: the scheduler's idle counts stay exact", test_staged_counts},
                   {"power by type against hand sums", test_power_by_type},
                   {"failure rates by type within Poisson intervals", test_failures_by_type},
                   {"bad input", test_bad_input});
