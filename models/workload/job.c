@@ -1712,9 +1712,16 @@ static void legacy_summary(job_model *j, dc_sim *sim)
     double hazard = dc_cluster_job_hazard_on(j->cluster, j->nodes_needed, j->node_type);
     dc_summary_set(s, "job.expected_mtbi_h", hazard > 0 ? 1.0 / hazard / 3600.0 : NAN, "h",
                    "mean time between interruptions expected from the failure rates");
+    /* Observed: the time the job held nodes over its interruptions, as
+     * job.mttf_h (issue 18 item 14: the moving estimate, taken at the end
+     * during a stall, said 2708 h against 1,118 interruptions in a year).
+     * The estimate the automatic interval uses stays beside it. */
+    dc_summary_set(s, "job.observed_mtbi_h", j->n_interruptions ? held_s / (double)j->n_interruptions / 3600.0 : NAN,
+                   "h", "time the job held its nodes / its interruptions (null without one)");
     double est_s = dc_mtbi_estimator_mtbi_s(&j->est, end);
-    dc_summary_set(s, "job.observed_mtbi_h", isfinite(est_s) ? est_s / 3600.0 : NAN, "h",
-                   "moving estimate of the time between interruptions at the end (checkpoint.window_h, prior_h)");
+    dc_summary_set(s, "job.mtbi_estimate_h", isfinite(est_s) ? est_s / 3600.0 : NAN, "h",
+                   "moving estimate of the time between interruptions at the end (checkpoint.window_h, prior_h), "
+                   "the automatic interval's");
     dc_summary_set(s, "job.corruptions", (double)j->n_corruptions, "", "silent corruptions of the job's state");
     dc_summary_set(s, "job.corruption_rollbacks", (double)j->n_sdc_rollbacks, "",
                    "corruptions found, each rolled back to a checkpoint from before it");
