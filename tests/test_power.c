@@ -22,6 +22,7 @@
 #include "csv.h"
 #include "facility/environment.h"
 #include "facility/power.h"
+#include "facility/powercap.h"
 #include "facility/thermal_aging.h"
 #include "registry.h"
 #include "simrun.h"
@@ -498,6 +499,83 @@ static void test_cooling_energy_varying_cop(void)
 }
 
 /* ---------- caps ---------- */
+
+/* ---------- the cap solver ---------- */
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The reference: the breakpoints sorted, the segment by bisection. */
+static double ref_solve(const dc_powercap_job *jobs, size_t n, double target)
+{
+    double bp[2 * 64];
+    for (size_t k = 0; k < n; k++) {
+        bp[2 * k] = jobs[k].lo_w;
+        bp[2 * k + 1] = jobs[k].hi_w;
+    }
+    size_t nb = 2 * n;
+    qsort(bp, nb, sizeof bp[0], cmp_dbl);
+    if (dc_powercap_fill(jobs, n, bp[0]) >= target)
+        return bp[0];
+    size_t lo = 0, hi = nb;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (dc_powercap_fill(jobs, n, bp[mid]) <= target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (hi == nb)
+        return bp[nb - 1];
+    double a = bp[hi - 1], b = bp[hi];
+    double ga = dc_powercap_fill(jobs, n, a), gb = dc_powercap_fill(jobs, n, b);
+    return a + (target - ga) * (b - a) / (gb - ga);
+}
+
+/* Random job sets (ranges inside 200-700 W, some shared, some a single
+ * point), budgets from below the floor to above the top: the answer is
+ * bit for bit the reference's, whatever the guess (none, random, the last
+ * answer), and within the range it meets the budget to 1e-12. */
+static void test_powercap_solve(void)
+{
+    uint64_t x = 12345;
+#define RND() ((x = x * 6364136223846793005ULL + 1442695040888963407ULL) >> 11) * 0x1.0p-53
+    dc_powercap_job jobs[64];
+    size_t checked = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        size_t n = 2 + (size_t)(RND() * 62);
+        for (size_t k = 0; k < n; k++) {
+            double lo = 200.0 + 300.0 * RND(), hi = lo + 200.0 * RND();
+            if (k > 0 && RND() < 0.2) { /* a range shared with another job */
+                lo = jobs[k - 1].lo_w;
+                hi = jobs[k - 1].hi_w;
+            }
+            if (RND() < 0.05)
+                hi = lo;
+            jobs[k] = (dc_powercap_job){8.0 * (1 + (int)(RND() * 64)), lo, hi};
+        }
+        double f0 = dc_powercap_fill(jobs, n, 0.0), f1 = dc_powercap_fill(jobs, n, 1e4);
+        double guess = NAN;
+        for (int t = 0; t < 8; t++) {
+            double target = f0 - 0.1 * (f1 - f0) + 1.2 * (f1 - f0) * RND();
+            double want = ref_solve(jobs, n, target);
+            double g_random = 200.0 + 500.0 * RND(), g_none = NAN;
+            double got = dc_powercap_solve(jobs, n, target, &guess);
+            CU_ASSERT_EQUAL(memcmp(&got, &want, sizeof got), 0);
+            CU_ASSERT_EQUAL(dc_powercap_solve(jobs, n, target, &g_random), want);
+            CU_ASSERT_EQUAL(dc_powercap_solve(jobs, n, target, &g_none), want);
+            if (target > f0 && target < f1) {
+                CU_ASSERT_DOUBLE_EQUAL(dc_powercap_fill(jobs, n, got), target, 1e-12 * target);
+                checked++;
+            }
+        }
+    }
+#undef RND
+    CU_ASSERT_TRUE(checked > 10000);
+}
 
 /* The per-GPU limit that meets a site cap while the job computes (restart 0). */
 static double site_speed(double cap_w, double compute_bound)
@@ -1304,6 +1382,7 @@ static int register_suites(void)
     DC_TEST_SUITE("closed forms",
                   {"GPU power, clock under a cap, speed against clock", test_gpu_forms},
                   {"power swing against brute force", test_swing},
+                  {"cap solver against sorting and bisection", test_powercap_solve},
                   {"thermal closed forms against RK4", test_thermal_forms},
                   {"COP against outdoor temperature", test_cop_law});
     DC_TEST_SUITE("energy",

@@ -25,7 +25,10 @@
  *  - The per-GPU limit C that meets a cap solves
  *    base + sum_j n_j clamp(C, lo_j, hi_j) = cap, a piecewise-linear
  *    equation solved exactly between its breakpoints (C = (cap - base) / n
- *    for one computing job). */
+ *    for one computing job; powercap.h for many, without sorting).
+ *  - After the factors are applied nothing is recomputed unless another
+ *    model changed an input meanwhile; the speeds of (utilisation, limit)
+ *    pairs are remembered, since the jobs under one cap share its limit. */
 #include "power.h"
 
 #include <math.h>
@@ -35,6 +38,7 @@
 
 #include "cluster.h"
 #include "environment.h"
+#include "powercap.h"
 #include "workload/inference.h"
 
 const dc_param dc_power_params[] = {
@@ -127,6 +131,14 @@ typedef struct type_pw {
     double it_w, e_j;
 } type_pw;
 
+/* Remembered GPU speeds (speed_at), direct-mapped. */
+#define SPEED_CACHE 64
+
+typedef struct speed_entry {
+    int type;
+    double util, cap_w, speed;
+} speed_entry;
+
 typedef struct memo_entry {
     bool valid;
     memo_key key;
@@ -161,7 +173,13 @@ struct dc_power {
     int32_t n_jobs;
     job_pw *jobs;
     double *job_e_j; /* [n_jobs] IT energy of each job's nodes since 0 (not in job_pw: memo entries copy it) */
-    double *bp; /* breakpoints scratch, 2 per job */
+    dc_powercap_job *cw; /* scratch: the computing jobs' power ranges (solve_limit) */
+    double guess_cap, guess_heat; /* solve_limit's last answers, where the next search starts */
+    /* Throughput at (utilisation, per-GPU limit): the jobs under one site
+     * cap share the limit, and many share a utilisation, so a refresh that
+     * moves the limit computes a few speeds (two cube roots each), not one
+     * per job. */
+    speed_entry speeds[SPEED_CACHE];
     /* The jobs in play, ascending: every job that holds nodes or restarts,
      * runs, checkpoints or hangs (and perhaps some that stopped since the
      * last computation, dropped by it).  compute_full iterates these only,
@@ -172,6 +190,7 @@ struct dc_power {
     size_t n_act, n_pend;
     uint8_t *in_act; /* in act or in pend */
     bool apply_pending, applying;
+    bool missed; /* an input changed while applying (on_apply refreshes) */
     bool other_sources; /* speed sources registered by other models */
     memo_entry memo[MEMO_SIZE];
     int memo_next;
@@ -375,27 +394,9 @@ static void scan_off(dc_power *p)
 
 static double job_hi(const job_pw *jp, bool use_cap) { return use_cap ? jp->cap_w : jp->hi_w; }
 
-static double fill(const dc_power *p, double c_w, bool use_cap)
-{
-    double g = 0.0;
-    for (size_t k = 0; k < p->n_act; k++) {
-        const job_pw *jp = &p->jobs[p->act[k]];
-        if (jp->n_gpu <= 0.0)
-            continue;
-        double hi = job_hi(jp, use_cap);
-        g += jp->n_gpu * (c_w < jp->lo_w ? jp->lo_w : c_w > hi ? hi : c_w);
-    }
-    return g;
-}
-
-static int cmp_bp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The largest C with sum n_j clamp(C, lo_j, hi_j) <= target; uses hi_w (or
- * cap_w when use_cap) as each job's upper end. */
+/* The largest C with sum n_j clamp(C, lo_j, hi_j) <= target over the
+ * computing jobs, in job order (powercap.h); uses hi_w (or cap_w when
+ * use_cap) as each job's upper end. */
 static double solve_limit(dc_power *p, double target, bool use_cap)
 {
     /* one computing job (the usual case): C = target / n, clamped by the caller */
@@ -407,36 +408,34 @@ static double solve_limit(dc_power *p, double target, bool use_cap)
         }
     if (n_comp == 1)
         return target / p->jobs[only].n_gpu;
-    size_t nb = 0;
+    size_t n = 0;
     for (size_t k = 0; k < p->n_act; k++) {
         const job_pw *jp = &p->jobs[p->act[k]];
-        if (jp->n_gpu > 0.0) {
-            p->bp[nb++] = jp->lo_w;
-            p->bp[nb++] = job_hi(jp, use_cap);
-        }
+        if (jp->n_gpu > 0.0)
+            p->cw[n++] = (dc_powercap_job){jp->n_gpu, jp->lo_w, job_hi(jp, use_cap)};
     }
-    if (nb == 0)
+    if (n == 0)
         return INFINITY;
-    qsort(p->bp, nb, sizeof *p->bp, cmp_bp);
-    if (fill(p, p->bp[0], use_cap) >= target)
-        return p->bp[0];
-    /* fill is non-decreasing in C (a sum of clamps in a fixed order, each
-     * rounding monotone): the segment is the first breakpoint above the
-     * target, found by bisection (O(J log J) in all, not O(J^2)) */
-    size_t lo = 0, hi = nb; /* fill(bp[lo]) < target; fill(bp[hi]) > target if hi < nb */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (fill(p, p->bp[mid], use_cap) <= target)
-            lo = mid;
-        else
-            hi = mid;
+    return dc_powercap_solve(p->cw, n, target, use_cap ? &p->guess_heat : &p->guess_cap);
+}
+
+/* dc_gpu_speed(dc_gpu_freq_for_cap(util, cap_w)) for a GPU of the type,
+ * remembered. */
+static double speed_at(dc_power *p, int type, double util, double cap_w)
+{
+    uint64_t a, b;
+    memcpy(&a, &util, sizeof a);
+    memcpy(&b, &cap_w, sizeof b);
+    uint64_t h = (a ^ (b * UINT64_C(0x9e3779b97f4a7c15)) ^ (uint64_t)type) * UINT64_C(0xff51afd7ed558ccd);
+    speed_entry *e = &p->speeds[h >> 58]; /* 64 entries */
+    if (e->type != type || e->util != util || e->cap_w != cap_w) {
+        const type_pw *tp = &p->tp[type];
+        e->type = type;
+        e->util = util;
+        e->cap_w = cap_w;
+        e->speed = dc_gpu_speed(&tp->gpu, dc_gpu_freq_for_cap(&tp->gpu, util, cap_w));
     }
-    if (hi == nb)
-        return p->bp[nb - 1];
-    double a = p->bp[hi - 1], b = p->bp[hi];
-    double ga = fill(p, a, use_cap), gb = fill(p, b, use_cap);
-    /* linear on [a, b]: slope = GPUs whose range spans it */
-    return b > a ? a + (target - ga) * (b - a) / (gb - ga) : a;
+    return e->speed;
 }
 
 static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
@@ -652,9 +651,8 @@ static void compute_full(dc_power *p)
             jp->m_util = jp->util;
             jp->m_cap = jp->cap_w;
             jp->m_heat = jp->heat_w;
-            const dc_gpu_power *gpu = &p->tp[jp->type].gpu;
-            jp->m_scap = dc_gpu_speed(gpu, dc_gpu_freq_for_cap(gpu, jp->util, jp->cap_w));
-            jp->m_sheat = dc_gpu_speed(gpu, dc_gpu_freq_for_cap(gpu, jp->util, jp->heat_w));
+            jp->m_scap = speed_at(p, jp->type, jp->util, jp->cap_w);
+            jp->m_sheat = speed_at(p, jp->type, jp->util, jp->heat_w);
         }
         double s_cap = jp->m_scap, s_heat = jp->m_sheat;
         jp->want_cap = s_cap;
@@ -820,6 +818,7 @@ static void on_apply(dc_sim *sim, void *ctx, uint64_t arg)
      * "job_speed"; those refreshes are skipped: our own factors do not
      * change the power, only other models' would. */
     p->applying = true;
+    p->missed = false;
     for (size_t k = 0; k < p->n_act; k++) {
         int32_t j = p->act[k];
         const job_pw *jp = &p->jobs[j];
@@ -832,7 +831,9 @@ static void on_apply(dc_sim *sim, void *ctx, uint64_t arg)
             dc_cluster_set_job_speed(p->c, j, p->src_up, up);
     }
     p->applying = false;
-    if (p->other_sources)
+    /* Only a change another model made meanwhile can move the power; with
+     * none, a refresh would find this instant's state unchanged. */
+    if (p->other_sources && p->missed)
         refresh(p);
 }
 
@@ -860,8 +861,10 @@ static void on_off_timer(dc_sim *sim, void *ctx, uint64_t arg)
 static void on_signal(dc_sim *sim, void *ctx, const void *payload)
 {
     dc_power *p = ctx;
-    if (p->applying)
-        return; /* on_apply refreshes once when it is done */
+    if (p->applying) {
+        p->missed = true; /* on_apply refreshes once when it is done */
+        return;
+    }
     refresh(p);
 }
 
@@ -893,8 +896,12 @@ static void on_job_speed(dc_sim *sim, void *ctx, const void *payload)
     dc_power *p = ctx;
     if (p->started && payload) {
         int32_t j = ((const dc_job_event *)payload)->job;
-        if (j >= 0 && j < p->n_jobs)
-            p->jobs[j].other = other_factor(p, j);
+        if (j >= 0 && j < p->n_jobs) {
+            double other = other_factor(p, j);
+            if (p->applying && p->in_act[j] && other == p->jobs[j].other)
+                return; /* one of our own factors (on_apply): the power is as computed */
+            p->jobs[j].other = other;
+        }
     }
     on_job_signal(sim, ctx, payload);
 }
@@ -1108,19 +1115,22 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     p->n_jobs = (int32_t)dc_cluster_job_count(p->c);
     p->jobs = calloc(p->n_jobs ? (size_t)p->n_jobs : 1, sizeof *p->jobs);
     size_t nj = p->n_jobs ? (size_t)p->n_jobs : 1;
-    p->bp = malloc(2 * nj * sizeof *p->bp);
+    p->cw = malloc(nj * sizeof *p->cw);
     p->act = malloc(nj * sizeof *p->act);
     p->act_tmp = malloc(nj * sizeof *p->act_tmp);
     p->pend = malloc(nj * sizeof *p->pend);
     p->in_act = calloc(nj, 1);
     p->job_e_j = calloc(nj, sizeof *p->job_e_j);
-    if (!p->jobs || !p->bp || !p->act || !p->act_tmp || !p->pend || !p->in_act || !p->job_e_j)
+    if (!p->jobs || !p->cw || !p->act || !p->act_tmp || !p->pend || !p->in_act || !p->job_e_j)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     for (int32_t j = 0; j < p->n_jobs; j++) {
         p->jobs[j].m_util = NAN; /* nothing memoised yet */
         if (p->n_jobs == 1 || in_play(p->c, j))
             act_note(p, j);
     }
+    p->guess_cap = p->guess_heat = NAN;
+    for (size_t i = 0; i < SPEED_CACHE; i++)
+        p->speeds[i].util = NAN; /* matches nothing */
     p->other_sources = dc_cluster_speed_source_count(p->c) > (size_t)(2 + (p->src_up >= 0));
     for (int32_t j = 0; j < p->n_jobs; j++)
         p->jobs[j].other = other_factor(p, j);
@@ -1240,7 +1250,7 @@ static void power_destroy(void *state)
     dc_power *p = state;
     free(p->jobs);
     free(p->job_e_j);
-    free(p->bp);
+    free(p->cw);
     free(p->act);
     free(p->act_tmp);
     free(p->pend);
