@@ -11,6 +11,8 @@
  *   start) and restarts when nodes free; with a notice it checkpoints on
  *   its way out and loses nothing; every GPU-hour account by hand, and
  *   `dcsim report --jobs` showing them per pool;
+ * - a job borrowing from two lenders when neither alone has the nodes,
+ *   reclaimed by one of them: every account by hand;
  * - lending off (keys absent, false, or a lender with no borrower): the
  *   summary bit-identical to the scenario without the keys;
  * - a synthetic two-VC trace (mapped CSV, columns.pool = "vc") whose load
@@ -230,6 +232,55 @@ static void test_reclaim_exact(void)
     CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.preempted"), 0.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.lend_reclaims"), 1.0, 0);
     CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 4.0, 0);
+    dc_sim_destroy(sim);
+}
+
+/* ---------- borrowing from two lenders ---------- */
+
+/* A (2 nodes, lends), B (4 nodes, borrows), C (2 nodes, lends).  B0 fills
+ * B from 0 to 1 h; B1 (4 nodes, 10 h) finds no lender with 4 idle nodes
+ * and borrows 2 of A's and 2 of C's at 0.  A's own A1 (1 node, 1 h)
+ * arrives at 0.5 h and reclaims B1 (all of it leaves: 0.5 h x 4 nodes x 8
+ * GPUs = 16 GPU-h lost; C's nodes go back to C).  B1 cannot borrow 4 again
+ * (A lends 1, C 2) and restarts on B's own nodes at 1 h, ending at 11 h.
+ * Lent: A 2 x 8 x 0.5 = 8 GPU-h, C 8; borrowed by B 16; one reclaim, by
+ * A. */
+static void test_two_lenders(void)
+{
+    static const char cfg[] =
+        "horizon_days = 1.0; stop_when_done = true; trace = { events = true; };\n"
+        "cluster = { nodes = 8; gpus_per_node = 8; nodes_per_rack = 2; };\n"
+        "scheduler = { backfill = true; preemption = false;\n"
+        "  pools = ( { name = \"A\"; nodes = 2; lend = true; }, { name = \"B\"; nodes = 4; borrow = true; },\n"
+        "            { name = \"C\"; nodes = 2; lend = true; } ); };\n"
+        "jobs = ( { name = \"B0\"; pool = \"B\"; nodes = 4; work_gpu_h = 32.0; restart_s = 0.0; },\n"
+        "  { name = \"B1\"; pool = \"B\"; nodes = 4; work_gpu_h = 320.0; restart_s = 0.0; },\n"
+        "  { name = \"A1\"; pool = \"A\"; nodes = 1; work_gpu_h = 8.0; start_h = 0.5; restart_s = 0.0; } );\n";
+    dc_sim *sim = run_text(cfg, "two.cfg", 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    int32_t jobs[8];
+    double times[8], t[3];
+    first_starts(sim, t, 3);
+    int nb = kind_rows(sim, "borrow", jobs, times, 8);
+    int nr = kind_rows(sim, "lend_reclaim", jobs + 4, times + 4, 4);
+    printf("\n  B1 starts %.2f h on %d lenders; %d reclaim(s) at %.2f h; lent A %.1f, C %.1f GPU-h; end %.2f h\n", t[1],
+           nb, nr, nr ? times[4] : NAN, dc_simrun_fig(sim, "pool.A.lent_gpu_h"), dc_simrun_fig(sim, "pool.C.lent_gpu_h"),
+           dc_sim_now(sim) / 3600.0);
+    CU_ASSERT_DOUBLE_EQUAL(t[1], 0.0, 1e-9);
+    CU_ASSERT_EQUAL(nb, 2);
+    CU_ASSERT_EQUAL_FATAL(nr, 1);
+    CU_ASSERT_EQUAL(jobs[4], 1);
+    CU_ASSERT_DOUBLE_EQUAL(times[4], 0.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t[2], 0.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.preempted"), 16.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.lent_gpu_h"), 8.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.C.lent_gpu_h"), 8.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.borrowed_gpu_h"), 16.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.borrow_starts"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.lend_reclaims"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.C.lend_reclaims"), 0.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 3.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, 11.0, 1e-9);
     dc_sim_destroy(sim);
 }
 
@@ -616,6 +667,7 @@ static int register_suites(void)
 {
     DC_TEST_SUITE("vcluster", {"a borrowing queue takes exactly the lender's idle nodes", test_borrow_exact},
                   {"a lender reclaims exactly the nodes it needs (youngest, lowest priority)", test_reclaim_exact},
+                  {"a job borrows from two lenders; one reclaims it all", test_two_lenders},
                   {"dcsim report --jobs: a line per pool with its lending", test_report_pools},
                   {"a two-VC trace: lending lowers the mean wait; accounts agree", test_two_vc_trace},
                   {"everything at once: the accounts agree with recounts", test_stress},

@@ -48,8 +48,8 @@ const dc_param dc_scheduler_params[] = {
      "virtual cluster: lends its idle nodes to borrowing pools' jobs while its queue is empty, and reclaims them "
      "when its own jobs need them (absent: false)"},
     {"scheduler.pools.[].borrow", DC_PARAM_BOOL, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
-     "virtual cluster: a queued job that does not fit may start on its pool's idle nodes and those of one lending "
-     "pool (absent: false)"},
+     "virtual cluster: a queued job that does not fit may start on its pool's idle nodes and those of lending "
+     "pools (absent: false)"},
     {"scheduler.pools.[].lend_max_nodes", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "nodes", 0, NULL, 0, 1e7, NULL,
      "lend: at most this many of its nodes lent at once (absent: all it has idle), headroom kept for its own "
      "jobs"},
@@ -139,6 +139,8 @@ struct dc_scheduler {
     size_t cap_handle_of;
     uint64_t steps;               /* work outside the trees (scaling test) */
     dc_vcluster *vc;              /* lending between pools; NULL: none */
+    int *vc_ids;                  /* a job's lenders (n_pools each): ids, */
+    uint32_t *vc_n, *vc_leave;    /* nodes lent, nodes on their way back */
 };
 
 dc_scheduler *dc_scheduler_of(dc_sim *sim) { return dc_sim_model(sim, "scheduler"); }
@@ -642,15 +644,18 @@ static void set_waiting(pool *p, entry *e, bool waiting)
 static void on_limit(dc_sim *sim, void *ctx, uint64_t h);
 static void pass_all(dc_scheduler *s);
 
-/* Starts entry h on its pool's idle nodes and, with a lender (>= 0), on
- * n_lent idle nodes of the lender. */
-static void start_entry(dc_scheduler *s, pool *p, int h, int lender, uint32_t n_lent)
+/* Starts entry h on its pool's idle nodes and, with lenders (nl > 0), on
+ * s->vc_n[k] idle nodes of lender s->vc_ids[k] for k < nl. */
+static void start_entry(dc_scheduler *s, pool *p, int h, size_t nl)
 {
     entry *e = &s->e[h];
+    uint32_t n_lent = 0;
+    for (size_t k = 0; k < nl; k++)
+        n_lent += s->vc_n[k];
     uint32_t got = e->req.gpus ? place_share(s, p, e->req.job, e->req.gpus) /* shares never borrow */
                                : place(s, p, e->req.job, e->req.nodes - n_lent, false, NULL);
-    if (lender >= 0 && !e->req.gpus)
-        got += place(s, &s->pools[lender], e->req.job, n_lent, false, NULL);
+    for (size_t k = 0; k < nl && !e->req.gpus; k++)
+        got += place(s, &s->pools[s->vc_ids[k]], e->req.job, s->vc_n[k], false, NULL);
     if (got != e->req.nodes) {
         dc_sim_fail(s->sim, DC_EINTERNAL, "scheduler: placement found %u of %u nodes", got, e->req.nodes);
         return;
@@ -662,14 +667,16 @@ static void start_entry(dc_scheduler *s, pool *p, int h, int lender, uint32_t n_
     set_waiting(p, e, false);
     e->start_s = now;
     e->est_end_s = now + e->req.estimate_s;
-    if (lender >= 0) {
-        if (dc_vcluster_start(s->vc, now, h, (int)(p - s->pools), lender, n_lent, e->req.priority,
+    if (nl > 0) {
+        if (dc_vcluster_start(s->vc, now, h, (int)(p - s->pools), nl, s->vc_ids, s->vc_n, e->req.priority,
                               e->req.preemptible, now)
             != 0) {
             dc_sim_fail(s->sim, DC_ENOMEM, "out of memory starting a job on borrowed nodes");
             return;
         }
-        dc_eventlog_add(s->log, now, "borrow", s->pools[lender].name, (int32_t)n_lent, e->req.job, 0.0);
+        for (size_t k = 0; k < nl; k++)
+            dc_eventlog_add(s->log, now, "borrow", s->pools[s->vc_ids[k]].name, (int32_t)s->vc_n[k], e->req.job,
+                            0.0);
     }
     if (add_running(s, p, h, e->req.nodes - n_lent) != DC_OK) {
         dc_sim_fail(s->sim, DC_ENOMEM, "out of memory starting a job");
@@ -753,11 +760,14 @@ static void preempt_entry(dc_scheduler *s, int h, double notice_s, dc_sched_why 
     if (e->preempting)
         return;
     e->preempting = true;
-    /* a job on borrowed nodes frees them in their pool */
+    /* a job on borrowed nodes frees them in their pools */
     uint32_t lent = s->vc ? dc_vcluster_leaving(s->vc, h) : 0;
     p->freeing += e->req.nodes - lent;
-    if (lent > 0)
-        s->pools[dc_vcluster_lender_of(s->vc, h)].freeing += lent;
+    if (lent > 0) {
+        size_t nl = dc_vcluster_lenders(s->vc, h, s->vc_ids, NULL, s->vc_leave);
+        for (size_t k = 0; k < nl; k++)
+            s->pools[s->vc_ids[k]].freeing += s->vc_leave[k];
+    }
     e->evicted = why == DC_SCHED_PREEMPT;
     if (e->evicted)
         p->evicting += e->req.nodes;
@@ -791,14 +801,15 @@ static uint32_t lendable(void *ctx, int i)
 }
 
 /* Head h of pool p does not fit its pool's idle nodes: it starts on them
- * and on the missing nodes of one lender, if one has them. */
+ * and on the missing nodes of the lenders (most lendable first), if they
+ * have them. */
 static bool borrow_start(dc_scheduler *s, pool *p, int h)
 {
     uint32_t short_n = s->e[h].req.nodes - p->idle;
-    int lender = dc_vcluster_pick(s->vc, (int)(p - s->pools), short_n, lendable, s);
-    if (lender < 0)
+    size_t nl = dc_vcluster_pick(s->vc, (int)(p - s->pools), short_n, lendable, s, s->vc_ids, s->vc_n);
+    if (nl == 0)
         return false;
-    start_entry(s, p, h, lender, short_n);
+    start_entry(s, p, h, nl);
     return true;
 }
 
@@ -894,7 +905,7 @@ static void pass_queue(dc_scheduler *s, pool *p)
         if (!quota_ok(s, e))
             continue;
         if (entry_fits(s, p, e)) {
-            start_entry(s, p, h, -1, 0);
+            start_entry(s, p, h, 0);
             continue;
         }
         if (s->vc && !e->req.gpus && borrow_start(s, p, h))
@@ -922,7 +933,7 @@ static void pass_queue(dc_scheduler *s, pool *p)
             continue;
         if (!(now + e->req.estimate_s <= shadow))
             extra -= e->req.nodes; /* it fits in the extra nodes */
-        start_entry(s, p, h, -1, 0);
+        start_entry(s, p, h, 0);
     }
 }
 
@@ -941,7 +952,7 @@ static void fill_shared(dc_scheduler *s, pool *p)
             return;
         after = h;
         if (quota_ok(s, &s->e[h]))
-            start_entry(s, p, h, -1, 0);
+            start_entry(s, p, h, 0);
     }
 }
 
@@ -1061,9 +1072,9 @@ static void give_back(dc_scheduler *s, uint32_t node)
 }
 
 /* A borrowing job h gave back its released nodes (s->scratch): the lent
- * ones leave the lender's account; lent_leaving receives those counted on
- * their way back (taken off the lender's freeing count here). */
-static bool vc_release(dc_scheduler *s, int h, int lender, uint32_t released, uint32_t *lent_leaving)
+ * ones leave their lenders' accounts, and those counted on their way back
+ * leave the lenders' freeing counts; lent_leaving receives their sum. */
+static bool vc_release(dc_scheduler *s, int h, uint32_t released, uint32_t *lent_leaving)
 {
     uint32_t foreign = 0;
     for (uint32_t i = 0; i < released; i++)
@@ -1073,8 +1084,10 @@ static bool vc_release(dc_scheduler *s, int h, int lender, uint32_t released, ui
                     foreign, dc_vcluster_lent_of(s->vc, h));
         return false;
     }
+    size_t nl = dc_vcluster_lenders(s->vc, h, s->vc_ids, NULL, s->vc_leave);
+    for (size_t k = 0; k < nl; k++)
+        s->pools[s->vc_ids[k]].freeing -= s->vc_leave[k];
     *lent_leaving = dc_vcluster_end(s->vc, dc_sim_now(s->sim), h);
-    s->pools[lender].freeing -= *lent_leaving;
     return true;
 }
 
@@ -1140,8 +1153,7 @@ void dc_sched_done(dc_scheduler *s, int h, bool requeue)
     dc_sim_cancel(s->sim, &e->limit_ev);
     uint32_t lent_leaving = 0;
     if (s->vc) {
-        int lender = dc_vcluster_lender_of(s->vc, h);
-        if (lender >= 0 && !vc_release(s, h, lender, released, &lent_leaving))
+        if (dc_vcluster_borrowing(s->vc, h) && !vc_release(s, h, released, &lent_leaving))
             return;
     }
     if (e->preempting)
@@ -1203,7 +1215,7 @@ static void vc_node_failed(dc_scheduler *s, uint32_t node)
     int32_t job = dc_cluster_node_job(s->cluster, node);
     int h = (size_t)job < s->cap_handle_of ? s->handle_of[job] : -1;
     if (h >= 0 && s->e[h].state == E_RUNNING && s->e[h].req.pool != s->pool_of[node])
-        dc_vcluster_node_lost(s->vc, dc_sim_now(s->sim), h);
+        dc_vcluster_node_lost(s->vc, dc_sim_now(s->sim), h, s->pool_of[node]);
 }
 
 static void on_failure(dc_sim *sim, void *ctx, const void *payload)
@@ -1343,7 +1355,10 @@ static int vc_init(dc_scheduler *s, const dc_scenario *sc, config_setting_t *lis
     if (!any)
         return DC_OK;
     s->vc = dc_vcluster_create(s->n_pools);
-    if (!s->vc)
+    s->vc_ids = calloc((size_t)s->n_pools, sizeof *s->vc_ids);
+    s->vc_n = calloc((size_t)s->n_pools, sizeof *s->vc_n);
+    s->vc_leave = calloc((size_t)s->n_pools, sizeof *s->vc_leave);
+    if (!s->vc || !s->vc_ids || !s->vc_n || !s->vc_leave)
         return dc_error_set(err, DC_ENOMEM, "out of memory for the scheduler");
     for (int i = 0; i < s->n_pools; i++) {
         config_setting_t *pg = config_setting_get_elem(list, (unsigned)i);
@@ -1414,12 +1429,15 @@ bool dc_sched_lending_consistent(const dc_scheduler *s)
             const entry *e = &s->e[h];
             if (e->state != E_RUNNING || !e->preempting)
                 continue;
-            int lender = s->vc ? dc_vcluster_lender_of(s->vc, (int)h) : -1;
-            uint32_t away = lender >= 0 ? dc_vcluster_leaving_of(s->vc, (int)h) : 0;
+            size_t nl = s->vc ? dc_vcluster_lenders(s->vc, (int)h, s->vc_ids, NULL, s->vc_leave) : 0;
+            uint32_t away = 0;
+            for (size_t k = 0; k < nl; k++) {
+                away += s->vc_leave[k];
+                if (s->vc_ids[k] == i)
+                    f += s->vc_leave[k];
+            }
             if (e->req.pool == i)
                 f += e->req.nodes - away;
-            if (lender == i)
-                f += away;
         }
         if (f != s->pools[i].freeing)
             return false;
@@ -1740,6 +1758,9 @@ static void sched_destroy(void *state)
     free(s->order);
     free(s->handle_of);
     dc_vcluster_destroy(s->vc);
+    free(s->vc_ids);
+    free(s->vc_n);
+    free(s->vc_leave);
 }
 
 const dc_model_type dc_model_scheduler = {

@@ -81,8 +81,9 @@
  * queued, no running job short of nodes), at most lend_max_nodes of them
  * at once, to pools with borrow = true.  A
  * borrowing pool's queue head that does not fit its own idle nodes starts
- * on all of them and the missing ones of one lender (the one with the
- * most lendable idle nodes, at least those missing); it then counts in its
+ * on all of them and the missing ones of the lenders (the one with the
+ * most lendable idle nodes gives what it can, then the next, so one lender
+ * whenever one has them all); it then counts in its
  * own pool's running jobs, with its own pool's nodes as its share of the
  * reservation.  When a lender's head (or a running job short of nodes)
  * does not fit its idle nodes and those on their way back, it reclaims the
@@ -93,9 +94,9 @@
  * reclaimed job gets the lender's lend_notice_s (default 0): it checkpoints
  * if its write fits, else loses the work since its last checkpoint, and is
  * requeued in its own pool (a preemption of its pool: /events
- * lend_reclaim).  A job borrows from one pool only, refills after a
- * failure from its own pool only, and services neither borrow nor
- * reclaim.  Outputs per pool: own_gpu_h, lent_gpu_h, borrowed_gpu_h,
+ * lend_reclaim); a reclaim by one lender returns the job's nodes to all
+ * of them.  A job refills after a failure from its own pool only, and
+ * services neither borrow nor reclaim.  Outputs per pool: own_gpu_h, lent_gpu_h, borrowed_gpu_h,
  * borrow_starts, lend_reclaims, reclaimed.
  *
  * Placement (one function, place_nodes()): "rack" takes the racks of the

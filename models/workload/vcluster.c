@@ -8,7 +8,7 @@
 typedef struct vc_pool {
     bool lend, borrow;
     double notice_s;
-    int *guests;                 /* handles holding this pool's nodes */
+    int *guests;                 /* records of the jobs holding this pool's nodes */
     size_t n_guests, cap_guests;
     uint32_t lent, leaving, borrowed;
     uint32_t lend_max;           /* UINT32_MAX: no limit */
@@ -16,10 +16,15 @@ typedef struct vc_pool {
     uint64_t borrow_starts, reclaims, reclaimed;
 } vc_pool;
 
+/* One lender's nodes held by one job. */
+typedef struct vc_rec {
+    int h, lender, next;         /* next: the job's next record (or the free list's), -1: none */
+    uint32_t lent_n, leaving_n, guestpos;
+} vc_rec;
+
 typedef struct vc_job {
-    int lender, borrower;        /* -1: borrows nothing */
-    uint32_t lent_n, leaving_n;
-    uint32_t guestpos;
+    int borrower, first;         /* first record, -1: borrows nothing */
+    uint32_t lent_n;             /* over its records */
     int priority;
     bool preemptible, leaving;
     double start_s;
@@ -30,6 +35,9 @@ struct dc_vcluster {
     int n_pools;
     vc_job *jobs;
     size_t cap_jobs;
+    vc_rec *recs;
+    size_t cap_recs, n_free;
+    int free_rec;
     int *scratch;
     size_t cap_scratch;
     uint64_t work;
@@ -46,6 +54,7 @@ dc_vcluster *dc_vcluster_create(int n_pools)
         return NULL;
     }
     vc->n_pools = n_pools;
+    vc->free_rec = -1;
     return vc;
 }
 
@@ -57,6 +66,7 @@ void dc_vcluster_destroy(dc_vcluster *vc)
         free(vc->pools[i].guests);
     free(vc->pools);
     free(vc->jobs);
+    free(vc->recs);
     free(vc->scratch);
     free(vc);
 }
@@ -102,23 +112,35 @@ bool dc_vcluster_active(const dc_vcluster *vc)
     return false;
 }
 
-int dc_vcluster_pick(const dc_vcluster *vc, int borrower, uint32_t short_n, uint32_t (*lendable)(void *ctx, int pool),
-                     void *ctx)
+size_t dc_vcluster_pick(const dc_vcluster *vc, int borrower, uint32_t short_n,
+                        uint32_t (*lendable)(void *ctx, int pool), void *ctx, int *lenders, uint32_t *counts)
 {
     if (!vc->pools[borrower].borrow)
-        return -1;
-    int best = -1;
-    uint32_t most = 0;
-    for (int i = 0; i < vc->n_pools; i++) {
-        if (i == borrower || !vc->pools[i].lend)
-            continue;
-        uint32_t k = lendable(ctx, i);
-        if (k >= short_n && k > most) {
-            best = i;
-            most = k;
+        return 0;
+    size_t n = 0;
+    uint32_t left = short_n;
+    while (left > 0) {
+        int best = -1;
+        uint32_t most = 0;
+        for (int i = 0; i < vc->n_pools; i++) {
+            bool taken = false;
+            for (size_t k = 0; k < n && !taken; k++)
+                taken = lenders[k] == i;
+            if (i == borrower || !vc->pools[i].lend || taken)
+                continue;
+            uint32_t k = lendable(ctx, i);
+            if (k > most) {
+                best = i;
+                most = k;
+            }
         }
+        if (best < 0)
+            return 0;
+        lenders[n] = best;
+        counts[n] = most < left ? most : left;
+        left -= counts[n++];
     }
-    return best;
+    return n;
 }
 
 static void bank_lent(vc_pool *p, double now_s)
@@ -149,14 +171,10 @@ double dc_vcluster_borrowed_node_s(dc_vcluster *vc, int pool, double now_s)
 
 static vc_job *job_of(const dc_vcluster *vc, int h)
 {
-    return h >= 0 && (size_t)h < vc->cap_jobs && vc->jobs[h].lender >= 0 ? &vc->jobs[h] : NULL;
+    return h >= 0 && (size_t)h < vc->cap_jobs && vc->jobs[h].first >= 0 ? &vc->jobs[h] : NULL;
 }
 
-int dc_vcluster_lender_of(const dc_vcluster *vc, int h)
-{
-    const vc_job *j = job_of(vc, h);
-    return j ? j->lender : -1;
-}
+bool dc_vcluster_borrowing(const dc_vcluster *vc, int h) { return job_of(vc, h) != NULL; }
 
 uint32_t dc_vcluster_lent_of(const dc_vcluster *vc, int h)
 {
@@ -164,57 +182,109 @@ uint32_t dc_vcluster_lent_of(const dc_vcluster *vc, int h)
     return j ? j->lent_n : 0;
 }
 
-int dc_vcluster_start(dc_vcluster *vc, double now_s, int h, int borrower, int lender, uint32_t n_lent, int priority,
-                      bool preemptible, double start_s)
+size_t dc_vcluster_lenders(const dc_vcluster *vc, int h, int *lenders, uint32_t *lent, uint32_t *leaving)
 {
-    if ((size_t)h >= vc->cap_jobs) {
-        size_t nc = vc->cap_jobs ? 2 * vc->cap_jobs : 64;
-        while (nc <= (size_t)h)
-            nc *= 2;
-        vc_job *g = realloc(vc->jobs, nc * sizeof *g);
-        if (!g)
-            return -1;
-        for (size_t i = vc->cap_jobs; i < nc; i++)
-            g[i] = (vc_job){.lender = -1, .borrower = -1};
-        vc->jobs = g;
-        vc->cap_jobs = nc;
+    const vc_job *j = job_of(vc, h);
+    size_t n = 0;
+    for (int r = j ? j->first : -1; r >= 0; r = vc->recs[r].next, n++) {
+        lenders[n] = vc->recs[r].lender;
+        if (lent)
+            lent[n] = vc->recs[r].lent_n;
+        if (leaving)
+            leaving[n] = j->leaving ? vc->recs[r].leaving_n : 0;
     }
-    vc_pool *lp = &vc->pools[lender], *bp = &vc->pools[borrower];
-    if (lp->n_guests == lp->cap_guests) {
-        size_t nc = lp->cap_guests ? 2 * lp->cap_guests : 8;
-        int *g = realloc(lp->guests, nc * sizeof *g);
+    return n;
+}
+
+/* a with room for need elements of size bytes (*cap updated); NULL when
+ * out of memory (a unchanged). */
+static void *grow(void *a, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return a;
+    size_t nc = *cap ? 2 * *cap : 16;
+    while (nc < need)
+        nc *= 2;
+    void *g = realloc(a, nc * size);
+    if (g)
+        *cap = nc;
+    return g;
+}
+
+int dc_vcluster_start(dc_vcluster *vc, double now_s, int h, int borrower, size_t n, const int *lenders,
+                      const uint32_t *counts, int priority, bool preemptible, double start_s)
+{
+    size_t old_cap = vc->cap_jobs;
+    vc_job *jobs = grow(vc->jobs, &vc->cap_jobs, (size_t)h + 1, sizeof *vc->jobs);
+    if (!jobs)
+        return -1;
+    vc->jobs = jobs;
+    for (size_t i = old_cap; i < vc->cap_jobs; i++)
+        vc->jobs[i] = (vc_job){.borrower = -1, .first = -1};
+    if (vc->n_free < n) {
+        size_t top = vc->cap_recs;
+        vc_rec *recs = grow(vc->recs, &vc->cap_recs, top + n, sizeof *vc->recs);
+        if (!recs)
+            return -1;
+        vc->recs = recs;
+        for (size_t i = vc->cap_recs; i-- > top;) {
+            vc->recs[i].next = vc->free_rec;
+            vc->free_rec = (int)i;
+            vc->n_free++;
+        }
+    }
+    for (size_t k = 0; k < n; k++) {
+        vc_pool *lp = &vc->pools[lenders[k]];
+        int *g = grow(lp->guests, &lp->cap_guests, lp->n_guests + 1, sizeof *lp->guests);
         if (!g)
             return -1;
         lp->guests = g;
-        lp->cap_guests = nc;
     }
-    bank_lent(lp, now_s);
+    vc_pool *bp = &vc->pools[borrower];
+    vc_job *j = &vc->jobs[h];
+    *j = (vc_job){.borrower = borrower,
+                  .first = -1,
+                  .priority = priority,
+                  .preemptible = preemptible,
+                  .start_s = start_s};
     bank_borrowed(bp, now_s);
-    lp->lent += n_lent;
-    bp->borrowed += n_lent;
+    for (size_t k = 0; k < n; k++) {
+        vc_pool *lp = &vc->pools[lenders[k]];
+        int r = vc->free_rec;
+        vc->free_rec = vc->recs[r].next;
+        vc->n_free--;
+        vc->recs[r] = (vc_rec){.h = h,
+                               .lender = lenders[k],
+                               .next = j->first,
+                               .lent_n = counts[k],
+                               .guestpos = (uint32_t)lp->n_guests};
+        j->first = r;
+        lp->guests[lp->n_guests++] = r;
+        bank_lent(lp, now_s);
+        lp->lent += counts[k];
+        bp->borrowed += counts[k];
+        j->lent_n += counts[k];
+    }
     bp->borrow_starts++;
-    vc->jobs[h] = (vc_job){.lender = lender,
-                           .borrower = borrower,
-                           .lent_n = n_lent,
-                           .guestpos = (uint32_t)lp->n_guests,
-                           .priority = priority,
-                           .preemptible = preemptible,
-                           .start_s = start_s};
-    lp->guests[lp->n_guests++] = h;
     return 0;
 }
 
-void dc_vcluster_node_lost(dc_vcluster *vc, double now_s, int h)
+void dc_vcluster_node_lost(dc_vcluster *vc, double now_s, int h, int lender)
 {
     vc_job *j = job_of(vc, h);
-    if (!j || j->lent_n == 0)
+    for (int r = j ? j->first : -1; r >= 0; r = vc->recs[r].next) {
+        vc_rec *x = &vc->recs[r];
+        if (x->lender != lender || x->lent_n == 0)
+            continue;
+        vc_pool *lp = &vc->pools[lender], *bp = &vc->pools[j->borrower];
+        bank_lent(lp, now_s);
+        bank_borrowed(bp, now_s);
+        x->lent_n--;
+        j->lent_n--;
+        lp->lent--;
+        bp->borrowed--;
         return;
-    vc_pool *lp = &vc->pools[j->lender], *bp = &vc->pools[j->borrower];
-    bank_lent(lp, now_s);
-    bank_borrowed(bp, now_s);
-    j->lent_n--;
-    lp->lent--;
-    bp->borrowed--;
+    }
 }
 
 uint32_t dc_vcluster_leaving(dc_vcluster *vc, int h)
@@ -223,15 +293,23 @@ uint32_t dc_vcluster_leaving(dc_vcluster *vc, int h)
     if (!j || j->leaving)
         return 0;
     j->leaving = true;
-    j->leaving_n = j->lent_n;
-    vc->pools[j->lender].leaving += j->leaving_n;
-    return j->leaving_n;
+    uint32_t total = 0;
+    for (int r = j->first; r >= 0; r = vc->recs[r].next) {
+        vc_rec *x = &vc->recs[r];
+        x->leaving_n = x->lent_n;
+        vc->pools[x->lender].leaving += x->leaving_n;
+        total += x->leaving_n;
+    }
+    return total;
 }
 
 uint32_t dc_vcluster_leaving_of(const dc_vcluster *vc, int h)
 {
     const vc_job *j = job_of(vc, h);
-    return j && j->leaving ? j->leaving_n : 0;
+    uint32_t total = 0;
+    for (int r = j && j->leaving ? j->first : -1; r >= 0; r = vc->recs[r].next)
+        total += vc->recs[r].leaving_n;
+    return total;
 }
 
 uint32_t dc_vcluster_end(dc_vcluster *vc, double now_s, int h)
@@ -239,18 +317,29 @@ uint32_t dc_vcluster_end(dc_vcluster *vc, double now_s, int h)
     vc_job *j = job_of(vc, h);
     if (!j)
         return 0;
-    vc_pool *lp = &vc->pools[j->lender], *bp = &vc->pools[j->borrower];
-    bank_lent(lp, now_s);
+    vc_pool *bp = &vc->pools[j->borrower];
     bank_borrowed(bp, now_s);
-    lp->lent -= j->lent_n;
-    bp->borrowed -= j->lent_n;
-    uint32_t was = j->leaving ? j->leaving_n : 0;
-    lp->leaving -= was;
-    /* out of the lender's guests: the last one moves into its place */
-    int last = lp->guests[--lp->n_guests];
-    lp->guests[j->guestpos] = last;
-    vc->jobs[last].guestpos = j->guestpos;
-    *j = (vc_job){.lender = -1, .borrower = -1};
+    uint32_t was = 0;
+    for (int r = j->first, next; r >= 0; r = next) {
+        vc_rec *x = &vc->recs[r];
+        next = x->next;
+        vc_pool *lp = &vc->pools[x->lender];
+        bank_lent(lp, now_s);
+        lp->lent -= x->lent_n;
+        bp->borrowed -= x->lent_n;
+        if (j->leaving) {
+            lp->leaving -= x->leaving_n;
+            was += x->leaving_n;
+        }
+        /* out of the lender's guests: the last one moves into its place */
+        int last = lp->guests[--lp->n_guests];
+        lp->guests[x->guestpos] = last;
+        vc->recs[last].guestpos = x->guestpos;
+        x->next = vc->free_rec;
+        vc->free_rec = r;
+        vc->n_free++;
+    }
+    *j = (vc_job){.borrower = -1, .first = -1};
     return was;
 }
 
@@ -260,10 +349,11 @@ void dc_vcluster_count_reclaim(dc_vcluster *vc, int lender, int borrower)
     vc->pools[borrower].reclaimed++;
 }
 
-/* true when guest ha is reclaimed before hb: preemptible first, lowest
- * priority, youngest (latest start), latest handle */
-static bool reclaim_before(const dc_vcluster *vc, int ha, int hb)
+/* true when record ra's job is reclaimed before rb's: preemptible first,
+ * lowest priority, youngest (latest start), latest handle */
+static bool reclaim_before(const dc_vcluster *vc, int ra, int rb)
 {
+    int ha = vc->recs[ra].h, hb = vc->recs[rb].h;
     const vc_job *x = &vc->jobs[ha], *y = &vc->jobs[hb];
     if (x->preemptible != y->preemptible)
         return x->preemptible;
@@ -296,24 +386,18 @@ static void sort_victims(dc_vcluster *vc, int *a, int *tmp, size_t n)
 size_t dc_vcluster_victims(dc_vcluster *vc, int lender, uint32_t need, int *out, size_t max)
 {
     vc_pool *lp = &vc->pools[lender];
-    if (2 * lp->n_guests > vc->cap_scratch) {
-        size_t nc = vc->cap_scratch ? 2 * vc->cap_scratch : 16;
-        while (nc < 2 * lp->n_guests)
-            nc *= 2;
-        int *g = realloc(vc->scratch, nc * sizeof *g);
-        if (!g)
-            return 0;
-        vc->scratch = g;
-        vc->cap_scratch = nc;
-    }
+    int *sc = grow(vc->scratch, &vc->cap_scratch, 2 * lp->n_guests, sizeof *vc->scratch);
+    if (!sc)
+        return 0;
+    vc->scratch = sc;
     size_t n = 0;
     uint64_t total = 0;
     for (size_t i = 0; i < lp->n_guests; i++) {
         vc->work++;
-        const vc_job *j = &vc->jobs[lp->guests[i]];
-        if (!j->leaving && j->lent_n > 0) {
+        const vc_rec *x = &vc->recs[lp->guests[i]];
+        if (!vc->jobs[x->h].leaving && x->lent_n > 0) {
             vc->scratch[n++] = lp->guests[i];
-            total += j->lent_n;
+            total += x->lent_n;
         }
     }
     if (total < need)
@@ -322,8 +406,8 @@ size_t dc_vcluster_victims(dc_vcluster *vc, int lender, uint32_t need, int *out,
     size_t nv = 0;
     uint64_t got = 0;
     for (size_t i = 0; i < n && got < need && nv < max; i++) {
-        out[nv++] = vc->scratch[i];
-        got += vc->jobs[vc->scratch[i]].lent_n;
+        out[nv++] = vc->recs[vc->scratch[i]].h;
+        got += vc->recs[vc->scratch[i]].lent_n;
     }
     return nv;
 }

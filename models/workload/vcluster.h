@@ -10,16 +10,17 @@
  *
  * The scheduler decides (scheduler.c); this module keeps what it must know
  * without a scan:
- *   - per job handle: its lender (one pool: a job borrows from one pool
- *     only), the lender's nodes it holds (lent_n), and while it leaves the
- *     lent nodes counted as on their way back;
- *   - per lender: its guests (the jobs holding its nodes), the nodes lent
- *     now and those on their way back;
+ *   - per job handle: its lenders, as one record per lender with the
+ *     lender's nodes it holds (lent_n) and, while the job leaves, those
+ *     counted as on their way back;
+ *   - per lender: its guests (the records of the jobs holding its nodes),
+ *     the nodes lent now and those on their way back;
  *   - per pool the integrals (node-seconds) of the nodes lent and borrowed,
  *     each pool banked with its own clock when its count changes, so that
  *     a change costs O(1) and the lending-off path is untouched.
- * The lender chosen for a job short of k nodes is the lending pool with the
- * most lendable idle nodes, at least k (lowest pool on ties).  Reclaim
+ * The lenders of a job short of k nodes: the lending pool with the most
+ * lendable idle nodes (lowest pool on ties) gives what it can, then the
+ * next, until the k nodes are found (one lender whenever one has them).  Reclaim
  * order (dc_vcluster_victims): preemptible jobs first, then the lowest
  * priority, then the youngest (latest started), then the latest handle,
  * until the victims' lent nodes reach what is needed.  Lent GPU-hours of a
@@ -49,30 +50,37 @@ double dc_vcluster_notice_s(const dc_vcluster *vc, int pool);
 /* Whether lending can happen: a pool lends and another borrows. */
 bool dc_vcluster_active(const dc_vcluster *vc);
 
-/* The lender for a job of pool borrower short of short_n (>= 1) nodes:
- * among the other lending pools, the one whose lendable(ctx, pool) idle
- * nodes are the most and at least short_n; -1 when none. */
-int dc_vcluster_pick(const dc_vcluster *vc, int borrower, uint32_t short_n, uint32_t (*lendable)(void *ctx, int pool),
-                     void *ctx);
+/* The lenders for a job of pool borrower short of short_n (>= 1) nodes,
+ * among the other lending pools by their lendable(ctx, pool) idle nodes
+ * (most first): lenders[] and counts[] (room for every pool) receive them
+ * and the nodes each gives; returns how many, 0 when all together have
+ * fewer than short_n. */
+size_t dc_vcluster_pick(const dc_vcluster *vc, int borrower, uint32_t short_n,
+                        uint32_t (*lendable)(void *ctx, int pool), void *ctx, int *lenders, uint32_t *counts);
 
-/* Job handle h of pool borrower started at start_s holding n_lent nodes of
- * lender (with its priority and preemptible flag, for the reclaim order);
- * DC-style code: 0, or -1 when out of memory (nothing changed). */
-int dc_vcluster_start(dc_vcluster *vc, double now_s, int h, int borrower, int lender, uint32_t n_lent, int priority,
-                      bool preemptible, double start_s);
-/* The lender of h (-1: it borrows nothing) and the lender's nodes it holds. */
-int dc_vcluster_lender_of(const dc_vcluster *vc, int h);
+/* Job handle h of pool borrower started at start_s holding counts[k] nodes
+ * of lenders[k] for k < n (with its priority and preemptible flag, for the
+ * reclaim order); 0, or -1 when out of memory (nothing changed). */
+int dc_vcluster_start(dc_vcluster *vc, double now_s, int h, int borrower, size_t n, const int *lenders,
+                      const uint32_t *counts, int priority, bool preemptible, double start_s);
+/* Whether h holds borrowed nodes' records, and the borrowed nodes it holds. */
+bool dc_vcluster_borrowing(const dc_vcluster *vc, int h);
 uint32_t dc_vcluster_lent_of(const dc_vcluster *vc, int h);
-/* A lent node held by h failed (h holds one fewer). */
-void dc_vcluster_node_lost(dc_vcluster *vc, double now_s, int h);
+/* h's lenders with the nodes of each it holds (lent) and, while it leaves,
+ * those counted on their way back (leaving); either may be NULL; arrays
+ * with room for every pool; returns how many. */
+size_t dc_vcluster_lenders(const dc_vcluster *vc, int h, int *lenders, uint32_t *lent, uint32_t *leaving);
+/* A node of lender held by h failed (h holds one fewer of lender's). */
+void dc_vcluster_node_lost(dc_vcluster *vc, double now_s, int h, int lender);
 /* h starts leaving (preempted, reclaimed, timed out): its lent nodes count
- * as on their way back until dc_vcluster_end; returns them (0 for a job
- * that borrows nothing or is already leaving). */
+ * as on their way back to their lenders until dc_vcluster_end; returns
+ * them (0 for a job that borrows nothing or is already leaving). */
 uint32_t dc_vcluster_leaving(dc_vcluster *vc, int h);
 /* The lent nodes dc_vcluster_leaving counted for h (0 when not leaving). */
 uint32_t dc_vcluster_leaving_of(const dc_vcluster *vc, int h);
 /* h gave its nodes back; returns the lent nodes dc_vcluster_leaving
- * counted for it (0 if it was not leaving).  h borrows nothing after. */
+ * counted for it (0 if it was not leaving; read dc_vcluster_lenders first
+ * for each lender's).  h borrows nothing after. */
 uint32_t dc_vcluster_end(dc_vcluster *vc, double now_s, int h);
 /* Counts a reclaim: lender evicted borrower's job. */
 void dc_vcluster_count_reclaim(dc_vcluster *vc, int lender, int borrower);
