@@ -760,9 +760,14 @@ static bool replace(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, u
         *whole = true;
         return live || place(f, J, job, nodes, n);
     }
-    enum { FEW = 16 };
+    enum { FEW = 16, BLOCK = 64 };
     uint32_t was[FEW], now[FEW], nd = 0;
-    for (uint32_t k = 0; k < n; k++)
+    for (uint32_t k = 0; k < n; k++) {
+        /* equal blocks are skipped by memcmp (most slots are unchanged) */
+        while (k % BLOCK == 0 && n - k >= BLOCK && memcmp(J->node_ids + k, nodes + k, BLOCK * sizeof *nodes) == 0)
+            k += BLOCK;
+        if (k == n)
+            break;
         if (J->node_ids[k] != nodes[k]) {
             if (nd == FEW) {
                 *whole = true;
@@ -771,6 +776,7 @@ static bool replace(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, u
             was[nd] = J->node_ids[k];
             now[nd++] = nodes[k];
         }
+    }
     for (uint32_t i = 0; i < nd; i++) {
         bool kept = false; /* lost, unless it moved to another slot */
         for (uint32_t q = 0; q < nd && !kept; q++)
