@@ -69,7 +69,7 @@ enum { E_QUEUED, E_RUNNING, E_DONE };
 typedef struct entry {
     dc_sched_req req;
     int state;
-    bool preempting, waiting, evicted;
+    bool preempting, waiting;
     double submit_s, start_s, est_end_s;
     uint64_t seq;
     size_t runpos;                /* index in its pool's running list */
@@ -83,7 +83,6 @@ typedef struct pool {
     double reclaim_rate_per_s, notice_s, reclaim_mean_s;
     uint32_t idle, held, withdrawn, down;
     uint32_t freeing;             /* nodes of jobs being preempted */
-    uint32_t evicting;            /* of those, nodes of jobs evicted by priority */
     dc_stree queue;               /* queued entries, in queue order */
     size_t nq;
     int *running;                 /* running entries, in start order (a removal moves the last in) */
@@ -768,9 +767,6 @@ static void preempt_entry(dc_scheduler *s, int h, double notice_s, dc_sched_why 
         for (size_t k = 0; k < nl; k++)
             s->pools[s->vc_ids[k]].freeing += s->vc_leave[k];
     }
-    e->evicted = why == DC_SCHED_PREEMPT;
-    if (e->evicted)
-        p->evicting += e->req.nodes;
     if (why != DC_SCHED_TIMEOUT)
         p->n_preempted++;
     static const char *const names[] = {"preempt", "spot_notice", "time_limit", "lend_reclaim"};
@@ -916,9 +912,7 @@ static void pass_queue(dc_scheduler *s, pool *p)
             reclaim_for(s, p, e->req.nodes);
         if (s->preemption)
             evict_for(s, p, h, e->req.nodes, p->idle);
-        /* no backfilling into the nodes evictions are freeing for a head:
-         * a job started now would be the next victim, at once, for ever */
-        if (!s->backfill || s->again || p->evicting > 0)
+        if (!s->backfill || s->again)
             return;
         break;
     }
@@ -1158,9 +1152,6 @@ void dc_sched_done(dc_scheduler *s, int h, bool requeue)
     }
     if (e->preempting)
         p->freeing -= e->req.nodes - lent_leaving;
-    if (e->preempting && e->evicted)
-        p->evicting -= e->req.nodes;
-    e->evicted = false;
     e->preempting = false;
     set_waiting(p, e, false);
     if (e->req.user >= 0)

@@ -62,8 +62,7 @@
  * node, so they delay no reservation).  For the queue and reservations a
  * share counts as one node; quotas count GPUs (max_nodes x gpus per node);
  * shares are not evicted by priority; a spot reclaim gives notice to every
- * job on the node.  While jobs evicted for a head are leaving, no job is
- * backfilled (it would be the next victim at once).
+ * job on the node.
  *
  * Maximum run time: a job still running max_run_h after it (re)started is
  * ended (not completed; work since its last checkpoint is lost).
