@@ -227,18 +227,20 @@ static int print_gets(const dc_summary *s, char *keys, dc_error *err)
 typedef struct {
     const dc_trace_meta *meta;
     dc_sim *sim;
+    dc_trace_stream *stream; /* the /jobs and /events rows streamed during the run */
 } trace_job;
 
 static int write_trace_to(dc_outfile *out, void *ctx, dc_error *err)
 {
     const trace_job *t = ctx;
-    return dc_trace_write_to(out, t->meta, dc_sim_summary(t->sim), dc_sim_series_set(t->sim),
-                             dc_sim_eventlog(t->sim), err);
+    return dc_trace_stream_write_to(t->stream, out, t->meta, dc_sim_summary(t->sim), dc_sim_series_set(t->sim),
+                                    dc_sim_eventlog(t->sim), err);
 }
 
-static int write_trace(const char *path, const dc_trace_meta *meta, dc_sim *sim, dc_error *err)
+static int write_trace(const char *path, const dc_trace_meta *meta, dc_sim *sim, dc_trace_stream *stream,
+                       dc_error *err)
 {
-    trace_job t = {meta, sim};
+    trace_job t = {meta, sim, stream};
     return dc_cli_write_guarded(path, "trace", write_trace_to, &t, err);
 }
 
@@ -271,6 +273,7 @@ int dc_cmd_run(int argc, char **argv)
     dc_scenario *sc = NULL;
     char *name = NULL, *out_path = NULL, *text = NULL;
     dc_sim *sim = NULL;
+    dc_trace_stream *stream = NULL;
     int status = DC_EXIT_OK;
     if (dc_cli_load(file, sets, n_sets, &sc, &name, &err) != DC_OK) {
         free(resolved);
@@ -300,6 +303,15 @@ int dc_cmd_run(int argc, char **argv)
          * is computed from (dc_series_keep).  The summary is the same. */
         dc_eventlog_enable(dc_sim_eventlog(sim), false);
         dc_series_set_enable(dc_sim_series_set(sim), false);
+    }
+
+    if (out_path) {
+        /* The trace's big tables go into its file as the run fills them. */
+        int level = 0;
+        config_lookup_int(dc_scenario_config(sc), "trace.compress", &level);
+        stream = dc_trace_stream_open(out_path, level, dc_sim_tables(sim), dc_sim_eventlog(sim), &err);
+        if (!stream)
+            goto fail;
     }
 
     progress prog = {.horizon_days = dc_sim_horizon(sim) / 86400.0, .sim = sim};
@@ -346,7 +358,7 @@ int dc_cmd_run(int argc, char **argv)
             dc_error_set(&err, DC_ENOMEM, "out of memory");
             goto fail;
         }
-        if (write_trace(out_path, &meta, sim, &err) != DC_OK)
+        if (write_trace(out_path, &meta, sim, stream, &err) != DC_OK)
             goto fail;
     }
 
@@ -372,6 +384,7 @@ int dc_cmd_run(int argc, char **argv)
 fail:
     status = dc_cli_fail(&err);
 done:
+    dc_trace_stream_destroy(stream);
     dc_sim_destroy(sim);
     dc_scenario_destroy(sc);
     free(name);

@@ -12,11 +12,15 @@
 #include <string.h>
 
 struct dc_eventlog {
-    dc_eventlog_row *rows;
+    dc_eventlog_row *rows; /* rows not yet given to the sink */
     size_t n;
     size_t cap;
+    size_t n_flushed;      /* rows given to the sink */
     bool enabled;
     bool failed;
+    dc_eventlog_sink sink;
+    void *sink_ctx;
+    size_t flush_rows;
 };
 
 dc_eventlog *dc_eventlog_create(void)
@@ -78,11 +82,33 @@ void dc_eventlog_add(dc_eventlog *log, double time_s, const char *kind,
     r->id = id;
     r->job = job;
     r->value = value;
+    if (log->sink && log->n >= log->flush_rows) {
+        log->sink(log->sink_ctx, log->rows, log->n);
+        log->n_flushed += log->n;
+        log->n = 0;
+    }
+}
+
+void dc_eventlog_set_sink(dc_eventlog *log, dc_eventlog_sink sink, void *ctx, size_t flush_rows)
+{
+    log->sink = sink;
+    log->sink_ctx = ctx;
+    log->flush_rows = flush_rows ? flush_rows : 1;
+}
+
+size_t dc_eventlog_flushed(const dc_eventlog *log)
+{
+    return log ? log->n_flushed : 0;
+}
+
+size_t dc_eventlog_buffered(const dc_eventlog *log)
+{
+    return log ? log->n : 0;
 }
 
 size_t dc_eventlog_count(const dc_eventlog *log)
 {
-    return log ? log->n : 0;
+    return log ? log->n_flushed + log->n : 0;
 }
 
 const dc_eventlog_row *dc_eventlog_rows(const dc_eventlog *log)

@@ -37,7 +37,17 @@ bool dc_eventlog_enabled(const dc_eventlog *log);
 void dc_eventlog_add(dc_eventlog *log, double time_s, const char *kind,
                      const char *component, int32_t id, int32_t job, double value);
 
+/* Rows reach sink(ctx, rows, n) whenever flush_rows of them are unsent;
+ * the log keeps none of them (the trace writer's, during a run).  NULL:
+ * kept in memory (a new log). */
+typedef void (*dc_eventlog_sink)(void *ctx, const dc_eventlog_row *rows, size_t n);
+void dc_eventlog_set_sink(dc_eventlog *log, dc_eventlog_sink sink, void *ctx, size_t flush_rows);
+
+/* count: every row added; flushed: those given to the sink; rows: the
+ * buffered ones (count - flushed of them), all of them without a sink. */
 size_t dc_eventlog_count(const dc_eventlog *log);
+size_t dc_eventlog_flushed(const dc_eventlog *log);
+size_t dc_eventlog_buffered(const dc_eventlog *log);
 const dc_eventlog_row *dc_eventlog_rows(const dc_eventlog *log);
 bool dc_eventlog_failed(const dc_eventlog *log);
 

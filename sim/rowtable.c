@@ -22,14 +22,18 @@ struct dc_rowtable {
     column *cols;
     size_t n_cols, row_size;
     unsigned char row[DC_ROWTABLE_MAX_ROW]; /* the row being filled */
-    unsigned char *data;                    /* committed rows */
-    size_t n_rows, cap_rows;
+    unsigned char *data;                    /* committed rows not yet given to the sink */
+    size_t n_rows, cap_rows;                /* of data */
+    size_t n_flushed;                       /* rows given to the sink */
 };
 
 struct dc_rowtable_set {
     dc_rowtable **tables;
     size_t n;
     bool failed;
+    dc_rowtable_sink sink;
+    void *sink_ctx;
+    size_t flush_bytes;
 };
 
 dc_rowtable_set *dc_rowtable_set_create(void)
@@ -183,13 +187,29 @@ void dc_rowtable_commit(dc_rowtable *t)
     memcpy(t->data + t->n_rows * t->row_size, t->row, t->row_size);
     t->n_rows++;
     blank(t);
+    dc_rowtable_set *set = t->set;
+    if (set->sink && t->n_rows * t->row_size >= set->flush_bytes) {
+        set->sink(set->sink_ctx, t, t->data, t->n_rows);
+        t->n_flushed += t->n_rows;
+        t->n_rows = 0;
+    }
 }
+
+void dc_rowtable_set_sink(dc_rowtable_set *set, dc_rowtable_sink sink, void *ctx, size_t flush_bytes)
+{
+    set->sink = sink;
+    set->sink_ctx = ctx;
+    set->flush_bytes = flush_bytes ? flush_bytes : 1;
+}
+
+size_t dc_rowtable_flushed(const dc_rowtable *t) { return t->n_flushed; }
+size_t dc_rowtable_buffered(const dc_rowtable *t) { return t->n_rows; }
 
 const char *dc_rowtable_name(const dc_rowtable *t) { return t->name; }
 const char *dc_rowtable_doc(const dc_rowtable *t) { return t->doc; }
 size_t dc_rowtable_columns(const dc_rowtable *t) { return t->n_cols; }
 size_t dc_rowtable_row_size(const dc_rowtable *t) { return t->row_size; }
-size_t dc_rowtable_rows(const dc_rowtable *t) { return t->n_rows; }
+size_t dc_rowtable_rows(const dc_rowtable *t) { return t->n_flushed + t->n_rows; }
 const void *dc_rowtable_data(const dc_rowtable *t) { return t->data; }
 const char *dc_rowtable_column_name(const dc_rowtable *t, size_t c) { return t->cols[c].name; }
 dc_rowcol_type dc_rowtable_column_type(const dc_rowtable *t, size_t c) { return t->cols[c].type; }

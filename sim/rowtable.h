@@ -8,8 +8,10 @@
  * A table's columns are declared first (name, type, unit, doc), then rows
  * are filled one at a time and committed; a committed row is never read
  * back by the model that wrote it, so the storage behind the table can be
- * memory (now) or a file the rows stream to (for runs of millions of jobs:
- * the append-only interface is all a model sees).  A row is at most
+ * memory or a file the rows stream to (for runs of millions of jobs: the
+ * append-only interface is all a model sees): with a sink
+ * (dc_rowtable_set_sink, the trace writer's), a table hands its rows over
+ * whenever they fill flush_bytes and forgets them.  A row is at most
  * DC_ROWTABLE_MAX_ROW bytes.  Columns: 64-bit floats, 32-bit integers,
  * fixed-length strings (truncated to fit, NUL-padded).  Out of memory marks
  * the set as failed (dc_rowtable_set_failed), as series do. */
@@ -52,13 +54,23 @@ void dc_rowtable_set_i4(dc_rowtable *t, int col, int32_t v);
 void dc_rowtable_set_str(dc_rowtable *t, int col, const char *v);
 void dc_rowtable_commit(dc_rowtable *t);
 
-/* Reading, for the trace writer. */
+/* Rows reach sink(ctx, table, rows, n) whenever a table's unsent rows fill
+ * flush_bytes (from the next commit on, every table of the set); the table
+ * keeps none of them.  NULL: kept in memory (a new set). */
+typedef void (*dc_rowtable_sink)(void *ctx, dc_rowtable *t, const void *rows, size_t n);
+void dc_rowtable_set_sink(dc_rowtable_set *set, dc_rowtable_sink sink, void *ctx, size_t flush_bytes);
+
+/* Reading, for the trace writer.  rows counts every committed row;
+ * flushed those given to the sink, buffered those data holds (rows
+ * flushed .. rows - 1). */
 const char *dc_rowtable_name(const dc_rowtable *t);
 const char *dc_rowtable_doc(const dc_rowtable *t);
 size_t dc_rowtable_columns(const dc_rowtable *t);
 size_t dc_rowtable_row_size(const dc_rowtable *t);
 size_t dc_rowtable_rows(const dc_rowtable *t);
-/* Rows as packed bytes, column c at offset dc_rowtable_column_offset. */
+size_t dc_rowtable_flushed(const dc_rowtable *t);
+size_t dc_rowtable_buffered(const dc_rowtable *t);
+/* The buffered rows as packed bytes, column c at offset dc_rowtable_column_offset. */
 const void *dc_rowtable_data(const dc_rowtable *t);
 const char *dc_rowtable_column_name(const dc_rowtable *t, size_t c);
 dc_rowcol_type dc_rowtable_column_type(const dc_rowtable *t, size_t c);

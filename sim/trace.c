@@ -72,6 +72,17 @@ int dc_trace_check_writable(const char *path, dc_error *err)
 
 /* ---- HDF5 helpers --------------------------------------------------------- */
 
+/* A table being written: its dataset, its rows' memory type, the rows
+ * written so far; key: the rowtable or event log whose rows it takes. */
+typedef struct table_out {
+    const void *key;
+    char path[64];
+    hid_t d, mem;
+    size_t rows;
+} table_out;
+
+#define MAX_STREAMED 16
+
 typedef struct writer {
     const char *path;
     dc_error *err;
@@ -80,6 +91,10 @@ typedef struct writer {
     hid_t scalar;   /* scalar dataspace */
     hid_t dapl;     /* tables: no chunk cache (each chunk is written once, whole) */
     int level;      /* deflate level, 0 = none */
+    dc_h5image *img;
+    /* tables streamed during the run (dc_trace_stream) */
+    table_out streamed[MAX_STREAMED];
+    size_t n_streamed;
 } writer;
 
 #define DETAIL_MAX 256
@@ -205,39 +220,107 @@ static int write_root_attrs(writer *w, const dc_trace_meta *m)
 
 /* ---- tables ------------------------------------------------------------------- */
 
-/* A table of n rows: file_type in the file, mem_type the rows' layout in
- * memory (the same offsets and, on a little-endian machine, the same types,
- * so that libhdf5 copies the rows rather than converting them member by
- * member), with the attributes every table carries: "doc", "units" (one
- * per column, comma-separated) and "column_docs" ("name: doc" lines). */
-static int write_table(writer *w, const char *path, hid_t file_type, hid_t mem_type, size_t n, size_t row_size,
-                       const void *rows, const char *doc, const char *units, const char *column_docs)
+/* Creates the dataset of table o: file_type rows, n of them to begin with
+ * (it grows as rows are appended), chunks of chunk_rows; mem_type (copied)
+ * is the rows' layout in memory: the same offsets and, on a little-endian
+ * machine, the same types, so that libhdf5 copies the rows rather than
+ * converting them member by member. */
+static int table_create(writer *w, table_out *o, hid_t file_type, hid_t mem_type, size_t n, size_t chunk_rows)
 {
     int rc = DC_OK;
     hsize_t dims[1] = {n}, maxdims[1] = {H5S_UNLIMITED};
     hid_t space = H5Screate_simple(1, dims, maxdims);
-    size_t row = row_size ? row_size : 1;
-    hid_t dcpl = table_dcpl(w, 1, n, TABLE_CHUNK_BYTES / row ? TABLE_CHUNK_BYTES / row : 1, 0);
-    hid_t d = -1;
-    if (file_type < 0 || mem_type < 0 || space < 0 || dcpl < 0)
-        rc = fail(w, "could not set up dataset %s", path);
-    else if ((d = H5Dcreate2(w->file, path, file_type, space, H5P_DEFAULT, dcpl, w->dapl)) < 0)
-        rc = fail(w, "could not create dataset %s", path);
-    else if (n > 0 && H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows) < 0)
-        rc = fail(w, "could not write dataset %s", path);
-    if (rc == DC_OK)
-        rc = write_attr_str(w, d, path, "doc", doc);
-    if (rc == DC_OK)
-        rc = write_attr_str(w, d, path, "units", units);
-    if (rc == DC_OK)
-        rc = write_attr_str(w, d, path, "column_docs", column_docs);
-    if (d >= 0 && H5Dclose(d) < 0 && rc == DC_OK)
-        rc = fail(w, "could not close dataset %s", path);
+    hid_t dcpl = table_dcpl(w, 1, chunk_rows, chunk_rows, 0);
+    o->d = o->mem = -1;
+    o->rows = 0;
+    if (file_type < 0 || mem_type < 0 || space < 0 || dcpl < 0 || (o->mem = H5Tcopy(mem_type)) < 0)
+        rc = fail(w, "could not set up dataset %s", o->path);
+    else if ((o->d = H5Dcreate2(w->file, o->path, file_type, space, H5P_DEFAULT, dcpl, w->dapl)) < 0)
+        rc = fail(w, "could not create dataset %s", o->path);
     if (dcpl >= 0)
         H5Pclose(dcpl);
     if (space >= 0)
         H5Sclose(space);
     return rc;
+}
+
+/* Writes n rows after those o has, growing the dataset when it must. */
+static int table_append(writer *w, table_out *o, const void *rows, size_t n)
+{
+    if (n == 0)
+        return DC_OK;
+    hid_t fspace = H5Dget_space(o->d);
+    hsize_t dims[1] = {0};
+    int rc = DC_OK;
+    if (fspace < 0 || H5Sget_simple_extent_dims(fspace, dims, NULL) < 0)
+        rc = fail(w, "could not write dataset %s", o->path);
+    if (rc == DC_OK && dims[0] < o->rows + n) {
+        H5Sclose(fspace);
+        dims[0] = o->rows + n;
+        if (H5Dset_extent(o->d, dims) < 0 || (fspace = H5Dget_space(o->d)) < 0) {
+            fspace = -1;
+            rc = fail(w, "could not extend dataset %s", o->path);
+        }
+    }
+    hsize_t off[1] = {o->rows}, count[1] = {n};
+    hid_t mspace = rc == DC_OK ? H5Screate_simple(1, count, NULL) : -1;
+    if (rc == DC_OK &&
+        (mspace < 0 || H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, count, NULL) < 0 ||
+         H5Dwrite(o->d, o->mem, mspace, fspace, H5P_DEFAULT, rows) < 0))
+        rc = fail(w, "could not write dataset %s", o->path);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    if (rc == DC_OK)
+        o->rows += n;
+    return rc;
+}
+
+/* The attributes every table carries: "doc", "units" (one per column,
+ * comma-separated) and "column_docs" ("name: doc" lines); closes o. */
+static int table_finish(writer *w, table_out *o, const char *doc, const char *units, const char *column_docs)
+{
+    int rc = write_attr_str(w, o->d, o->path, "doc", doc);
+    if (rc == DC_OK)
+        rc = write_attr_str(w, o->d, o->path, "units", units);
+    if (rc == DC_OK)
+        rc = write_attr_str(w, o->d, o->path, "column_docs", column_docs);
+    if (H5Dclose(o->d) < 0 && rc == DC_OK)
+        rc = fail(w, "could not close dataset %s", o->path);
+    H5Tclose(o->mem);
+    o->d = o->mem = -1;
+    return rc;
+}
+
+/* A whole table of n rows in one go, in 64 KiB chunks (fewer rows when
+ * the table is shorter, at least 1). */
+static int write_table(writer *w, const char *path, hid_t file_type, hid_t mem_type, size_t n, size_t row_size,
+                       const void *rows, const char *doc, const char *units, const char *column_docs)
+{
+    table_out o = {0};
+    snprintf(o.path, sizeof o.path, "%s", path);
+    size_t per_chunk = TABLE_CHUNK_BYTES / (row_size ? row_size : 1);
+    per_chunk = per_chunk ? per_chunk : 1;
+    int rc = table_create(w, &o, file_type, mem_type, n, n < 1 ? 1 : n < per_chunk ? n : per_chunk);
+    if (rc == DC_OK)
+        rc = table_append(w, &o, rows, n);
+    if (rc == DC_OK)
+        return table_finish(w, &o, doc, units, column_docs);
+    if (o.d >= 0)
+        H5Dclose(o.d);
+    if (o.mem >= 0)
+        H5Tclose(o.mem);
+    return rc;
+}
+
+/* The streamed table of key, or NULL. */
+static table_out *streamed_of(writer *w, const void *key)
+{
+    for (size_t i = 0; i < w->n_streamed; i++)
+        if (w->streamed[i].key == key)
+            return &w->streamed[i];
+    return NULL;
 }
 
 /* A fixed-length UTF-8 string of size bytes, NUL-padded; -1 on failure. */
@@ -520,18 +603,32 @@ hid_t dc_trace_event_type(bool native)
 }
 
 
+#define EVENTS_DOC "one row per event of the run, in time order (docs/traces.md lists the kinds)"
+#define EVENTS_UNITS "s,,,,,"
+#define EVENTS_COLUMN_DOCS                                                                                          \
+    "time_s: simulated time of the event\n"                                                                      \
+    "kind: what happened (failure, repair_done, checkpoint, job_done, ...)\n"                                    \
+    "component: the failure class, network part, storage tier or pool it concerns\n"                             \
+    "id: the node or unit it concerns, -1 if none\n"                                                             \
+    "job: the job it concerns, -1 if none\n"                                                                     \
+    "value: a number whose meaning and unit depend on the kind (docs/traces.md)\n"
+
+/* The rows of the log still buffered: appended to the streamed /events, or
+ * the whole table. */
 static int write_events(writer *w, const dc_eventlog *log)
 {
+    table_out *o = log ? streamed_of(w, log) : NULL;
+    if (o) {
+        int rc = table_append(w, o, dc_eventlog_rows(log), dc_eventlog_buffered(log));
+        return rc == DC_OK ? table_finish(w, o, EVENTS_DOC, EVENTS_UNITS, EVENTS_COLUMN_DOCS) : rc;
+    }
+    if (log && dc_eventlog_flushed(log) > 0)
+        return dc_error_set(w->err, DC_EINTERNAL, "cannot write trace '%s': the event log streamed elsewhere",
+                            w->path);
     size_t n = log ? dc_eventlog_count(log) : 0;
     hid_t mem = dc_trace_event_type(true), file = dc_trace_event_type(false);
     int rc = write_table(w, "/events", file, mem, n, sizeof(dc_eventlog_row), log ? dc_eventlog_rows(log) : NULL,
-                         "one row per event of the run, in time order (docs/traces.md lists the kinds)", "s,,,,,",
-                         "time_s: simulated time of the event\n"
-                         "kind: what happened (failure, repair_done, checkpoint, job_done, ...)\n"
-                         "component: the failure class, network part, storage tier or pool it concerns\n"
-                         "id: the node or unit it concerns, -1 if none\n"
-                         "job: the job it concerns, -1 if none\n"
-                         "value: a number whose meaning and unit depend on the kind (docs/traces.md)\n");
+                         EVENTS_DOC, EVENTS_UNITS, EVENTS_COLUMN_DOCS);
     if (mem >= 0)
         H5Tclose(mem);
     if (file >= 0)
@@ -611,11 +708,20 @@ static int write_rowtable(writer *w, const dc_rowtable *t)
         return dc_error_set(w->err, DC_EINTERNAL, "cannot write trace '%s': table name '%s' is not a valid name",
                             w->path, name);
     snprintf(path, sizeof path, "/%s", name);
+    table_out *o = streamed_of(w, t);
+    if (!o && dc_rowtable_flushed(t) > 0)
+        return dc_error_set(w->err, DC_EINTERNAL, "cannot write trace '%s': table %s streamed elsewhere", w->path,
+                            path);
     hid_t mem = rowtable_type(t, true), file = rowtable_type(t, false);
     char *units = rowtable_joined(t, false), *docs = rowtable_joined(t, true);
-    int rc = units && docs ? write_table(w, path, file, mem, dc_rowtable_rows(t), dc_rowtable_row_size(t),
-                                         dc_rowtable_data(t), dc_rowtable_doc(t), units, docs)
-                           : dc_error_set(w->err, DC_ENOMEM, "cannot write trace '%s': out of memory", w->path);
+    int rc = DC_OK;
+    if (!units || !docs)
+        rc = dc_error_set(w->err, DC_ENOMEM, "cannot write trace '%s': out of memory", w->path);
+    else if (o && (rc = table_append(w, o, dc_rowtable_data(t), dc_rowtable_buffered(t))) == DC_OK)
+        rc = table_finish(w, o, dc_rowtable_doc(t), units, docs);
+    else if (!o)
+        rc = write_table(w, path, file, mem, dc_rowtable_rows(t), dc_rowtable_row_size(t), dc_rowtable_data(t),
+                         dc_rowtable_doc(t), units, docs);
     free(units);
     free(docs);
     if (mem >= 0)
@@ -651,26 +757,69 @@ static hid_t create_file(const char *tmp, dc_h5image *img)
     return f;
 }
 
-static int write_file(writer *w, dc_outfile *out, const dc_trace_meta *meta,
-                      const dc_summary *summary, const dc_series_set *series,
-                      const dc_eventlog *events)
+/* The types every part uses and the file in memory. */
+static int writer_open(writer *w, const char *path, int level, dc_error *err)
 {
-    int rc = DC_OK;
+    *w = (writer){.path = path, .err = err, .file = -1, .str_type = -1, .scalar = -1, .dapl = -1, .level = level};
+    if (level < 0 || level > 9)
+        return dc_error_set(err, DC_EINTERNAL, "cannot write trace '%s': compression level %d is not in 0-9", path,
+                            level);
+    if (level > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0)
+        return dc_error_set(err, DC_EIO, "cannot write trace '%s': this HDF5 library has no deflate filter", path);
     w->str_type = H5Tcopy(H5T_C_S1);
     if (w->str_type < 0 || H5Tset_size(w->str_type, H5T_VARIABLE) < 0 ||
-        H5Tset_cset(w->str_type, H5T_CSET_UTF8) < 0 ||
-        (w->scalar = H5Screate(H5S_SCALAR)) < 0 || (w->dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0 ||
-        H5Pset_chunk_cache(w->dapl, 0, 0, 1.0) < 0)
+        H5Tset_cset(w->str_type, H5T_CSET_UTF8) < 0 || (w->scalar = H5Screate(H5S_SCALAR)) < 0 ||
+        (w->dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0 || H5Pset_chunk_cache(w->dapl, 0, 0, 1.0) < 0)
         return fail(w, "could not set up HDF5 types");
-    dc_h5image *img = dc_h5image_create();
-    if (!img)
-        return dc_error_set(w->err, DC_ENOMEM, "cannot write trace '%s': out of memory", w->path);
-    w->file = create_file(dc_outfile_name(out), img);
-    if (w->file < 0) {
-        dc_h5image_destroy(img);
+    if (!(w->img = dc_h5image_create()))
+        return dc_error_set(err, DC_ENOMEM, "cannot write trace '%s': out of memory", path);
+    w->file = create_file(path, w->img);
+    if (w->file < 0)
         return fail(w, "could not create the file in memory");
+    return DC_OK;
+}
+
+/* Whatever is still open, and the image. */
+static void writer_free(writer *w)
+{
+    for (size_t i = 0; i < w->n_streamed; i++) {
+        if (w->streamed[i].d >= 0)
+            H5Dclose(w->streamed[i].d);
+        if (w->streamed[i].mem >= 0)
+            H5Tclose(w->streamed[i].mem);
     }
-    rc = write_root_attrs(w, meta);
+    w->n_streamed = 0;
+    if (w->file >= 0)
+        H5Fclose(w->file);
+    if (w->scalar >= 0)
+        H5Sclose(w->scalar);
+    if (w->dapl >= 0)
+        H5Pclose(w->dapl);
+    if (w->str_type >= 0)
+        H5Tclose(w->str_type);
+    dc_h5image_destroy(w->img);
+    w->file = w->scalar = w->dapl = w->str_type = -1;
+    w->img = NULL;
+}
+
+static int check_parts(const char *path, const dc_trace_meta *meta, const dc_series_set *series,
+                       const dc_eventlog *events, dc_error *err)
+{
+    if (series && dc_series_set_failed(series))
+        return dc_error_set(err, DC_ENOMEM, "cannot write trace '%s': the time series ran out of memory", path);
+    if (events && dc_eventlog_failed(events))
+        return dc_error_set(err, DC_ENOMEM, "cannot write trace '%s': the event log ran out of memory", path);
+    if (meta && meta->tables && dc_rowtable_set_failed(meta->tables))
+        return dc_error_set(err, DC_ENOMEM, "cannot write trace '%s': a table ran out of memory", path);
+    return DC_OK;
+}
+
+/* Every part (the streamed tables' last rows), the file closed, its image
+ * written to out. */
+static int write_file(writer *w, dc_outfile *out, const dc_trace_meta *meta, const dc_summary *summary,
+                      const dc_series_set *series, const dc_eventlog *events)
+{
+    int rc = write_root_attrs(w, meta);
     if (rc == DC_OK)
         rc = write_summary(w, summary);
     if (rc == DC_OK)
@@ -679,60 +828,199 @@ static int write_file(writer *w, dc_outfile *out, const dc_trace_meta *meta,
         rc = write_events(w, events);
     if (rc == DC_OK && meta)
         rc = write_rowtables(w, meta->tables);
+    for (size_t i = 0; rc == DC_OK && i < w->n_streamed; i++)
+        if (w->streamed[i].d >= 0)
+            rc = dc_error_set(w->err, DC_EINTERNAL, "cannot write trace '%s': %s was streamed but not given",
+                              w->path, w->streamed[i].path);
+    if (rc != DC_OK)
+        return rc;
     herr_t st = H5Fclose(w->file);
     w->file = -1;
-    if (st < 0 && rc == DC_OK)
-        rc = fail(w, "could not finish the file in memory");
+    if (st < 0)
+        return fail(w, "could not finish the file in memory");
     /* The image, kept as the file closed, goes to disk through our own
      * writes: a full disk shows here as an errno, and HDF5's in-memory file
      * has closed cleanly. */
     char why[512];
-    if (rc == DC_OK && dc_h5image_write(img, out, why, sizeof why) != 0)
-        rc = dc_error_set(w->err, DC_EIO, "cannot write trace '%s': %s", w->path, why);
-    dc_h5image_destroy(img);
-    return rc;
+    if (dc_h5image_write(w->img, out, why, sizeof why) != 0)
+        return dc_error_set(w->err, DC_EIO, "cannot write trace '%s': %s", w->path, why);
+    return DC_OK;
+}
+
+typedef struct quiet {
+    H5E_auto2_t func;
+    void *data;
+} quiet;
+
+static void quiet_on(quiet *q)
+{
+    H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+static void quiet_off(const quiet *q)
+{
+    H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
 }
 
 int dc_trace_write_to(dc_outfile *out, const dc_trace_meta *meta, const dc_summary *summary,
                       const dc_series_set *series, const dc_eventlog *events, dc_error *err)
 {
     const char *path = dc_outfile_path(out);
-    if (series && dc_series_set_failed(series))
-        return dc_error_set(err, DC_ENOMEM,
-                            "cannot write trace '%s': the time series ran out of memory", path);
-    if (events && dc_eventlog_failed(events))
-        return dc_error_set(err, DC_ENOMEM,
-                            "cannot write trace '%s': the event log ran out of memory", path);
-    if (meta && meta->tables && dc_rowtable_set_failed(meta->tables))
-        return dc_error_set(err, DC_ENOMEM, "cannot write trace '%s': a table ran out of memory", path);
-    if (meta && (meta->compression_level < 0 || meta->compression_level > 9))
-        return dc_error_set(err, DC_EINTERNAL,
-                            "cannot write trace '%s': compression level %d is not in 0-9", path,
-                            meta->compression_level);
-
-    H5E_auto2_t old_func;
-    void *old_data;
-    H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-
-    int rc;
-    writer w = {.path = path, .err = err, .file = -1, .str_type = -1, .scalar = -1, .dapl = -1,
-                .level = meta ? meta->compression_level : 0};
-    if (w.level > 0 && H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0)
-        rc = dc_error_set(err, DC_EIO,
-                          "cannot write trace '%s': this HDF5 library has no deflate filter", path);
-    else
+    int rc = check_parts(path, meta, series, events, err);
+    if (rc != DC_OK)
+        return rc;
+    quiet q;
+    quiet_on(&q);
+    writer w;
+    rc = writer_open(&w, path, meta ? meta->compression_level : 0, err);
+    if (rc == DC_OK)
         rc = write_file(&w, out, meta, summary, series, events);
-    if (w.file >= 0)
-        H5Fclose(w.file);
-    if (w.scalar >= 0)
-        H5Sclose(w.scalar);
-    if (w.dapl >= 0)
-        H5Pclose(w.dapl);
-    if (w.str_type >= 0)
-        H5Tclose(w.str_type);
-    H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
+    writer_free(&w);
+    quiet_off(&q);
     return rc;
+}
+
+/* ---- streaming during the run ------------------------------------------------- */
+
+struct dc_trace_stream {
+    writer w;
+    char *path;
+    dc_error err;      /* the first failure of a flush during the run */
+    bool failed;
+    dc_rowtable_set *tables;
+    dc_eventlog *log;
+};
+
+/* The first flush of key creates its table; every flush appends. */
+static void stream_rows(dc_trace_stream *ts, const void *key, const char *path, hid_t file_type, hid_t mem_type,
+                        const void *rows, size_t n)
+{
+    if (ts->failed)
+        return;
+    quiet q;
+    quiet_on(&q);
+    writer *w = &ts->w;
+    table_out *o = streamed_of(w, key);
+    int rc = DC_OK;
+    if (!o && w->n_streamed == MAX_STREAMED) {
+        rc = dc_error_set(w->err, DC_EINTERNAL, "cannot write trace '%s': more than %d streamed tables", w->path,
+                          MAX_STREAMED);
+    } else if (!o) {
+        o = &w->streamed[w->n_streamed++];
+        *o = (table_out){.key = key, .d = -1, .mem = -1};
+        snprintf(o->path, sizeof o->path, "%s", path);
+        rc = table_create(w, o, file_type, mem_type, 0, n); /* a flush is a chunk */
+    }
+    if (rc == DC_OK)
+        rc = table_append(w, o, rows, n);
+    ts->failed = rc != DC_OK;
+    quiet_off(&q);
+}
+
+static void events_sink(void *ctx, const dc_eventlog_row *rows, size_t n)
+{
+    dc_trace_stream *ts = ctx;
+    hid_t mem = dc_trace_event_type(true), file = dc_trace_event_type(false);
+    stream_rows(ts, ts->log, "/events", file, mem, rows, n);
+    if (mem >= 0)
+        H5Tclose(mem);
+    if (file >= 0)
+        H5Tclose(file);
+}
+
+static void table_sink(void *ctx, dc_rowtable *t, const void *rows, size_t n)
+{
+    dc_trace_stream *ts = ctx;
+    char path[64];
+    if (!valid_link_name(dc_rowtable_name(t))) {
+        if (!ts->failed)
+            dc_error_set(&ts->err, DC_EINTERNAL, "cannot write trace '%s': table name '%s' is not a valid name",
+                         ts->path, dc_rowtable_name(t));
+        ts->failed = true;
+        return;
+    }
+    snprintf(path, sizeof path, "/%s", dc_rowtable_name(t));
+    hid_t mem = rowtable_type(t, true), file = rowtable_type(t, false);
+    stream_rows(ts, t, path, file, mem, rows, n);
+    if (mem >= 0)
+        H5Tclose(mem);
+    if (file >= 0)
+        H5Tclose(file);
+}
+
+dc_trace_stream *dc_trace_stream_open(const char *path, int compression_level, dc_rowtable_set *tables,
+                                      dc_eventlog *log, dc_error *err)
+{
+    dc_trace_stream *ts = calloc(1, sizeof *ts);
+    size_t len = strlen(path ? path : "") + 1;
+    if (!ts || !(ts->path = malloc(len))) {
+        free(ts);
+        dc_error_set(err, DC_ENOMEM, "cannot write trace '%s': out of memory", path ? path : "");
+        return NULL;
+    }
+    memcpy(ts->path, path ? path : "", len);
+    quiet q;
+    quiet_on(&q);
+    int rc = writer_open(&ts->w, ts->path, compression_level, &ts->err);
+    quiet_off(&q);
+    if (rc != DC_OK) {
+        dc_error_set(err, ts->err.code, "%s", ts->err.msg);
+        writer_free(&ts->w);
+        free(ts->path);
+        free(ts);
+        return NULL;
+    }
+    ts->tables = tables;
+    ts->log = log;
+    if (tables)
+        dc_rowtable_set_sink(tables, table_sink, ts, TABLE_CHUNK_BYTES);
+    if (log)
+        dc_eventlog_set_sink(log, events_sink, ts, TABLE_CHUNK_BYTES / sizeof(dc_eventlog_row));
+    return ts;
+}
+
+int dc_trace_stream_write_to(dc_trace_stream *ts, dc_outfile *out, const dc_trace_meta *meta,
+                             const dc_summary *summary, const dc_series_set *series, const dc_eventlog *events,
+                             dc_error *err)
+{
+    if (ts->failed)
+        return dc_error_set(err, ts->err.code, "%s", ts->err.msg);
+    const char *path = dc_outfile_path(out);
+    int rc = check_parts(path, meta, series, events, err);
+    if (rc != DC_OK)
+        return rc;
+    if (meta && meta->compression_level != ts->w.level)
+        return dc_error_set(err, DC_EINTERNAL, "cannot write trace '%s': compression level %d, streamed with %d",
+                            path, meta->compression_level, ts->w.level);
+    if (ts->w.file < 0)
+        return dc_error_set(err, DC_EINTERNAL, "cannot write trace '%s': written already", path);
+    quiet q;
+    quiet_on(&q);
+    ts->w.err = err;
+    ts->w.path = path;
+    rc = write_file(&ts->w, out, meta, summary, series, events);
+    ts->w.err = &ts->err;
+    ts->w.path = ts->path;
+    writer_free(&ts->w);
+    quiet_off(&q);
+    return rc;
+}
+
+void dc_trace_stream_destroy(dc_trace_stream *ts)
+{
+    if (!ts)
+        return;
+    if (ts->tables)
+        dc_rowtable_set_sink(ts->tables, NULL, NULL, 0);
+    if (ts->log)
+        dc_eventlog_set_sink(ts->log, NULL, NULL, 0);
+    quiet q;
+    quiet_on(&q);
+    writer_free(&ts->w);
+    quiet_off(&q);
+    free(ts->path);
+    free(ts);
 }
 
 int dc_trace_write(const char *path, const dc_trace_meta *meta,

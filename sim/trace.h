@@ -70,4 +70,21 @@ int dc_trace_write(const char *path, const dc_trace_meta *meta,
 int dc_trace_write_to(dc_outfile *out, const dc_trace_meta *meta, const dc_summary *summary,
                       const dc_series_set *series, const dc_eventlog *events, dc_error *err);
 
+/* A trace whose big tables stream into it during the run: opened before
+ * the run (the file in memory, sim/h5image.h), it takes the rows of every
+ * table of tables and of log as they fill 64 KiB (rowtable.h, eventlog.h
+ * sinks), so that a row costs its bytes in the file's image only and is
+ * not kept in memory as well; dc_trace_stream_write_to then writes the
+ * rest and the image (the same datasets and values as dc_trace_write_to).
+ * path: for messages; compression_level as meta's.  A failure while
+ * streaming is reported by dc_trace_stream_write_to.  destroy detaches
+ * the sinks (call it before the tables and the log go). */
+typedef struct dc_trace_stream dc_trace_stream;
+dc_trace_stream *dc_trace_stream_open(const char *path, int compression_level, dc_rowtable_set *tables,
+                                      dc_eventlog *log, dc_error *err);
+int dc_trace_stream_write_to(dc_trace_stream *ts, dc_outfile *out, const dc_trace_meta *meta,
+                             const dc_summary *summary, const dc_series_set *series, const dc_eventlog *events,
+                             dc_error *err);
+void dc_trace_stream_destroy(dc_trace_stream *ts);
+
 #endif

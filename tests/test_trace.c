@@ -21,6 +21,8 @@
 #include "series.h"
 #include "json.h"
 #include "numfmt.h"
+#include "outfile.h"
+#include "rowtable.h"
 #include "summary.h"
 #include "table.h"
 #include "testutil.h"
@@ -1235,6 +1237,106 @@ static void test_trace_format1(void)
     fixture_free(&fx);
 }
 
+/* The rows of a table and of the event log streamed into the trace during
+ * the run (dc_trace_stream: dozens of 64 KiB flushes, and a last partial
+ * one) read back as those of the same trace written at the end: every
+ * dataset's table equal, the events byte for byte; with and without
+ * compression.  The log and the table keep only the rows not yet flushed. */
+static void test_trace_stream(void)
+{
+    for (int level = 0; level <= 6; level += 6) {
+        fixture fx;
+        fixture_make(&fx, 0, 100);
+        fx.meta.compression_level = level;
+        dc_rowtable_set *tabs[2] = {dc_rowtable_set_create(), dc_rowtable_set_create()};
+        dc_eventlog *logs[2] = {dc_eventlog_create(), dc_eventlog_create()};
+        char paths[2][600];
+        path_in(paths[0], sizeof paths[0], "streamed.h5");
+        path_in(paths[1], sizeof paths[1], "whole.h5");
+        dc_error err;
+        dc_trace_stream *ts = dc_trace_stream_open(paths[0], level, tabs[0], logs[0], &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ts);
+        for (int k = 0; k < 2; k++) {
+            dc_rowtable *t = dc_rowtable_set_get(tabs[k], "jobs", "one row per job");
+            int id = dc_rowtable_add_column(t, "job", DC_ROWCOL_I4, 0, "", "its id");
+            int name = dc_rowtable_add_column(t, "name", DC_ROWCOL_STR, 20, "", "its name");
+            int h = dc_rowtable_add_column(t, "run_h", DC_ROWCOL_F8, 0, "h", "its run time");
+            dc_rowtable *small = dc_rowtable_set_get(tabs[k], "pools", "a short table, never flushed");
+            int p = dc_rowtable_add_column(small, "nodes", DC_ROWCOL_I4, 0, "", "its nodes");
+            for (int i = 0; i < 3; i++) {
+                dc_rowtable_set_i4(small, p, i);
+                dc_rowtable_commit(small);
+            }
+            for (int i = 0; i < 20011; i++) {
+                char nm[32];
+                snprintf(nm, sizeof nm, "job-%d", i);
+                dc_rowtable_set_i4(t, id, i);
+                dc_rowtable_set_str(t, name, nm);
+                if (i % 7)
+                    dc_rowtable_set_f8(t, h, i * 0.25);
+                dc_rowtable_commit(t);
+                dc_eventlog_add(logs[k], i * 1.5, i % 3 ? "job_start" : "job_done", "pool", i % 97, i, i / 3.0);
+            }
+            fx.meta.tables = tabs[k];
+            if (k == 0) {
+                CU_ASSERT_TRUE(dc_rowtable_flushed(t) > 0);
+                CU_ASSERT_TRUE(dc_rowtable_buffered(t) * dc_rowtable_row_size(t) < 65536);
+                CU_ASSERT_EQUAL(dc_rowtable_rows(t), 20011);
+                CU_ASSERT_TRUE(dc_eventlog_buffered(logs[k]) < 1024);
+                CU_ASSERT_EQUAL(dc_eventlog_count(logs[k]), 20011);
+                dc_outfile *out = dc_outfile_open(paths[0], "trace", &err);
+                CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+                CU_ASSERT_EQUAL(dc_trace_stream_write_to(ts, out, &fx.meta, fx.summary, fx.series, logs[0], &err),
+                                DC_OK);
+                CU_ASSERT_EQUAL(dc_outfile_commit(out, &err), DC_OK);
+                dc_trace_stream_destroy(ts);
+            } else {
+                CU_ASSERT_EQUAL(dc_rowtable_flushed(t), 0);
+                CU_ASSERT_EQUAL(dc_trace_write(paths[1], &fx.meta, fx.summary, fx.series, logs[1], &err), DC_OK);
+            }
+        }
+        dc_trace_file *t0 = dc_trace_open(paths[0], &err), *t1 = dc_trace_open(paths[1], &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t1);
+        char **l0 = NULL, **l1 = NULL;
+        size_t n0 = 0, n1 = 0;
+        CU_ASSERT_EQUAL_FATAL(dc_trace_list_datasets(t0, &l0, &n0, &err), DC_OK);
+        CU_ASSERT_EQUAL_FATAL(dc_trace_list_datasets(t1, &l1, &n1, &err), DC_OK);
+        CU_ASSERT_EQUAL_FATAL(n0, n1);
+        for (size_t i = 0; i < n0; i++) {
+            CU_ASSERT_STRING_EQUAL(l0[i], l1[i]);
+            dc_table *a = dc_table_create(), *b = dc_table_create();
+            CU_ASSERT_EQUAL(dc_trace_read_table(t0, l0[i], a, &err), DC_OK);
+            CU_ASSERT_EQUAL(dc_trace_read_table(t1, l1[i], b, &err), DC_OK);
+            check_same_table(a, b);
+            for (size_t c = 0; c < dc_table_columns(a); c++)
+                if (dc_table_column_type(a, c) == DC_COL_TEXT)
+                    for (size_t r = 0; r < dc_table_rows(a); r++)
+                        CU_ASSERT_STRING_EQUAL(dc_table_text(a, r, c), dc_table_text(b, r, c));
+            if (strcmp(l0[i], "/jobs") == 0)
+                CU_ASSERT_EQUAL(dc_table_rows(a), 20011);
+            dc_table_destroy(a);
+            dc_table_destroy(b);
+        }
+        dc_trace_free_list(l0, n0);
+        dc_trace_free_list(l1, n1);
+        dc_eventlog *back = dc_eventlog_create();
+        CU_ASSERT_EQUAL(dc_trace_read_events(t0, back, &err), DC_OK);
+        CU_ASSERT_EQUAL_FATAL(dc_eventlog_count(back), 20011);
+        CU_ASSERT_EQUAL(memcmp(dc_eventlog_rows(back), dc_eventlog_rows(logs[1]), 20011 * sizeof(dc_eventlog_row)), 0);
+        dc_eventlog_destroy(back);
+        dc_trace_close(t0);
+        dc_trace_close(t1);
+        unlink(paths[0]);
+        unlink(paths[1]);
+        for (int k = 0; k < 2; k++) {
+            dc_rowtable_set_destroy(tabs[k]);
+            dc_eventlog_destroy(logs[k]);
+        }
+        fixture_free(&fx);
+    }
+}
+
 static int register_tests(void)
 {
     DC_TEST_SUITE("json", {"the writer: layout, escapes, numbers, errors", test_json_writer},
@@ -1253,6 +1355,7 @@ static int register_tests(void)
                   {"open errors", test_trace_open_errors},
                   {"missing datasets", test_trace_missing_parts},
                   {"format 1 read as format 2", test_trace_format1},
+                  {"rows streamed during the run", test_trace_stream},
                   {"checksum: XXH64 block, FNV-1a blocks of older traces, other versions", test_trace_checksum_versions});
     DC_TEST_SUITE("xxh64", {"reference values, pieces", test_xxh64});
     return 0;
