@@ -226,6 +226,7 @@ dc_job_phase dc_cluster_job_phase(const dc_cluster *c, int32_t job) { return c->
 size_t dc_cluster_speed_source_count(const dc_cluster *c) { return c->n_speed_sources; }
 const char *dc_cluster_speed_source_name(const dc_cluster *c, int source) { return c->speed_names[source]; }
 double dc_cluster_job_speed_factor(const dc_cluster *c, int32_t job, int source) { return c->jobs[job].speed[source]; }
+const double *dc_cluster_job_speed_factors(const dc_cluster *c, int32_t job) { return c->jobs[job].speed; }
 
 bool dc_cluster_job_active(const dc_cluster *c, int32_t job)
 {

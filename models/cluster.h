@@ -278,6 +278,10 @@ const char *dc_cluster_speed_source_name(const dc_cluster *c, int source);
  * "job_speed" when it changes.  A factor of 0 stops progress. */
 void dc_cluster_set_job_speed(dc_cluster *c, int32_t job, int source, double factor);
 double dc_cluster_job_speed_factor(const dc_cluster *c, int32_t job, int source);
+/* All the job's factors, by source (dc_cluster_speed_source_count of them;
+ * read-only, valid until the next factor set): for a model that reads them
+ * all at every change. */
+const double *dc_cluster_job_speed_factors(const dc_cluster *c, int32_t job);
 /* The product of all factors of the job. */
 double dc_cluster_job_speed(const dc_cluster *c, int32_t job);
 

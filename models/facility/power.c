@@ -119,6 +119,7 @@ typedef struct job_pw {
     double want_cap, want_heat, want_up;
     bool want_set;
     int type;                /* node type of the nodes it holds (cluster.types; 0 with one type) */
+    dc_job_phase phase;      /* its phase at this instant's computation */
 } job_pw;
 
 /* One node type's power figures (cluster.types; the power section's where
@@ -544,7 +545,8 @@ static void compute_full(dc_power *p)
         jp->held = false;
         jp->stalled = false;
         double before = base;
-        switch (dc_cluster_job_phase(c, j)) {
+        jp->phase = dc_cluster_job_phase(c, j);
+        switch (jp->phase) {
         case DC_JOB_RUNNING: {
             double other = jp->other; /* other models' factors: a stalled GPU idles */
             jp->stalled = now < jp->ready_at_s;
@@ -628,7 +630,7 @@ static void compute_full(dc_power *p)
     for (size_t k = 0; k < p->n_act; k++) {
         int32_t j = p->act[k];
         job_pw *jp = &p->jobs[j];
-        bool running = dc_cluster_job_phase(c, j) == DC_JOB_RUNNING;
+        bool running = jp->phase == DC_JOB_RUNNING;
         jp->want_set = running;
         jp->want_up = jp->stalled ? 0.0 : 1.0;
         if (jp->held) {
@@ -873,10 +875,12 @@ static void on_signal(dc_sim *sim, void *ctx, const void *payload)
 static double other_factor(const dc_power *p, int32_t j)
 {
     double other = 1.0;
-    if (p->other_sources)
-        for (size_t s = 0; s < dc_cluster_speed_source_count(p->c); s++)
+    if (p->other_sources) {
+        const double *f = dc_cluster_job_speed_factors(p->c, j);
+        for (size_t s = 0, n = dc_cluster_speed_source_count(p->c); s < n; s++)
             if ((int)s != p->src_cap && (int)s != p->src_heat && (int)s != p->src_up)
-                other *= dc_cluster_job_speed_factor(p->c, j, (int)s);
+                other *= f[s];
+    }
     return other;
 }
 
