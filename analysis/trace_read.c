@@ -18,6 +18,7 @@
  * name order. */
 #include "trace_read.h"
 #include "h5image.h"
+#include "h5quiet.h"
 #include "trace_format.h"
 
 #include <errno.h>
@@ -39,22 +40,6 @@ struct dc_trace_file {
     dc_table *summary;      /* format 2: /summary, read on first use */
     dc_table *series_index; /* format 2: /series_index, read on first use */
 };
-
-typedef struct quiet {
-    H5E_auto2_t func;
-    void *data;
-} quiet;
-
-static void quiet_on(quiet *q)
-{
-    H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-static void quiet_off(const quiet *q)
-{
-    H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
-}
 
 static char *dup_str(const char *s)
 {
@@ -103,8 +88,8 @@ dc_trace_file *dc_trace_open(const char *path, dc_error *err)
         return NULL;
     }
 
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     dc_trace_file *t = NULL;
     hid_t f = -1;
     htri_t is = H5Fis_hdf5(path);
@@ -167,7 +152,7 @@ dc_trace_file *dc_trace_open(const char *path, dc_error *err)
 done:
     if (f >= 0)
         H5Fclose(f);
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     return t;
 }
 
@@ -175,10 +160,10 @@ void dc_trace_close(dc_trace_file *t)
 {
     if (!t)
         return;
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     H5Fclose(t->file);
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     dc_table_destroy(t->summary);
     dc_table_destroy(t->series_index);
     free(t->path);
@@ -296,10 +281,10 @@ int dc_trace_attr_string(dc_trace_file *t, const char *name, char **out, dc_erro
 {
     if (!t || !name || !out)
         return dc_error_set(err, DC_EINTERNAL, "dc_trace_attr_string: bad arguments");
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     int rc = read_attr_string(t, t->file, "/", name, out, err);
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     return rc;
 }
 
@@ -307,10 +292,10 @@ int dc_trace_attr_double(dc_trace_file *t, const char *name, double *out, dc_err
 {
     if (!t || !name || !out)
         return dc_error_set(err, DC_EINTERNAL, "dc_trace_attr_double: bad arguments");
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     int rc = read_attr_number(t, name, H5T_NATIVE_DOUBLE, false, out, err);
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     return rc;
 }
 
@@ -318,10 +303,10 @@ int dc_trace_attr_uint64(dc_trace_file *t, const char *name, uint64_t *out, dc_e
 {
     if (!t || !name || !out)
         return dc_error_set(err, DC_EINTERNAL, "dc_trace_attr_uint64: bad arguments");
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     int rc = read_attr_number(t, name, H5T_NATIVE_UINT64, true, out, err);
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     return rc;
 }
 
@@ -454,8 +439,8 @@ int dc_trace_read_summary(dc_trace_file *t, dc_summary *out, dc_error *err)
 {
     if (!t || !out)
         return dc_error_set(err, DC_EINTERNAL, "dc_trace_read_summary: bad arguments");
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     int rc = DC_OK;
     hid_t g = -1;
     if (t->version >= 2 && H5Lexists(t->file, "summary", H5P_DEFAULT) > 0) {
@@ -501,7 +486,7 @@ int dc_trace_read_summary(dc_trace_file *t, dc_summary *out, dc_error *err)
             rc = dc_error_set(err, DC_EIO, "trace '%s': cannot list /summary", t->path);
         H5Gclose(g);
     }
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     return rc;
 }
 
@@ -547,8 +532,8 @@ int dc_trace_read_events(dc_trace_file *t, dc_eventlog *out, dc_error *err)
         return dc_error_set(err, DC_EINTERNAL, "dc_trace_read_events: bad arguments");
     if (!dc_eventlog_enabled(out))
         return dc_error_set(err, DC_EINTERNAL, "dc_trace_read_events: the event log is disabled");
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     hid_t d = -1;
     size_t n = 0;
     int rc = open_events(t, &d, &n, err);
@@ -572,7 +557,7 @@ int dc_trace_read_events(dc_trace_file *t, dc_eventlog *out, dc_error *err)
     }
     if (d >= 0)
         H5Dclose(d);
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     return rc;
 }
 
@@ -580,8 +565,8 @@ int dc_trace_event_count(dc_trace_file *t, size_t *count, dc_error *err)
 {
     if (!t || !count)
         return dc_error_set(err, DC_EINTERNAL, "dc_trace_event_count: bad arguments");
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     hid_t d = -1;
     size_t n = 0;
     int rc = open_events(t, &d, &n, err);
@@ -589,7 +574,7 @@ int dc_trace_event_count(dc_trace_file *t, size_t *count, dc_error *err)
         *count = n;
     if (d >= 0)
         H5Dclose(d);
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     return rc;
 }
 
@@ -603,8 +588,8 @@ int dc_trace_read_series(dc_trace_file *t, const char *name, double **time_s,
     if (!dpath)
         return nomem(err);
     snprintf(dpath, plen, "/series/%s", name);
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     hid_t d = -1, space = -1, type = -1;
     double *buf = NULL, *ts = NULL, *vs = NULL;
     hsize_t dims[2] = {0, 0};
@@ -663,7 +648,7 @@ int dc_trace_read_series(dc_trace_file *t, const char *name, double **time_s,
         H5Sclose(space);
     if (d >= 0)
         H5Dclose(d);
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     free(dpath);
     return rc;
 }
@@ -709,11 +694,11 @@ int dc_trace_has_dataset(dc_trace_file *t, const char *path, bool *has, dc_error
 {
     if (!t || !path || !has)
         return dc_error_set(err, DC_EINTERNAL, "dc_trace_has_dataset: bad arguments");
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     bool virt = false;
     *has = virtual_dataset(t, path, &virt) || (!virt && is_real_dataset(t, path));
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     return DC_OK;
 }
 
@@ -826,16 +811,16 @@ int dc_trace_list_datasets(dc_trace_file *t, char ***paths, size_t *n, dc_error 
 {
     if (!t || !paths || !n)
         return dc_error_set(err, DC_EINTERNAL, "dc_trace_list_datasets: bad arguments");
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     list_iter it = {0};
     herr_t st = H5Lvisit(t->file, H5_INDEX_NAME, H5_ITER_INC, list_cb, &it);
     if (!it.failed && st >= 0 && t->version >= 2 && list_virtual(t, &it, err) != DC_OK) {
         dc_trace_free_list(it.paths, it.n);
-        quiet_off(&q);
+        dc_h5quiet_off(&q);
         return err ? err->code : DC_EINPUT;
     }
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     if (it.failed || st < 0) {
         dc_trace_free_list(it.paths, it.n);
         return it.failed ? nomem(err)
@@ -1227,8 +1212,8 @@ int dc_trace_read_table(dc_trace_file *t, const char *path, dc_table *out, dc_er
 {
     if (!t || !path || !out || dc_table_columns(out) != 0)
         return dc_error_set(err, DC_EINTERNAL, "dc_trace_read_table: bad arguments");
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     bool virt = false;
     int rc = DC_OK;
     if (!virtual_dataset(t, path, &virt) && virt) {
@@ -1265,6 +1250,6 @@ int dc_trace_read_table(dc_trace_file *t, const char *path, dc_table *out, dc_er
     } else {
         rc = read_real_table(t, path, out, err);
     }
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     return rc;
 }

@@ -47,6 +47,7 @@
 #include "trace.h"
 #include "trace_format.h"
 #include "h5image.h"
+#include "h5quiet.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -847,22 +848,6 @@ static int write_file(writer *w, dc_outfile *out, const dc_trace_meta *meta, con
     return DC_OK;
 }
 
-typedef struct quiet {
-    H5E_auto2_t func;
-    void *data;
-} quiet;
-
-static void quiet_on(quiet *q)
-{
-    H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-static void quiet_off(const quiet *q)
-{
-    H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
-}
-
 int dc_trace_write_to(dc_outfile *out, const dc_trace_meta *meta, const dc_summary *summary,
                       const dc_series_set *series, const dc_eventlog *events, dc_error *err)
 {
@@ -870,14 +855,14 @@ int dc_trace_write_to(dc_outfile *out, const dc_trace_meta *meta, const dc_summa
     int rc = check_parts(path, meta, series, events, err);
     if (rc != DC_OK)
         return rc;
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     writer w;
     rc = writer_open(&w, path, meta ? meta->compression_level : 0, err);
     if (rc == DC_OK)
         rc = write_file(&w, out, meta, summary, series, events);
     writer_free(&w);
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     return rc;
 }
 
@@ -898,8 +883,8 @@ static void stream_rows(dc_trace_stream *ts, const void *key, const char *path, 
 {
     if (ts->failed)
         return;
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     writer *w = &ts->w;
     table_out *o = streamed_of(w, key);
     int rc = DC_OK;
@@ -915,7 +900,7 @@ static void stream_rows(dc_trace_stream *ts, const void *key, const char *path, 
     if (rc == DC_OK)
         rc = table_append(w, o, rows, n);
     ts->failed = rc != DC_OK;
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
 }
 
 static void events_sink(void *ctx, const dc_eventlog_row *rows, size_t n)
@@ -960,10 +945,10 @@ dc_trace_stream *dc_trace_stream_open(const char *path, int compression_level, d
         return NULL;
     }
     memcpy(ts->path, path ? path : "", len);
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     int rc = writer_open(&ts->w, ts->path, compression_level, &ts->err);
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     if (rc != DC_OK) {
         dc_error_set(err, ts->err.code, "%s", ts->err.msg);
         writer_free(&ts->w);
@@ -995,15 +980,15 @@ int dc_trace_stream_write_to(dc_trace_stream *ts, dc_outfile *out, const dc_trac
                             path, meta->compression_level, ts->w.level);
     if (ts->w.file < 0)
         return dc_error_set(err, DC_EINTERNAL, "cannot write trace '%s': written already", path);
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     ts->w.err = err;
     ts->w.path = path;
     rc = write_file(&ts->w, out, meta, summary, series, events);
     ts->w.err = &ts->err;
     ts->w.path = ts->path;
     writer_free(&ts->w);
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     return rc;
 }
 
@@ -1015,10 +1000,10 @@ void dc_trace_stream_destroy(dc_trace_stream *ts)
         dc_rowtable_set_sink(ts->tables, NULL, NULL, 0);
     if (ts->log)
         dc_eventlog_set_sink(ts->log, NULL, NULL, 0);
-    quiet q;
-    quiet_on(&q);
+    dc_h5quiet q;
+    dc_h5quiet_on(&q);
     writer_free(&ts->w);
-    quiet_off(&q);
+    dc_h5quiet_off(&q);
     free(ts->path);
     free(ts);
 }
