@@ -139,9 +139,9 @@ typedef struct job_model {
     double lost_gpu_s;
     double completion_s;
 
-    /* Kept checkpoints, a ring of ckpt.retain, oldest first from kept_head. */
+    /* Kept checkpoints, a ring of kept_cap (grown to ckpt.retain), oldest first from kept_head. */
     kept_ckpt *kept;
-    size_t kept_head, n_kept;
+    size_t kept_head, n_kept, kept_cap;
 
     /* Silent corruptions not yet found. */
     corruption *pend;
@@ -627,7 +627,27 @@ static void job_ended(job_model *j)
 
 static kept_ckpt *kept_at(job_model *j, size_t k)
 {
-    return &j->kept[(j->kept_head + k) % (size_t)j->ckpt.retain];
+    return &j->kept[(j->kept_head + k) % j->kept_cap];
+}
+
+/* Room for one more kept checkpoint.  The ring grows by doubling up to
+ * ckpt.retain, so memory follows the checkpoints taken, not the key's
+ * bound (retain = 1e6 on a thousand-job stream asked for gigabytes up
+ * front).  Until it is full it never wraps (kept_head stays 0), so a
+ * realloc keeps the order. */
+static bool kept_room(job_model *j)
+{
+    if (j->n_kept < j->kept_cap || j->kept_cap == (size_t)j->ckpt.retain)
+        return true;
+    size_t cap = j->kept_cap ? 2 * j->kept_cap : 4;
+    if (cap > (size_t)j->ckpt.retain)
+        cap = (size_t)j->ckpt.retain;
+    kept_ckpt *k = realloc(j->kept, cap * sizeof *k);
+    if (!k)
+        return false;
+    j->kept = k;
+    j->kept_cap = cap;
+    return true;
 }
 
 /* A checkpoint of gpu_s of work captured at capture_s can be restored. */
@@ -645,6 +665,11 @@ static void commit(job_model *j, double gpu_s, double capture_s, size_t level, d
         j->read_level = level;
     }
     if (j->ckpt.retain > 0) {
+        if (!kept_room(j)) {
+            dc_sim_fail(j->sim, DC_ENOMEM, "out of memory keeping %zu checkpoints of job \"%s\" (checkpoint.retain)",
+                        j->n_kept + 1, j->name);
+            return;
+        }
         if (j->n_kept == (size_t)j->ckpt.retain) {
             j->kept_head = (j->kept_head + 1) % (size_t)j->ckpt.retain;
             j->n_kept--;
@@ -1413,11 +1438,6 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
                                     "automatic interval (Young's sqrt(2 C M) shrinks with the write time C, and the "
                                     "job would checkpoint without end): give a longer write time or a fixed interval",
                                     j->name, j->ckpt.write_s, DC_CHECKPOINT_MIN_WRITE_S);
-    }
-    if (j->ckpt.retain > 0) {
-        j->kept = malloc((size_t)j->ckpt.retain * sizeof *j->kept);
-        if (!j->kept)
-            return dc_error_set(err, DC_ENOMEM, "out of memory for %d kept checkpoints", j->ckpt.retain);
     }
     j->n_classes = m->n_classes;
     j->class_names = m->class_names;
