@@ -706,6 +706,85 @@ static void test_types_cost(void)
     dc_sim_destroy(sim);
 }
 
+/* ---- spot pools with delivery stages and node types ------------------------------------------- */
+
+/* 16 nodes of 8 GPUs for 30 days: stage 1 (nodes 0-7) at day 0, stage 2
+ * (nodes 8-15) at day 10; the spot pool is nodes 12-15, half of stage 2, and
+ * reclaims nothing, so its 4-node job holds it from day 10 to the end. */
+static const char spot_stages_cfg[] =
+    "horizon_days = 30.0;\n"
+    "stop_when_done = false;\n"
+    "cluster = { nodes = 16; gpus_per_node = 8; nodes_per_rack = 4;\n"
+    "  delivery = ( { nodes = 8; }, { day = 10.0; nodes = 8; } ); };\n"
+    "scheduler = { pools = ( { name = \"main\"; nodes = 12; },\n"
+    "  { name = \"spot\"; spot = true; reclaim_per_node_day = 0.0; } ); };\n"
+    "jobs = ( { name = \"a\"; nodes = 8; work_gpu_h = 1e9; pool = \"main\"; },\n"
+    "         { name = \"s\"; nodes = 4; work_gpu_h = 1e9; pool = \"spot\"; } );\n"
+    "cost = { capex = { gpu_usd = 25000.0; server_usd = 50000.0; network_ports_per_gpu = 0.0; life_years = 5.0; };\n"
+    "         rent = { spot_usd_per_gpu_h = 1.5; }; };\n";
+
+/* 12 nodes: 8 "h100" (pool h), 4 "b200" (a spot pool that reclaims nothing)
+ * for 30 days, a 4-node b200 job holding the spot pool throughout. */
+static const char spot_types_cfg[] =
+    "horizon_days = 30.0;\n"
+    "stop_when_done = false;\n"
+    "cluster = { nodes = 12; gpus_per_node = 8; nodes_per_rack = 4;\n"
+    "  types = ( { name = \"h100\"; nodes = 8; },\n"
+    "            { name = \"b200\"; nodes = 4; gpu_usd = 40000.0; server_usd = 100000.0; } ); };\n"
+    "scheduler = { pools = ( { name = \"h\"; nodes = 8; },\n"
+    "  { name = \"b\"; spot = true; reclaim_per_node_day = 0.0; } ); };\n"
+    "jobs = ( { name = \"s\"; nodes = 4; work_gpu_h = 1e9; type = \"b200\"; } );\n"
+    "cost = { capex = { gpu_usd = 25000.0; server_usd = 80000.0; network_ports_per_gpu = 0.0; life_years = 4.0; };\n"
+    "         rent = { spot_usd_per_gpu_h = 2.0; }; };\n";
+
+static void test_spot_stages_types(void)
+{
+    /* stages: stage 2's four spot nodes are the provider's, neither bought
+     * nor present in its figures; the pool's hours are spot hours */
+    dc_sim *sim = dc_simrun_text(spot_stages_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    const double node_usd = 8 * 25000.0 + 50000.0, y = 365.25;
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage1.capex_usd"), 8 * node_usd, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage2.capex_usd"), 4 * node_usd, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_devices_usd"), 12 * node_usd, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage2.depreciation_usd"), 4 * node_usd / 5.0 * 20.0 / y, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage2.gpu_h"), 32 * 480.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.present_gpu_h"), 64 * 720.0 + 32 * 480.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.capacity"), 64 * 720.0 + 64 * 480.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.spot_pool_gpu_h"), 32 * 480.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.spot_usd"), 1.5 * 32 * 480.0, 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cost.gpus_spot"), 32.0);
+    lines_add_up(sim, "stages with a spot pool");
+    dc_sim_destroy(sim);
+    /* with reclaims: the pool's hours held, whatever they are, at the spot price */
+    const char *reclaim[] = {"scheduler.pools.[1].reclaim_per_node_day=2.0"};
+    sim = dc_simrun_text(spot_stages_cfg, reclaim, 1, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double held = dc_simrun_fig(sim, "cost.spot_pool_gpu_h");
+    CU_ASSERT(dc_simrun_fig(sim, "cost.spot_reclaims") > 0.0);
+    CU_ASSERT(held > 0.0 && held < 32 * 480.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.spot_usd"), 1.5 * held, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.stage2.capex_usd"), 4 * node_usd, 1e-12));
+    lines_add_up(sim, "stages with a reclaiming spot pool");
+    dc_sim_destroy(sim);
+
+    /* types: the b200 spot pool bought by no one, its hours at the spot price */
+    sim = dc_simrun_text(spot_types_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double h = 8 * (8 * 25000.0 + 80000.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.capex_devices_usd"), h, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "chip.h100.capex_usd"), h, 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "chip.b200.capex_usd"), 0.0);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "chip.b200.gpus"), 32.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.tco.devices_usd"), h / 4.0 * 30.0 / y, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.spot_pool_gpu_h"), 32 * 720.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cost.spot_usd"), 2.0 * 32 * 720.0, 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cost.gpus_owned"), 64.0);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cost.gpus_spot"), 32.0);
+    lines_add_up(sim, "node types with a spot pool");
+    dc_sim_destroy(sim);
+}
+
 /* ---- bad input ---------------------------------------------------------------------------- */
 
 static void test_bad_input(void)
@@ -750,12 +829,6 @@ static void test_bad_input(void)
         {"an empty delivery list",
          "horizon_days = 1.0;\ncluster = { nodes = 16;\n  delivery = ( ); };\njob = { nodes = 4; work_gpu_h = 10.0; };\n",
          {"bad.cfg:3", "cluster.delivery", "give at least one stage, or leave delivery out"}},
-        {"stages and spot pools",
-         "horizon_days = 1.0;\ncluster = { nodes = 16;\n"
-         "  delivery = ( { nodes = 8; }, { day = 5.0; nodes = 8; } ); };\njob = { nodes = 4; work_gpu_h = 10.0; };\n"
-         "scheduler = { pools = ( { name = \"main\"; nodes = 12; }, { name = \"spot\"; spot = true; } ); };\n"
-         "cost = { rent = { spot_usd_per_gpu_h = 1.0; }; };\n",
-         {"bad.cfg:3", "cluster.delivery", "the cost model prices delivery stages or spot pools, not both at once"}},
     };
     char dir[] = "/tmp/dcsim-cost-XXXXXX";
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
@@ -781,6 +854,7 @@ static int register_suites(void)
                   {"capacity over time: a second stage shortens four jobs' time, by hand", test_delivery_shortens},
                   {"rent then buy and a refresh by hand", test_rent_then_buy},
                   {"mixed hardware: capital by type and the chip table by hand", test_types_cost},
+                  {"spot pools with delivery stages and node types by hand", test_spot_stages_types},
                   {"bad input", test_bad_input});
     return 0;
 }

@@ -22,6 +22,14 @@
  *    within the 99% Poisson interval of nodes x T / MTBF x scale, three
  *    seeds; a job's expected interruption rate (checkpoint policies) its
  *    nodes' hazard times its type's scale;
+ *  - a site cap against the types' own floors: with GPUs at 100-700 W
+ *    (min_cap_w 200 W) a node draws at least host_w + 8 x 200 W (or
+ *    host_idle_w + 8 x 100 W idle), 3,600 W on type "a" and 7,600 W on a
+ *    type "b" of host_w 6,000 W: 32 + 32 nodes need 0.3584 MW, so 0.3 MW is
+ *    refused (the cluster's figures alone gave 0.2304 MW) and 0.36 MW runs
+ *    under its cap; a refresh from "a" to a "b" of host_w 1,000 W (2,600 W)
+ *    needs only its worst stage, 32 x 3,600 W = 0.1152 MW: 0.2 MW runs
+ *    (it was refused against all 64 nodes), 0.1 MW is refused;
  *  - bad input through the program: types not adding up, a name twice, a
  *    job of an unknown type, a job's pool of another type or across two
  *    types, a type no pool holds alone, a stage across two types, fifo
@@ -271,6 +279,62 @@ static void test_failures_by_type(void)
 
 #define TYPES2 "  types = ( { name = \"a\"; nodes = 8; }, { name = \"b\"; nodes = 8; } ); };\n"
 
+/* ---- the site cap against the types' floors ------------------------------------------------ */
+
+#define CAP_POWER                                                                                      \
+    "power = { gpu = { idle_w = 100.0; peak_w = 700.0; min_cap_w = 200.0; };\n"                         \
+    "  node = { host_w = 2000.0; host_idle_w = 1000.0; };\n"
+static const char cap_types_cfg[] =
+    "horizon_days = 2.0;\nstop_when_done = false;\n"
+    "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 8;\n"
+    "  types = ( { name = \"a\"; nodes = 32; }, { name = \"b\"; nodes = 32; host_w = 6000.0; } ); };\n"
+    "jobs = ( { nodes = 32; work_gpu_h = 1e9; type = \"a\"; }, { nodes = 32; work_gpu_h = 1e9; type = \"b\"; } );\n"
+    CAP_POWER "  site_cap_mw = 0.36; };\n";
+static const char cap_refresh_cfg[] =
+    "horizon_days = 2.0;\nstop_when_done = false;\n"
+    "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 8;\n"
+    "  types = ( { name = \"a\"; nodes = 32; }, { name = \"b\"; nodes = 32; host_w = 1000.0; } );\n"
+    "  delivery = ( { nodes = 32; retire_day = 1.0; }, { day = 1.0; nodes = 32; } ); };\n"
+    "jobs = ( { nodes = 32; work_gpu_h = 1e9; } );\n"
+    "scheduler = { pools = ( { name = \"all\"; } ); };\n"
+    CAP_POWER "  site_cap_mw = 0.2; };\n";
+
+static void test_site_cap_by_type(void)
+{
+    dc_sim *sim = dc_simrun_text(cap_types_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double peak = dc_simrun_fig(sim, "power.it_peak_mw");
+    printf("\n    two types under 0.36 MW: IT peak %.4f MW", peak);
+    CU_ASSERT(peak <= 0.36 * (1.0 + 1e-9) && peak >= 0.3584);
+    dc_sim_destroy(sim);
+    sim = dc_simrun_text(cap_refresh_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cluster.absent_nodes"), 32.0);
+    CU_ASSERT(dc_simrun_fig(sim, "power.it_peak_mw") <= 0.2 * (1.0 + 1e-9));
+    dc_sim_destroy(sim);
+    printf("\n");
+
+    char dir[] = "/tmp/dcsim-types-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char *text = strdup(cap_types_cfg), *at = text ? strstr(text, "0.36") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    memcpy(at, "0.30", 4);
+    const char *f1[] = {"bad.cfg:8", "power.site_cap_mw",
+                        "0.3 MW is below the 0.358 MW the cluster draws with every GPU at its lowest power limit"};
+    dc_test_bad_run(dir, "a site cap below the types' floors", text, NULL, f1, 3);
+    free(text);
+    text = strdup(cap_refresh_cfg);
+    at = text ? strstr(text, "0.2;") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    memcpy(at, "0.1", 3);
+    const char *f2[] = {"bad.cfg:10", "power.site_cap_mw", "0.1 MW is below the 0.115 MW"};
+    dc_test_bad_run(dir, "a site cap below a refresh's worst stage", text, NULL, f2, 3);
+    free(text);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 static void test_bad_input(void)
 {
     static const struct {
@@ -331,6 +395,7 @@ static int register_suites(void)
                   {"delivery stages and types: the scheduler's idle counts stay exact", test_staged_counts},
                   {"power by type against hand sums", test_power_by_type},
                   {"failure rates by type within Poisson intervals", test_failures_by_type},
+                  {"a site cap against the types' floors and a refresh's worst stage", test_site_cap_by_type},
                   {"bad input", test_bad_input});
     return 0;
 }

@@ -145,6 +145,8 @@ typedef struct cost_model {
     double on_demand_usd, reserved_discount, reserved_term_y, spot_usd, spot_gpu_h, spot_rework;
     dc_scheduler *sched;     /* its spot pools are rented by the hour, not owned or reserved */
     double spot_pool_nodes, all_gpus, gpus_per_node;
+    double *spot_type_nodes;  /* per node type: its nodes in spot pools (NULL: no spot pool or no types) */
+    double *spot_stage_nodes; /* per delivery stage: the same */
     long long reserved_terms;
     double deadline_days, penalty_usd, penalty_usd_per_day;
     double job_tokens; /* 0: unknown */
@@ -167,6 +169,9 @@ static double type_server_usd(const cost_model *m, int t)
     double v = dc_cluster_type_at(m->cluster, (size_t)t)->server_usd;
     return isnan(v) ? m->server_usd : v;
 }
+
+/* A node type's nodes in spot pools (the provider's, not bought). */
+static double spot_of_type(const cost_model *m, size_t t) { return m->spot_type_nodes ? m->spot_type_nodes[t] : 0.0; }
 
 dc_cost_capital dc_cost_capital_over(double cost_usd, double residual_usd, double life_y, double interest_rate,
                                      double t_y)
@@ -295,6 +300,13 @@ static int read_storage(cost_model *m, const dc_scenario *sc, const config_setti
     return DC_OK;
 }
 
+/* Nodes of [a, b) among first .. first + n - 1. */
+static double overlap(double a, double b, double first, double n)
+{
+    double lo = fmax(a, first), hi = fmin(b, first + n);
+    return hi > lo ? hi - lo : 0.0;
+}
+
 static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
 {
     cost_model *m = state;
@@ -321,13 +333,23 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
         const dc_cluster_stage *st = dc_cluster_stage_at(c, k);
         m->staged = m->staged || k > 0 || st->arrive_s > 0.0 || isfinite(st->leave_s) || st->rent_until_s > -INFINITY;
     }
-    if (g && m->staged && m->spot_pool_nodes > 0.0)
-        return dc_scenario_error_at(sc, dc_scenario_lookup(sc, "cluster.delivery"), err,
-                                    "the cost model prices delivery stages or spot pools, not both at once");
     m->typed = dc_scenario_lookup(sc, "cluster.types") != NULL;
-    if (g && m->typed && m->spot_pool_nodes > 0.0)
-        return dc_scenario_error_at(sc, dc_scenario_lookup(sc, "cluster.types"), err,
-                                    "the cost model prices node types or spot pools, not both at once");
+    if (g && m->spot_pool_nodes > 0.0 && (m->staged || m->typed)) { /* the spot nodes of each stage and type */
+        size_t nt = dc_cluster_type_count(c), ns = dc_cluster_stage_count(c);
+        m->spot_type_nodes = calloc(nt, sizeof *m->spot_type_nodes);
+        m->spot_stage_nodes = calloc(ns, sizeof *m->spot_stage_nodes);
+        if (!m->spot_type_nodes || !m->spot_stage_nodes)
+            return dc_error_set(err, DC_ENOMEM, "out of memory for the spot pools' nodes");
+        for (int p = 0; p < dc_sched_pool_count(m->sched); p++) {
+            if (!dc_sched_pool_spot(m->sched, p))
+                continue;
+            double a = dc_sched_pool_first(m->sched, p), b = a + dc_sched_pool_nodes(m->sched, p);
+            for (size_t t = 0; t < nt; t++)
+                m->spot_type_nodes[t] += overlap(a, b, dc_cluster_type_at(c, t)->first, dc_cluster_type_at(c, t)->nodes);
+            for (size_t k = 0; k < ns; k++)
+                m->spot_stage_nodes[k] += overlap(a, b, dc_cluster_stage_at(c, k)->first, dc_cluster_stage_at(c, k)->nodes);
+        }
+    }
     m->deadline_days = num(dl, "days", INFINITY);
     m->penalty_usd = num(dl, "penalty_usd", 0);
     m->penalty_usd_per_day = num(dl, "penalty_usd_per_day", 0);
@@ -488,7 +510,7 @@ static void cost_finish(void *state, dc_sim *sim)
     if (m->typed) { /* each type at its prices */
         p_dev = 0.0;
         for (size_t t = 0; t < dc_cluster_type_count(m->cluster); t++) {
-            double n = dc_cluster_type_at(m->cluster, t)->nodes;
+            double n = dc_cluster_type_at(m->cluster, t)->nodes - spot_of_type(m, t);
             p_dev += n * m->gpus_per_node * type_gpu_usd(m, (int)t) + n * type_server_usd(m, (int)t);
         }
     }
@@ -510,10 +532,11 @@ static void cost_finish(void *state, dc_sim *sim)
                                    m->residual_fraction, m->interest_rate, f_o, m->reserved_share, m->on_demand_usd,
                                    m->reserved_discount, commit_h, delta};
         for (size_t k = 0; k < dc_cluster_stage_count(m->cluster); k++) {
-            const dc_cluster_stage *st = dc_cluster_stage_at(m->cluster, k);
+            dc_cluster_stage own = *dc_cluster_stage_at(m->cluster, k), *st = &own;
             int ty = dc_cluster_node_type(m->cluster, st->first);
             pr.gpu_usd = type_gpu_usd(m, ty);
             pr.server_usd = type_server_usd(m, ty);
+            own.nodes -= (uint32_t)(m->spot_stage_nodes ? m->spot_stage_nodes[k] : 0.0); /* the provider's */
             dc_cost_stage_figures f = dc_cost_stage(st, &pr, t_s);
             sum.present_gpu_h += f.present_gpu_h;
             sum.owned_gpu_h += f.owned_gpu_h;
@@ -534,7 +557,7 @@ static void cost_finish(void *state, dc_sim *sim)
                                                 "depreciation_usd", "interest_usd", "residual_usd"};
             static const char *const units[] = {"GPU-h", "GPU-h", "USD", "USD", "days", "USD", "USD", "USD"};
             static const char *const docs[] = {
-                "GPU-hours this delivery stage was present (from its day to its retire day or the end)",
+                "GPU-hours of the stage's nodes outside spot pools, from its day to its retire day or the end",
                 "GPU-hours of the stage rented (rent then buy: until its rent_until_day)",
                 "the stage's rent: on demand (and reserved) GPU-hours",
                 "the stage's devices (GPUs, servers, spares) bought in the window",
@@ -695,9 +718,12 @@ static void cost_finish(void *state, dc_sim *sim)
             "what those GPU-hours cost at the spot price (inside cost.spot_usd)");
     }
     if (m->staged) {
-        put(s, "cost.present_gpu_h", sum.present_gpu_h, "GPU-h", "GPU-hours of the delivery stages present");
+        put(s, "cost.present_gpu_h", sum.present_gpu_h, "GPU-h",
+            "GPU-hours of the delivery stages present (their nodes outside spot pools)");
         put(s, "cost.owned_gpu_h", sum.owned_gpu_h, "GPU-h", "of them owned (bought)");
         put(s, "cost.rented_gpu_h", sum.rented_gpu_h, "GPU-h", "of them rented");
+        if (m->spot_pool_nodes > 0.0)
+            put(s, "cost.gpus_spot", m->spot_pool_nodes * m->gpus_per_node, "GPUs", "GPUs of the scheduler's spot pools");
     } else if (f_o < 1.0 || m->spot_pool_nodes > 0.0) { /* a mix: say it */
         put(s, "cost.gpus_owned", f_o * m->gpus, "GPUs", "GPUs bought (cost.owned of those outside spot pools)");
         put(s, "cost.gpus_reserved", f_r * m->gpus, "GPUs", "GPUs rented on reserved contracts");
@@ -788,7 +814,7 @@ static void cost_finish(void *state, dc_sim *sim)
         }
         double gpu = type_gpu_usd(m, (int)t), server = type_server_usd(m, (int)t), g = m->gpus_per_node;
         if (!m->staged)
-            bought = f_o * (1.0 + m->spares_fraction) * ty->nodes * (g * gpu + server);
+            bought = f_o * (1.0 + m->spares_fraction) * (ty->nodes - spot_of_type(m, t)) * (g * gpu + server);
         double pflops = (isnan(ty->gpu_peak_tflops) ? 989.0 : ty->gpu_peak_tflops) / 1000.0;
         char key[128], wkey[128];
         snprintf(wkey, sizeof wkey, "power.type.%s.gpu_peak_w", ty->name);
@@ -837,6 +863,8 @@ static void cost_destroy(void *state)
     cost_model *m = state;
     free(m->repairs);
     free(m->storage);
+    free(m->spot_type_nodes);
+    free(m->spot_stage_nodes);
 }
 
 const dc_model_type dc_model_cost = {

@@ -28,6 +28,8 @@
  * are bought at 0 for the whole cluster; staff follow the owned node-years,
  * licences the GPU-years present, and energy and repairs are the owner's in
  * the share owned GPU-hours / GPU-hours present (in place of f_o).
+ * A spot pool's nodes inside a stage or a type are the provider's there too:
+ * the stage's n and the type's n_t below count its other nodes only.
  * Mixed hardware (cluster.types): devices = sum over types of
  * n_t (g gpu_usd_t + server_usd_t), each type's prices or cost.capex's;
  * the chip table, per type (chip.NAME.*): capex_usd (its devices bought),

@@ -975,6 +975,52 @@ static int check_gpu(dc_power *p, const dc_scenario *sc, config_setting_t *g, dc
     return DC_OK;
 }
 
+/* The least a node of type t can draw whatever it does (its GPUs at their
+ * lowest limit computing, checkpointing, restarting or idle; its host busy
+ * or idle), with the type's own power figures (cluster.types) where it
+ * gives them. */
+static double node_floor_w(const dc_power *p, size_t t, double static_cap)
+{
+    const dc_cluster_type *ty = dc_cluster_type_at(p->c, t);
+    dc_gpu_power g = p->gpu;
+    g.idle_w = isnan(ty->gpu_idle_w) ? g.idle_w : ty->gpu_idle_w;
+    g.peak_w = isnan(ty->gpu_peak_w) ? g.peak_w : ty->gpu_peak_w;
+    double host_w = isnan(ty->host_w) ? p->host_w : ty->host_w;
+    double host_idle_w = isnan(ty->host_idle_w) ? p->host_idle_w : ty->host_idle_w;
+    double f_min = dc_cluster_type_count(p->c) > 1 ? dc_gpu_min_freq(&g) : p->f_min, gpn = dc_cluster_gpus_per_node(p->c);
+    double lo_run = fmin(dc_gpu_power_w(&g, p->u_run, f_min), static_cap);
+    double ck = fmin(dc_gpu_power_w(&g, p->u_ckpt, 1.0), static_cap);
+    double rs = fmin(dc_gpu_power_w(&g, p->u_restart, 1.0), static_cap);
+    double busy = host_w + gpn * fmax(fmax(lo_run, ck), fmax(rs, g.idle_w));
+    return fmax(busy, host_idle_w + gpn * g.idle_w);
+}
+
+/* The most the nodes present at once can be made to draw at least: the sum
+ * over nodes of node_floor_w, at the worst instant of the delivery stages
+ * (absent nodes draw nothing; the sum only grows at an arrival). */
+static double site_floor_w(const dc_power *p, double static_cap)
+{
+    const dc_cluster *c = p->c;
+    size_t ns = dc_cluster_stage_count(c), nt = dc_cluster_type_count(c);
+    double worst = 0.0;
+    for (size_t a = 0; a < ns; a++) { /* at stage a's arrival */
+        double at_s = dc_cluster_stage_at(c, a)->arrive_s, sum = 0.0;
+        for (size_t k = 0; k < ns; k++) {
+            const dc_cluster_stage *st = dc_cluster_stage_at(c, k);
+            if (!(st->arrive_s <= at_s && at_s < st->leave_s))
+                continue;
+            for (size_t t = 0; t < nt; t++) { /* the stage's nodes of each type */
+                const dc_cluster_type *ty = dc_cluster_type_at(c, t);
+                double lo = fmax(st->first, ty->first), hi = fmin(st->first + st->nodes, ty->first + ty->nodes);
+                if (hi > lo)
+                    sum += (hi - lo) * node_floor_w(p, t, static_cap);
+            }
+        }
+        worst = fmax(worst, sum);
+    }
+    return worst;
+}
+
 static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
 {
     dc_power *p = state;
@@ -1052,12 +1098,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     config_setting_t *site = config_setting_get_member(g, "site_cap_mw");
     if (site) {
         p->site_cap_w = config_setting_get_float(site) * 1e6;
-        double lo_run = fmin(dc_gpu_power_w(&p->gpu, p->u_run, p->f_min), static_cap);
-        double ck = fmin(dc_gpu_power_w(&p->gpu, p->u_ckpt, 1.0), static_cap);
-        double rs = fmin(dc_gpu_power_w(&p->gpu, p->u_restart, 1.0), static_cap);
-        double busy = p->host_w + gpn * fmax(fmax(lo_run, ck), fmax(rs, p->gpu.idle_w));
-        double node = fmax(busy, p->host_idle_w + gpn * p->gpu.idle_w);
-        double worst = dc_cluster_node_count(p->c) * node + p->network_w + fmax(p->storage_active_w, p->storage_idle_w);
+        double worst = site_floor_w(p, static_cap) + p->network_w + fmax(p->storage_active_w, p->storage_idle_w);
         if (worst > p->site_cap_w)
             return dc_scenario_error_at(sc, site, err,
                                         "%g MW is below the %.3f MW the cluster draws with every GPU at its lowest power limit (min_cap_w); no throttle can meet it",

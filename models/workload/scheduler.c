@@ -146,6 +146,7 @@ dc_scheduler *dc_scheduler_of(dc_sim *sim) { return dc_sim_model(sim, "scheduler
 int dc_sched_pool_count(const dc_scheduler *s) { return s->n_pools; }
 const char *dc_sched_pool_name(const dc_scheduler *s, int p) { return s->pools[p].name; }
 uint32_t dc_sched_pool_nodes(const dc_scheduler *s, int p) { return s->pools[p].n; }
+uint32_t dc_sched_pool_first(const dc_scheduler *s, int p) { return s->pools[p].first; }
 bool dc_sched_pool_spot(const dc_scheduler *s, int p) { return s->pools[p].spot; }
 int dc_sched_pool_type(const dc_scheduler *s, int p)
 {

@@ -173,6 +173,8 @@ dc_scheduler *dc_scheduler_of(dc_sim *sim);
 int dc_sched_pool(const dc_scheduler *s, const char *name);
 const char *dc_sched_pool_name(const dc_scheduler *s, int pool);
 uint32_t dc_sched_pool_nodes(const dc_scheduler *s, int pool);
+/* Its first node: a pool holds nodes first .. first + nodes - 1. */
+uint32_t dc_sched_pool_first(const dc_scheduler *s, int pool);
 bool dc_sched_pool_spot(const dc_scheduler *s, int pool);
 /* The node type of a pool's nodes (cluster.types; -1: a pool across several
  * types), and the first pool of a type alone (-1: none). */
