@@ -11,6 +11,7 @@
 #include <gsl/gsl_sf_gamma.h>
 
 #include "dist.h"
+#include "keymap.h"
 #include "rng.h"
 #include "sim.h"
 #include "testutil.h"
@@ -414,8 +415,59 @@ static void test_engine_sampling_order(void)
     dc_sim_destroy(sim);
 }
 
+/* The key map against a plain array over 4,096 keys shaped like the
+ * fabric's (job << 32 | level << 30 | unit): 200,000 random puts, gets and
+ * removals (so the table grows and long probe runs are cut by removals,
+ * wrapping around its end), every key checked after each 1,000. */
+static void test_keymap_reference(void)
+{
+    enum { NK = 4096, OPS = 200000 };
+    static uint64_t keys[NK];
+    static int64_t ref[NK]; /* -1: absent */
+    for (uint32_t i = 0; i < NK; i++) {
+        keys[i] = (uint64_t)(i % 8 + 1) << 32 | (uint64_t)(i / 8 % 2) << 30 | (i / 16);
+        ref[i] = -1;
+    }
+    dc_keymap *m = dc_keymap_create();
+    CU_ASSERT_FATAL(m != NULL);
+    gsl_rng *r = dc_rng_create(7, "test.keymap");
+    size_t n = 0;
+    bool ok = true;
+    for (uint32_t op = 0; op < OPS && ok; op++) {
+        uint32_t i = (uint32_t)gsl_rng_uniform_int(r, op < OPS / 2 ? NK : NK / 4);
+        uint32_t kind = (uint32_t)gsl_rng_uniform_int(r, 3), v;
+        if (kind == 0) {
+            ok = dc_keymap_put(m, keys[i], op);
+            n += ref[i] < 0;
+            ref[i] = op;
+        } else if (kind == 1) {
+            ok = dc_keymap_remove(m, keys[i]) == (ref[i] >= 0);
+            n -= ref[i] >= 0;
+            ref[i] = -1;
+        } else {
+            bool found = dc_keymap_get(m, keys[i], &v);
+            ok = found == (ref[i] >= 0) && (!found || v == ref[i]);
+        }
+        ok = ok && dc_keymap_size(m) == n;
+        for (uint32_t j = 0; op % 1000 == 999 && j < NK && ok; j++) {
+            bool found = dc_keymap_get(m, keys[j], &v);
+            ok = found == (ref[j] >= 0) && (!found || v == ref[j]);
+        }
+    }
+    CU_ASSERT(ok);
+    uint32_t v;
+    CU_ASSERT_FALSE(dc_keymap_get(m, 0, &v));
+    CU_ASSERT_FALSE(dc_keymap_remove(m, 0));
+    CU_ASSERT(dc_keymap_reserve(m, 100000));
+    CU_ASSERT_EQUAL(dc_keymap_size(m), n);
+    gsl_rng_free(r);
+    dc_keymap_destroy(m);
+    dc_keymap_destroy(NULL);
+}
+
 static int register_suites(void)
 {
+    DC_TEST_SUITE("keymap", {"random operations vs reference (200k ops)", test_keymap_reference});
     DC_TEST_SUITE("rng", {"named streams", test_rng_streams});
     DC_TEST_SUITE("dist", {"sample means within 99% of closed forms", test_dist_means},
                   {"laws from scenario keys", test_dist_from_setting});

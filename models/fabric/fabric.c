@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keymap.h"
 #include "maxmin.h"
 
 /* A unit binds when the demand on it exceeds its capacity by more than this. */
@@ -84,6 +85,7 @@ struct dc_fabric {
     dc_fabric_job_fn changed, cut;
     void *ctx;
     uint32_t mark;
+    dc_keymap *entries; /* (job, level, unit) -> the job's entry there: entry_key */
     /* degraded units and nodes (health < 1) */
     struct {
         int level;
@@ -103,6 +105,12 @@ struct dc_fabric {
 };
 
 static double dmin(double a, double b) { return a < b ? a : b; }
+
+/* The key of job's entry for unit u of level lv in f->entries (never 0). */
+static uint64_t entry_key(int32_t job, int lv, uint32_t u)
+{
+    return ((uint64_t)(uint32_t)job + 1) << 32 | (uint64_t)lv << 30 | u;
+}
 
 static bool binds(const unit *U);
 static double fresh_demand(const dc_fabric *f, int lv, const unit *U);
@@ -194,7 +202,8 @@ dc_fabric *dc_fabric_create(const dc_topology *topo, uint32_t nodes, dc_fabric_j
     }
     f->count = calloc((size_t)most + 1, sizeof *f->count);
     f->touched = malloc(((size_t)most + 1) * sizeof *f->touched);
-    if (!ok || !f->count || !f->touched) {
+    f->entries = dc_keymap_create();
+    if (!ok || !f->count || !f->touched || !f->entries) {
         dc_fabric_destroy(f);
         return NULL;
     }
@@ -233,6 +242,7 @@ void dc_fabric_destroy(dc_fabric *f)
     free(f->coefs);
     free(f->res);
     free(f->flows);
+    dc_keymap_destroy(f->entries);
     free(f);
 }
 
@@ -596,9 +606,11 @@ static bool place(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, uin
             if (f->count[u]++ == 0)
                 f->touched[nt++] = u;
         }
+        for (uint32_t k = 0; k < J->n_e[lv]; k++)
+            dc_keymap_remove(f->entries, entry_key(job, lv, J->e[lv][k].unit));
         J->n_e[lv] = 0;
         J->n_special[lv] = 0;
-        if (!grow((void **)&J->e[lv], &J->cap_e[lv], nt, sizeof(entry))) {
+        if (!grow((void **)&J->e[lv], &J->cap_e[lv], nt, sizeof(entry)) || !dc_keymap_reserve(f->entries, nt)) {
             for (uint32_t k = 0; k < nt; k++)
                 f->count[f->touched[k]] = 0;
             return false;
@@ -607,6 +619,7 @@ static bool place(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, uin
             uint32_t u = f->touched[k];
             uint32_t gpus = f->count[u] * f->G;
             f->count[u] = 0;
+            dc_keymap_put(f->entries, entry_key(job, lv, u), J->n_e[lv]); /* reserved above */
             J->e[lv][J->n_e[lv]++] = (entry){.unit = u, .gpus = gpus, .spos = -1,
                                              .a = edges_out(f, J, lv, gpus, J->rep_n, J->rep_stride)};
         }
@@ -627,13 +640,13 @@ static bool place(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, uin
     return true;
 }
 
-/* The job's entry for unit u of level lv, or -1. */
-static int64_t find_entry(const fjob *J, int lv, uint32_t u)
+/* The job's entry for unit u of level lv, or -1: the index (a linear
+ * search cost a scan of the job's leaves, 640 for the flagship's job, at
+ * every node it lost or gained). */
+static int64_t find_entry(const dc_fabric *f, int32_t job, int lv, uint32_t u)
 {
-    for (uint32_t k = 0; k < J->n_e[lv]; k++)
-        if (J->e[lv][k].unit == u)
-            return k;
-    return -1;
+    uint32_t k;
+    return dc_keymap_get(f->entries, entry_key(job, lv, u), &k) ? (int64_t)k : -1;
 }
 
 /* A unit's demand and binding after its users or their caps changed; a
@@ -695,11 +708,12 @@ static bool move_node(dc_fabric *f, int32_t job, fjob *J, uint32_t node, int del
     for (int lv = L_LEAF; lv <= f->top; lv++) {
         uint32_t u = unit_of(f, lv, node);
         unit *U = &f->u[lv][u];
-        int64_t k = find_entry(J, lv, u);
+        int64_t k = find_entry(f, job, lv, u);
         if (k < 0) {
             if (delta < 0)
                 continue;
-            if (!grow((void **)&J->e[lv], &J->cap_e[lv], J->n_e[lv] + 1, sizeof(entry)))
+            if (!grow((void **)&J->e[lv], &J->cap_e[lv], J->n_e[lv] + 1, sizeof(entry))
+                || !dc_keymap_put(f->entries, entry_key(job, lv, u), J->n_e[lv]))
                 return false;
             k = J->n_e[lv]++;
             J->e[lv][k] = (entry){.unit = u, .gpus = 0, .spos = -1};
@@ -734,8 +748,10 @@ static bool move_node(dc_fabric *f, int32_t job, fjob *J, uint32_t node, int del
             J->e[lv][last].spos = e->spos;
         }
         uint32_t last = --J->n_e[lv];
+        dc_keymap_remove(f->entries, entry_key(job, lv, u));
         if ((uint32_t)k != last) {
             J->e[lv][k] = J->e[lv][last];
+            dc_keymap_put(f->entries, entry_key(job, lv, J->e[lv][k].unit), (uint32_t)k); /* present: no growth */
             if (J->e[lv][k].spos >= 0)
                 J->special[lv][J->e[lv][k].spos] = (uint32_t)k;
             if (live)
