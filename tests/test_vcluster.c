@@ -25,6 +25,10 @@
  *   and without lending, every run to its horizon (no loop at an instant);
  * - the scheduler's work per event with lending and reclaims bounded as
  *   the queue grows from 1k to 100k jobs;
+ * - a service in a lending pool reclaims its lent nodes when it needs them:
+ *   its replica starts at once instead of when a borrower ends, the
+ *   youngest borrowed job reclaimed; while the reclaimed job leaves (a
+ *   notice) the pool lends nothing more;
  * - bad input through the program (a spot pool that lends). */
 #include <math.h>
 #include <stdio.h>
@@ -649,6 +653,87 @@ static void test_lending_off_identical(void)
     dc_sim_destroy(alone);
 }
 
+/* ---------- a service reclaiming its pool's lent nodes ---------- */
+
+/* A (4 nodes, lends), B (4 nodes, borrows), 8 GPUs a node.  B0 (4 nodes,
+ * 10 h) fills B at 0; B1 (2 nodes, 10 h) borrows 2 of A's nodes at 0.5 h,
+ * B2 (1 node, 10 h) one more at 1 h: A has 1 idle node.  At 2 h A's
+ * service starts one replica of 16 GPUs (2 nodes, startup 0): it misses 1
+ * node and reclaims the youngest borrowed job, B2 (1 node): the replica is
+ * ready at 2 h and B2 loses 1 h x 1 node x 8 GPUs = 8 GPU-h.  Without the
+ * reclaim it waited until B1 ended at 10.5 h.  With 600 s of notice and a
+ * B3 (1 node) arriving at 2.05 h (during B2's exit), B3 borrows nothing while the service
+ * waits (it would have taken A's idle node): it starts when B0 ends at
+ * 10 h, and the replica is ready when B2 has written its checkpoint (300
+ * s) and left, at 2 h + 300 s, losing nothing. */
+static const char service_cfg[] =
+    "horizon_days = 1.0; stop_when_done = false; trace = { events = true; };\n"
+    "cluster = { nodes = 8; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "scheduler = { backfill = true; preemption = false;\n"
+    "  pools = ( { name = \"A\"; nodes = 4; lend = true; lend_notice_s = %g; },\n"
+    "            { name = \"B\"; nodes = 4; borrow = true; } ); };\n"
+    "jobs = ( { name = \"B0\"; pool = \"B\"; nodes = 4; work_gpu_h = 320.0; restart_s = 0.0; },\n"
+    "  { name = \"B1\"; pool = \"B\"; nodes = 2; work_gpu_h = 160.0; start_h = 0.5; restart_s = 0.0; },\n"
+    "  { name = \"B2\"; pool = \"B\"; nodes = 1; work_gpu_h = 80.0; start_h = 1.0; restart_s = 0.0;%s }%s );\n"
+    "inference = { mode = \"aggregate\"; pool = \"A\"; start_s = 7200.0;\n"
+    "  model = { params = 8e9; kv_bytes_per_token = 131072.0; };\n"
+    "  replica = { gpus = 16; batch_size = 32; startup_s = 0.0; };\n"
+    "  replicas = { min = 1; max = 1; initial = 1; };\n"
+    "  arrivals = { qps = 1.0; };\n"
+    "  tokens_in = { law = \"constant\"; mean = 1000.0; };\n"
+    "  tokens_out = { law = \"constant\"; mean = 250.0; }; };\n";
+
+static void test_service_reclaim(void)
+{
+    char text[4096];
+    snprintf(text, sizeof text, service_cfg, 0.0, "", "");
+    dc_sim *sim = run_text(text, "service.cfg", 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    int32_t jobs[8], rj[8];
+    double times[8], ready[8];
+    int n = kind_rows(sim, "lend_reclaim", jobs, times, 8);
+    int nr = kind_rows(sim, "replica_ready", rj, ready, 8);
+    printf("\n  service at 2 h: %d reclaim(s), job %d at %.3f h; replica ready at %.3f h; lost %.2f GPU-h", n,
+           n ? jobs[0] : -1, n ? times[0] : NAN, nr ? ready[0] : NAN, dc_simrun_fig(sim, "gpu_hours.preempted"));
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(jobs[0], 2); /* B2, the youngest */
+    CU_ASSERT_DOUBLE_EQUAL(times[0], 2.0, 1e-9);
+    CU_ASSERT_EQUAL_FATAL(nr, 1);
+    CU_ASSERT_DOUBLE_EQUAL(ready[0], 2.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.preempted"), 8.0, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.lend_reclaims"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.reclaimed"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.borrow_starts"), 2.0, 0);
+    /* lent: B1 10 h x 2 nodes x 8, B2 1 h x 8 */
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.A.lent_gpu_h"), 168.0, 1e-6);
+    dc_scheduler *s = dc_scheduler_of(sim);
+    CU_ASSERT_EQUAL(dc_sched_pool_lent(s, 0), dc_sched_pool_lent_recount(s, 0));
+    CU_ASSERT_EQUAL(dc_sched_pool_idle(s, 0), dc_sched_pool_idle_recount(s, 0));
+    dc_sim_destroy(sim);
+
+    snprintf(text, sizeof text, service_cfg, 600.0,
+             " checkpoint = true; checkpoint_interval_s = 72000.0; checkpoint_write_s = 300.0;",
+             ",\n  { name = \"B3\"; pool = \"B\"; nodes = 1; work_gpu_h = 8.0; start_h = 2.05; restart_s = 0.0; }");
+    sim = run_text(text, "service.cfg", 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double t[4];
+    first_starts(sim, t, 4);
+    n = kind_rows(sim, "lend_reclaim", jobs, times, 8);
+    nr = kind_rows(sim, "replica_ready", rj, ready, 8);
+    printf("\n  with 600 s of notice: %d reclaim(s) (job %d), replica ready at %.4f h, B3 starts at %.3f h\n", n,
+           n ? jobs[0] : -1, nr ? ready[0] : NAN, t[3]);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(jobs[0], 2);
+    CU_ASSERT_EQUAL_FATAL(nr, 1);
+    CU_ASSERT_DOUBLE_EQUAL(ready[0] * 3600.0, 7200.0 + 300.0, 1e-6); /* B2 wrote its checkpoint, then left */
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.preempted"), 0.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(t[3], 10.0, 1e-9); /* B3 borrowed nothing */
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "pool.B.borrow_starts"), 2.0, 0);
+    s = dc_scheduler_of(sim);
+    CU_ASSERT_EQUAL(dc_sched_pool_lent(s, 0), dc_sched_pool_lent_recount(s, 0));
+    dc_sim_destroy(sim);
+}
+
 /* ---------- bad input ---------- */
 
 static void test_bad_input(void)
@@ -672,6 +757,7 @@ static int register_suites(void)
                   {"a two-VC trace: lending lowers the mean wait; accounts agree", test_two_vc_trace},
                   {"everything at once: the accounts agree with recounts", test_stress},
                   {"lending off: bit-identical summaries", test_lending_off_identical},
+                  {"a service reclaims its pool's lent nodes; nothing lent while it waits", test_service_reclaim},
                   {"work per event with lending bounded as the queue grows 1k -> 100k", test_work_bounded},
                   {"bad input: a spot pool that lends", test_bad_input});
     return 0;

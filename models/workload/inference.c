@@ -373,13 +373,18 @@ static void unit_set(dc_inference *m, uint32_t u, uint8_t st)
     m->count[old]--;
     m->count[st]++;
     m->units[u].state = st;
+    if ((old == U_WAITING) != (st == U_WAITING)) /* the nodes it waits for: a lending pool reclaims them */
+        dc_sched_service_wants(m->sched, m->pool, m->count[U_WAITING] * m->nodes_per_unit);
 }
 
 static bool unit_take(dc_inference *m, uint32_t u)
 {
     uint32_t *nodes = &m->unit_nodes[(size_t)u * m->nodes_per_unit];
-    if (!dc_sched_take_now(m->sched, m->job_id, m->pool, m->priority, m->nodes_per_unit, nodes))
+    if (!dc_sched_take_now(m->sched, m->job_id, m->pool, m->priority, m->nodes_per_unit, nodes)) {
+        /* still short (a reclaimed node failed meanwhile...): say so again */
+        dc_sched_service_wants(m->sched, m->pool, m->count[U_WAITING] * m->nodes_per_unit);
         return false;
+    }
     for (uint32_t i = 0; i < m->nodes_per_unit; i++)
         m->unit_of_node[nodes[i]] = (int32_t)u;
     /* the job's phase may not change (it runs already): say its nodes did */

@@ -45,8 +45,8 @@ const dc_param dc_scheduler_params[] = {
     {"scheduler.pools.[].reclaim_h", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "h", 6, NULL, 0, 1e6, NULL,
      "spot: mean time a reclaimed node stays gone (exponential)"},
     {"scheduler.pools.[].lend", DC_PARAM_BOOL, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
-     "virtual cluster: lends its idle nodes to borrowing pools' jobs while its queue is empty, and reclaims them "
-     "when its own jobs need them (absent: false)"},
+     "virtual cluster: lends its idle nodes to borrowing pools' jobs while nothing of its own waits, and reclaims "
+     "them when its own jobs or service need them (absent: false)"},
     {"scheduler.pools.[].borrow", DC_PARAM_BOOL, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
      "virtual cluster: a queued job that does not fit may start on its pool's idle nodes and those of lending "
      "pools (absent: false)"},
@@ -95,6 +95,8 @@ typedef struct pool {
     dc_stree small_q;             /* queued share jobs by GPUs, in queue order */
     uint32_t r0;                  /* first rack of the pool */
     uint32_t n_waiting;           /* running jobs short of nodes */
+    uint32_t svc_want;            /* nodes the pool's service waits for (dc_sched_service_wants) */
+    bool svc_reclaim;             /* a reclaim for it is due at this instant */
     /* priorities of running jobs (all; preemptible ones): value, count */
     struct prio_count { int prio; uint32_t n; } *prio_all, *prio_pre;
     size_t n_prio_all, n_prio_pre, cap_prio_all, cap_prio_pre;
@@ -791,7 +793,7 @@ static uint32_t lendable(void *ctx, int i)
 {
     const dc_scheduler *s = ctx;
     const pool *p = &s->pools[i];
-    if (p->nq > 0 || p->n_waiting > 0)
+    if (p->nq > 0 || p->n_waiting > 0 || p->svc_want > 0)
         return 0;
     uint32_t room = dc_vcluster_lend_room(s->vc, i);
     return p->idle < room ? p->idle : room;
@@ -825,6 +827,30 @@ static void reclaim_for(dc_scheduler *s, pool *p, uint32_t nodes)
         dc_vcluster_count_reclaim(s->vc, l, s->e[victims[i]].req.pool);
         preempt_entry(s, victims[i], dc_vcluster_notice_s(s->vc, l), DC_SCHED_RECLAIM);
     }
+}
+
+/* The pool's service still waits: reclaim what it misses (its own event,
+ * so that the evicted jobs' nodes come back outside the service's call). */
+static void on_service_reclaim(dc_sim *sim, void *ctx, uint64_t pi)
+{
+    dc_scheduler *s = ctx;
+    pool *p = &s->pools[pi];
+    (void)sim;
+    p->svc_reclaim = false;
+    if (p->svc_want > 0)
+        reclaim_for(s, p, p->svc_want);
+}
+
+void dc_sched_service_wants(dc_scheduler *s, int pool_id, uint32_t nodes)
+{
+    pool *p = &s->pools[pool_id];
+    p->svc_want = nodes;
+    /* only with lent nodes to take back: without lending nothing changes */
+    if (!s->vc || p->svc_reclaim || nodes <= p->idle + p->freeing || !dc_vcluster_lends(s->vc, pool_id)
+        || dc_vcluster_lent_staying(s->vc, pool_id) == 0)
+        return;
+    p->svc_reclaim = true;
+    dc_sim_after(s->sim, 0.0, on_service_reclaim, s, (uint64_t)pool_id);
 }
 
 /* Evicts jobs ranking below entry head_h until nodes more nodes than the

@@ -203,6 +203,14 @@ void dc_sched_done(dc_scheduler *s, int handle, bool requeue);
 bool dc_sched_take_now(dc_scheduler *s, int32_t job, int pool, int priority, uint32_t n, uint32_t *nodes);
 /* A service gives one healthy node back. */
 void dc_sched_give_back(dc_scheduler *s, uint32_t node);
+/* The service of pool now waits for nodes more nodes (0: none; one
+ * service per pool).  While it waits the pool lends none of its idle nodes
+ * (virtual clusters, vcluster.h), and a lending pool reclaims the nodes it
+ * misses beyond its idle ones and those on their way back from the jobs
+ * borrowing its nodes, in reclaim order, as for a job of its own; the
+ * service takes them when they come back idle ("node_idle").  Services
+ * themselves never borrow. */
+void dc_sched_service_wants(dc_scheduler *s, int pool, uint32_t nodes);
 
 /* Idle nodes of the pool by the scheduler's count and by a recount of the
  * cluster (tests: they must agree). */

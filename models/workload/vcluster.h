@@ -6,7 +6,8 @@
  * and Helios (Hu et al., SC 2021) ran them: each team's pool (virtual
  * cluster) owns its nodes; a pool with `lend = true` lends the nodes it
  * leaves idle to queued jobs of pools with `borrow = true`, and takes them
- * back (reclaims them) when its own jobs need them.
+ * back (reclaims them) when its own jobs need them, or its own service's
+ * replicas (scheduler.h: dc_sched_service_wants).
  *
  * The scheduler decides (scheduler.c); this module keeps what it must know
  * without a scan:
