@@ -114,6 +114,59 @@ double dc_simrun_fig(dc_sim *sim, const char *key)
     return v;
 }
 
+/* The start of job's cell in column (its type in *type), NULL when none. */
+static const unsigned char *job_cell_at(dc_sim *sim, int32_t job, const char *column, dc_rowcol_type *type,
+                                        size_t *size)
+{
+    dc_rowtable_set *set = sim ? dc_sim_tables(sim) : NULL;
+    dc_rowtable *t = NULL;
+    for (size_t i = 0; set && i < dc_rowtable_set_count(set) && !t; i++)
+        if (strcmp(dc_rowtable_name(dc_rowtable_set_at(set, i)), "jobs") == 0)
+            t = dc_rowtable_set_at(set, i);
+    int id = t ? dc_rowtable_column_index(t, "job") : -1, c = t ? dc_rowtable_column_index(t, column) : -1;
+    if (id < 0 || c < 0)
+        return NULL;
+    const unsigned char *rows = dc_rowtable_data(t);
+    for (size_t r = 0; r < dc_rowtable_buffered(t); r++) {
+        const unsigned char *row = rows + r * dc_rowtable_row_size(t);
+        int32_t v;
+        memcpy(&v, row + dc_rowtable_column_offset(t, (size_t)id), sizeof v);
+        if (v == job) {
+            *type = dc_rowtable_column_type(t, (size_t)c);
+            *size = dc_rowtable_column_size(t, (size_t)c);
+            return row + dc_rowtable_column_offset(t, (size_t)c);
+        }
+    }
+    return NULL;
+}
+
+double dc_simrun_job_cell(dc_sim *sim, int32_t job, const char *column)
+{
+    dc_rowcol_type type;
+    size_t size;
+    const unsigned char *p = job_cell_at(sim, job, column, &type, &size);
+    if (!p || type == DC_ROWCOL_STR)
+        return NAN;
+    if (type == DC_ROWCOL_I4) {
+        int32_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    double v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+bool dc_simrun_job_text_is(dc_sim *sim, int32_t job, const char *column, const char *text)
+{
+    dc_rowcol_type type;
+    size_t size;
+    const unsigned char *p = job_cell_at(sim, job, column, &type, &size);
+    size_t n = strlen(text);
+    /* NUL-padded to the column's width (rowtable.h), unterminated when full */
+    return p && type == DC_ROWCOL_STR && n <= size && memcmp(p, text, n) == 0 && (n == size || p[n] == 0);
+}
+
 bool dc_simrun_same_summary(dc_sim *a, dc_sim *b)
 {
     const dc_summary *sa = dc_sim_summary(a), *sb = dc_sim_summary(b);

@@ -45,4 +45,11 @@ bool dc_simrun_same_summary(dc_sim *a, dc_sim *b);
 /* A summary figure; NaN and a test failure when the run has none. */
 double dc_simrun_fig(dc_sim *sim, const char *key);
 
+/* A cell of job's row in the run's /jobs table (jobtable.h; the rows kept
+ * in the process, as when the run writes no trace): a number (NaN when the
+ * job has no row or the column is none or a string), or whether a string
+ * column holds exactly text. */
+double dc_simrun_job_cell(dc_sim *sim, int32_t job, const char *column);
+bool dc_simrun_job_text_is(dc_sim *sim, int32_t job, const char *column, const char *text);
+
 #endif

@@ -661,6 +661,69 @@ static void test_site_cap_hold(void)
     dc_sim_destroy(sim);
 }
 
+/* Issue 18 item 14: a job held at speed 0 by the hold policy computes
+ * nothing, so it takes no checkpoint; its time is held (job.time_held_h,
+ * /jobs state "held"), its GPU-hours all power_cap.  Before: "running" for
+ * the whole run with a checkpoint every interval.  Two jobs of 4 nodes (8
+ * and 2 spares idle) with checkpoints every 1800 s of computing, 60 s each,
+ * under 56 kW: A computing and B held draw 4 (2800 + 8 x 700) + 4 (2800 +
+ * 8 x 70) + 2 (1000 + 8 x 70) + 1500 + 2000 = 53,660 W; B computing too
+ * would add 32 x 630 = 20,160 W, and even while A checkpoints (4 (2800 + 8
+ * (70 + 63)), storage active) 58,676 W: B is held until A ends.  A's 320
+ * GPU-h take 36,000 s of computing and 19 checkpoints (none at the end):
+ * it ends at 37,140 s.  Then B computes, 56,000 >= 46,460 W, for the 135,660
+ * s left of 2 days: 72 cycles of 1,860 s and 1,740 s more. */
+static void test_hold_no_checkpoint(void)
+{
+    static const char cfg[] =
+        "horizon_days = 2.0; stop_when_done = false;\n"
+        "cluster = { nodes = 8; spare_nodes = 2; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+        "checkpoint = { interval_s = 1800.0; size_gb = 600.0; write_gb_per_s = 10.0; };\n"
+        "jobs = ( { name = \"A\"; nodes = 4; work_gpu_h = 320.0; restart_s = 0.0; },\n"
+        "         { name = \"B\"; nodes = 4; work_gpu_h = 1e9; restart_s = 0.0; } );\n"
+        "power = { network = { switches = 3; switch_w = 500.0; };\n"
+        "          storage = ( { name = \"s\"; idle_kw = 2.0; active_kw = 5.0; } );\n"
+        "          site_cap_mw = 0.056; cap_policy = \"hold\"; };\n";
+    dc_sim *sim = run_text(cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    const dc_series *it = series(sim, "power_it_w");
+    for (size_t i = 0; i < dc_series_length(it); i++)
+        CU_ASSERT(dc_series_values(it)[i] <= 56000.0);
+    double a_end = 36000.0 + 19 * 60.0, left = 2 * 86400.0 - a_end;
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 0, "end_h"), a_end / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 0, "checkpoints"), 19, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 1, "checkpoints"), 72, 0); /* 92 before */
+    CU_ASSERT(dc_simrun_job_text_is(sim, 1, "state", "unfinished"));
+    double b_run_s = left - 72 * 60.0;
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 1, "gpu_hours.useful"), 32 * b_run_s / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 1, "gpu_hours.checkpoint"), 32 * 72 * 60.0 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 1, "gpu_hours.power_cap"), 32 * a_end / 3600.0, 1e-9);
+    CU_ASSERT(breakdown_sums(sim));
+    dc_sim_destroy(sim);
+
+    /* Held all along (one job of 8 nodes under 60 kW, as test_site_cap_hold):
+     * no checkpoint (92 before), held 48 h, running 0 h. */
+    static const char one[] =
+        "horizon_days = 2.0; stop_when_done = false;\n"
+        "cluster = { nodes = 8; spare_nodes = 2; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+        "checkpoint = { interval_s = 1800.0; size_gb = 600.0; write_gb_per_s = 10.0; };\n"
+        "job = { nodes = 8; work_gpu_h = 1e9; restart_s = 0.0; };\n"
+        "power = { network = { switches = 3; switch_w = 500.0; };\n"
+        "          storage = ( { name = \"s\"; idle_kw = 2.0; active_kw = 5.0; } );\n"
+        "          site_cap_mw = 0.06; cap_policy = \"hold\"; };\n";
+    sim = run_text(one, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoints"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.time_held_h"), 48.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.time_running_h"), 0.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.time_checkpointing_h"), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.power_cap"), 64 * 48.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.checkpoint"), 0.0, 0.0);
+    CU_ASSERT(dc_simrun_job_text_is(sim, 0, "state", "held"));
+    CU_ASSERT(breakdown_sums(sim));
+    dc_sim_destroy(sim);
+}
+
 static void test_gpu_and_rack_caps(void)
 {
     /* nvidia-smi -pl 500 on every GPU */
@@ -1394,6 +1457,7 @@ static int register_suites(void)
                   {"site cap: never exceeded, rate falls by the DVFS law", test_site_cap_throttle},
                   {"site cap holds with failures and checkpoints", test_site_cap_with_failures},
                   {"hold policy", test_site_cap_hold},
+                  {"hold: a held job takes no checkpoint", test_hold_no_checkpoint},
                   {"GPU and rack caps", test_gpu_and_rack_caps});
     DC_TEST_SUITE("thermal",
                   {"step response with the stated time constant", test_thermal_step_response},

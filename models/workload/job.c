@@ -136,6 +136,7 @@ typedef struct job_model {
     double committed_capture_s; /* when that state was captured (-inf: the start) */
     double capture_s;           /* capture time of the checkpoint being written */
     double run_since_ckpt_s;    /* compute time since the last checkpoint */
+    double stopped_s;           /* time RUNNING at speed 0 (held by a power cap, a boot): not computing */
     double lost_gpu_s;
     double completion_s;
 
@@ -224,6 +225,16 @@ static double speed(const job_model *j)
     for (size_t i = 0; i < j->n_speed; i++)
         f *= j->speed[i];
     return f;
+}
+
+/* The first speed source at 0 (the job is stopped: held under a power cap,
+ * waiting for a boot), n_speed when none is. */
+static size_t stopping_source(const job_model *j)
+{
+    size_t i = 0;
+    while (i < j->n_speed && j->speed[i] > 0.0)
+        i++;
+    return i;
 }
 
 static bool computing(const job_model *j)
@@ -326,12 +337,21 @@ static void bank(job_model *j)
         j->time_s[j->state] += dt;
         if (j->state == DC_JOB_RUNNING) {
             double full = dt * rate(j), f = 1.0;
-            for (size_t i = 0; i < j->n_speed; i++) {
-                j->slow_gpu_s[i] += full * f * (1.0 - j->speed[i]);
-                f *= j->speed[i];
+            size_t stop = stopping_source(j);
+            if (stop < j->n_speed) {
+                /* Stopped: it computes nothing (no communication, no
+                 * bubble, no checkpoint due): all its time goes to the
+                 * line of the source that stops it. */
+                j->slow_gpu_s[stop] += full;
+                j->stopped_s += dt;
+            } else {
+                for (size_t i = 0; i < j->n_speed; i++) {
+                    j->slow_gpu_s[i] += full * f * (1.0 - j->speed[i]);
+                    f *= j->speed[i];
+                }
+                j->done_gpu_s += full * f;
+                j->run_since_ckpt_s += dt;
             }
-            j->done_gpu_s += full * f;
-            j->run_since_ckpt_s += dt;
         }
     }
     j->state_since_s = now;
@@ -369,7 +389,9 @@ static void schedule_next(job_model *j)
     double eff = rate(j) * speed(j);
     double to_done = eff > 0.0 ? (j->work_total_gpu_s - j->done_gpu_s) / eff : INFINITY;
     /* a checkpoint due during a drain waits for the drain's end */
-    double to_ckpt = j->ckpt.enabled && !j->draining ? j->ckpt.interval_s - j->run_since_ckpt_s : INFINITY;
+    /* (a stopped job has nothing to save: no checkpoint falls due) */
+    double to_ckpt = j->ckpt.enabled && !j->draining && eff > 0.0 ? j->ckpt.interval_s - j->run_since_ckpt_s
+                                                                   : INFINITY;
     if (to_ckpt < 0.0)
         to_ckpt = 0.0;
     /* Finishing exactly at a checkpoint boundary finishes (no last write);
@@ -1756,7 +1778,12 @@ static void legacy_summary(job_model *j, dc_sim *sim)
                                                          "job.time_detecting_h"};
     for (int st = 0; st < DC_JOB_PHASES; st++)
         if (time_keys[st])
-            dc_summary_set(s, time_keys[st], j->time_s[st] / 3600.0, "h", state_names[st]);
+            dc_summary_set(s, time_keys[st], (j->time_s[st] - (st == DC_JOB_RUNNING ? j->stopped_s : 0.0)) / 3600.0,
+                           "h", st == DC_JOB_RUNNING ? "running: computing (at a speed above 0)" : state_names[st]);
+    dc_summary_set(s, "job.time_held_h", j->stopped_s / 3600.0, "h",
+                   "running but stopped at speed 0: held by the site power cap (policy hold) or waiting for its "
+                   "nodes to boot; no work, no checkpoint, its GPU-hours in the stopping line (gpu_hours.power_cap, "
+                   "gpu_hours.power_up)");
 
 }
 
@@ -1781,7 +1808,10 @@ static void fill_record(job_model *j, dc_job_record *r)
         .kind = dc_job_kind_names[j->kind],
         .pool = j->sched ? dc_sched_pool_name(j->sched, j->req.pool) : "",
         .user = j->user,
-        .state = j->ended ? dc_end_state_names[outcome(j)] : submitted ? "unfinished" : "not_submitted",
+        .state = j->ended                                                       ? dc_end_state_names[outcome(j)]
+                 : j->state == DC_JOB_RUNNING && stopping_source(j) < j->n_speed ? "held"
+                 : submitted                                                     ? "unfinished"
+                                                                                 : "not_submitted",
         .nodes = j->nodes_needed,
         .gpus = (uint32_t)full_rate(j),
         .racks = j->racks,

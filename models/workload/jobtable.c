@@ -43,7 +43,9 @@ static const coldef fixed[N_FIXED] = {
     {"end_h", DC_ROWCOL_F8, 0, "h", "end: completion, time limit or the trace's end state (NaN: not ended)"},
     {"wait_h", DC_ROWCOL_F8, 0, "h", "time queued, all its waits"},
     {"run_h", DC_ROWCOL_F8, 0, "h", "time holding nodes"},
-    {"state", DC_ROWCOL_STR, 16, "", "completed, failed, cancelled, time_limit, unfinished or not_submitted"},
+    {"state", DC_ROWCOL_STR, 16, "",
+     "completed, failed, cancelled, time_limit, unfinished, held (unfinished, stopped at speed 0 at the end) or "
+     "not_submitted"},
     {"interruptions", DC_ROWCOL_I4, 0, "", "failures that interrupted it"},
     {"preemptions", DC_ROWCOL_I4, 0, "", "evictions (priority, spot reclaims)"},
     {"checkpoints", DC_ROWCOL_I4, 0, "", "checkpoints completed"},

@@ -4,8 +4,9 @@
 /* The /jobs table (sim/rowtable.h): one row per job, written when the job
  * ends (completed, stopped by its time limit, or failed or cancelled as its
  * trace recorded: tracemap.h) and, at the end of the run,
- * for every other job (state "unfinished", or "not_submitted" for a job
- * whose submission lies beyond the end), so a row is never rewritten and
+ * for every other job (state "unfinished", "held" for one stopped at
+ * speed 0 at the end (a site power cap's hold policy), or "not_submitted"
+ * for a job whose submission lies beyond the end), so a row is never rewritten and
  * rows can stream to the file.  Read it with
  *     pandas.DataFrame(h5py.File("run.h5")["jobs"][:])
  * (strings come back as bytes: .str.decode()).
@@ -18,7 +19,7 @@
  *                                        (NaN: never started / not ended)
  *   wait_h, run_h                        queued, and holding nodes, in all
  *   state                                completed, failed, cancelled,
- *                                        time_limit, unfinished,
+ *                                        time_limit, unfinished, held,
  *                                        not_submitted
  *   interruptions, preemptions, checkpoints
  *   checkpoint_write_s                   mean time of its blocking writes to a
