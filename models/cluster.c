@@ -85,6 +85,7 @@ struct dc_cluster {
     size_t n_types;
     uint8_t *type_of;     /* per node with several types */
     uint32_t *type_idle;  /* idle nodes per type */
+    uint64_t *type_shared_free; /* free GPUs on shared nodes per type (the power model: they idle) */
     uint8_t *absent;      /* per node when stages come or go: not delivered or retired */
     uint32_t n_absent;    /* absent nodes (DOWN, in no down line) */
     double absent_node_s;
@@ -150,6 +151,15 @@ size_t dc_cluster_type_count(const dc_cluster *c) { return c->n_types; }
 const dc_cluster_type *dc_cluster_type_at(const dc_cluster *c, size_t t) { return &c->types[t]; }
 int dc_cluster_node_type(const dc_cluster *c, uint32_t node) { return c->type_of ? c->type_of[node] : 0; }
 uint32_t dc_cluster_type_idle_count(const dc_cluster *c, size_t t) { return c->type_idle[t]; }
+uint64_t dc_cluster_type_shared_free_gpus(const dc_cluster *c, size_t t) { return c->type_shared_free[t]; }
+uint64_t dc_cluster_shared_free_gpus(const dc_cluster *c) { return c->shared_free; }
+
+/* The free GPUs of shared nodes change by delta on node (its type's too). */
+static void shared_free_add(dc_cluster *c, uint32_t node, int64_t delta)
+{
+    c->shared_free += (uint64_t)delta;
+    c->type_shared_free[dc_cluster_node_type(c, node)] += (uint64_t)delta;
+}
 
 int dc_cluster_type_find(const dc_cluster *c, const char *name)
 {
@@ -401,7 +411,7 @@ bool dc_cluster_take_share(dc_cluster *c, int32_t job, uint32_t node)
         idle_remove(c, node);
         c->state[node] = DC_NODE_BUSY;
         c->n_busy++;
-        c->shared_free += c->gpus_per_node;
+        shared_free_add(c, node, c->gpus_per_node);
     }
     j->share_node = (int32_t)node;
     j->occ_prev = -1;
@@ -409,7 +419,7 @@ bool dc_cluster_take_share(dc_cluster *c, int32_t job, uint32_t node)
     if (head >= 0)
         c->jobs[head].occ_prev = job;
     c->used_gpus[node] += j->gpus;
-    c->shared_free -= j->gpus;
+    shared_free_add(c, node, -(int64_t)j->gpus);
     c->n_shares++;
     return true;
 }
@@ -440,11 +450,11 @@ bool dc_cluster_release_share(dc_cluster *c, int32_t job)
     j->changes++;
     c->n_shares--;
     c->used_gpus[node] -= j->gpus;
-    c->shared_free += j->gpus;
+    shared_free_add(c, node, j->gpus);
     share_unlink(c, job);
     if (c->used_gpus[node] > 0)
         return false;
-    c->shared_free -= c->gpus_per_node;
+    shared_free_add(c, node, -(int64_t)c->gpus_per_node);
     c->n_busy--;
     idle_push(c, node);
     dc_sim_publish(c->sim, c->sig_node_idle, NULL);
@@ -458,7 +468,7 @@ static void shares_lose(dc_cluster *c, uint32_t node)
 {
     if (c->used_gpus[node] == 0)
         return;
-    c->shared_free -= c->gpus_per_node - c->used_gpus[node];
+    shared_free_add(c, node, -(int64_t)(c->gpus_per_node - c->used_gpus[node]));
     c->used_gpus[node] = 0;
     for (int32_t k = c->job_of[node]; k >= 0;) {
         job_slot *j = &c->jobs[k];
@@ -765,7 +775,8 @@ static int read_types(dc_cluster *c, const dc_scenario *sc, config_setting_t *g,
         return dc_scenario_error_at(sc, list, err, "at most 255 node types (there are %zu)", n);
     c->types = calloc(n ? n : 1, sizeof *c->types);
     c->type_idle = calloc(n ? n : 1, sizeof *c->type_idle);
-    if (!c->types || !c->type_idle)
+    c->type_shared_free = calloc(n ? n : 1, sizeof *c->type_shared_free);
+    if (!c->types || !c->type_idle || !c->type_shared_free)
         return dc_error_set(err, DC_ENOMEM, "out of memory for the node types");
     c->n_types = n ? n : 1;
     if (!n) {
@@ -1064,6 +1075,7 @@ static void cluster_destroy(void *state)
     free(c->types);
     free(c->type_of);
     free(c->type_idle);
+    free(c->type_shared_free);
     free(c->class_names);
     free(c->class_accel);
     free(c->job_of);

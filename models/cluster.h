@@ -192,6 +192,10 @@ const dc_cluster_type *dc_cluster_type_at(const dc_cluster *c, size_t t);
 int dc_cluster_node_type(const dc_cluster *c, uint32_t node);
 int dc_cluster_type_find(const dc_cluster *c, const char *name);
 uint32_t dc_cluster_type_idle_count(const dc_cluster *c, size_t t);
+/* Free GPUs of shared nodes (GPU-granular allocation), of all types and of
+ * type t: they idle (the power model draws their share of an idle node). */
+uint64_t dc_cluster_shared_free_gpus(const dc_cluster *c);
+uint64_t dc_cluster_type_shared_free_gpus(const dc_cluster *c, size_t t);
 /* The job holding node, -1 if none. */
 int32_t dc_cluster_node_job(const dc_cluster *c, uint32_t node);
 

@@ -724,6 +724,39 @@ static void test_hold_no_checkpoint(void)
     dc_sim_destroy(sim);
 }
 
+/* GPU-granular allocation: a partly used node draws busy power for its
+ * used GPUs (each with a gpus_per_node-th of host_w) and idle power for its
+ * free ones (70 W and a share of host_idle_w: 195 W), so the IT energy is
+ * the GPU-hour breakdown priced per line.  Two nodes of 8 GPUs; A (3 GPUs,
+ * 30 GPU-h: 10 h) and B (2 GPUs, 10 GPU-h: 5 h) share node 0 (best fit):
+ * 40 busy GPU-h at 1,050 W, gpu_hours.idle_spare 384 - 40 = 344 GPU-h at
+ * 195 W, a 500 W switch for 24 h: 121.08 kWh, 7,895 W at the start.
+ * Before: the shared node's 11 free GPUs and their host share drew 0. */
+static void test_shared_node_idle(void)
+{
+    static const char cfg[] =
+        "horizon_days = 1.0; stop_when_done = false;\n"
+        "cluster = { nodes = 2; gpus_per_node = 8; nodes_per_rack = 2; };\n"
+        "jobs = ( { name = \"A\"; gpus = 3; work_gpu_h = 30.0; restart_s = 0.0; },\n"
+        "         { name = \"B\"; gpus = 2; work_gpu_h = 10.0; restart_s = 0.0; } );\n"
+        "power = { network = { switches = 1; switch_w = 500.0; }; };\n";
+    dc_sim *sim = run_text(cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.useful"), 40.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.idle_spare"), 344.0, 1e-9);
+    double busy_w = 700.0 + 2800.0 / 8, free_w = 70.0 + 1000.0 / 8;
+    double ledger_kwh = (dc_simrun_fig(sim, "gpu_hours.useful") * busy_w
+                         + dc_simrun_fig(sim, "gpu_hours.idle_spare") * free_w + 24 * 500.0) / 1e3;
+    CU_ASSERT_DOUBLE_EQUAL(ledger_kwh, 121.08, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_energy_kwh"), ledger_kwh, 1e-9);
+    const dc_series *it = series(sim, "power_it_w");
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 1.0), 5 * busy_w + 11 * free_w + 500.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 6 * 3600.0), 3 * busy_w + 13 * free_w + 500.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 11 * 3600.0), 16 * free_w + 500.0, 1e-9);
+    CU_ASSERT(breakdown_sums(sim));
+    dc_sim_destroy(sim);
+}
+
 static void test_gpu_and_rack_caps(void)
 {
     /* nvidia-smi -pl 500 on every GPU */
@@ -1458,6 +1491,7 @@ static int register_suites(void)
                   {"site cap holds with failures and checkpoints", test_site_cap_with_failures},
                   {"hold policy", test_site_cap_hold},
                   {"hold: a held job takes no checkpoint", test_hold_no_checkpoint},
+                  {"shared node: free GPUs at idle power, energy = breakdown", test_shared_node_idle},
                   {"GPU and rack caps", test_gpu_and_rack_caps});
     DC_TEST_SUITE("thermal",
                   {"step response with the stated time constant", test_thermal_step_response},

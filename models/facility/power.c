@@ -523,13 +523,22 @@ static void compute_full(dc_power *p)
     double now = dc_sim_now(p->sim);
     double base = p->network_w;
     bool storage_active = false;
+    /* Idle nodes still on, and the free GPUs of shared nodes: each a
+     * gpus_per_node-th of an idle node (its GPU idle, its share of the host
+     * at host_idle_w), as gpu_hours.idle_spare counts them. */
     if (p->n_tp > 1) { /* mixed hardware: each type's idle nodes at its power */
         for (size_t t = 0; t < p->n_tp; t++) {
             p->tp[t].it_w = (double)(dc_cluster_type_idle_count(c, t) - p->tp[t].n_off) * p->tp[t].node_idle_w;
+            uint64_t free_gpus = dc_cluster_type_shared_free_gpus(c, t);
+            if (free_gpus > 0)
+                p->tp[t].it_w += (double)free_gpus * (p->tp[t].node_idle_w / gpn);
             base += p->tp[t].it_w;
         }
     } else {
         base += (double)(dc_cluster_idle_count(c) - p->n_off) * node_idle_w;
+        uint64_t free_gpus = dc_cluster_shared_free_gpus(c);
+        if (free_gpus > 0)
+            base += (double)free_gpus * (node_idle_w / gpn);
     }
 
     for (size_t k = 0; k < p->n_act; k++) {
