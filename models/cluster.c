@@ -70,6 +70,7 @@ typedef struct job_slot {
     int32_t occ_next, occ_prev; /* the other jobs on its shared node */
     int32_t lost_node, lost_next; /* its shared node failed: the jobs it held, while the failure is published */
     uint32_t held;
+    bool tracked;        /* its held GPUs count in tracked_gpus (dc_cluster_job_track) */
     uint32_t *list, cap; /* the held nodes (node_pos[n] is n's index) */
     uint64_t changes;
     dc_job_phase phase;
@@ -94,6 +95,7 @@ struct dc_cluster {
     int32_t *job_of;      /* job per node (a shared node: the first of its jobs), -1 if none */
     uint32_t *used_gpus;  /* GPUs held by shares on a shared BUSY node (0: not shared) */
     uint64_t shared_free; /* free GPUs on shared nodes, summed */
+    uint64_t tracked_gpus; /* GPUs held by the tracked jobs */
     uint32_t n_shares;    /* jobs holding a share */
     uint32_t *node_pos;   /* a BUSY node's index in its job's list */
     uint32_t nodes_per_leaf, leaves_per_pod; /* network domains */
@@ -213,6 +215,8 @@ static bool list_add(dc_cluster *c, int32_t job, uint32_t node)
     c->node_pos[node] = j->held;
     j->list[j->held++] = node;
     j->changes++;
+    if (j->tracked)
+        c->tracked_gpus += dc_cluster_job_gpus_per_node(c, job);
     return true;
 }
 
@@ -227,6 +231,8 @@ static void list_remove(dc_cluster *c, uint32_t node)
     j->list[k] = last;
     c->node_pos[last] = k;
     j->changes++;
+    if (j->tracked)
+        c->tracked_gpus -= dc_cluster_job_gpus_per_node(c, c->job_of[node]);
 }
 
 int32_t dc_cluster_idle_first(const dc_cluster *c) { return c->idle_head; }
@@ -386,6 +392,18 @@ int32_t dc_cluster_node_next_job(const dc_cluster *c, uint32_t node, int32_t job
 
 uint32_t dc_cluster_share_count(const dc_cluster *c) { return c->n_shares; }
 
+void dc_cluster_job_track(dc_cluster *c, int32_t job, bool on)
+{
+    job_slot *j = &c->jobs[job];
+    if (j->tracked == on)
+        return;
+    j->tracked = on;
+    uint64_t g = dc_cluster_job_held_gpus(c, job);
+    c->tracked_gpus = on ? c->tracked_gpus + g : c->tracked_gpus - g;
+}
+
+uint64_t dc_cluster_tracked_held_gpus(const dc_cluster *c) { return c->tracked_gpus; }
+
 uint64_t dc_cluster_busy_gpus(const dc_cluster *c)
 {
     return (uint64_t)c->n_busy * c->gpus_per_node - c->shared_free;
@@ -446,6 +464,8 @@ bool dc_cluster_release_share(dc_cluster *c, int32_t job)
         return false;
     uint32_t node = (uint32_t)j->share_node;
     bank(c);
+    if (j->tracked)
+        c->tracked_gpus -= (uint64_t)j->held * j->gpus;
     j->held = 0;
     j->changes++;
     c->n_shares--;
@@ -473,6 +493,8 @@ static void shares_lose(dc_cluster *c, uint32_t node)
     for (int32_t k = c->job_of[node]; k >= 0;) {
         job_slot *j = &c->jobs[k];
         int32_t next = j->occ_next;
+        if (j->tracked)
+            c->tracked_gpus -= (uint64_t)j->held * j->gpus;
         j->held = 0;
         j->changes++;
         j->lost_node = (int32_t)node;

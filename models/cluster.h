@@ -250,6 +250,13 @@ bool dc_cluster_node_holds(const dc_cluster *c, uint32_t node, int32_t job);
 int32_t dc_cluster_node_next_job(const dc_cluster *c, uint32_t node, int32_t job);
 /* GPUs of BUSY nodes held by jobs (a shared node's free GPUs not counted). */
 uint64_t dc_cluster_busy_gpus(const dc_cluster *c);
+/* A model that follows a subset of the jobs (the power model: those in
+ * play) marks them, and the cluster keeps the GPUs they hold summed as
+ * nodes come and go, so that "do my jobs hold every busy GPU?" costs O(1)
+ * (dc_cluster_tracked_held_gpus == dc_cluster_busy_gpus), not a pass over
+ * them.  One such model per cluster. */
+void dc_cluster_job_track(dc_cluster *c, int32_t job, bool on);
+uint64_t dc_cluster_tracked_held_gpus(const dc_cluster *c);
 /* Jobs holding a share now. */
 uint32_t dc_cluster_share_count(const dc_cluster *c);
 /* Gives a share job (holding nothing) its GPUs on node: an IDLE node

@@ -455,6 +455,7 @@ static void act_note(dc_power *p, int32_t j)
     if (j >= 0 && j < p->n_jobs && !p->in_act[j]) {
         p->in_act[j] = 1;
         p->pend[p->n_pend++] = j;
+        dc_cluster_job_track(p->c, j, true);
     }
 }
 
@@ -487,11 +488,9 @@ static void act_update(dc_power *p)
         }
         if (pass == 1 || (p->n_jobs == 1 && p->n_act == 1))
             break; /* (one job: it is always in play) */
-        uint64_t held = 0; /* in GPUs: shares of a node count theirs (cluster.h) */
-        for (size_t k = 0; k < p->n_act; k++)
-            held += dc_cluster_job_held_gpus(c, p->act[k]);
-        uint64_t busy = dc_cluster_busy_gpus(c);
-        if (held == busy)
+        /* in GPUs (shares of a node count theirs), summed by the cluster
+         * over the jobs in act (those marked by act_note) */
+        if (dc_cluster_tracked_held_gpus(c) == dc_cluster_busy_gpus(c))
             break;
         for (int32_t j = 0; j < p->n_jobs; j++)
             if (dc_cluster_job_held_nodes(c, j) > 0)
@@ -508,10 +507,12 @@ static void act_prune(dc_power *p)
     size_t n = 0;
     for (size_t k = 0; k < p->n_act; k++) {
         int32_t j = p->act[k];
-        if (in_play(p->c, j))
+        if (in_play(p->c, j)) {
             p->act[n++] = j;
-        else
+        } else {
             p->in_act[j] = 0;
+            dc_cluster_job_track(p->c, j, false);
+        }
     }
     p->n_act = n;
 }
