@@ -820,7 +820,9 @@ static void test_data_stall(void)
      * 32 GPUs x the down time, on top of the stall of the healthy steps. */
     double down_h = dc_simrun_fig(sim, "storage.pfs.down_h");
     CU_ASSERT(down_h > 0.0);
-    double run_h = dc_simrun_fig(sim, "job.time_running_h");
+    /* (stopped while the tier is down: held, not running) */
+    double run_h = dc_simrun_fig(sim, "job.time_running_h") + dc_simrun_fig(sim, "job.time_held_h");
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.time_held_h"), down_h));
     double expect = 32.0 * ((run_h - down_h) * dc_simrun_fig(sim, "step.data_stall_s") / step + down_h);
     CU_ASSERT(fabs(dc_simrun_fig(sim, "gpu_hours.data_stall") - expect) < 1e-6 * expect);
     dc_sim_destroy(sim);

@@ -136,7 +136,7 @@ typedef struct job_model {
     double committed_capture_s; /* when that state was captured (-inf: the start) */
     double capture_s;           /* capture time of the checkpoint being written */
     double run_since_ckpt_s;    /* compute time since the last checkpoint */
-    double stopped_s;           /* time RUNNING at speed 0 (held by a power cap, a boot): not computing */
+    double stopped_s;           /* time RUNNING at speed 0 (a power cap hold, a boot, a data stall) */
     double lost_gpu_s;
     double completion_s;
 
@@ -1781,9 +1781,9 @@ static void legacy_summary(job_model *j, dc_sim *sim)
             dc_summary_set(s, time_keys[st], (j->time_s[st] - (st == DC_JOB_RUNNING ? j->stopped_s : 0.0)) / 3600.0,
                            "h", st == DC_JOB_RUNNING ? "running: computing (at a speed above 0)" : state_names[st]);
     dc_summary_set(s, "job.time_held_h", j->stopped_s / 3600.0, "h",
-                   "running but stopped at speed 0: held by the site power cap (policy hold) or waiting for its "
-                   "nodes to boot; no work, no checkpoint, its GPU-hours in the stopping line (gpu_hours.power_cap, "
-                   "gpu_hours.power_up)");
+                   "running but stopped at speed 0 (held by the site power cap's hold policy, waiting for its "
+                   "nodes to boot, its dataset's tier down): no work, no checkpoint, its GPU-hours all in the "
+                   "stopping source's line (gpu_hours.power_cap, power_up, data_stall)");
 
 }
 
