@@ -30,6 +30,12 @@
  *    under its cap; a refresh from "a" to a "b" of host_w 1,000 W (2,600 W)
  *    needs only its worst stage, 32 x 3,600 W = 0.1152 MW: 0.2 MW runs
  *    (it was refused against all 64 nodes), 0.1 MW is refused;
+ *  - a rack cap against each type's own host: 20 kW per rack of 4 nodes
+ *    leaves a type of host_w 3,000 W 250 W per GPU (not the 375 W the power
+ *    section's 2,000 W leave): its 4 nodes computing for 48 h draw exactly
+ *    4 x 48 h x (3,000 + 8 x 250 W); a power section's host_w of 4,500 W
+ *    that no type uses refuses nothing; a type of host_w 4,000 W (125 W
+ *    per GPU, below min_cap_w) is refused;
  *  - bad input through the program: types not adding up, a name twice, a
  *    job of an unknown type, a job's pool of another type or across two
  *    types, a type no pool holds alone, a stage across two types, fifo
@@ -335,6 +341,46 @@ static void test_site_cap_by_type(void)
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+static const char rack_types_cfg[] =
+    "horizon_days = 2.0;\nstop_when_done = false;\n"
+    "cluster = { nodes = 8; gpus_per_node = 8; nodes_per_rack = 4;\n"
+    "  types = ( { name = \"a\"; nodes = 4; host_w = 2000.0; }, { name = \"b\"; nodes = 4; host_w = 3000.0; } ); };\n"
+    "jobs = ( { nodes = 4; work_gpu_h = 1e9; type = \"b\"; restart_s = 0.0; } );\n"
+    CAP_POWER "  rack_cap_kw = 20.0; };\n";
+
+static void test_rack_cap_by_type(void)
+{
+    const double T_h = 48.0;
+    dc_sim *sim = dc_simrun_text(rack_types_cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double b = 4 * T_h * (3000.0 + 8 * 250.0) / 1000.0, a = 4 * T_h * (1000.0 + 8 * 100.0) / 1000.0;
+    printf("\n    type b under 20 kW racks: %.1f kWh (hand %.1f; 375 W per GPU gave %.1f)",
+           dc_simrun_fig(sim, "power.type.b.it_energy_kwh"), b, 4 * T_h * (3000.0 + 8 * 375.0) / 1000.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "power.type.b.it_energy_kwh"), b, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "power.type.a.it_energy_kwh"), a, 1e-12));
+    dc_sim_destroy(sim);
+    const char *host[] = {"power.node.host_w=4500.0"}; /* no type draws it */
+    sim = dc_simrun_text(rack_types_cfg, host, 1, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "power.type.b.it_energy_kwh"), b, 1e-12));
+    dc_sim_destroy(sim);
+    printf("\n");
+
+    char dir[] = "/tmp/dcsim-types-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char *text = strdup(rack_types_cfg), *at = text ? strstr(text, "host_w = 3000.0") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    memcpy(at, "host_w = 4000.0", 15);
+    const char *f[] = {"bad.cfg:8", "power.rack_cap_kw",
+                       "20 kW per rack of 4 nodes leaves 125 W per GPU of type \"b\" after its host_w (4000 W), below "
+                       "min_cap_w (200 W)"};
+    dc_test_bad_run(dir, "a rack cap below a type's lowest limit", text, NULL, f, 3);
+    free(text);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 static void test_bad_input(void)
 {
     static const struct {
@@ -396,6 +442,7 @@ static int register_suites(void)
                   {"power by type against hand sums", test_power_by_type},
                   {"failure rates by type within Poisson intervals", test_failures_by_type},
                   {"a site cap against the types' floors and a refresh's worst stage", test_site_cap_by_type},
+                  {"a rack cap against each type's own host", test_rack_cap_by_type},
                   {"bad input", test_bad_input});
     return 0;
 }

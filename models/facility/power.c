@@ -128,6 +128,7 @@ typedef struct job_pw {
 typedef struct type_pw {
     dc_gpu_power gpu;
     double host_w, host_idle_w, f_min, node_idle_w, node_ckpt_w, node_restart_w;
+    double static_cap_w;     /* its GPUs' limit: power.gpu.cap_w and what the rack cap leaves after its host_w */
     uint32_t n_off;
     double it_w, e_j;
 } type_pw;
@@ -156,6 +157,7 @@ struct dc_power {
     double f_min;
     double u_run, u_ckpt, u_restart;
     double gpu_cap_w, rack_gpu_cap_w, site_cap_w;
+    double rack_node_w;      /* the rack cap's share of one node (INFINITY: no rack cap) */
     bool hold;
     double host_w, host_idle_w, network_w, storage_idle_w, storage_active_w;
     double eta;
@@ -567,7 +569,7 @@ static void compute_full(dc_power *p)
             }
             jp->n_gpu = held * gpn;
             jp->util = p->u_run * other;
-            jp->hi_w = mind(dc_gpu_power_w(&tp->gpu, jp->util, 1.0), p->static_cap_w);
+            jp->hi_w = mind(dc_gpu_power_w(&tp->gpu, jp->util, 1.0), tp->static_cap_w);
             jp->lo_w = mind(dc_gpu_power_w(&tp->gpu, jp->util, tp->f_min), jp->hi_w);
             break;
         }
@@ -985,6 +987,14 @@ static int check_gpu(dc_power *p, const dc_scenario *sc, config_setting_t *g, dc
     return DC_OK;
 }
 
+/* A GPU's static limit on a node whose host draws host_w: power.gpu.cap_w
+ * and the rack cap's share of the node after its host. */
+static double type_static_cap_w(const dc_power *p, double host_w)
+{
+    double rack = isfinite(p->rack_node_w) ? (p->rack_node_w - host_w) / dc_cluster_gpus_per_node(p->c) : INFINITY;
+    return fmin(p->gpu_cap_w, rack);
+}
+
 /* The least a node of type t can draw whatever it does (its GPUs at their
  * lowest limit computing, checkpointing, restarting or idle; its host busy
  * or idle), with the type's own power figures (cluster.types) where it
@@ -992,6 +1002,8 @@ static int check_gpu(dc_power *p, const dc_scenario *sc, config_setting_t *g, dc
 static double node_floor_w(const dc_power *p, size_t t, double static_cap)
 {
     const dc_cluster_type *ty = dc_cluster_type_at(p->c, t);
+    if (dc_cluster_type_count(p->c) > 1)
+        static_cap = type_static_cap_w(p, isnan(ty->host_w) ? p->host_w : ty->host_w);
     dc_gpu_power g = p->gpu;
     g.idle_w = isnan(ty->gpu_idle_w) ? g.idle_w : ty->gpu_idle_w;
     g.peak_w = isnan(ty->gpu_peak_w) ? g.peak_w : ty->gpu_peak_w;
@@ -1094,9 +1106,23 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     double gpn = dc_cluster_gpus_per_node(p->c), npr = dc_cluster_nodes_per_rack(p->c);
     double static_cap = p->gpu_cap_w;
     p->rack_gpu_cap_w = INFINITY;
+    p->rack_node_w = INFINITY;
     config_setting_t *rack = config_setting_get_member(g, "rack_cap_kw");
-    if (rack) {
-        double per_node = config_setting_get_float(rack) * 1e3 / npr;
+    size_t n_types = dc_cluster_type_count(p->c);
+    if (rack && n_types > 1) { /* each type after its own host_w */
+        double per_node = p->rack_node_w = config_setting_get_float(rack) * 1e3 / npr;
+        p->rack_gpu_cap_w = (per_node - p->host_w) / gpn;
+        for (size_t t = 0; t < n_types; t++) {
+            const dc_cluster_type *ty = dc_cluster_type_at(p->c, t);
+            double host_w = isnan(ty->host_w) ? p->host_w : ty->host_w, per_gpu = (per_node - host_w) / gpn;
+            if (per_gpu < p->gpu.min_cap_w)
+                return dc_scenario_error_at(sc, rack, err,
+                                            "%g kW per rack of %g nodes leaves %.0f W per GPU of type \"%s\" after its host_w (%g W), below min_cap_w (%g W): no power limit can meet it",
+                                            config_setting_get_float(rack), npr, per_gpu, ty->name, host_w,
+                                            p->gpu.min_cap_w);
+        }
+    } else if (rack) {
+        double per_node = p->rack_node_w = config_setting_get_float(rack) * 1e3 / npr;
         p->rack_gpu_cap_w = (per_node - p->host_w) / gpn;
         if (p->rack_gpu_cap_w < p->gpu.min_cap_w)
             return dc_scenario_error_at(sc, rack, err,
@@ -1203,12 +1229,13 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
         tp->host_w = isnan(ty->host_w) ? p->host_w : ty->host_w;
         tp->host_idle_w = isnan(ty->host_idle_w) ? p->host_idle_w : ty->host_idle_w;
         tp->f_min = p->n_tp > 1 ? dc_gpu_min_freq(&tp->gpu) : p->f_min;
+        tp->static_cap_w = p->n_tp > 1 ? type_static_cap_w(p, tp->host_w) : p->static_cap_w;
         tp->node_idle_w = p->n_tp > 1 ? tp->host_idle_w + p->gpn * tp->gpu.idle_w : p->node_idle_w;
         tp->node_ckpt_w = p->n_tp > 1 ? tp->host_w + p->gpn * mind(dc_gpu_power_w(&tp->gpu, p->u_ckpt, 1.0),
-                                                                  p->static_cap_w)
+                                                                  tp->static_cap_w)
                                       : p->node_ckpt_w;
         tp->node_restart_w = p->n_tp > 1 ? tp->host_w + p->gpn * mind(dc_gpu_power_w(&tp->gpu, p->u_restart, 1.0),
-                                                                     p->static_cap_w)
+                                                                     tp->static_cap_w)
                                          : p->node_restart_w;
     }
     for (size_t i = 0; i < sizeof p->last_rec / sizeof p->last_rec[0]; i++)
