@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1185,6 +1186,30 @@ static int read_series_rows(dc_trace_file *t, const char *dpath, double *buf, si
     return rc;
 }
 
+/* Format 2: the number of points /series holds (its first dimension),
+ * checking it is a table of points (n x 2 floats). */
+static int series_extent(dc_trace_file *t, uint64_t *rows, dc_error *err)
+{
+    hid_t d = -1;
+    int rc = open_dataset(t, "/series", &d, err);
+    if (rc != DC_OK)
+        return rc;
+    hid_t space = H5Dget_space(d), type = H5Dget_type(d);
+    hsize_t dims[2] = {0, 0};
+    if (space < 0 || type < 0)
+        rc = dc_error_set(err, DC_EIO, "trace '%s': cannot read /series", t->path);
+    else if (H5Tget_class(type) != H5T_FLOAT || H5Sget_simple_extent_ndims(space) != 2 ||
+             H5Sget_simple_extent_dims(space, dims, NULL) < 0 || dims[1] != 2)
+        rc = dc_error_set(err, DC_EINPUT, "trace '%s': /series is not a table of points (n x 2 floats)", t->path);
+    if (type >= 0)
+        H5Tclose(type);
+    if (space >= 0)
+        H5Sclose(space);
+    H5Dclose(d);
+    *rows = (uint64_t)dims[0];
+    return rc;
+}
+
 /* Format 2: where series name lies in /series; DC_EINPUT naming dpath if
  * the trace has no such series. */
 static int series_rows(dc_trace_file *t, const char *name, const char *dpath, size_t *start, size_t *count,
@@ -1203,6 +1228,17 @@ static int series_rows(dc_trace_file *t, const char *name, const char *dpath, si
     if (s0 < 0 || n0 < 0)
         return dc_error_set(err, DC_EINPUT, "trace '%s': /series_index gives %s a negative start or count", t->path,
                             dpath);
+    /* Checked against /series before the caller allocates count x 16
+     * bytes for the rows (a hand-made index claiming 2^40 points asked for
+     * 16 TiB: "out of memory"). */
+    uint64_t total = 0;
+    if ((rc = series_extent(t, &total, err)) != DC_OK)
+        return rc;
+    if ((uint64_t)s0 > total || (uint64_t)n0 > total - (uint64_t)s0)
+        return dc_error_set(err, DC_EINPUT,
+                            "trace '%s': /series_index puts %s at rows %llu to %llu of /series, which has %llu", t->path,
+                            dpath, (unsigned long long)s0, (unsigned long long)s0 + (unsigned long long)n0,
+                            (unsigned long long)total);
     *start = (size_t)s0;
     *count = (size_t)n0;
     return DC_OK;

@@ -50,7 +50,7 @@ static char trace_fix[300], sweep_fix[300];
                   "--set", "failures.[0].mtbf_h=1.0", "--set", "job.restart_s=1.0"
 
 /* What becomes of corrupt.h5 before the run. */
-enum { T_NONE, T_HALF, T_4K, T_EMPTY, T_GARBAGE, T_V99, T_V0, T_NOFMT, T_FLIP, T_BLOCK, T_MULTIVER, T_COPY, T_HUGE };
+enum { T_NONE, T_HALF, T_4K, T_EMPTY, T_GARBAGE, T_V99, T_V0, T_NOFMT, T_FLIP, T_BLOCK, T_MULTIVER, T_COPY, T_HUGE, T_BIGCOUNT };
 
 typedef struct err_case {
     const char *what;
@@ -268,6 +268,12 @@ static const err_case cases[] = {
     {"plot of a trace claiming 2^28 events in no bytes", NULL, NULL, T_HUGE, NULL, 0, 0, false,
      {"plot", "@CORRUPT", "--kind", "timeline", "-o", "@DIR/fig.png"}, 2,
      {"corrupt.h5' is damaged: /events claims 268435456 elements"}, NULL},
+    {"export of a series whose /series_index count is 2^40", NULL, NULL, T_BIGCOUNT, NULL, 0, 0, false,
+     {"export", "@CORRUPT", "/series/nodes_up", "-o", "@DIR/e.csv"}, 2,
+     {"corrupt.h5': /series_index puts /series/nodes_up at rows 0 to 1099511627776 of /series, which has "}, NULL},
+    {"plot of a series whose /series_index count is 2^40", NULL, NULL, T_BIGCOUNT, NULL, 0, 0, false,
+     {"plot", "@CORRUPT", "--kind", "nodes", "-o", "@DIR/fig.png"}, 2,
+     {"/series_index puts /series/nodes_up at rows 0 to 1099511627776"}, NULL},
 
     /* ---- limits ---- */
     {"ten billion GPUs with per-GPU clocks", NULL, NULL, 0, NULL, 0, 0, true,
@@ -472,6 +478,32 @@ static void write_huge_events(const char *path)
     H5Pclose(dcpl);
     H5Sclose(space);
     H5Tclose(type);
+    H5Fclose(f);
+    rechecksum(path);
+}
+
+/* Sets the count of /series_index's first row (nodes_up) of a real trace
+ * to 2^40: the reader allocated count x 16 bytes (16 TiB) for it before
+ * checking the count against /series ("dcsim: out of memory", exit 1; an
+ * abort under ASan). */
+static void write_big_count(const char *path)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    CU_ASSERT_TRUE_FATAL(f >= 0);
+    hid_t d = H5Dopen2(f, "/series_index", H5P_DEFAULT);
+    CU_ASSERT_TRUE_FATAL(d >= 0);
+    hid_t mtype = H5Tcreate(H5T_COMPOUND, sizeof(long long));
+    H5Tinsert(mtype, "count", 0, H5T_NATIVE_LLONG);
+    hid_t space = H5Dget_space(d);
+    hsize_t off[1] = {0}, cnt[1] = {1};
+    CU_ASSERT_TRUE(H5Sselect_hyperslab(space, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0);
+    hid_t mspace = H5Screate_simple(1, cnt, NULL);
+    long long count = 1LL << 40;
+    CU_ASSERT_TRUE(H5Dwrite(d, mtype, mspace, space, H5P_DEFAULT, &count) >= 0);
+    H5Sclose(mspace);
+    H5Sclose(space);
+    H5Tclose(mtype);
+    H5Dclose(d);
     H5Fclose(f);
     rechecksum(path);
 }
@@ -714,6 +746,10 @@ static void run_case(const err_case *c)
     case T_HUGE:
         copy_prefix(trace_fix, corrupt, -1);
         write_huge_events(corrupt);
+        break;
+    case T_BIGCOUNT:
+        copy_prefix(trace_fix, corrupt, -1);
+        write_big_count(corrupt);
         break;
     default:
         break;
