@@ -54,6 +54,7 @@ struct dc_sweep {
     size_t n_axes;
     dc_scenario ***sc; /* [worker][point] */
     dc_sweep_build_fn build;
+    dc_sweep_build_cancellable_fn build_cancellable; /* NULL: none */
     result_row *results;
     keyset **keysets;
     size_t n_keysets, cap_keysets;
@@ -333,6 +334,7 @@ int dc_sweep_create(const dc_sweep_spec *spec, size_t workers, dc_sweep **out, d
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     sw->reps = spec->reps;
     sw->build = spec->build;
+    sw->build_cancellable = spec->build_cancellable;
     sw->points = 1;
     int rc = DC_OK;
     dc_scenario *base = NULL;
@@ -571,7 +573,12 @@ int dc_sweep_run_row(dc_sweep *sw, size_t w, size_t row, dc_error *err)
         goto done;
     }
     dc_scenario_sample(sc, seed, drawn);
-    rc = sw->build(sc, (int64_t)seed, &sim, err);
+    rc = sw->build_cancellable && sw->cancel ? sw->build_cancellable(sc, (int64_t)seed, sw->cancel, &sim, err)
+                                             : sw->build(sc, (int64_t)seed, &sim, err);
+    if (rc != DC_OK && sw->cancel && *sw->cancel) {
+        rc = DC_OK; /* a signal while setting up: the row is not done, and no failure */
+        goto done;
+    }
     if (rc != DC_OK)
         goto context;
     /* A replication keeps its figures only: no event log, and no series

@@ -50,6 +50,10 @@
 #define DC_SWEEP_MAX_ROWS 100000000
 
 typedef int (*dc_sweep_build_fn)(const dc_scenario *sc, int64_t seed, dc_sim **out, dc_error *err);
+/* A build whose models' setup polls a cancel flag (dc_build_cancellable):
+ * a signal while a run is set up (seconds for a million jobs) stops it. */
+typedef int (*dc_sweep_build_cancellable_fn)(const dc_scenario *sc, int64_t seed, const volatile sig_atomic_t *cancel,
+                                             dc_sim **out, dc_error *err);
 
 typedef struct dc_sweep_spec {
     const char *file;         /* scenario file; NULL: text */
@@ -57,6 +61,7 @@ typedef struct dc_sweep_spec {
     const char *text_name;    /* its name in messages */
     const dc_param *const *schemas;
     dc_sweep_build_fn build;  /* dc_build (models/registry.h) */
+    dc_sweep_build_cancellable_fn build_cancellable; /* optional: used for the runs once a cancel flag is set */
     const char *const *sets;
     size_t n_sets;
     const char *const *vary;

@@ -296,8 +296,20 @@ int dc_cmd_run(int argc, char **argv)
     if (dc_cli_check_limits(sc, file ? file : "(embedded 10k_gpu.cfg)", 1, out_path != NULL, force, &err) != DC_OK)
         goto fail;
     dc_cli_catch_signals();
-    if (dc_build(sc, seed, &sim, &err) != DC_OK)
+    if (dc_build_cancellable(sc, seed, dc_cli_interrupt_flag(), &sim, &err) != DC_OK) {
+        if (dc_cli_interrupted()) {
+            /* A signal while the models were set up (a stream of a million
+             * jobs takes seconds): they gave up, nothing was written. */
+            int sig = dc_cli_interrupted();
+            double horizon_days = 0;
+            config_lookup_float(dc_scenario_config(sc), "horizon_days", &horizon_days);
+            fprintf(stderr, "dcsim: interrupted by %s while setting up the run (0 of %.6g simulated days): no trace "
+                    "written\n", dc_cli_signal_name(sig), horizon_days);
+            status = dc_cli_signal_status(sig);
+            goto done;
+        }
         goto fail;
+    }
     if (no_trace) {
         /* Nothing reads them: no event log, and only the series a figure
          * is computed from (dc_series_keep).  The summary is the same. */

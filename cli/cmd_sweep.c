@@ -548,6 +548,7 @@ int dc_cmd_sweep(int argc, char **argv)
         .text_name = "(embedded 10k_gpu.cfg)",
         .schemas = dc_schemas(),
         .build = dc_build,
+        .build_cancellable = dc_build_cancellable,
         .sets = sets,
         .n_sets = n_sets,
         .vary = vary,
@@ -567,11 +568,15 @@ int dc_cmd_sweep(int argc, char **argv)
             goto fail;
     }
     /* SIGINT/SIGTERM: the rows done are kept, written (complete = 0) and the
-     * exit status is 128 + the signal.  Under MPI, mpirun owns the signals. */
-    if (par.size == 1) {
-        dc_cli_catch_signals();
-        dc_sweep_set_cancel(sw, dc_cli_interrupt_flag());
-    }
+     * exit status is 128 + the signal.  Under MPI every rank catches them
+     * (mpirun, on SIGINT or SIGTERM, sends the ranks SIGTERM and SIGKILL a
+     * second later: odls_base_sigkill_timeout), stops its runs, and the
+     * rows done on every rank reach rank 0, which writes them. */
+    dc_cli_install_signals();
+    dc_sweep_set_cancel(sw, dc_cli_interrupt_flag());
+    dc_par_agree(&par, DC_OK); /* every rank's handlers are in place */
+    if (root)
+        dc_cli_announce_ready();
     /* Before running: a bad output path must not cost a long sweep, nor may
      * the results replace the scenario or a file it reads. */
     size_t n_in = 0;
@@ -628,6 +633,9 @@ int dc_cmd_sweep(int argc, char **argv)
     rc = dc_sweep_run(sw, mine + skip, n_mine - skip, (size_t)threads, tty ? show_progress : NULL, &prog, &run_err);
     if (prog.shown)
         fputs("\r\033[K", stderr);
+    /* A signal on any rank interrupts the sweep on all (the rows each
+     * finished are gathered all the same). */
+    int sig = dc_par_agree(&par, dc_cli_interrupted());
     rc = dc_par_gather(&par, sw, mine, n_mine, rc, &run_err, &err);
     double wall_s = since(&t0);
     if (rc != DC_OK) {
@@ -635,11 +643,12 @@ int dc_cmd_sweep(int argc, char **argv)
             goto quiet_fail;
         goto fail;
     }
-    if (!root)
+    if (!root) {
+        status = sig ? dc_cli_signal_status(sig) : DC_EXIT_OK;
         goto finish;
+    }
 
     /* rank 0: the answers */
-    int sig = par.size == 1 ? dc_cli_interrupted() : 0;
     if ((sig ? dc_sweep_table_build_partial(sw, &table, &err) : dc_sweep_table_build(sw, &table, &err)) != DC_OK)
         goto fail;
     const char *defaults[] = {"cost.total_usd", "cost.tco_usd", "job.completion_days", "job.ettr",
@@ -703,9 +712,10 @@ int dc_cmd_sweep(int argc, char **argv)
         printf("\n");
     }
     if (sig) {
-        fprintf(stderr, "dcsim: sweep interrupted by %s after %zu of %zu runs%s%s%s\n", dc_cli_signal_name(sig),
+        fprintf(stderr, "dcsim: sweep interrupted by %s after %zu of %zu runs%s%s%s%s\n", dc_cli_signal_name(sig),
                 dc_sweep_rows_done(sw), rows, output ? ": the runs done are in '" : " (no -o: nothing written)",
-                output ? output : "", output ? "' (complete = 0)" : "");
+                output ? output : "", output ? "' (complete = 0)" : "",
+                par.size > 1 ? " (under mpirun, a SIGINT or SIGTERM reaches the ranks as SIGTERM)" : "");
         status = dc_cli_signal_status(sig);
     }
     goto finish;

@@ -29,6 +29,12 @@ static void on_signal(int sig)
 
 void dc_cli_catch_signals(void)
 {
+    dc_cli_install_signals();
+    dc_cli_announce_ready();
+}
+
+void dc_cli_install_signals(void)
+{
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -38,6 +44,10 @@ void dc_cli_catch_signals(void)
     sa.sa_flags = 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+void dc_cli_announce_ready(void)
+{
     /* For tests that signal dcsim (tests/test_errors.c): the handlers are
      * in place from here on, so a signal now is a clean interruption.  A
      * file (not a delay, which a loaded machine or valgrind outlasts). */

@@ -21,6 +21,10 @@
  * DCSIM_READY_FILE, creates it (empty): tests wait for it before they
  * signal, so that the signal cannot arrive before the handler. */
 void dc_cli_catch_signals(void);
+/* The two halves of dc_cli_catch_signals, for MPI: every rank installs
+ * its handlers, the ranks meet, then rank 0 alone announces. */
+void dc_cli_install_signals(void);
+void dc_cli_announce_ready(void);
 /* The temporary file a second signal removes (NULL: none). */
 void dc_cli_interrupt_cleanup(const char *path);
 /* Writes one output file through sim/outfile.h (temporary file beside a

@@ -106,6 +106,8 @@ static int pack_all(dc_sweep *sw, const size_t *rows, size_t n, int rc, const dc
     char *row = NULL;
     size_t row_cap = 0;
     for (size_t i = 0; i < n; i++) {
+        if (!dc_sweep_row_done(sw, rows[i]))
+            continue; /* interrupted before it ran: NaN in the partial table */
         size_t row_len = 0;
         if (row)
             row[0] = '\0';

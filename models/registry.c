@@ -98,6 +98,12 @@ const dc_param *const *dc_schemas(void)
 
 int dc_build(const dc_scenario *sc, int64_t seed_override, dc_sim **out, dc_error *err)
 {
+    return dc_build_cancellable(sc, seed_override, NULL, out, err);
+}
+
+int dc_build_cancellable(const dc_scenario *sc, int64_t seed_override, const volatile sig_atomic_t *cancel,
+                         dc_sim **out, dc_error *err)
+{
     config_t *cfg = dc_scenario_config(sc);
     long long seed = 1;
     double horizon_days = 0, sample_s = 0;
@@ -113,6 +119,7 @@ int dc_build(const dc_scenario *sc, int64_t seed_override, dc_sim **out, dc_erro
         return err ? err->code : DC_ENOMEM;
     dc_eventlog_enable(dc_sim_eventlog(sim), events);
     dc_sim_set_sample_interval(sim, sample_s);
+    dc_sim_set_cancel(sim, cancel);
     for (size_t i = 0; dc_model_types[i]; i++) {
         int rc = dc_sim_add_model(sim, dc_model_types[i], sc, err);
         if (rc != DC_OK) {

@@ -32,5 +32,11 @@ const dc_param *const *dc_schemas(void);
 /* Builds a simulation from a validated scenario.  seed_override < 0 keeps
  * the scenario's seed. */
 int dc_build(const dc_scenario *sc, int64_t seed_override, dc_sim **out, dc_error *err);
+/* dc_build with the run's cancel flag set from the start
+ * (dc_sim_set_cancel), so that the models' inits, which may take seconds
+ * (a stream of a million jobs), poll it: a signal while building fails the
+ * build (the caller, seeing its flag set, reports the interruption). */
+int dc_build_cancellable(const dc_scenario *sc, int64_t seed_override, const volatile sig_atomic_t *cancel,
+                         dc_sim **out, dc_error *err);
 
 #endif

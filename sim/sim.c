@@ -276,6 +276,11 @@ void dc_sim_set_cancel(dc_sim *sim, const volatile sig_atomic_t *flag)
     sim->cancel = flag;
 }
 
+bool dc_sim_cancelled(const dc_sim *sim)
+{
+    return sim->cancel && *sim->cancel;
+}
+
 void dc_sim_set_progress(dc_sim *sim, void (*fn)(void *ctx, double fraction), void *ctx)
 {
     sim->progress_fn = fn;
@@ -341,6 +346,8 @@ int dc_sim_run(dc_sim *sim, dc_error *err)
                 return rc;
         }
     }
+    if (dc_sim_cancelled(sim))
+        sim->stopped = true; /* a signal while starting: no event runs */
 
     /* The sampling tick lives outside the queue: the k-th instant is
      * k * interval (not a running sum, which drifts), and it runs once every
@@ -375,6 +382,8 @@ int dc_sim_run(dc_sim *sim, dc_error *err)
             sim->now_s = tick_s;
             sample_all(sim);
             tick_s = (double)++tick * interval_s;
+            if (cancel && *cancel)
+                sim->stopped = true; /* samples without events between them: checked as often */
         } else {
             break;
         }
@@ -386,6 +395,8 @@ int dc_sim_run(dc_sim *sim, dc_error *err)
             *err = sim->run_error;
         return sim->run_error.code;
     }
+    if (dc_sim_cancelled(sim))
+        return DC_OK; /* interrupted: no summary (nobody reads it), no pass over every job */
     for (size_t i = 0; i < sim->n_models; i++)
         if (sim->models[i].type->finish)
             sim->models[i].type->finish(sim->models[i].state, sim);

@@ -113,6 +113,13 @@ void dc_sim_set_sample_interval(dc_sim *sim, double interval_s);
  * became nonzero: checked after every event, so a signal is noticed
  * within one event's wall time (NULL: none). */
 void dc_sim_set_cancel(dc_sim *sim, const volatile sig_atomic_t *flag);
+/* Whether the cancel flag is set: for a model's long loops outside
+ * events (an init generating a million jobs), which poll it every few
+ * thousand steps and give up (any error code: the caller, seeing the flag,
+ * reports the interruption, not the error).  A run stopped by the flag
+ * skips the models' finish hooks (its summary is not read): a signal
+ * after the last event costs no pass over every job. */
+bool dc_sim_cancelled(const dc_sim *sim);
 
 /* The progress guarantee: a run whose clock moves by less than
  * DC_SIM_STALL_EVENTS / DC_SIM_MAX_EVENT_RATE seconds over

@@ -277,6 +277,57 @@ static void test_engine_cancel(void)
     dc_sim_destroy(sim);
 }
 
+/* A model that counts its finish calls and its samples, setting the
+ * cancel flag at its third sample. */
+typedef struct cancel_model {
+    int finished, samples;
+} cancel_model;
+static void cm_finish(void *state, dc_sim *sim)
+{
+    ((cancel_model *)state)->finished++;
+}
+static void cm_sample(void *state, dc_sim *sim)
+{
+    if (++((cancel_model *)state)->samples == 3)
+        cancel_flag = 1;
+}
+static const dc_model_type cancel_model_type = {
+    .name = "cancel", .state_size = sizeof(cancel_model), .sample = cm_sample, .finish = cm_finish};
+
+/* A run stopped by the flag skips the finish hooks (a pass over every job
+ * of a million-job run cost seconds after the signal); the flag is also
+ * checked at sampling ticks with no event between them; dc_sim_cancelled
+ * tells the models' long loops.  A run that ends normally finishes. */
+static void test_engine_cancel_skips_finish(void)
+{
+    dc_error err = {0};
+    for (int with_cancel = 0; with_cancel < 2; with_cancel++) {
+        dc_sim *sim = dc_sim_create(1, 100.0, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        cancel_flag = 0;
+        CU_ASSERT_FALSE(dc_sim_cancelled(sim));
+        if (with_cancel)
+            dc_sim_set_cancel(sim, &cancel_flag);
+        dc_sim_set_sample_interval(sim, 10.0);
+        CU_ASSERT_EQUAL_FATAL(dc_sim_add_model(sim, &cancel_model_type, NULL, &err), DC_OK);
+        cancel_model *m = dc_sim_model(sim, "cancel");
+        CU_ASSERT_EQUAL(dc_sim_run(sim, &err), DC_OK);
+        if (with_cancel) {
+            /* ticks at 0, 10, 20: stopped at the third, no finish */
+            CU_ASSERT_EQUAL(m->samples, 3);
+            CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim), 20.0, 0.0);
+            CU_ASSERT_EQUAL(m->finished, 0);
+            CU_ASSERT_TRUE(dc_sim_cancelled(sim));
+        } else {
+            CU_ASSERT_EQUAL(m->samples, 11); /* 0, 10, ..., 100 */
+            CU_ASSERT_EQUAL(m->finished, 1);
+            CU_ASSERT_FALSE(dc_sim_cancelled(sim));
+        }
+        dc_sim_destroy(sim);
+    }
+    cancel_flag = 0;
+}
+
 typedef struct sig_ctx {
     int order[8];
     int n;
@@ -475,6 +526,7 @@ static int register_suites(void)
                   {"stop early", test_engine_stop}, {"fail from a model", test_engine_fail},
                   {"progress guarantee: a stalled clock fails the run", test_engine_stall},
                   {"a cancel flag stops the run after its event", test_engine_cancel},
+                  {"a cancelled run skips finish; ticks check the flag", test_engine_cancel_skips_finish},
                   {"signals", test_engine_signals}, {"models and sampling", test_engine_models_and_sampling},
                   {"sampling instants after the events at or before them", test_engine_sampling_order});
     return test_scenario_register();

@@ -300,6 +300,12 @@ static const err_case cases[] = {
      130, {"interrupted by SIGINT", "no trace written"}, NULL},
     {"run interrupted by SIGTERM", NULL, NULL, 0, NULL, 0, SIGTERM, false,
      {"run", "@SMALL", "-o", "@OUT", LONG_SETS}, 143, {"interrupted by SIGTERM", "no trace written"}, NULL},
+    {"run interrupted by SIGTERM while setting up a million jobs",
+     "horizon_days = 365.0;\ncluster = { nodes = 12500; };\njobs = ( { name = \"s\"; count = 1000000;\n"
+     "  interarrival = { law = \"exponential\"; mean_h = 0.00876; };\n  nodes_min = 1; nodes_max = 64;\n"
+     "  duration = { law = \"lognormal\"; median_h = 2.0; sigma = 1.0; }; } );\n",
+     NULL, 0, NULL, 0, SIGTERM, true, {"run", "@CFG", "-o", "@OUT"}, 143,
+     {"interrupted by SIGTERM while setting up the run (0 of 365 simulated days)", "no trace written"}, NULL},
     {"sweep interrupted by SIGINT", NULL, NULL, 0, NULL, 0, SIGINT, false,
      {"sweep", "@SMALL", "--reps", "100000", "--threads", "1", "--quiet", "-o", "@OUT", "--set", "horizon_days=300",
       "--set", "job.work_gpu_h=1e9"},
@@ -911,6 +917,64 @@ static void test_in_place(void)
     remove_tree(dir);
 }
 
+/* A second SIGINT kills dcsim at once (docs/errors.md), but never leaves
+ * its temporary file behind (an empty o.h5.tmp.PID.N was left when the
+ * second signal came between the file's creation and its registration for
+ * removal): a sweep of 100000 rows is interrupted, then interrupted again
+ * while it stops or writes its partial results (about a second for a
+ * table of 100000 rows).  Either the second signal killed it (status
+ * SIGINT, the previous out.h5 intact) or it came after the rename (130, a
+ * complete = 0 file); in both cases nothing else is in the directory. */
+static void test_second_signal(void)
+{
+    char dir[300], out[340], ready[320], ready_env[340], small[400];
+    snprintf(dir, sizeof dir, "%s/twice.XXXXXX", fixdir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(out, sizeof out, "%s/out.h5", dir);
+    snprintf(ready, sizeof ready, "%s/ready", fixdir);
+    snprintf(ready_env, sizeof ready_env, "DCSIM_READY_FILE=%s", ready);
+    snprintf(small, sizeof small, "%s/scenarios/small.cfg", srcdir);
+    CU_ASSERT_EQUAL_FATAL(dc_runner_write(out, "previous", 8), 0);
+    const char *delays_us[] = {"0", "100000", "300000", "600000"};
+    for (size_t k = 0; k < sizeof delays_us / sizeof delays_us[0]; k++) {
+        unlink(ready);
+        const char *args[] = {"sweep", small, "--reps", "100000", "--threads", "1", "--quiet", "-o", out, "--set",
+                              "horizon_days=300", "--set", "job.work_gpu_h=1e9", NULL};
+        const char *env[] = {ready_env, NULL};
+        dc_runner_child child;
+        CU_ASSERT_EQUAL_FATAL(dc_runner_start(&child, dcsim_path, args, &(dc_runner_opts){.dir = dir, .env = env}), 0);
+        bool is_ready = false;
+        for (int i = 0; i < 12000 && !is_ready; i++) {
+            is_ready = access(ready, F_OK) == 0;
+            if (!is_ready)
+                usleep(10000);
+        }
+        CU_ASSERT_TRUE(is_ready);
+        usleep(200000);
+        kill(child.pid, SIGINT);
+        usleep((useconds_t)atol(delays_us[k]));
+        kill(child.pid, SIGINT);
+        dc_runner_result r = dc_runner_wait(&child);
+        unlink(ready);
+        bool killed = r.signaled && r.signal == SIGINT, finished = !r.signaled && r.status == 130;
+        if (!killed && !finished)
+            fprintf(stderr, "\n  second SIGINT after %s us: status %d (signal %d): %s\n", delays_us[k], r.status,
+                    r.signal, r.err);
+        CU_ASSERT_TRUE(killed || finished);
+        char *now = dc_runner_slurp(out, NULL);
+        if (killed)
+            CU_ASSERT_STRING_EQUAL(now, "previous");
+        free(now);
+        int entries = dc_runner_count_entries(dir);
+        if (entries != 1)
+            fprintf(stderr, "\n  second SIGINT after %s us: %d entries in the directory\n", delays_us[k], entries);
+        CU_ASSERT_EQUAL(entries, 1);
+        dc_runner_free(&r);
+        CU_ASSERT_EQUAL(dc_runner_write(out, "previous", 8), 0);
+    }
+    remove_tree(dir);
+}
+
 /* The fixtures: a real trace of the small scenario and a sweep file. */
 static int make_fixtures(void)
 {
@@ -934,7 +998,8 @@ static int register_suites(void)
         return -1;
     }
     DC_TEST_SUITE("errors", {"bad inputs: status, message, no crash, hang or leftover", test_catalogue},
-                  {"outputs written in place: a device, standard output", test_in_place});
+                  {"outputs written in place: a device, standard output", test_in_place},
+                  {"a second SIGINT leaves no temporary file", test_second_signal});
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1105,6 +1106,123 @@ static void test_cli_bad_input(void)
     rmdir(outdir);
 }
 
+/* A root attribute of an HDF5 file as an integer (-1: none). */
+static long long root_attr(const char *path, const char *name)
+{
+    long long v = -1;
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t a = f >= 0 ? H5Aopen(f, name, H5P_DEFAULT) : -1;
+    if (a < 0 || H5Aread(a, H5T_NATIVE_LLONG, &v) < 0)
+        v = -1;
+    if (a >= 0)
+        H5Aclose(a);
+    if (f >= 0)
+        H5Fclose(f);
+    return v;
+}
+
+/* The rows of /runs whose cluster.gpus is a number (run), counted by the
+ * parity of the row (rank 1 of 2 runs the odd rows). */
+static void count_done_rows(const char *path, size_t *even, size_t *odd, size_t *rows)
+{
+    *even = *odd = *rows = 0;
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t d = f >= 0 ? H5Dopen2(f, "runs", H5P_DEFAULT) : -1;
+    hid_t space = d >= 0 ? H5Dget_space(d) : -1;
+    hid_t mt = H5Tcreate(H5T_COMPOUND, sizeof(double));
+    H5Tinsert(mt, "cluster.gpus", 0, H5T_NATIVE_DOUBLE);
+    size_t n = space >= 0 ? (size_t)H5Sget_simple_extent_npoints(space) : 0;
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    if (d >= 0 && v && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0) {
+        *rows = n;
+        for (size_t i = 0; i < n; i++)
+            if (isfinite(v[i]))
+                ++*(i % 2 ? odd : even);
+    }
+    free(v);
+    H5Tclose(mt);
+    if (space >= 0)
+        H5Sclose(space);
+    if (d >= 0)
+        H5Dclose(d);
+    if (f >= 0)
+        H5Fclose(f);
+}
+
+/* mpirun -np 2 + SIGINT (issue 18 item 6): mpirun sends the ranks SIGTERM
+ * (and SIGKILL a second later); each stops its runs, the rows done on both
+ * ranks reach rank 0, which writes them (complete = 0, rows_done) and says
+ * so.  Before: the ranks died at once (exit 1, no message, no file).
+ * mpirun's own status is 1 whatever the ranks do (Open MPI 4.1 aborts the
+ * job on SIGINT), so it is only checked to be a failure. */
+static void test_cli_mpi_interrupt(void)
+{
+    if (!mpirun_path || !mpirun_path[0]) {
+        printf("\n  (dcsim built without MPI: the interrupted 2-rank sweep is skipped)\n");
+        return;
+    }
+    char dir[400], out[440], ready[440], ready_env[460], small[400];
+    snprintf(dir, sizeof dir, "%s/mpisig", workdir);
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0700), 0);
+    snprintf(out, sizeof out, "%s/out.h5", dir);
+    snprintf(ready, sizeof ready, "%s/ready", workdir);
+    snprintf(ready_env, sizeof ready_env, "DCSIM_READY_FILE=%s", ready);
+    snprintf(small, sizeof small, "%s/scenarios/small.cfg", getenv("DCSIM_SRCDIR") ? getenv("DCSIM_SRCDIR") : ".");
+    unlink(ready);
+    const char *margv[32];
+    size_t m = 0;
+    margv[m++] = "-np";
+    margv[m++] = "2";
+    margv[m++] = "--oversubscribe";
+    if (geteuid() == 0)
+        margv[m++] = "--allow-run-as-root";
+    const char *rest[] = {dcsim_path, "sweep", small, "--reps", "1000", "--threads", "1", "--quiet", "-o", out,
+                          "--set", "horizon_days=300", "--set", "job.work_gpu_h=1e9", NULL};
+    for (size_t k = 0; rest[k]; k++)
+        margv[m++] = rest[k];
+    margv[m] = NULL;
+    dc_runner_child child;
+    const char *env[] = {ready_env, "ASAN_OPTIONS=detect_leaks=0", NULL};
+    CU_ASSERT_EQUAL_FATAL(dc_runner_start(&child, mpirun_path, margv, &(dc_runner_opts){.dir = dir, .env = env}), 0);
+    bool is_ready = false;
+    for (int i = 0; i < 12000 && !is_ready; i++) {
+        is_ready = access(ready, F_OK) == 0;
+        if (!is_ready)
+            usleep(10000);
+    }
+    CU_ASSERT_TRUE(is_ready);
+    usleep(300000); /* some rows done on both ranks */
+    kill(child.pid, SIGINT);
+    dc_runner_result r = dc_runner_wait(&child);
+    unlink(ready);
+    CU_ASSERT_FALSE(r.signaled);
+    CU_ASSERT_NOT_EQUAL(r.status, 0);
+    if (!strstr(r.err, "dcsim: sweep interrupted by SIGTERM after "))
+        fprintf(stderr, "\n  mpirun + SIGINT: status %d, stderr: %s\n", r.status, r.err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "dcsim: sweep interrupted by SIGTERM after "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "of 1000 runs: the runs done are in '"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "(complete = 0) (under mpirun"));
+    long long done = -1;
+    const char *said = strstr(r.err, "SIGTERM after ");
+    if (said)
+        done = atoll(said + 14);
+    CU_ASSERT_EQUAL(root_attr(out, "complete"), 0);
+    CU_ASSERT_EQUAL(root_attr(out, "rows_done"), done);
+    size_t even = 0, odd = 0, rows = 0;
+    count_done_rows(out, &even, &odd, &rows);
+    CU_ASSERT_EQUAL(rows, 1000);
+    /* the rows done are those run, on both ranks */
+    CU_ASSERT_EQUAL((long long)(even + odd), done);
+    CU_ASSERT_TRUE(even > 0 && odd > 0 && done < 1000);
+    printf("\n  mpirun -np 2 + SIGINT: %lld of 1000 rows written (%zu by rank 0, %zu by rank 1), mpirun status %d\n",
+           done, even, odd, r.status);
+    /* nothing else left in the directory (no temporary file) */
+    CU_ASSERT_EQUAL(dc_runner_count_entries(dir), 1);
+    dc_runner_free(&r);
+    unlink(out);
+    rmdir(dir);
+}
+
 /* ---- main ----------------------------------------------------------------------------- */
 
 static int register_suites(void)
@@ -1131,7 +1249,8 @@ static int register_suites(void)
     DC_TEST_SUITE("sweep command",
                   {"serial, threads and MPI: byte-identical /runs", test_cli_identical_runs},
                   {"the HDF5 file: tables and the deadline probability", test_cli_output_file},
-                  {"bad input: message, status 2, no file", test_cli_bad_input});
+                  {"bad input: message, status 2, no file", test_cli_bad_input},
+                  {"mpirun -np 2 + SIGINT: the rows done of both ranks written", test_cli_mpi_interrupt});
     return 0;
 }
 

@@ -1571,7 +1571,12 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     dc_job_info info = {0};
     const config_setting_t *info_of = NULL; /* the group info was resolved for (a stream's jobs share it) */
     bool chain_tokens = false;
+    size_t touched = 0; /* the jobs init_job ran on: all that job_destroy must look at after a failure */
     for (size_t i = 0; i < m->n && rc == DC_OK; i++) {
+        if ((i & 4095) == 0 && dc_sim_cancelled(sim)) { /* a signal: a million jobs take seconds */
+            rc = dc_error_set(err, DC_EINPUT, "interrupted while setting up the jobs");
+            break;
+        }
         dc_job_spec *sp = g ? (i == 0 ? &legacy : &specs[i - 1]) : &specs[i];
         if (g && i == 0) {
             info = legacy_info;
@@ -1586,13 +1591,19 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
             if (rc != DC_OK)
                 break;
         }
+        touched = i + 1;
         rc = init_job(m, &m->jobs[i], sc, sp, &info, &global, global_rc, &global_err, err);
         if (g && i == 0 && rc == DC_OK)
             m->jobs[0].ckpt.enabled = global.enabled; /* the job group keeps the group's plan as is */
     }
     free(specs);
-    if (rc != DC_OK)
+    if (rc != DC_OK) {
+        /* The records past the failure were never written: reading them in
+         * job_destroy faulted in every page of a million-job calloc
+         * (seconds after a signal while setting up). */
+        m->n = touched;
         return rc;
+    }
 
     m->n_by_id = dc_cluster_job_count(m->cluster);
     m->by_id = calloc(m->n_by_id + 1, sizeof *m->by_id);

@@ -315,6 +315,8 @@ static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     double t = start_h * 3600.0;
     for (long k = 0; count < 0 || k < count; k++) {
+        if ((k & 4095) == 0 && dc_sim_cancelled(sim)) /* a signal: a million jobs take seconds */
+            return dc_error_set(err, DC_EINPUT, "interrupted while generating the jobs of a stream");
         t += dc_dist_sample(&ia, ra);
         if (t > stop_h * 3600.0)
             break;
