@@ -28,7 +28,8 @@
  * - a service in a lending pool reclaims its lent nodes when it needs them:
  *   its replica starts at once instead of when a borrower ends, the
  *   youngest borrowed job reclaimed; while the reclaimed job leaves (a
- *   notice) the pool lends nothing more;
+ *   notice) the pool lends nothing more; the four pools again with an
+ *   autoscaled service in a lender, the accounts against recounts;
  * - bad input through the program (a spot pool that lends). */
 #include <math.h>
 #include <stdio.h>
@@ -578,6 +579,73 @@ static void test_stress(void)
     CU_ASSERT(borrows > 0 && reclaims > 0 && spot > 0 && evictions > reclaims);
 }
 
+/* The same with lending and an autoscaled service in lender b (replicas
+ * of 2 nodes, demand rising each morning and falling each evening): the
+ * accounts agree with recounts every 6 h, the lent GPU-hours equal the
+ * borrowed ones, the breakdown sums to the capacity, and every run reaches
+ * its horizon (no reclaim loop at an instant). */
+static const char stress_service[] =
+    "inference = { mode = \"aggregate\"; pool = \"b\"; priority = 1;\n"
+    "  model = { params = 8e9; kv_bytes_per_token = 131072.0; };\n"
+    "  replica = { gpus = 16; batch_size = 32; startup_s = 120.0; };\n"
+    "  replicas = { min = 1; max = 6; initial = 1; };\n"
+    "  autoscale = { interval_s = 300.0; scale_down_after_s = 1800.0; };\n"
+    "  arrivals = { qps = 500.0; daily = ( { from_h = 0.0; factor = 0.1; }, { from_h = 8.0; factor = 1.0; },\n"
+    "                                    { from_h = 20.0; factor = 0.1; } ); };\n"
+    "  tokens_in = { law = \"constant\"; mean = 1000.0; };\n"
+    "  tokens_out = { law = \"constant\"; mean = 250.0; }; };\n";
+
+static void test_stress_service(void)
+{
+    char cfg[512], text[sizeof stress_cfg + sizeof stress_service];
+    snprintf(cfg, sizeof cfg, "%s/stress_service.cfg", tmpdir);
+    snprintf(text, sizeof text, "%s%s", stress_cfg, stress_service);
+    dc_test_write_text(cfg, text);
+    double reclaims = 0, ups = 0;
+    for (int64_t seed = 1; seed <= 4; seed++) {
+        dc_error err = {0};
+        dc_scenario *sc = dc_simrun_load_file(cfg, NULL, 0, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+        dc_sim *sim = NULL;
+        CU_ASSERT_EQUAL_FATAL(dc_build(sc, seed, &sim, &err), DC_OK);
+        stress_check c = {0};
+        dc_sim_at(sim, 3600.0, stress_probe, &c, 0);
+        sim = dc_simrun_run(sim);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        stress_probe(sim, &c, 0);
+        double lent = 0, borrowed = 0;
+        const char *pools[] = {"a", "b", "c", "s"};
+        for (int i = 0; i < 4; i++) {
+            char k[64];
+            snprintf(k, sizeof k, "pool.%s.lent_gpu_h", pools[i]);
+            lent += dc_simrun_fig(sim, k);
+            snprintf(k, sizeof k, "pool.%s.borrowed_gpu_h", pools[i]);
+            borrowed += dc_simrun_fig(sim, k);
+        }
+        reclaims += dc_simrun_fig(sim, "pool.b.lend_reclaims");
+        ups += dc_simrun_fig(sim, "inference.scale_ups");
+        double cap = dc_simrun_fig(sim, "gpu_hours.capacity"), sum = 0;
+        const dc_summary *su = dc_sim_summary(sim);
+        for (size_t i = 0; i < dc_summary_count(su); i++) {
+            const char *k = dc_summary_key(su, i);
+            if (strncmp(k, "gpu_hours.", 10) == 0 && strcmp(k, "gpu_hours.capacity") != 0)
+                sum += dc_summary_value(su, i);
+        }
+        printf("\n  seed %d: %d of %d checks failed, replicas %.0f-%.0f (mean %.2f), b's reclaims %.0f", (int)seed,
+               c.bad, c.checks, dc_simrun_fig(sim, "inference.replicas_min"), dc_simrun_fig(sim, "inference.replicas_max"),
+               dc_simrun_fig(sim, "inference.replicas_mean"), dc_simrun_fig(sim, "pool.b.lend_reclaims"));
+        CU_ASSERT_EQUAL(c.bad, 0);
+        CU_ASSERT(c.checks >= 30);
+        CU_ASSERT_DOUBLE_EQUAL(lent, borrowed, 1e-9 * lent);
+        CU_ASSERT_DOUBLE_EQUAL(sum, cap, 1e-6 * cap);
+        CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim), 8 * 86400.0, 1e-6);
+        dc_sim_destroy(sim);
+        dc_scenario_destroy(sc);
+    }
+    printf("\n");
+    CU_ASSERT(ups > 0 && reclaims > 0);
+}
+
 /* ---------- work per event with lending, as the queue grows ---------- */
 
 /* A (32 nodes, lends) and B (32 nodes, borrows); q one-node 1-hour jobs of
@@ -756,6 +824,7 @@ static int register_suites(void)
                   {"dcsim report --jobs: a line per pool with its lending", test_report_pools},
                   {"a two-VC trace: lending lowers the mean wait; accounts agree", test_two_vc_trace},
                   {"everything at once: the accounts agree with recounts", test_stress},
+                  {"everything at once with a service in a lender: the accounts agree", test_stress_service},
                   {"lending off: bit-identical summaries", test_lending_off_identical},
                   {"a service reclaims its pool's lent nodes; nothing lent while it waits", test_service_reclaim},
                   {"work per event with lending bounded as the queue grows 1k -> 100k", test_work_bounded},
