@@ -114,15 +114,43 @@ double dc_simrun_fig(dc_sim *sim, const char *key)
     return v;
 }
 
+dc_rowtable *dc_simrun_jobs_table(dc_sim *sim)
+{
+    dc_rowtable_set *set = sim ? dc_sim_tables(sim) : NULL;
+    for (size_t i = 0; set && i < dc_rowtable_set_count(set); i++)
+        if (strcmp(dc_rowtable_name(dc_rowtable_set_at(set, i)), "jobs") == 0)
+            return dc_rowtable_set_at(set, i);
+    return NULL;
+}
+
+/* A number at p of a column of type (int32 or double). */
+static double number_at(const unsigned char *p, dc_rowcol_type type)
+{
+    if (type == DC_ROWCOL_I4) {
+        int32_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    double v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+double dc_simrun_cell(const dc_rowtable *t, size_t row, const char *column)
+{
+    int c = t ? dc_rowtable_column_index(t, column) : -1;
+    if (c < 0 || dc_rowtable_column_type(t, (size_t)c) == DC_ROWCOL_STR)
+        return NAN;
+    return number_at((const unsigned char *)dc_rowtable_data(t) + row * dc_rowtable_row_size(t)
+                         + dc_rowtable_column_offset(t, (size_t)c),
+                     dc_rowtable_column_type(t, (size_t)c));
+}
+
 /* The start of job's cell in column (its type in *type), NULL when none. */
 static const unsigned char *job_cell_at(dc_sim *sim, int32_t job, const char *column, dc_rowcol_type *type,
                                         size_t *size)
 {
-    dc_rowtable_set *set = sim ? dc_sim_tables(sim) : NULL;
-    dc_rowtable *t = NULL;
-    for (size_t i = 0; set && i < dc_rowtable_set_count(set) && !t; i++)
-        if (strcmp(dc_rowtable_name(dc_rowtable_set_at(set, i)), "jobs") == 0)
-            t = dc_rowtable_set_at(set, i);
+    dc_rowtable *t = dc_simrun_jobs_table(sim);
     int id = t ? dc_rowtable_column_index(t, "job") : -1, c = t ? dc_rowtable_column_index(t, column) : -1;
     if (id < 0 || c < 0)
         return NULL;
@@ -145,16 +173,7 @@ double dc_simrun_job_cell(dc_sim *sim, int32_t job, const char *column)
     dc_rowcol_type type;
     size_t size;
     const unsigned char *p = job_cell_at(sim, job, column, &type, &size);
-    if (!p || type == DC_ROWCOL_STR)
-        return NAN;
-    if (type == DC_ROWCOL_I4) {
-        int32_t v;
-        memcpy(&v, p, sizeof v);
-        return v;
-    }
-    double v;
-    memcpy(&v, p, sizeof v);
-    return v;
+    return p && type != DC_ROWCOL_STR ? number_at(p, type) : NAN;
 }
 
 bool dc_simrun_job_text_is(dc_sim *sim, int32_t job, const char *column, const char *text)

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rowtable.h"
 #include "scenario.h"
 #include "sim.h"
 
@@ -50,6 +51,10 @@ double dc_simrun_fig(dc_sim *sim, const char *key);
  * job has no row or the column is none or a string), or whether a string
  * column holds exactly text. */
 double dc_simrun_job_cell(dc_sim *sim, int32_t job, const char *column);
+/* The run's /jobs table (NULL when it has none), and a number in one of its
+ * rows (NaN when the column is none or a string). */
+dc_rowtable *dc_simrun_jobs_table(dc_sim *sim);
+double dc_simrun_cell(const dc_rowtable *t, size_t row, const char *column);
 bool dc_simrun_job_text_is(dc_sim *sim, int32_t job, const char *column, const char *text);
 
 #endif

@@ -665,28 +665,10 @@ static void test_fabric_history(void)
 
 /* ---------- two jobs sharing a spine, end to end ---------- */
 
-static dc_rowtable *jobs_table(dc_sim *sim)
-{
-    dc_rowtable_set *set = dc_sim_tables(sim);
-    for (size_t i = 0; i < dc_rowtable_set_count(set); i++)
-        if (strcmp(dc_rowtable_name(dc_rowtable_set_at(set, i)), "jobs") == 0)
-            return dc_rowtable_set_at(set, i);
-    return NULL;
-}
-
-static double cell(const dc_rowtable *t, size_t row, const char *name);
-static double job_cell(dc_sim *sim, int32_t job, const char *name);
-
 /* A job's mean step less its compute part: its exposed communication. */
 static double exposed_s(dc_sim *sim, int32_t job)
 {
-    dc_rowtable *t = jobs_table(sim);
-    if (!t)
-        return NAN;
-    for (size_t r = 0; r < dc_rowtable_rows(t); r++)
-        if (cell(t, r, "job") == job)
-            return cell(t, r, "mean_step_s") - dc_steptime_compute_s(sim, job);
-    return NAN;
+    return dc_simrun_job_cell(sim, job, "mean_step_s") - dc_steptime_compute_s(sim, job);
 }
 
 #define SPINE_CFG(pools, jobs)                                                                                     \
@@ -785,10 +767,10 @@ static void test_two_jobs_by_policy(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(ps);
         CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
         /* where the policies put them: /jobs pods */
-        CU_ASSERT_EQUAL(job_cell(sb, 0, "pods"), 3);
-        CU_ASSERT_EQUAL(job_cell(sb, 1, "pods"), 3);
-        CU_ASSERT_EQUAL(job_cell(pb, 0, "pods"), 1);
-        CU_ASSERT_EQUAL(job_cell(pb, 1, "pods"), 1);
+        CU_ASSERT_EQUAL(dc_simrun_job_cell(sb, 0, "pods"), 3);
+        CU_ASSERT_EQUAL(dc_simrun_job_cell(sb, 1, "pods"), 3);
+        CU_ASSERT_EQUAL(dc_simrun_job_cell(pb, 0, "pods"), 1);
+        CU_ASSERT_EQUAL(dc_simrun_job_cell(pb, 1, "pods"), 1);
         double solo = exposed_s(ss, 0), a = exposed_s(sb, 0), b = exposed_s(sb, 1), packed = exposed_s(ps, 0);
         printf("\n  1:%d: spread alone %.6g s, together %.6g and %.6g s; packed alone %.6g, together %.6g and %.6g s",
                over ? 8 : 1, solo, a, b, packed, exposed_s(pb, 0), exposed_s(pb, 1));
@@ -813,16 +795,6 @@ static void test_two_jobs_by_policy(void)
 }
 
 /* ---------- the storage shared by every job ---------- */
-
-/* A cell of job id's row in /jobs. */
-static double job_cell(dc_sim *sim, int32_t job, const char *name)
-{
-    dc_rowtable *t = jobs_table(sim);
-    for (size_t r = 0; t && r < dc_rowtable_rows(t); r++)
-        if (cell(t, r, "job") == job)
-            return cell(t, r, name);
-    return NAN;
-}
 
 /* k jobs of 4 nodes writing 400 GB checkpoints every 1000 s of computing
  * to a file system of 20 GB/s (no latency) over 80 Gbit/s = 10 GB/s
@@ -851,8 +823,8 @@ static void check_writes(const char *text, const char *const *sets, size_t n_set
     dc_sim *sim = dc_simrun_text(text, sets, n_sets, -1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     for (int32_t j = 0; j < k; j++) {
-        double w = job_cell(sim, j, "checkpoint_write_s");
-        CU_ASSERT(job_cell(sim, j, "checkpoints") >= 5);
+        double w = dc_simrun_job_cell(sim, j, "checkpoint_write_s");
+        CU_ASSERT(dc_simrun_job_cell(sim, j, "checkpoints") >= 5);
         if (!REL(w, expect_s, 1e-9)) {
             fprintf(stderr, "\n  job %d of %d: writes take %.12g s, expected %.12g", j, k, w, expect_s);
             CU_FAIL("checkpoint write time");
@@ -912,28 +884,28 @@ static void test_storage_dataset_shared(void)
     static const char three[] = DATA_CFG(DATA_JOB("a", "") ", " DATA_JOB("b", "") ", " DATA_JOB("c", "dataset = false;"));
     dc_sim *sim = dc_simrun_text(one, NULL, 0, -1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    double s0 = job_cell(sim, 0, "mean_step_s");
-    CU_ASSERT(s0 > 0.0 && job_cell(sim, 0, "gpu_hours.data_stall") < 1e-6);
+    double s0 = dc_simrun_job_cell(sim, 0, "mean_step_s");
+    CU_ASSERT(s0 > 0.0 && dc_simrun_job_cell(sim, 0, "gpu_hours.data_stall") < 1e-6);
     dc_sim_destroy(sim);
     char set[96];
     snprintf(set, sizeof set, "storage.dataset.bytes_per_token=%.17g", 0.75 * 10e9 * s0 / 1048576.0);
     const char *sets[] = {set};
     sim = dc_simrun_text(one, sets, 1, -1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-    CU_ASSERT(REL(job_cell(sim, 0, "mean_step_s"), s0, 1e-9));
+    CU_ASSERT(REL(dc_simrun_job_cell(sim, 0, "mean_step_s"), s0, 1e-9));
     dc_sim_destroy(sim);
     for (int n = 2; n <= 3; n++) {
         sim = dc_simrun_text(n == 2 ? two : three, sets, 1, -1);
         CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
         for (int32_t j = 0; j < 2; j++) {
-            double got = job_cell(sim, j, "mean_step_s");
+            double got = dc_simrun_job_cell(sim, j, "mean_step_s");
             if (!REL(got, 1.5 * s0, 1e-9)) {
                 fprintf(stderr, "\n  %d jobs, job %d: step %.12g s, expected %.12g", n, j, got, 1.5 * s0);
                 CU_FAIL("shared dataset step");
             }
         }
         if (n == 3)
-            CU_ASSERT(REL(job_cell(sim, 2, "mean_step_s"), s0, 1e-9));
+            CU_ASSERT(REL(dc_simrun_job_cell(sim, 2, "mean_step_s"), s0, 1e-9));
         dc_sim_destroy(sim);
     }
 }
@@ -1259,23 +1231,6 @@ static void test_rowtable(void)
 }
 
 /* The column of name in a rowtable, and a float or integer cell of it. */
-static double cell(const dc_rowtable *t, size_t row, const char *name)
-{
-    int c = dc_rowtable_column_index(t, name);
-    if (c < 0)
-        return NAN;
-    const unsigned char *p = (const unsigned char *)dc_rowtable_data(t) + row * dc_rowtable_row_size(t)
-                             + dc_rowtable_column_offset(t, (size_t)c);
-    if (dc_rowtable_column_type(t, (size_t)c) == DC_ROWCOL_I4) {
-        int32_t v;
-        memcpy(&v, p, sizeof v);
-        return v;
-    }
-    double v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
 /* A string cell ("" when no such column). */
 static const char *text_cell(const dc_rowtable *t, size_t row, const char *name)
 {
@@ -1289,11 +1244,7 @@ static const char *text_cell(const dc_rowtable *t, size_t row, const char *name)
  * line (1e-9), and with pools each pool's lines over the pools too. */
 static bool check_breakdowns(dc_sim *sim, const char *what)
 {
-    dc_rowtable *t = NULL;
-    dc_rowtable_set *set = dc_sim_tables(sim);
-    for (size_t i = 0; i < dc_rowtable_set_count(set); i++)
-        if (strcmp(dc_rowtable_name(dc_rowtable_set_at(set, i)), "jobs") == 0)
-            t = dc_rowtable_set_at(set, i);
+    dc_rowtable *t = dc_simrun_jobs_table(sim);
     dc_summary *s = dc_sim_summary(sim);
     double jobs_gpu_h = 0;
     bool ok = true;
@@ -1304,11 +1255,11 @@ static bool check_breakdowns(dc_sim *sim, const char *what)
     }
     size_t n = dc_rowtable_rows(t);
     for (size_t r = 0; r < n; r++) {
-        double sum = 0, total = cell(t, r, "gpu_hours.total");
+        double sum = 0, total = dc_simrun_cell(t, r, "gpu_hours.total");
         for (size_t c = 0; c < dc_rowtable_columns(t); c++) {
             const char *name = dc_rowtable_column_name(t, c);
             if (strncmp(name, "gpu_hours.", 10) == 0 && strcmp(name, "gpu_hours.total") != 0)
-                sum += cell(t, r, name);
+                sum += dc_simrun_cell(t, r, name);
         }
         if (!(fabs(sum - total) <= 1e-9 * fmax(1.0, total))) {
             fprintf(stderr, "\n  %s: job row %zu: lines sum to %.12g, total %.12g", what, r, sum, total);
@@ -1322,7 +1273,7 @@ static bool check_breakdowns(dc_sim *sim, const char *what)
             continue;
         double sum = 0, run = 0;
         for (size_t r = 0; r < n; r++)
-            sum += cell(t, r, name);
+            sum += dc_simrun_cell(t, r, name);
         bool has = dc_summary_get(s, name, &run);
         /* a line the run does not list is nobody's */
         if (!has)
@@ -1341,7 +1292,7 @@ static bool check_breakdowns(dc_sim *sim, const char *what)
             dc_summary_get(s, key, &v);
             for (size_t r = 0; r < n; r++)
                 if (strcmp(text_cell(t, r, "pool"), dc_sched_pool_name(sched, p)) == 0)
-                    jsum += cell(t, r, name);
+                    jsum += dc_simrun_cell(t, r, name);
             if (!(fabs(jsum - v) <= 1e-9 * fmax(1.0, fabs(v)))) {
                 fprintf(stderr, "\n  %s: %s: the pool's jobs sum to %.12g, the pool says %.12g", what, key, jsum, v);
                 ok = false;

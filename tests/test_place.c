@@ -107,42 +107,11 @@ static void span(const held *h, uint32_t j, uint32_t *racks, uint32_t *pods)
     }
 }
 
-static dc_rowtable *jobs_table(dc_sim *sim)
-{
-    dc_rowtable_set *set = dc_sim_tables(sim);
-    for (size_t i = 0; i < dc_rowtable_set_count(set); i++)
-        if (strcmp(dc_rowtable_name(dc_rowtable_set_at(set, i)), "jobs") == 0)
-            return dc_rowtable_set_at(set, i);
-    return NULL;
-}
-
-static double cell(const dc_rowtable *t, size_t row, const char *name)
-{
-    int c = dc_rowtable_column_index(t, name);
-    if (c < 0)
-        return NAN;
-    const unsigned char *p = (const unsigned char *)dc_rowtable_data(t) + row * dc_rowtable_row_size(t)
-                             + dc_rowtable_column_offset(t, (size_t)c);
-    if (dc_rowtable_column_type(t, (size_t)c) == DC_ROWCOL_I4) {
-        int32_t v;
-        memcpy(&v, p, sizeof v);
-        return v;
-    }
-    double v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
 /* /jobs's racks and pods of job j */
 static void table_span(dc_sim *sim, uint32_t j, double *racks, double *pods)
 {
-    dc_rowtable *t = jobs_table(sim);
-    *racks = *pods = NAN;
-    for (size_t r = 0; t && r < dc_rowtable_rows(t); r++)
-        if (cell(t, r, "job") == j) {
-            *racks = cell(t, r, "racks");
-            *pods = cell(t, r, "pods");
-        }
+    *racks = dc_simrun_job_cell(sim, (int32_t)j, "racks");
+    *pods = dc_simrun_job_cell(sim, (int32_t)j, "pods");
 }
 
 static void test_pack(void)
