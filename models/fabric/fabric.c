@@ -293,6 +293,12 @@ bool dc_fabric_computing(const dc_fabric *f, int32_t job)
     return J && J->computing;
 }
 
+bool dc_fabric_current(const dc_fabric *f, int32_t job, uint32_t n, uint64_t gen)
+{
+    const fjob *J = job_at(f, job);
+    return J && J->computing && J->gen == gen && J->n_nodes == n;
+}
+
 /* ---------- rings ---------- */
 
 /* Members of a group of n at stride in a unit of unit_gpus (topology.c's). */
@@ -1068,7 +1074,7 @@ int dc_fabric_start(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n
     fjob *J = job_at(f, job);
     if (!J)
         return DC_OK;
-    if (J->computing && J->gen == gen && J->n_nodes == n)
+    if (dc_fabric_current(f, job, n, gen))
         return DC_OK; /* the same allocation, as it was */
     if (f->torus) {
         if (!J->placed || J->gen != gen || J->n_nodes != n)

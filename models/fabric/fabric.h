@@ -106,6 +106,9 @@ void dc_fabric_resize(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n,
 int dc_fabric_start(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n, uint64_t gen);
 void dc_fabric_stop(dc_fabric *f, int32_t job);
 bool dc_fabric_computing(const dc_fabric *f, int32_t job);
+/* The job computes on n nodes of allocation gen already: dc_fabric_start
+ * with them would change nothing. */
+bool dc_fabric_current(const dc_fabric *f, int32_t job, uint32_t n, uint64_t gen);
 
 /* The units of ch changed health (topology.h): capacities, caps and the
  * components they touch are recomputed; cut jobs reported. */
