@@ -90,7 +90,8 @@ enum { IO_WRITE, IO_DRAIN, IO_READ };
 
 typedef struct job_model {
     jobs_model *m;
-    dc_job_info info;
+    size_t slot;                /* its index in jobs_model.slots */
+    struct job_model *prev_live, *next_live; /* the records that exist, in arrival order */
     dc_sim *sim;
     dc_cluster *cluster;
     dc_eventlog *log;
@@ -178,14 +179,65 @@ typedef struct job_model {
     dc_series *series_state, *series_progress;
 } job_model;
 
+/* A job's accounting once it has ended: what the run's figures (job_finish,
+ * stream_summary, pool_summary) take of it, so its record can go. */
+typedef struct job_tally {
+    double start_s, wait_s, run_s, held_gpu_s, turnaround_s;
+    double done_gpu_s, lost_gpu_s, sdc_lost_gpu_s, preempt_lost_gpu_s;
+    double held_node_s[DC_JOB_PHASES];
+    uint64_t n_preempted, n_interruptions;
+    const char *user;
+    uint32_t gpus_asked, gpus_per_node;
+    int pool;
+    dc_job_kind kind;
+    dc_end_state outcome;
+    bool ended, started, completed, timed_out;
+    size_t n_slow;
+    double slow_gpu_s[]; /* n_slow: one per speed source */
+} job_tally;
+
+/* What stays of a job for the whole run: what init made of its keys (the
+ * scenario is gone once the run starts), what other models read of it
+ * (dc_job_info_of: the step-time model keeps the pointer) and, once it has
+ * ended, its tally.  Its full record (job_model, about 1.9 KB) exists only
+ * from its arrival to its end (and while a corruption of it is pending). */
+typedef struct job_slot {
+    dc_job_info info;
+    job_model *live;
+    job_tally *tally;
+    const dc_checkpoint_plan *plan; /* shared by the jobs that have the same */
+    const char *user, *cls;         /* in the names arena */
+    dc_sched_req req;               /* ctx set when it arrives */
+    double start_s, restart_s, reconfigure_s, tier_write_s;
+    int32_t id;
+    uint32_t min_nodes, gpus_per_node, gpus_asked;
+    int node_type;
+    dc_job_kind kind;
+    dc_end_state end_state;
+    bool ended;
+} job_slot;
+
+/* Strings kept for the whole run, in blocks that never move. */
+typedef struct name_block {
+    struct name_block *next;
+    size_t used;
+    char text[65536 - 2 * sizeof(size_t)];
+} name_block;
+
 struct jobs_model {
     dc_sim *sim;
     dc_cluster *cluster;
-    job_model *jobs;
+    job_slot *slots;
     size_t n, n_ended;
-    bool legacy;                /* jobs[0] is the job group: its figures under job.* */
+    job_model *live_head, *live_tail;
+    dc_checkpoint_plan **plans; /* the distinct plans of the slots */
+    size_t n_plans;
+    name_block *names;
+    job_tally *scratch_tally;   /* a live job's tally, computed at the end */
+    dc_series *series_state, *series_progress; /* the job group's */
+    bool legacy;                /* slots[0] is the job group: its figures under job.* */
     bool stop_when_done;
-    job_model **by_id;          /* cluster job id -> job (NULL: a service) */
+    job_slot **by_id;           /* cluster job id -> job (NULL: a service) */
     dc_jobtable *table;         /* the /jobs rows */
     uint32_t *span_mark;        /* scratch: a rack's or pod's last marker */
     uint32_t span_marker;
@@ -194,16 +246,23 @@ struct jobs_model {
     char (*class_names)[32];
 };
 
-static job_model *job_by_id(jobs_model *m, int32_t id)
+static job_slot *slot_by_id(jobs_model *m, int32_t id)
 {
     return id >= 0 && (size_t)id < m->n_by_id ? m->by_id[id] : NULL;
+}
+
+/* The job's record while it exists (NULL before its arrival and after its end). */
+static job_model *job_by_id(jobs_model *m, int32_t id)
+{
+    job_slot *s = slot_by_id(m, id);
+    return s ? s->live : NULL;
 }
 
 const dc_job_info *dc_job_info_of(dc_sim *sim, int32_t job)
 {
     jobs_model *m = dc_sim_model(sim, "job");
-    job_model *j = m && m->by_id ? job_by_id(m, job) : NULL;
-    return j ? &j->info : NULL;
+    job_slot *s = m && m->by_id ? slot_by_id(m, job) : NULL;
+    return s ? &s->info : NULL;
 }
 
 /* Full rate: GPU-seconds of work per second with every GPU it runs on at
@@ -596,10 +655,16 @@ static void on_sched_wake(void *ctx)
         grow(j);
 }
 
-static void on_start(dc_sim *sim, void *ctx, uint64_t arg)
+static job_model *thaw(jobs_model *m, size_t i, bool live);
+
+/* Job i arrives: its record is made now. */
+static void on_start(dc_sim *sim, void *ctx, uint64_t i)
 {
-    job_model *j = ctx;
-    (void)arg;
+    job_model *j = thaw(ctx, (size_t)i, true);
+    if (!j) {
+        dc_sim_fail(sim, DC_ENOMEM, "out of memory for a job's record");
+        return;
+    }
     j->queued_since_s = dc_sim_now(sim);
     j->handle = dc_sched_submit(j->sched, &j->req);
 }
@@ -630,6 +695,8 @@ static void release_all(job_model *j, bool requeue)
 }
 
 static void write_row(job_model *j);
+static void keep_tally(job_model *j);
+static void drop_record(job_model *j);
 
 /* How an ended job ended: its time limit, else what its trace says. */
 static dc_end_state outcome(const job_model *j)
@@ -643,8 +710,10 @@ static void job_ended(job_model *j)
     j->ended = true;
     j->end_s = dc_sim_now(j->sim);
     write_row(j);
+    keep_tally(j);
     if (++m->n_ended == m->n && m->stop_when_done)
         dc_sim_stop(j->sim);
+    drop_record(j); /* j may be gone from here */
 }
 
 static kept_ckpt *kept_at(job_model *j, size_t k)
@@ -1035,14 +1104,15 @@ static void on_corruption_found(dc_sim *sim, void *ctx, uint64_t id)
             dc_cluster_fail(j->cluster, p.class_id, cname, &node, 1, -1);
         }
     }
-    if (!j->sdc_armed)
-        return;
-    if (computing(j))
-        stall(j, p.class_id, p.node, 0.0);
-    else if (j->state != DC_JOB_DONE)
-        rollback(j); /* stalled or waiting: the restart will read the clean checkpoint */
-    else
-        j->sdc_armed = false;
+    if (j->sdc_armed) {
+        if (computing(j))
+            stall(j, p.class_id, p.node, 0.0);
+        else if (j->state != DC_JOB_DONE)
+            rollback(j); /* stalled or waiting: the restart will read the clean checkpoint */
+        else
+            j->sdc_armed = false;
+    }
+    drop_record(j); /* an ended job's last corruption found: its record goes */
 }
 
 static void on_corruption(dc_sim *sim, void *ctx, const void *payload)
@@ -1075,8 +1145,7 @@ static void on_storage_loss(dc_sim *sim, void *ctx, const void *payload)
     jobs_model *m = ctx;
     const dc_storage_loss *loss = payload;
     (void)sim;
-    for (size_t i = 0; i < m->n; i++) {
-        job_model *j = &m->jobs[i];
+    for (job_model *j = m->live_head; j; j = j->next_live) {
         if (!tiered(j) || j->ended)
             continue;
         if (loss->node >= 0 && !dc_cluster_node_holds(j->cluster, (uint32_t)loss->node, j->id))
@@ -1292,14 +1361,265 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
     return DC_OK;
 }
 
+/* ---------- a job's record from its arrival to its end ---------- */
+
+/* A copy of text that lasts the run (NULL when out of memory). */
+static const char *keep_name(jobs_model *m, const char *text)
+{
+    size_t len = strlen(text) + 1;
+    if (!m->names || m->names->used + len > sizeof m->names->text) {
+        name_block *b = malloc(sizeof *b);
+        if (!b || len > sizeof b->text) {
+            free(b);
+            return NULL;
+        }
+        b->next = m->names;
+        b->used = 0;
+        m->names = b;
+    }
+    char *p = m->names->text + m->names->used;
+    memcpy(p, text, len);
+    m->names->used += len;
+    return p;
+}
+
+/* What init made of a job (j: its scratch record, info: its model) goes
+ * into slot s; prev is the slot before (its strings and plan are shared
+ * when equal). */
+static int freeze(jobs_model *m, job_slot *s, const job_model *j, const dc_job_info *info, const job_slot *prev,
+                  dc_error *err)
+{
+    const char *name = keep_name(m, j->name);
+    s->user = prev && strcmp(prev->user, j->user) == 0 ? prev->user : keep_name(m, j->user);
+    s->cls = prev && strcmp(prev->cls, j->cls) == 0 ? prev->cls : keep_name(m, j->cls);
+    if (!name || !s->user || !s->cls)
+        return dc_error_set(err, DC_ENOMEM, "out of memory for the jobs' names");
+    s->info = *info;
+    s->info.name = name;
+    s->info.chain.class_name = s->cls;
+    /* jobs of one group or class share a plan: look among the last few */
+    size_t back = m->n_plans < 4 ? m->n_plans : 4;
+    s->plan = NULL;
+    for (size_t k = 0; k < back && !s->plan; k++)
+        if (memcmp(m->plans[m->n_plans - 1 - k], &j->ckpt, sizeof j->ckpt) == 0)
+            s->plan = m->plans[m->n_plans - 1 - k];
+    if (!s->plan) {
+        if ((m->n_plans & (m->n_plans - 1)) == 0) { /* 0, 1, 2, 4...: full */
+            dc_checkpoint_plan **g = realloc(m->plans, (m->n_plans ? 2 * m->n_plans : 1) * sizeof *g);
+            if (!g)
+                return dc_error_set(err, DC_ENOMEM, "out of memory for the jobs' checkpoint plans");
+            m->plans = g;
+        }
+        dc_checkpoint_plan *p = malloc(sizeof *p);
+        if (!p)
+            return dc_error_set(err, DC_ENOMEM, "out of memory for the jobs' checkpoint plans");
+        memcpy(p, &j->ckpt, sizeof *p);
+        m->plans[m->n_plans++] = p;
+        s->plan = p;
+    }
+    s->req = j->req;
+    s->req.ctx = NULL;
+    s->start_s = j->start_s;
+    s->restart_s = j->restart_s;
+    s->reconfigure_s = j->reconfigure_s;
+    s->tier_write_s = NAN;
+    s->id = j->id;
+    s->min_nodes = j->min_nodes;
+    s->gpus_per_node = j->gpus_per_node;
+    s->gpus_asked = j->gpus_asked;
+    s->node_type = j->node_type;
+    s->kind = j->kind;
+    s->end_state = j->end_state;
+    return DC_OK;
+}
+
+static void job_free(job_model *j)
+{
+    if (!j)
+        return;
+    jobs_model *m = j->m;
+    job_slot *s = &m->slots[j->slot];
+    if (s->live == j) {
+        s->live = NULL;
+        if (j->prev_live)
+            j->prev_live->next_live = j->next_live;
+        else
+            m->live_head = j->next_live;
+        if (j->next_live)
+            j->next_live->prev_live = j->prev_live;
+        else
+            m->live_tail = j->prev_live;
+    }
+    free(j->by_class);
+    free(j->kept);
+    free(j->pend);
+    for (size_t L = 0; L < DC_CHECKPOINT_MAX_LEVELS; L++)
+        free(j->lv[L].lost);
+    dc_mtbi_estimator_free(&j->est);
+    free(j);
+}
+
+/* Job i's record as init and start left it (NULL when out of memory).
+ * live: it arrives now and takes part in the run; else a temporary one,
+ * for the row or the figures of a job that never arrived. */
+static job_model *thaw(jobs_model *m, size_t i, bool live)
+{
+    const job_slot *s = &m->slots[i];
+    job_model *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    dc_sim *sim = m->sim;
+    j->m = m;
+    j->slot = i;
+    j->sim = sim;
+    j->cluster = m->cluster;
+    j->log = dc_sim_eventlog(sim);
+    j->sched = dc_scheduler_of(sim);
+    j->id = s->id;
+    snprintf(j->name, sizeof j->name, "%s", s->info.name);
+    snprintf(j->user, sizeof j->user, "%s", s->user);
+    snprintf(j->cls, sizeof j->cls, "%s", s->cls);
+    j->gpus_per_node = s->gpus_per_node;
+    j->nodes_needed = j->nodes_run = s->info.nodes;
+    j->min_nodes = s->min_nodes;
+    j->reconfigure_s = s->reconfigure_s;
+    j->work_total_gpu_s = s->info.work_gpu_s;
+    j->restart_s = s->restart_s;
+    j->start_s = s->start_s;
+    j->kind = s->kind;
+    j->end_state = s->end_state;
+    j->gpus_asked = s->gpus_asked;
+    j->first_start_s = NAN;
+    j->handle = -1;
+    j->node_type = s->node_type;
+    j->ckpt = *s->plan;
+    j->req = s->req;
+    j->req.ctx = j;
+    j->n_classes = m->n_classes;
+    j->class_names = m->class_names;
+    j->by_class = calloc(j->n_classes + 1, sizeof *j->by_class);
+    if (!j->by_class) { /* (the kept checkpoints' ring grows as they come: kept_room) */
+        job_free(j);
+        return NULL;
+    }
+    /* what job_start did: every speed source is registered */
+    j->n_speed = dc_cluster_speed_source_count(j->cluster);
+    for (size_t k = 0; k < j->n_speed; k++)
+        j->speed[k] = dc_cluster_job_speed_factor(j->cluster, j->id, (int)k);
+    if (tiered(j)) {
+        j->st = dc_storage_of(sim);
+        for (size_t L = 0; L < j->ckpt.n_levels; L++)
+            j->lv[L].tier = dc_storage_tier(j->st, j->ckpt.levels[L].tier);
+        j->read_level = j->ckpt.n_levels;
+        if (!j->ckpt.async)
+            j->ckpt.write_s = s->tier_write_s; /* planned at the start */
+    }
+    double hazard = dc_cluster_job_hazard_on(j->cluster, j->nodes_needed, j->node_type);
+    double configured_mtbi_s = hazard > 0 ? 1.0 / hazard : INFINITY;
+    dc_checkpoint_plan_resolve(&j->ckpt, configured_mtbi_s);
+    double prior_mtbi_s = isnan(j->ckpt.prior_mtbi_s) ? configured_mtbi_s : j->ckpt.prior_mtbi_s;
+    dc_mtbi_estimator_init(&j->est, prior_mtbi_s, j->ckpt.prior_s, j->ckpt.window_s, j->start_s);
+    j->committed_capture_s = -INFINITY;
+    j->state = DC_JOB_PENDING;
+    if (i == 0 && m->legacy) {
+        j->series_state = m->series_state;
+        j->series_progress = m->series_progress;
+    }
+    if (live) {
+        m->slots[i].live = j;
+        j->prev_live = m->live_tail;
+        if (m->live_tail)
+            m->live_tail->next_live = j;
+        else
+            m->live_head = j;
+        m->live_tail = j;
+    }
+    return j;
+}
+
+/* The job's tally now into t (room for DC_MAX_SPEED_SOURCES lines); the
+ * sums in the order job_finish and stream_summary always took them. */
+static job_tally *tally_of(const job_model *j, double now, job_tally *t)
+{
+    t->start_s = j->start_s;
+    t->wait_s = j->wait_s + (j->state == DC_JOB_PENDING && !j->ended ? now - j->queued_since_s : 0.0);
+    double run = 0, held_gpu_s = 0;
+    for (int st = 0; st < DC_JOB_PHASES; st++)
+        if (st != DC_JOB_PENDING && st != DC_JOB_DONE)
+            run += j->time_s[st];
+    for (int st = 0; st < DC_JOB_PHASES; st++)
+        held_gpu_s += j->held_node_s[st] * j->gpus_per_node;
+    t->run_s = run;
+    t->held_gpu_s = held_gpu_s;
+    t->turnaround_s = j->completion_s - j->start_s;
+    t->done_gpu_s = j->done_gpu_s;
+    t->lost_gpu_s = j->lost_gpu_s;
+    t->sdc_lost_gpu_s = j->sdc_lost_gpu_s;
+    t->preempt_lost_gpu_s = j->preempt_lost_gpu_s;
+    memcpy(t->held_node_s, j->held_node_s, sizeof t->held_node_s);
+    t->n_preempted = j->n_preempted;
+    t->n_interruptions = j->n_interruptions;
+    t->user = j->m->slots[j->slot].user;
+    t->gpus_asked = j->gpus_asked;
+    t->gpus_per_node = j->gpus_per_node;
+    t->pool = j->req.pool;
+    t->kind = j->kind;
+    t->outcome = outcome(j);
+    t->ended = j->ended;
+    t->started = !isnan(j->first_start_s);
+    t->completed = j->ended && t->outcome == DC_END_COMPLETED;
+    t->timed_out = j->timed_out;
+    /* past the registered sources the lines are 0 */
+    t->n_slow = dc_cluster_speed_source_count(j->cluster);
+    memcpy(t->slow_gpu_s, j->slow_gpu_s, t->n_slow * sizeof *t->slow_gpu_s);
+    return t;
+}
+
+/* The ended job's tally stays; its record goes (unless it is the job
+ * group's, whose figures come at the end, or a corruption of it is still
+ * to be found: that event holds it). */
+static void keep_tally(job_model *j)
+{
+    jobs_model *m = j->m;
+    job_slot *s = &m->slots[j->slot];
+    size_t ns = dc_cluster_speed_source_count(j->cluster);
+    s->ended = true;
+    s->tally = malloc(sizeof *s->tally + ns * sizeof *s->tally->slow_gpu_s);
+    if (!s->tally) {
+        dc_sim_fail(j->sim, DC_ENOMEM, "out of memory for a job's tally");
+        return;
+    }
+    tally_of(j, dc_sim_now(j->sim), s->tally);
+}
+
+static void drop_record(job_model *j)
+{
+    if (j->ended && j->n_pend == 0 && !(j->m->legacy && j->slot == 0))
+        job_free(j);
+}
+
+/* An ended job's /jobs breakdown lines (as fill_record makes them). */
+static void lines_of(const job_tally *t, double *l)
+{
+    double gpn = t->gpus_per_node;
+    l[DC_JOBLINE_USEFUL] = t->done_gpu_s / 3600.0;
+    l[DC_JOBLINE_ROLLBACK] = t->lost_gpu_s / 3600.0;
+    l[DC_JOBLINE_CORRUPTION] = t->sdc_lost_gpu_s / 3600.0;
+    l[DC_JOBLINE_PREEMPTED] = t->preempt_lost_gpu_s / 3600.0;
+    l[DC_JOBLINE_DETECTION] = t->held_node_s[DC_JOB_DETECTING] * gpn / 3600.0;
+    l[DC_JOBLINE_CHECKPOINT] = t->held_node_s[DC_JOB_CHECKPOINTING] * gpn / 3600.0;
+    l[DC_JOBLINE_RESTART] = t->held_node_s[DC_JOB_RESTARTING] * gpn / 3600.0;
+    l[DC_JOBLINE_WAITING] = t->held_node_s[DC_JOB_WAITING] * gpn / 3600.0;
+    for (size_t k = 0; k < t->n_slow; k++)
+        l[DC_JOBLINES + k] = t->slow_gpu_s[k] / 3600.0;
+}
+
 /* A job of a spec: its checkpoint plan, pool, request; registers it. */
 static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc_job_spec *sp, const dc_job_info *info,
                     const dc_checkpoint_plan *global, int global_rc, const dc_error *global_err, dc_error *err)
 {
     dc_sim *sim = m->sim;
     j->m = m;
-    j->info = *info;
-    j->info.name = j->name;
     j->sim = sim;
     j->cluster = m->cluster;
     j->log = dc_sim_eventlog(sim);
@@ -1307,7 +1627,6 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     snprintf(j->name, sizeof j->name, "%s", sp->name);
     snprintf(j->user, sizeof j->user, "%s", sp->user);
     snprintf(j->cls, sizeof j->cls, "%s", info->chain.class_name ? info->chain.class_name : "");
-    j->info.chain.class_name = j->cls;
     /* fewer GPUs than a node has: a share of one node (cluster.h), whose GPUs
      * are its rate and its GPU-hours */
     bool share = sp->gpus > 0 && sp->gpus < dc_cluster_gpus_per_node(j->cluster);
@@ -1461,11 +1780,6 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
                                     "job would checkpoint without end): give a longer write time or a fixed interval",
                                     j->name, j->ckpt.write_s, DC_CHECKPOINT_MIN_WRITE_S);
     }
-    j->n_classes = m->n_classes;
-    j->class_names = m->class_names;
-    j->by_class = calloc(j->n_classes + 1, sizeof *j->by_class);
-    if (!j->by_class)
-        return dc_error_set(err, DC_ENOMEM, "out of memory");
     j->id = dc_cluster_add_job(j->cluster, j->nodes_needed);
     if (j->id < 0)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
@@ -1563,8 +1877,10 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
 
     m->legacy = g != NULL;
     m->n = n_specs + (g ? 1 : 0);
-    m->jobs = calloc(m->n ? m->n : 1, sizeof *m->jobs);
-    if (!m->jobs) {
+    m->slots = calloc(m->n ? m->n : 1, sizeof *m->slots);
+    job_model *scratch = malloc(sizeof *scratch); /* each job's record while init reads it */
+    if (!m->slots || !scratch) {
+        free(scratch);
         free(specs);
         return dc_error_set(err, DC_ENOMEM, "out of memory for %zu jobs", m->n);
     }
@@ -1592,10 +1908,14 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
                 break;
         }
         touched = i + 1;
-        rc = init_job(m, &m->jobs[i], sc, sp, &info, &global, global_rc, &global_err, err);
+        memset(scratch, 0, sizeof *scratch);
+        rc = init_job(m, scratch, sc, sp, &info, &global, global_rc, &global_err, err);
         if (g && i == 0 && rc == DC_OK)
-            m->jobs[0].ckpt.enabled = global.enabled; /* the job group keeps the group's plan as is */
+            scratch->ckpt.enabled = global.enabled; /* the job group keeps the group's plan as is */
+        if (rc == DC_OK)
+            rc = freeze(m, &m->slots[i], scratch, &info, i > 0 ? &m->slots[i - 1] : NULL, err);
     }
+    free(scratch);
     free(specs);
     if (rc != DC_OK) {
         /* The records past the failure were never written: reading them in
@@ -1610,14 +1930,13 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     if (!m->by_id)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     for (size_t i = 0; i < m->n; i++)
-        m->by_id[m->jobs[i].id] = &m->jobs[i];
+        m->by_id[m->slots[i].id] = &m->slots[i];
     if (g) {
-        job_model *j = &m->jobs[0];
-        j->series_state = dc_sim_series(sim, "job_state", "",
+        m->series_state = dc_sim_series(sim, "job_state", "",
                                         "0 pending, 1 waiting, 2 restarting, 3 running, 4 checkpointing, 5 done, "
                                         "6 detecting");
-        j->series_progress = dc_sim_series(sim, "job_progress", "", "fraction of the job's work done");
-        if (!j->series_state || !j->series_progress)
+        m->series_progress = dc_sim_series(sim, "job_progress", "", "fraction of the job's work done");
+        if (!m->series_state || !m->series_progress)
             return dc_error_set(err, DC_ENOMEM, "out of memory");
     }
     int sig_fail = dc_sim_signal(sim, "failure");
@@ -1628,8 +1947,8 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         || dc_sim_subscribe(sim, sig_corrupt, on_corruption, m) != DC_OK)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     bool any_tiered = false;
-    for (size_t i = 0; i < m->n; i++)
-        any_tiered = any_tiered || tiered(&m->jobs[i]);
+    for (size_t i = 0; i < m->n_plans; i++)
+        any_tiered = any_tiered || (m->plans[i]->enabled && m->plans[i]->n_levels > 0);
     if (any_tiered) {
         int sig_loss = dc_sim_signal(sim, "storage_loss");
         if (sig_loss < 0 || dc_sim_subscribe(sim, sig_loss, on_storage_loss, m) != DC_OK)
@@ -1651,44 +1970,39 @@ static int job_start(void *state, dc_sim *sim, dc_error *err)
         if (!m->table || !m->span_mark)
             return dc_error_set(err, DC_ENOMEM, "out of memory for the /jobs table");
     }
+    m->scratch_tally = malloc(sizeof *m->scratch_tally + DC_MAX_SPEED_SOURCES * sizeof(double));
+    if (!m->scratch_tally)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    /* A job's record is made when it arrives (thaw); what depends on the
+     * start (the storage a tiered checkpoint's planned write time comes
+     * from) is taken now, and so are the errors. */
     for (size_t i = 0; i < m->n; i++) {
-        job_model *j = &m->jobs[i];
-        /* Every speed source registered at init; all start at full speed. */
-        j->n_speed = dc_cluster_speed_source_count(j->cluster);
-        for (size_t k = 0; k < j->n_speed; k++)
-            j->speed[k] = dc_cluster_job_speed_factor(j->cluster, j->id, (int)k);
-        if (tiered(j)) {
-            j->st = dc_storage_of(sim);
-            if (!j->st)
+        job_slot *js = &m->slots[i];
+        const dc_checkpoint_plan *p = js->plan;
+        double write_s = p->write_s;
+        if (p->enabled && p->n_levels > 0) {
+            dc_storage *st = dc_storage_of(sim);
+            if (!st)
                 return dc_error_set(err, DC_EINPUT, "job \"%s\": checkpoints on a storage tier need a storage group",
-                                    j->name);
-            for (size_t L = 0; L < j->ckpt.n_levels; L++)
-                j->lv[L].tier = dc_storage_tier(j->st, j->ckpt.levels[L].tier);
-            j->read_level = j->ckpt.n_levels;
+                                    js->info.name);
             /* The planned write time: the most frequent level's, alone
              * (async: the snapshot, what the job pays). */
-            if (!j->ckpt.async)
-                j->ckpt.write_s = dc_storage_transfer_s(j->st, j->lv[0].tier, DC_IO_WRITE, ckpt_bytes(j),
-                                                        j->id, j->nodes_needed);
+            if (!p->async)
+                write_s = js->tier_write_s = dc_storage_transfer_s(st, dc_storage_tier(st, p->levels[0].tier),
+                                                                   DC_IO_WRITE, p->size_gb * 1e9, js->id,
+                                                                   js->info.nodes);
         }
-        if (j->ckpt.policy != DC_CHECKPOINT_FIXED && !(j->ckpt.write_s >= DC_CHECKPOINT_MIN_WRITE_S))
+        if (p->policy != DC_CHECKPOINT_FIXED && !(write_s >= DC_CHECKPOINT_MIN_WRITE_S))
             return dc_error_set(err, DC_EINPUT,
                                 "job \"%s\": a checkpoint written in %g s (its size through the bandwidth it gets) "
                                 "is below the minimum of %g s for an automatic interval: give a larger checkpoint "
                                 "size (checkpoint.size_gb, checkpoint_gb) or a fixed interval",
-                                j->name, j->ckpt.write_s, DC_CHECKPOINT_MIN_WRITE_S);
-        double hazard = dc_cluster_job_hazard_on(j->cluster, j->nodes_needed, j->node_type);
-        double configured_mtbi_s = hazard > 0 ? 1.0 / hazard : INFINITY;
-        dc_checkpoint_plan_resolve(&j->ckpt, configured_mtbi_s);
-        double prior_mtbi_s = isnan(j->ckpt.prior_mtbi_s) ? configured_mtbi_s : j->ckpt.prior_mtbi_s;
-        dc_mtbi_estimator_init(&j->est, prior_mtbi_s, j->ckpt.prior_s, j->ckpt.window_s, j->start_s);
-        j->committed_capture_s = -INFINITY;
-        j->state = DC_JOB_PENDING;
-        if (j->series_state) {
-            dc_series_record(j->series_state, 0.0, (double)DC_JOB_PENDING);
-            dc_series_record(j->series_progress, 0.0, 0.0);
-        }
-        dc_sim_at(sim, j->start_s, on_start, j, 0);
+                                js->info.name, write_s, DC_CHECKPOINT_MIN_WRITE_S);
+        dc_sim_at(sim, js->start_s, on_start, m, i);
+    }
+    if (m->series_state) {
+        dc_series_record(m->series_state, 0.0, (double)DC_JOB_PENDING);
+        dc_series_record(m->series_progress, 0.0, 0.0);
     }
     return DC_OK;
 }
@@ -1890,6 +2204,25 @@ static double quantile_sorted(const double *v, size_t n, double q)
     return v[lo] + (pos - (double)lo) * (v[hi] - v[lo]);
 }
 
+/* Job i's tally now: its own once it ended, else from its record; a job
+ * that never arrived gets a temporary record (*tmp, for the caller to
+ * free).  NULL when out of memory (the run fails). */
+static const job_tally *job_tally_at(jobs_model *m, size_t i, double now, job_model **tmp)
+{
+    const job_slot *js = &m->slots[i];
+    *tmp = NULL;
+    if (js->ended)
+        return js->tally;
+    if (js->live)
+        return tally_of(js->live, now, m->scratch_tally);
+    *tmp = thaw(m, i, false);
+    if (!*tmp) {
+        dc_sim_fail(m->sim, DC_ENOMEM, "out of memory summing the jobs");
+        return NULL;
+    }
+    return tally_of(*tmp, now, m->scratch_tally);
+}
+
 /* Aggregates of all jobs (each job's own figures are its /jobs row). */
 static void stream_summary(jobs_model *m, dc_sim *sim)
 {
@@ -1905,46 +2238,48 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
     uint64_t preempts = 0, interrupts = 0;
     size_t by_kind[DC_JOB_KINDS] = {0}, by_kind_done[DC_JOB_KINDS] = {0};
     for (size_t i = 0; i < m->n; i++) {
-        job_model *j = &m->jobs[i];
-        if (j->start_s > now)
+        const job_slot *js = &m->slots[i];
+        if (!js->ended && !js->live && js->start_s > now)
             continue; /* never submitted within the run */
+        job_model *tmp = NULL;
+        const job_tally *t = job_tally_at(m, i, now, &tmp);
+        if (!t)
+            continue;
+        if (t->start_s > now) {
+            job_free(tmp);
+            continue; /* never submitted within the run */
+        }
         n_submitted++;
-        by_kind[j->kind]++;
-        double wait = j->wait_s + (j->state == DC_JOB_PENDING && !j->ended ? now - j->queued_since_s : 0.0);
-        double run = 0;
-        for (int st = 0; st < DC_JOB_PHASES; st++)
-            if (st != DC_JOB_PENDING && st != DC_JOB_DONE)
-                run += j->time_s[st];
-        bool done = j->ended && outcome(j) == DC_END_COMPLETED;
-        double held_gpu_s = 0;
-        for (int st = 0; st < DC_JOB_PHASES; st++)
-            held_gpu_s += j->held_node_s[st] * j->gpus_per_node;
-        if (j->ended) {
-            n_end[outcome(j)]++;
-            end_gpu_s[outcome(j)] += held_gpu_s;
+        by_kind[t->kind]++;
+        double wait = t->wait_s, run = t->run_s, held_gpu_s = t->held_gpu_s;
+        bool done = t->completed;
+        if (t->ended) {
+            n_end[t->outcome]++;
+            end_gpu_s[t->outcome] += held_gpu_s;
         }
         if (acct)
-            acct[n_acct++] = (dc_jobstat_row){.wait_s = wait, .gpu_s = held_gpu_s, .gpus = j->gpus_asked,
-                                              .pool = j->req.pool, .user = j->user,
-                                              .started = !isnan(j->first_start_s), .completed = done};
+            acct[n_acct++] = (dc_jobstat_row){.wait_s = wait, .gpu_s = held_gpu_s, .gpus = t->gpus_asked,
+                                              .pool = t->pool, .user = t->user,
+                                              .started = t->started, .completed = done};
         if (waits)
             waits[n_started] = wait;
-        if (!isnan(j->first_start_s))
+        if (t->started)
             n_started++;
         else if (waits)
             waits[n_started] = NAN;
-        wait_sum += isnan(j->first_start_s) ? 0.0 : wait;
+        wait_sum += !t->started ? 0.0 : wait;
         run_sum += run;
         n_completed += done;
-        by_kind_done[j->kind] += done;
-        n_timeout += j->timed_out;
+        by_kind_done[t->kind] += done;
+        n_timeout += t->timed_out;
         if (done)
-            turn_sum += j->completion_s - j->start_s;
-        double l = j->lost_gpu_s + j->sdc_lost_gpu_s + j->preempt_lost_gpu_s;
-        useful += j->done_gpu_s;
+            turn_sum += t->turnaround_s;
+        double l = t->lost_gpu_s + t->sdc_lost_gpu_s + t->preempt_lost_gpu_s;
+        useful += t->done_gpu_s;
         lost += l;
-        preempts += j->n_preempted;
-        interrupts += j->n_interruptions;
+        preempts += t->n_preempted;
+        interrupts += t->n_interruptions;
+        job_free(tmp);
     }
     if (waits) {
         qsort(waits, n_started, sizeof *waits, cmp_double);
@@ -2012,10 +2347,20 @@ static void pool_summary(jobs_model *m, dc_sim *sim)
         return;
     }
     for (size_t i = 0; i < m->n; i++) {
+        const job_slot *js = &m->slots[i];
         dc_job_record r;
-        fill_record(&m->jobs[i], &r);
+        int pool;
+        if (js->ended && js->tally) {
+            lines_of(js->tally, r.line_gpu_h);
+            pool = js->tally->pool;
+        } else if (js->live) {
+            fill_record(js->live, &r);
+            pool = js->live->req.pool;
+        } else {
+            continue; /* never arrived: every line 0 */
+        }
         for (size_t k = 0; k < n_lines; k++)
-            sum[(size_t)m->jobs[i].req.pool * n_lines + k] += r.line_gpu_h[k];
+            sum[(size_t)pool * n_lines + k] += r.line_gpu_h[k];
     }
     dc_summary *s = dc_sim_summary(sim);
     for (int p = 0; p < n_pools; p++)
@@ -2033,30 +2378,56 @@ static void job_finish(void *state, dc_sim *sim)
 {
     jobs_model *m = state;
     dc_summary *s = dc_sim_summary(sim);
+    double now = dc_sim_now(sim);
     double gpn = dc_cluster_gpus_per_node(m->cluster);
     double useful = 0, rb = 0, sdc = 0, pre = 0;
     double held[DC_JOB_PHASES] = {0};
     double slow[DC_MAX_SPEED_SOURCES] = {0};
-    for (size_t i = 0; i < m->n; i++) {
-        job_model *j = &m->jobs[i];
+    for (job_model *j = m->live_head; j; j = j->next_live)
         bank(j);
-        useful += j->done_gpu_s;
-        rb += j->lost_gpu_s;
-        sdc += j->sdc_lost_gpu_s;
-        pre += j->preempt_lost_gpu_s;
+    /* in job order (a job that never arrived adds nothing) */
+    for (size_t i = 0; i < m->n; i++) {
+        const job_slot *js = &m->slots[i];
+        const job_tally *t = js->ended ? js->tally : js->live ? tally_of(js->live, now, m->scratch_tally) : NULL;
+        if (!t)
+            continue;
+        useful += t->done_gpu_s;
+        rb += t->lost_gpu_s;
+        sdc += t->sdc_lost_gpu_s;
+        pre += t->preempt_lost_gpu_s;
         /* in whole nodes' worth (a share: its GPUs / gpus per node) */
         for (int st = 0; st < DC_JOB_PHASES; st++)
-            held[st] += j->gpus_per_node == gpn ? j->held_node_s[st] : j->held_node_s[st] * j->gpus_per_node / gpn;
-        for (size_t k = 0; k < DC_MAX_SPEED_SOURCES; k++)
-            slow[k] += j->slow_gpu_s[k];
+            held[st] += t->gpus_per_node == gpn ? t->held_node_s[st] : t->held_node_s[st] * t->gpus_per_node / gpn;
+        for (size_t k = 0; k < t->n_slow; k++)
+            slow[k] += t->slow_gpu_s[k];
     }
     /* the rows of the jobs that did not end, in job order */
-    for (size_t i = 0; i < m->n; i++)
-        if (!m->jobs[i].ended)
-            write_row(&m->jobs[i]);
+    for (size_t i = 0; i < m->n; i++) {
+        const job_slot *js = &m->slots[i];
+        if (js->ended)
+            continue;
+        if (js->live) {
+            write_row(js->live);
+            continue;
+        }
+        job_model *tmp = thaw(m, i, false);
+        if (!tmp) {
+            dc_sim_fail(sim, DC_ENOMEM, "out of memory for a job's row");
+            break;
+        }
+        write_row(tmp);
+        job_free(tmp);
+    }
     pool_summary(m, sim);
-    if (m->legacy)
-        legacy_summary(&m->jobs[0], sim);
+    if (m->legacy) {
+        job_model *j0 = m->slots[0].live ? m->slots[0].live : thaw(m, 0, false);
+        if (j0)
+            legacy_summary(j0, sim);
+        else
+            dc_sim_fail(sim, DC_ENOMEM, "out of memory for the job's figures");
+        if (j0 != m->slots[0].live)
+            job_free(j0);
+    }
     bool streams = m->n > (m->legacy ? 1u : 0u); /* jobs beyond the job group */
     if (streams)
         stream_summary(m, sim);
@@ -2087,16 +2458,20 @@ static void job_finish(void *state, dc_sim *sim)
 static void job_destroy(void *state)
 {
     jobs_model *m = state;
-    for (size_t i = 0; m->jobs && i < m->n; i++) {
-        job_model *j = &m->jobs[i];
-        free(j->by_class);
-        free(j->kept);
-        free(j->pend);
-        for (size_t L = 0; L < DC_CHECKPOINT_MAX_LEVELS; L++)
-            free(j->lv[L].lost);
-        dc_mtbi_estimator_free(&j->est);
+    while (m->live_head)
+        job_free(m->live_head);
+    for (size_t i = 0; m->slots && i < m->n; i++)
+        free(m->slots[i].tally);
+    free(m->slots);
+    for (size_t i = 0; i < m->n_plans; i++)
+        free(m->plans[i]);
+    free(m->plans);
+    while (m->names) {
+        name_block *b = m->names;
+        m->names = b->next;
+        free(b);
     }
-    free(m->jobs);
+    free(m->scratch_tally);
     free(m->by_id);
     free(m->class_names);
     free(m->span_mark);
