@@ -217,6 +217,26 @@ typedef struct job_slot {
     bool ended;
 } job_slot;
 
+/* The keys init_job reads of a job's chain (jobclass.h), for the last
+ * chain read: the jobs of a trace or a stream share one, read once rather
+ * than with libconfig lookups per job.  rest: the chain without the job's
+ * own group. */
+typedef struct chain_keys {
+    bool valid;
+    const config_setting_t *at[3];
+    bool has_min_nodes;
+    double min_nodes, reconfigure_s;
+    bool has_ckpt, ckpt;               /* rest: checkpoint */
+    bool has_interval, interval_auto;  /* rest: checkpoint_interval_s */
+    double interval_s;
+    bool has_write;                    /* rest: checkpoint_write_s */
+    double write_s;
+    const char *tier;                  /* checkpoint_tier (NULL: none) */
+    bool has_size;
+    double size_gb;                    /* checkpoint_gb */
+    double bytes_per_param;            /* checkpoint.bytes_per_param */
+} chain_keys;
+
 /* Strings kept for the whole run, in blocks that never move. */
 typedef struct name_block {
     struct name_block *next;
@@ -238,6 +258,7 @@ struct jobs_model {
     bool legacy;                /* slots[0] is the job group: its figures under job.* */
     bool stop_when_done;
     job_slot **by_id;           /* cluster job id -> job (NULL: a service) */
+    chain_keys keys;            /* init: the last chain's keys */
     dc_jobtable *table;         /* the /jobs rows */
     uint32_t *span_mark;        /* scratch: a rack's or pod's last marker */
     uint32_t span_marker;
@@ -1476,9 +1497,9 @@ static job_model *thaw(jobs_model *m, size_t i, bool live)
     j->log = dc_sim_eventlog(sim);
     j->sched = dc_scheduler_of(sim);
     j->id = s->id;
-    snprintf(j->name, sizeof j->name, "%s", s->info.name);
-    snprintf(j->user, sizeof j->user, "%s", s->user);
-    snprintf(j->cls, sizeof j->cls, "%s", s->cls);
+    dc_jobspec_copy_name(j->name, sizeof j->name, s->info.name);
+    dc_jobspec_copy_name(j->user, sizeof j->user, s->user);
+    dc_jobspec_copy_name(j->cls, sizeof j->cls, s->cls);
     j->gpus_per_node = s->gpus_per_node;
     j->nodes_needed = j->nodes_run = s->info.nodes;
     j->min_nodes = s->min_nodes;
@@ -1614,6 +1635,26 @@ static void lines_of(const job_tally *t, double *l)
         l[DC_JOBLINES + k] = t->slow_gpu_s[k] / 3600.0;
 }
 
+/* The keys of chain ch (read when it differs from the last one's). */
+static const chain_keys *chain_keys_of(jobs_model *m, const dc_scenario *sc, const dc_job_chain *ch)
+{
+    chain_keys *k = &m->keys;
+    if (k->valid && k->at[0] == ch->at[0] && k->at[1] == ch->at[1] && k->at[2] == ch->at[2])
+        return k;
+    *k = (chain_keys){.valid = true, .at = {ch->at[0], ch->at[1], ch->at[2]}, .bytes_per_param = 14};
+    k->has_min_nodes = dc_job_chain_number(ch, "min_nodes", &k->min_nodes);
+    dc_job_chain_number(ch, "reconfigure_s", &k->reconfigure_s);
+    dc_job_chain rest = *ch;
+    rest.at[0] = NULL;
+    k->has_ckpt = dc_job_chain_bool(&rest, "checkpoint", &k->ckpt);
+    k->has_interval = dc_job_chain_number_auto(&rest, "checkpoint_interval_s", &k->interval_s, &k->interval_auto);
+    k->has_write = dc_job_chain_number(&rest, "checkpoint_write_s", &k->write_s);
+    dc_job_chain_string(ch, "checkpoint_tier", &k->tier);
+    k->has_size = dc_job_chain_number(ch, "checkpoint_gb", &k->size_gb);
+    config_lookup_float(dc_scenario_config(sc), "checkpoint.bytes_per_param", &k->bytes_per_param);
+    return k;
+}
+
 /* A job of a spec: its checkpoint plan, pool, request; registers it. */
 static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc_job_spec *sp, const dc_job_info *info,
                     const dc_checkpoint_plan *global, int global_rc, const dc_error *global_err, dc_error *err)
@@ -1624,20 +1665,19 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     j->cluster = m->cluster;
     j->log = dc_sim_eventlog(sim);
     j->sched = dc_scheduler_of(sim);
-    snprintf(j->name, sizeof j->name, "%s", sp->name);
-    snprintf(j->user, sizeof j->user, "%s", sp->user);
-    snprintf(j->cls, sizeof j->cls, "%s", info->chain.class_name ? info->chain.class_name : "");
+    dc_jobspec_copy_name(j->name, sizeof j->name, sp->name);
+    dc_jobspec_copy_name(j->user, sizeof j->user, sp->user);
+    dc_jobspec_copy_name(j->cls, sizeof j->cls, info->chain.class_name ? info->chain.class_name : "");
     /* fewer GPUs than a node has: a share of one node (cluster.h), whose GPUs
      * are its rate and its GPU-hours */
     bool share = sp->gpus > 0 && sp->gpus < dc_cluster_gpus_per_node(j->cluster);
     j->gpus_per_node = share ? sp->gpus : dc_cluster_gpus_per_node(j->cluster);
     j->nodes_needed = sp->nodes;
     j->nodes_run = sp->nodes;
-    double min_nodes = 0, reconf_s = 0;
-    if (dc_job_chain_number(&info->chain, "min_nodes", &min_nodes))
-        j->min_nodes = min_nodes < sp->nodes ? (uint32_t)min_nodes : sp->nodes; /* at most its size */
-    dc_job_chain_number(&info->chain, "reconfigure_s", &reconf_s);
-    j->reconfigure_s = reconf_s;
+    const chain_keys *ck = chain_keys_of(m, sc, &info->chain);
+    if (ck->has_min_nodes)
+        j->min_nodes = ck->min_nodes < sp->nodes ? (uint32_t)ck->min_nodes : sp->nodes; /* at most its size */
+    j->reconfigure_s = ck->reconfigure_s;
     j->work_total_gpu_s = sp->work_gpu_s;
     j->restart_s = sp->restart_s;
     j->start_s = sp->submit_s;
@@ -1696,19 +1736,15 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     double size_gb = NAN;
     if (!info->legacy) {
         /* what the job's group does not say, its class or the defaults may */
-        dc_job_chain rest = info->chain;
-        rest.at[0] = NULL;
-        bool b;
-        if (own.checkpoint < 0 && dc_job_chain_bool(&rest, "checkpoint", &b))
-            own.checkpoint = b;
-        double v;
-        bool is_auto;
-        if (isnan(own.ckpt_interval_s) && dc_job_chain_number_auto(&rest, "checkpoint_interval_s", &v, &is_auto))
-            own.ckpt_interval_s = is_auto ? -1.0 : v;
-        if (isnan(own.ckpt_write_s))
-            dc_job_chain_number(&rest, "checkpoint_write_s", &own.ckpt_write_s);
-        dc_job_chain_string(&info->chain, "checkpoint_tier", &tier);
-        dc_job_chain_number(&info->chain, "checkpoint_gb", &size_gb);
+        if (own.checkpoint < 0 && ck->has_ckpt)
+            own.checkpoint = ck->ckpt;
+        if (isnan(own.ckpt_interval_s) && ck->has_interval)
+            own.ckpt_interval_s = ck->interval_auto ? -1.0 : ck->interval_s;
+        if (isnan(own.ckpt_write_s) && ck->has_write)
+            own.ckpt_write_s = ck->write_s;
+        tier = ck->tier;
+        if (ck->has_size)
+            size_gb = ck->size_gb;
     }
     sp = &own;
     bool want = sp->checkpoint >= 0 ? sp->checkpoint
@@ -1732,8 +1768,7 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     j->ckpt.enabled = want;
     if (want && !info->legacy) {
         /* the job's own size: given, else from its parameters */
-        double bpp = 14;
-        config_lookup_float(dc_scenario_config(sc), "checkpoint.bytes_per_param", &bpp);
+        double bpp = ck->bytes_per_param;
         if (isnan(size_gb) && info->params > 0)
             size_gb = info->params * bpp / 1e9;
         if (!isnan(size_gb) && size_gb != j->ckpt.size_gb) {
@@ -2281,9 +2316,11 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
         interrupts += t->n_interruptions;
         job_free(tmp);
     }
-    if (waits) {
+    bool in_order = true; /* a replay without queueing: no sort */
+    for (size_t i = 1; waits && i < n_started && in_order; i++)
+        in_order = !(waits[i] < waits[i - 1]);
+    if (waits && !in_order)
         qsort(waits, n_started, sizeof *waits, cmp_double);
-    }
     dc_summary_set(s, "jobs.submitted", (double)n_submitted, "", "jobs submitted within the run");
     dc_summary_set(s, "jobs.started", (double)n_started, "", "jobs that got their nodes at least once");
     dc_summary_set(s, "jobs.completed", (double)n_completed, "", "jobs that finished their work");

@@ -86,6 +86,31 @@ int dc_job_kind_parse(const char *name)
     return -1;
 }
 
+void dc_jobspec_copy_name(char *dst, size_t n, const char *src)
+{
+    size_t len = strnlen(src, n - 1);
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
+/* "PREFIX-k" with the prefix cut to 24 characters, as "%.24s-%zu" (a
+ * name per trace row or stream job, without snprintf's cost). */
+static void number_name(char *dst, size_t n, const char *prefix, size_t k)
+{
+    char buf[24 + 1 + 20 + 1], digits[20];
+    size_t len = strnlen(prefix, 24), nd = 0;
+    memcpy(buf, prefix, len);
+    buf[len++] = '-';
+    do {
+        digits[nd++] = (char)('0' + k % 10);
+        k /= 10;
+    } while (k > 0);
+    while (nd > 0)
+        buf[len++] = digits[--nd];
+    buf[len] = '\0';
+    dc_jobspec_copy_name(dst, n, buf);
+}
+
 typedef struct specs {
     dc_job_spec *a;
     size_t n, cap;
@@ -202,6 +227,7 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
             rc = dc_csv_find_column(csv, columns[c], &col[c], err);
     dc_job_spec tmpl;
     common(g, &tmpl);
+    dc_jobspec_copy_name(tmpl.trace_file, sizeof tmpl.trace_file, dc_csv_name(csv));
     double last = 0;
     for (size_t r = 0; rc == DC_OK && r < dc_csv_row_count(csv); r++) {
         double arr, nodes, work, prio;
@@ -240,7 +266,7 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
             break;
         }
         *t = tmpl;
-        snprintf(t->name, sizeof t->name, "%.24s-%zu", tmpl.name, r);
+        number_name(t->name, sizeof t->name, tmpl.name, r);
         t->submit_s = arr * 3600.0;
         if (in_gpus)
             dc_jobspec_set_gpus(t, (uint32_t)nodes, gpn);
@@ -248,11 +274,10 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
             t->nodes = (uint32_t)nodes;
         t->work_gpu_s = work * 3600.0;
         t->priority = (int)prio;
-        snprintf(t->pool, sizeof t->pool, "%s", pool);
-        snprintf(t->user, sizeof t->user, "%s", user);
+        dc_jobspec_copy_name(t->pool, sizeof t->pool, pool);
+        dc_jobspec_copy_name(t->user, sizeof t->user, user);
         if (*kind)
             t->kind = (dc_job_kind)dc_job_kind_parse(kind);
-        snprintf(t->trace_file, sizeof t->trace_file, "%.159s", dc_csv_name(csv));
         t->trace_line = (int)dc_csv_line(csv, r);
     }
     dc_csv_destroy(csv);
@@ -329,7 +354,7 @@ static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *
         if (!j)
             return dc_error_set(err, DC_ENOMEM, "out of memory generating jobs");
         *j = tmpl;
-        snprintf(j->name, sizeof j->name, "%.24s-%ld", tmpl.name, k);
+        number_name(j->name, sizeof j->name, tmpl.name, (size_t)k);
         j->submit_s = t;
         uint32_t size = sizes[gsl_rng_uniform_int(rs, (unsigned long)ns)];
         if (in_gpus) {

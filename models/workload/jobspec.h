@@ -30,6 +30,7 @@
 #define DC_JOBSPEC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim.h"
@@ -93,6 +94,10 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
  * computes on at full rate (its share, or its nodes' GPUs). */
 void dc_jobspec_set_gpus(dc_job_spec *t, uint32_t gpus, uint32_t gpus_per_node);
 double dc_jobspec_rate_gpus(const dc_job_spec *t, uint32_t gpus_per_node);
+
+/* dst = src cut to n - 1 characters, as snprintf(dst, n, "%s", src) but
+ * without its cost (a copy per trace row); n >= 1. */
+void dc_jobspec_copy_name(char *dst, size_t n, const char *src);
 
 /* Kind by name; -1 when unknown. */
 int dc_job_kind_parse(const char *name);

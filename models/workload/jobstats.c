@@ -44,14 +44,31 @@ typedef struct group_stats {
     double wait_sum_s, gpu_s;
 } group_stats;
 
-/* The waits of the started rows among rows[0..n), sorted into buf. */
-static size_t started_waits(const dc_jobstat_row *rows, size_t n, double *buf)
+/* A started row's wait, and the row. */
+typedef struct wait_of {
+    double wait_s;
+    size_t row;
+} wait_of;
+
+static int cmp_wait(const void *a, const void *b)
+{
+    return cmp_double(&((const wait_of *)a)->wait_s, &((const wait_of *)b)->wait_s);
+}
+
+/* The started rows among rows[0..n) by wait, into by (k of them): sorted
+ * once (and not at all when already in order), each group's waits then
+ * taken from it in order. */
+static size_t started_waits(const dc_jobstat_row *rows, size_t n, wait_of *by)
 {
     size_t k = 0;
+    bool sorted = true;
     for (size_t i = 0; i < n; i++)
-        if (rows[i].started)
-            buf[k++] = rows[i].wait_s;
-    qsort(buf, k, sizeof *buf, cmp_double);
+        if (rows[i].started) {
+            sorted = sorted && (k == 0 || !(rows[i].wait_s < by[k - 1].wait_s));
+            by[k++] = (wait_of){rows[i].wait_s, i};
+        }
+    if (!sorted)
+        qsort(by, k, sizeof *by, cmp_wait);
     return k;
 }
 
@@ -67,10 +84,16 @@ int dc_jobstats_summarise(dc_summary *s, dc_jobstat_row *rows, size_t n, const c
                           int n_pools, dc_error *err)
 {
     double *w = malloc((n + 1) * sizeof *w);
-    if (!w)
+    wait_of *by = malloc((n + 1) * sizeof *by);
+    if (!w || !by) {
+        free(w);
+        free(by);
         return dc_error_set(err, DC_ENOMEM, "out of memory summing the jobs");
+    }
     /* over all jobs */
-    size_t k = started_waits(rows, n, w);
+    size_t k = started_waits(rows, n, by);
+    for (size_t i = 0; i < k; i++)
+        w[i] = by[i].wait_s;
     dc_summary_set(s, "jobs.wait_p90_h", dc_jobstats_quantile(w, k, 0.90) / 3600.0, "h",
                    "90th percentile wait of the jobs that started");
     dc_summary_set(s, "jobs.wait_p99_h", dc_jobstats_quantile(w, k, 0.99) / 3600.0, "h",
@@ -78,13 +101,13 @@ int dc_jobstats_summarise(dc_summary *s, dc_jobstat_row *rows, size_t n, const c
     /* by size class */
     for (int c = 0; c < DC_JOBSTAT_SIZES; c++) {
         size_t m = 0;
-        double sum = 0;
+        double sum = 0; /* in row order, as always */
         for (size_t i = 0; i < n; i++)
-            if (rows[i].started && dc_jobstat_size_class(rows[i].gpus) == c) {
-                w[m++] = rows[i].wait_s;
+            if (rows[i].started && dc_jobstat_size_class(rows[i].gpus) == c)
                 sum += rows[i].wait_s;
-            }
-        qsort(w, m, sizeof *w, cmp_double);
+        for (size_t i = 0; i < k; i++)
+            if (dc_jobstat_size_class(rows[by[i].row].gpus) == c)
+                w[m++] = by[i].wait_s;
         const char *nm = dc_jobstat_size_names[c];
         put(s, "jobs", nm, "jobs", (double)m, "", "jobs of this size class (GPUs asked) that started");
         put(s, "jobs", nm, "wait_mean_h", m ? sum / (double)m / 3600.0 : NAN, "h", "mean wait of this size class");
@@ -103,12 +126,12 @@ int dc_jobstats_summarise(dc_summary *s, dc_jobstat_row *rows, size_t n, const c
                 continue;
             g.n++;
             g.gpu_s += rows[i].gpu_s;
-            if (rows[i].started) {
-                w[m++] = rows[i].wait_s;
+            if (rows[i].started)
                 g.wait_sum_s += rows[i].wait_s;
-            }
         }
-        qsort(w, m, sizeof *w, cmp_double);
+        for (size_t i = 0; i < k; i++)
+            if (rows[by[i].row].pool == p)
+                w[m++] = by[i].wait_s;
         put(s, "pool", pool_names[p], "jobs", (double)g.n, "", "jobs submitted to this pool");
         put(s, "pool", pool_names[p], "wait_mean_h", m ? g.wait_sum_s / (double)m / 3600.0 : NAN, "h",
             "mean wait of this pool's jobs that started");
@@ -145,5 +168,6 @@ int dc_jobstats_summarise(dc_summary *s, dc_jobstat_row *rows, size_t n, const c
         }
     }
     free(w);
+    free(by);
     return DC_OK;
 }

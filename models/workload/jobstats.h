@@ -21,7 +21,9 @@
  * pool.NAME.wait_p90_h (started jobs) and pool.NAME.job_gpu_h (GPU-hours
  * its jobs held).  Per user, when any job names one: user.NAME.jobs,
  * user.NAME.completed, user.NAME.gpu_h (held), user.NAME.wait_mean_h;
- * users in name order.  Cost: one sort of the rows, O(n log n). */
+ * users in name order.  Cost: one sort of the started jobs' waits (none
+ * when they come in order), each class's and pool's taken from it in
+ * order, and one of the rows by user when a job names one: O(n log n). */
 #ifndef DC_JOBSTATS_H
 #define DC_JOBSTATS_H
 
