@@ -7,6 +7,8 @@
  * - a failure of that node interrupts all eight (each then restarts on the
  *   spare node and loses its hour: closed-form end time and rollback);
  * - a straggler slows every job on its node (closed-form ends);
+ * - silent corruption of a shared node rolls back every job on it (the
+ *   GPU-hours lost, by hand);
  * - a whole-node job is never placed on a node holding a share: it waits;
  * - best fit: a share goes to the partly used node with the fewest free
  *   GPUs that holds it;
@@ -165,6 +167,65 @@ static void test_failure_interrupts_all(void)
     CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 8, 0);
     /* the failed node is down from 1 h to the end (no repair): 10 h x 8 GPUs */
     CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.down"), 80.0, 1e-9);
+    double cap = 0, gap = breakdown_gap(sim, &cap);
+    CU_ASSERT_DOUBLE_EQUAL(gap, 0.0, 1e-9 * cap);
+    dc_sim_destroy(sim);
+}
+
+/* ---------- silent corruption of a shared node hits every job on it ---------- */
+
+static const char sdc_cfg[] = "horizon_days = 3.0; stop_when_done = true;\n"
+                              "cluster = { nodes = 2; gpus_per_node = 8; nodes_per_rack = 2; };\n"
+                              "checkpoint = { policy = \"fixed\"; interval_s = 3600.0; retain = 2;\n"
+                              "               size_gb = 36.0; write_gb_per_s = 1.0; };\n"
+                              "jobs = ( { name = \"s\"; trace = \"eight.csv\"; restart_s = 0.0; } );\n";
+
+/* One corruption of the node that job 0 runs on, found 1 h later. */
+static void corrupt_node(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    dc_cluster *c = dc_cluster_of(sim);
+    int64_t node = node_of(c, 0);
+    (void)arg;
+    *(int64_t *)ctx = node;
+    if (node >= 0)
+        dc_cluster_corrupt(c, -1, "test", (int32_t)node, dc_cluster_node_job(c, (uint32_t)node), 3600.0);
+}
+
+/* Eight 1-GPU jobs of 10 GPU-h on one node, a checkpoint after every hour
+ * of compute written in 36 s (36 GB at 1 GB/s), two kept: checkpoints of
+ * 3600 GPU-s captured at 3600 s and of 7200 GPU-s captured at 7236 s (done
+ * at 7272 s).  The node's state is corrupted at 1.5 h and that is found at
+ * 2.5 h, when each job has done 7200 + (9000 - 7272) = 8928 GPU-s.  Every
+ * job on the node computed on the faulty node: each must go back to its
+ * checkpoint from before 1.5 h (3600 GPU-s), not only the first.  The first
+ * to find it sends the node to repair, which interrupts the other seven at
+ * once (a visible failure: back to the newest checkpoint, 8928 - 7200 =
+ * 1728 GPU-s each, gpu_hours.rollback), and they then find theirs (7200 -
+ * 3600 GPU-s each); the first loses 8928 - 3600 GPU-s to the corruption:
+ *   gpu_hours.corruption = (5328 + 7 x 3600) / 3600 = 8.48 GPU-h,
+ *   gpu_hours.rollback   = 7 x 1728 / 3600          = 3.36 GPU-h,
+ *   jobs.interruptions   = 1 + 7 x 2                = 15.
+ * (Only the first job corrupted: 1.48 GPU-h, the seven going on from the
+ * corrupted 7236 s checkpoint, 8 interruptions.) */
+static void test_sdc_on_shared(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/eight.csv", tmpdir);
+    dc_test_write_text(path, eight_csv);
+    dc_sim *sim = build_text(sdc_cfg, "sdc.cfg", 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    int64_t node = -1;
+    dc_sim_at(sim, 1.5 * 3600.0, corrupt_node, &node, 0);
+    sim = dc_simrun_run(sim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    printf("\n  node %lld corrupted at 1.5 h: corruption %.6f GPU-h, rollback %.6f GPU-h, %.0f interruptions\n",
+           (long long)node, dc_simrun_fig(sim, "gpu_hours.corruption"), dc_simrun_fig(sim, "gpu_hours.rollback"),
+           dc_simrun_fig(sim, "jobs.interruptions"));
+    CU_ASSERT(node >= 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.corruption"), (5328.0 + 7 * 3600.0) / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.rollback"), 7 * 1728.0 / 3600.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.interruptions"), 15, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 8, 0);
     double cap = 0, gap = breakdown_gap(sim, &cap);
     CU_ASSERT_DOUBLE_EQUAL(gap, 0.0, 1e-9 * cap);
     dc_sim_destroy(sim);
@@ -510,6 +571,7 @@ static int register_suites(void)
     DC_TEST_SUITE("share", {"eight 1-GPU jobs fit on one 8-GPU node", test_eight_on_one_node},
                   {"a node failure interrupts all eight", test_failure_interrupts_all},
                   {"a straggler slows every job on its shared node (closed form)", test_straggler_on_shared},
+                  {"silent corruption of a shared node rolls back all eight (by hand)", test_sdc_on_shared},
                   {"a whole-node job is not placed on a node with a share", test_whole_not_on_shared},
                   {"best fit: the partly used node with the fewest free GPUs", test_best_fit},
                   {"the job group's gpus: a share, closed form", test_job_group},

@@ -1136,10 +1136,28 @@ static void on_corruption_found(dc_sim *sim, void *ctx, uint64_t id)
     drop_record(j); /* an ended job's last corruption found: its record goes */
 }
 
+static void corrupt_job(dc_sim *sim, job_model *j, const dc_corruption_event *ev);
+
+/* The event's job, and a node's fault every other job on the node too
+ * (jobs sharing it: each computes on the faulty node); a job-level fault
+ * (node -1) only its job. */
 static void on_corruption(dc_sim *sim, void *ctx, const void *payload)
 {
+    jobs_model *m = ctx;
     const dc_corruption_event *ev = payload;
-    job_model *j = job_by_id(ctx, ev->job);
+    corrupt_job(sim, job_by_id(m, ev->job), ev);
+    if (ev->node < 0 || (uint32_t)ev->node >= dc_cluster_node_count(m->cluster))
+        return;
+    int32_t next;
+    for (int32_t id = dc_cluster_node_job(m->cluster, (uint32_t)ev->node); id >= 0; id = next) {
+        next = dc_cluster_node_next_job(m->cluster, (uint32_t)ev->node, id);
+        if (id != ev->job)
+            corrupt_job(sim, job_by_id(m, id), ev);
+    }
+}
+
+static void corrupt_job(dc_sim *sim, job_model *j, const dc_corruption_event *ev)
+{
     if (!j || !dc_cluster_job_active(j->cluster, j->id))
         return;
     if (j->n_pend == j->cap_pend) {

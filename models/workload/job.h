@@ -25,7 +25,8 @@
  * nothing more.  Job-level faults strike only while it computes (RUNNING
  * or CHECKPOINTING).
  *
- * Silent data corruption ("corruption" signal) does not stop the job: it
+ * Silent data corruption ("corruption" signal: of the event's job and,
+ * for a node's fault, of every job on that node) does not stop the job: it
  * computes on, and detect_s later it rolls back to the newest kept
  * checkpoint captured before the corruption (checkpoint.h: retention), or
  * to the start if none is; the node at fault (if still up) goes to repair.
