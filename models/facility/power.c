@@ -31,6 +31,7 @@
  *    pairs are remembered, since the jobs under one cap share its limit. */
 #include "power.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,10 +192,19 @@ struct dc_power {
      * next computation merges them. */
     int32_t *act, *act_tmp, *pend;
     size_t n_act, n_pend;
+    /* This computation's jobs with computing GPUs (n_gpu > 0 after the
+     * first pass; the hold policy may zero some), in act's order: the
+     * passes over the caps visit these only (the others add exactly 0).
+     * It lives in pend's buffer, empty while compute_full runs (act_update
+     * merged it, and nothing notes a job before the computation ends). */
+    int32_t *comp;
+    size_t n_comp;
     uint8_t *in_act; /* in act or in pend */
     bool apply_pending, applying;
     bool missed; /* an input changed while applying (on_apply refreshes) */
     bool other_sources; /* speed sources registered by other models */
+    int other_src[DC_MAX_SPEED_SOURCES]; /* their indices, ascending */
+    size_t n_other_src;
     memo_entry memo[MEMO_SIZE];
     int memo_next;
     /* constants of the scenario, for compute() */
@@ -404,16 +414,16 @@ static double solve_limit(dc_power *p, double target, bool use_cap)
 {
     /* one computing job (the usual case): C = target / n, clamped by the caller */
     int32_t only = -1, n_comp = 0;
-    for (size_t k = 0; k < p->n_act; k++)
-        if (p->jobs[p->act[k]].n_gpu > 0.0) {
-            only = p->act[k];
+    for (size_t k = 0; k < p->n_comp; k++)
+        if (p->jobs[p->comp[k]].n_gpu > 0.0) {
+            only = p->comp[k];
             n_comp++;
         }
     if (n_comp == 1)
         return target / p->jobs[only].n_gpu;
     size_t n = 0;
-    for (size_t k = 0; k < p->n_act; k++) {
-        const job_pw *jp = &p->jobs[p->act[k]];
+    for (size_t k = 0; k < p->n_comp; k++) {
+        const job_pw *jp = &p->jobs[p->comp[k]];
         if (jp->n_gpu > 0.0)
             p->cw[n++] = (dc_powercap_job){jp->n_gpu, jp->lo_w, job_hi(jp, use_cap)};
     }
@@ -525,6 +535,9 @@ static void compute_full(dc_power *p)
     double gpn = p->gpn, node_idle_w = p->node_idle_w;
     double now = dc_sim_now(p->sim);
     double base = p->network_w;
+    assert(p->n_pend == 0);
+    p->comp = p->pend;
+    p->n_comp = 0;
     bool storage_active = false;
     /* Idle nodes still on, and the free GPUs of shared nodes: each a
      * gpus_per_node-th of an idle node (its GPU idle, its share of the host
@@ -568,6 +581,7 @@ static void compute_full(dc_power *p)
                 break;
             }
             jp->n_gpu = held * gpn;
+            p->comp[p->n_comp++] = j;
             jp->util = p->u_run * other;
             jp->hi_w = mind(dc_gpu_power_w(&tp->gpu, jp->util, 1.0), tp->static_cap_w);
             jp->lo_w = mind(dc_gpu_power_w(&tp->gpu, jp->util, tp->f_min), jp->hi_w);
@@ -597,10 +611,10 @@ static void compute_full(dc_power *p)
     /* The site cap. */
     if (isfinite(p->site_cap_w) && p->hold) {
         double total = base;
-        for (size_t k = 0; k < p->n_act; k++)
-            total += p->jobs[p->act[k]].n_gpu * p->tp[p->jobs[p->act[k]].type].gpu.idle_w;
-        for (size_t k = 0; k < p->n_act; k++) {
-            job_pw *jp = &p->jobs[p->act[k]];
+        for (size_t k = 0; k < p->n_comp; k++)
+            total += p->jobs[p->comp[k]].n_gpu * p->tp[p->jobs[p->comp[k]].type].gpu.idle_w;
+        for (size_t k = 0; k < p->n_comp; k++) {
+            job_pw *jp = &p->jobs[p->comp[k]];
             if (jp->n_gpu <= 0.0)
                 continue;
             double idle_w = p->tp[jp->type].gpu.idle_w, add = jp->n_gpu * (jp->hi_w - idle_w);
@@ -616,20 +630,19 @@ static void compute_full(dc_power *p)
         }
     } else {
         double full = base;
-        for (size_t k = 0; k < p->n_act; k++) {
-            const job_pw *jp = &p->jobs[p->act[k]];
-            full += jp->n_gpu > 0.0 ? jp->n_gpu * jp->hi_w : 0.0;
+        for (size_t k = 0; k < p->n_comp; k++) {
+            const job_pw *jp = &p->jobs[p->comp[k]];
+            full += jp->n_gpu * jp->hi_w;
         }
         double lim = full > p->site_cap_w ? solve_limit(p, p->site_cap_w - base, false) : INFINITY;
-        for (size_t k = 0; k < p->n_act; k++) {
-            job_pw *jp = &p->jobs[p->act[k]];
-            if (jp->n_gpu > 0.0)
-                jp->cap_w = clampd(lim, jp->lo_w, jp->hi_w);
+        for (size_t k = 0; k < p->n_comp; k++) {
+            job_pw *jp = &p->jobs[p->comp[k]];
+            jp->cap_w = clampd(lim, jp->lo_w, jp->hi_w);
         }
     }
     double demand = base, floor_w = base;
-    for (size_t k = 0; k < p->n_act; k++) {
-        const job_pw *jp = &p->jobs[p->act[k]];
+    for (size_t k = 0; k < p->n_comp; k++) {
+        const job_pw *jp = &p->jobs[p->comp[k]];
         demand += jp->n_gpu * (jp->n_gpu > 0.0 ? jp->cap_w : 0.0);
         floor_w += jp->n_gpu * (jp->n_gpu > 0.0 ? jp->lo_w : 0.0);
     }
@@ -654,8 +667,9 @@ static void compute_full(dc_power *p)
         if (jp->n_gpu <= 0.0) {
             /* not computing: its factors stay as they were */
             jp->want_set = running && jp->stalled;
-            jp->want_cap = dc_cluster_job_speed_factor(c, j, p->src_cap);
-            jp->want_heat = dc_cluster_job_speed_factor(c, j, p->src_heat);
+            const double *f = dc_cluster_job_speed_factors(c, j);
+            jp->want_cap = f[p->src_cap];
+            jp->want_heat = f[p->src_heat];
             continue;
         }
         jp->heat_w = clampd(hl, jp->lo_w, jp->cap_w);
@@ -666,7 +680,8 @@ static void compute_full(dc_power *p)
             jp->m_cap = jp->cap_w;
             jp->m_heat = jp->heat_w;
             jp->m_scap = speed_at(p, jp->type, jp->util, jp->cap_w);
-            jp->m_sheat = speed_at(p, jp->type, jp->util, jp->heat_w);
+            /* (no heat limit below the cap: the same speed) */
+            jp->m_sheat = jp->heat_w == jp->cap_w ? jp->m_scap : speed_at(p, jp->type, jp->util, jp->heat_w);
         }
         double s_cap = jp->m_scap, s_heat = jp->m_sheat;
         jp->want_cap = s_cap;
@@ -760,9 +775,9 @@ static void compute(dc_power *p)
         const job_pw *jp = &p->jobs[j];
         if (!jp->want_set)
             continue;
-        change = dc_cluster_job_speed_factor(c, j, p->src_cap) != jp->want_cap
-                 || dc_cluster_job_speed_factor(c, j, p->src_heat) != jp->want_heat
-                 || (p->src_up >= 0 && dc_cluster_job_speed_factor(c, j, p->src_up) != jp->want_up);
+        const double *f = dc_cluster_job_speed_factors(c, j);
+        change = f[p->src_cap] != jp->want_cap || f[p->src_heat] != jp->want_heat
+                 || (p->src_up >= 0 && f[p->src_up] != jp->want_up);
     }
     if (change && !p->apply_pending && !p->applying) {
         p->apply_pending = true;
@@ -889,9 +904,8 @@ static double other_factor(const dc_power *p, int32_t j)
     double other = 1.0;
     if (p->other_sources) {
         const double *f = dc_cluster_job_speed_factors(p->c, j);
-        for (size_t s = 0, n = dc_cluster_speed_source_count(p->c); s < n; s++)
-            if ((int)s != p->src_cap && (int)s != p->src_heat && (int)s != p->src_up)
-                other *= f[s];
+        for (size_t k = 0; k < p->n_other_src; k++)
+            other *= f[p->other_src[k]];
     }
     return other;
 }
@@ -1213,6 +1227,10 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     for (size_t i = 0; i < SPEED_CACHE; i++)
         p->speeds[i].util = NAN; /* matches nothing */
     p->other_sources = dc_cluster_speed_source_count(p->c) > (size_t)(2 + (p->src_up >= 0));
+    p->n_other_src = 0;
+    for (size_t s = 0, n = dc_cluster_speed_source_count(p->c); s < n && s < DC_MAX_SPEED_SOURCES; s++)
+        if ((int)s != p->src_cap && (int)s != p->src_heat && (int)s != p->src_up)
+            p->other_src[p->n_other_src++] = (int)s;
     for (int32_t j = 0; j < p->n_jobs; j++)
         p->jobs[j].other = other_factor(p, j);
     p->gpn = dc_cluster_gpus_per_node(p->c);
