@@ -220,6 +220,9 @@ struct dc_power {
     double price, carbon;
 
     bool busy, dirty;
+    /* A refresh wanted by another model's change, run once at the end of
+     * the instant (on_deferred) or when the power is read first. */
+    dc_event_handle defer_ev;
 
     /* integrals since 0, banked at every change */
     double last_s;
@@ -237,9 +240,33 @@ dc_power *dc_power_of(dc_sim *sim)
     return p && p->enabled ? p : NULL;
 }
 
-double dc_power_it_w(const dc_power *p) { return p->it_w; }
-double dc_power_demand_w(const dc_power *p) { return p->demand_w; }
-double dc_power_floor_w(const dc_power *p) { return p->floor_w; }
+static void refresh(dc_power *p);
+
+/* A refresh deferred to the end of the instant runs now, before the
+ * power is read (not while it is being computed: then it is fresh). */
+static void flush(dc_power *p)
+{
+    if (p->defer_ev != DC_EVENT_NONE && !p->busy)
+        refresh(p);
+}
+
+double dc_power_it_w(dc_power *p)
+{
+    flush(p);
+    return p->it_w;
+}
+
+double dc_power_demand_w(dc_power *p)
+{
+    flush(p);
+    return p->demand_w;
+}
+
+double dc_power_floor_w(dc_power *p)
+{
+    flush(p);
+    return p->floor_w;
+}
 
 /* ---------- closed forms ---------- */
 
@@ -821,6 +848,7 @@ static void refresh(dc_power *p)
         return;
     }
     p->busy = true;
+    dc_sim_cancel(p->sim, &p->defer_ev); /* this refresh covers it */
     bank(p);
     int rounds = 0;
     do {
@@ -841,6 +869,10 @@ static void refresh(dc_power *p)
 static void on_apply(dc_sim *sim, void *ctx, uint64_t arg)
 {
     dc_power *p = ctx;
+    /* a change since the last computation: compute first, so the wants
+     * are this instant's (apply_pending still set: no second apply) */
+    if (p->defer_ev != DC_EVENT_NONE)
+        refresh(p);
     p->apply_pending = false;
     /* The wants are those of the last refresh, which saw the state of this
      * instant (every change refreshes).  Each factor set publishes
@@ -887,14 +919,37 @@ static void on_off_timer(dc_sim *sim, void *ctx, uint64_t arg)
     refresh(p);
 }
 
+static void on_deferred(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    dc_power *p = ctx;
+    (void)sim;
+    (void)arg;
+    p->defer_ev = DC_EVENT_NONE;
+    refresh(p);
+}
+
+/* Another model's change: the state is recomputed once at the end of the
+ * instant, however many changes it holds (a job ending frees its nodes,
+ * then changes phase; a failure takes a node, then the job restarts), so
+ * that the power never shows a state that lasted no time (it would count
+ * in peaks and swings) and a burst of changes costs one computation.
+ * Readers of the power (dc_power_it_w...) get it computed first. */
 static void on_signal(dc_sim *sim, void *ctx, const void *payload)
 {
     dc_power *p = ctx;
+    (void)payload;
     if (p->applying) {
         p->missed = true; /* on_apply refreshes once when it is done */
         return;
     }
-    refresh(p);
+    if (!p->enabled || !p->started)
+        return;
+    if (p->busy) { /* a change made while computing: compute again */
+        p->dirty = true;
+        return;
+    }
+    if (p->defer_ev == DC_EVENT_NONE)
+        p->defer_ev = dc_sim_after(sim, 0.0, on_deferred, p, 0);
 }
 
 /* The product of the speed factors other models set on job j, in source
@@ -1271,6 +1326,10 @@ static void power_finish(void *state, dc_sim *sim)
     dc_power *p = state;
     if (!p->enabled)
         return;
+    /* the run's last instant (a job ending stops the run): its state is
+     * recorded, as every instant's (peaks and swings see it) */
+    if (p->defer_ev != DC_EVENT_NONE)
+        refresh(p);
     bank(p);
     dc_summary *s = dc_sim_summary(sim);
     double now = dc_sim_now(sim);

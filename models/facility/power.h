@@ -107,12 +107,14 @@ extern const dc_param dc_power_params[];
 /* The power model of sim, or NULL when the scenario has no power section. */
 dc_power *dc_power_of(dc_sim *sim);
 
-/* Current IT power (W). */
-double dc_power_it_w(const dc_power *p);
+/* Current IT power (W).  The model recomputes its state once at the end
+ * of an instant that changed it; these three compute it first when asked
+ * before then. */
+double dc_power_it_w(dc_power *p);
 /* IT power without the heat limit (W): what the cluster would draw. */
-double dc_power_demand_w(const dc_power *p);
+double dc_power_demand_w(dc_power *p);
 /* IT power with every computing GPU at its lowest clock (W). */
-double dc_power_floor_w(const dc_power *p);
+double dc_power_floor_w(dc_power *p);
 /* Limits IT power to limit_w by throttling computing GPUs (INFINITY: no
  * limit; below the floor: every computing GPU at its lowest clock). */
 void dc_power_set_heat_limit(dc_power *p, double limit_w);
