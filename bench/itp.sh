@@ -20,24 +20,15 @@
 # dcsim's /jobs table is checked against Python's.  Prints one row per
 # cluster and the totals; exit status 1 if a start time differs.
 set -u
-if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-    echo "usage: $0 DCSIM [ITP_DIR]" >&2
-    exit 2
-fi
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
+bench_args 1 2 "DCSIM [ITP_DIR]" "$@"
 dcsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-itp=${2:-$here/../../shared/data/itp}
-[ -d "$itp" ] || itp=/work/shared/data/itp
-if [ ! -r "$itp/cluster01.csv" ]; then
-    echo "$0: no ITP traces in $itp: skipped"
-    exit 0
-fi
-py=$(command -v python3) || { echo "$0: python3 not found: skipped"; exit 0; }
+bench_itp "$here" "${2:-}"
 days=${ITP_DAYS:-30}
 sizing=${ITP_SIZING:-daily}
-work=$(mktemp -d "${TMPDIR:-/tmp}/dcsim-itp.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
+bench_tmpdir itp
+work=$tmp
 
 names=""
 for f in "$itp"/cluster*.csv; do

@@ -20,24 +20,15 @@
 # and variant each VC's mean wait, the mean and p90 wait, the GPU-hours
 # lent (both pools) and reclaims, and the GPU-hours reclaims lost.
 set -u
-if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-    echo "usage: $0 DCSIM [ITP_DIR]" >&2
-    exit 2
-fi
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
+bench_args 1 2 "DCSIM [ITP_DIR]" "$@"
 dcsim=$1
-itp=${2:-$here/../../shared/data/itp}
-[ -d "$itp" ] || itp=/work/shared/data/itp
-if [ ! -r "$itp/cluster01.csv" ]; then
-    echo "$0: no ITP traces in $itp: skipped"
-    exit 0
-fi
-py=$(command -v python3) || { echo "$0: python3 not found: skipped"; exit 0; }
+bench_itp "$here" "${2:-}"
 pairs=${ITP_PAIRS:-"cluster02+cluster05 cluster06+cluster03"}
 days=${ITP_DAYS:-30}
-work=$(mktemp -d "${TMPDIR:-/tmp}/dcsim-itpvc.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
+bench_tmpdir itpvc
+work=$tmp
 
 both="--set scheduler.pools.[0].lend=true --set scheduler.pools.[0].borrow=true
       --set scheduler.pools.[1].lend=true --set scheduler.pools.[1].borrow=true"

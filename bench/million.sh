@@ -16,22 +16,16 @@
 #              REPS          runs of each case (default 1)
 #              MILLION_NO_TRACE=0  skip the run without the trace
 set -u
-if [ $# -ne 2 ]; then
-    echo "usage: $0 BUILDDIR SRCDIR" >&2
-    exit 2
-fi
+. "$(dirname "$0")/common.sh"
+bench_args 2 2 "BUILDDIR SRCDIR" "$@"
 dcsim=$1/dcsim
 measure=$1/bench/measure
 cfg=$2/bench/million.cfg
-for prog in "$dcsim" "$measure"; do
-    [ -x "$prog" ] || { echo "$0: $prog is not built (make bench-million builds it)" >&2; exit 1; }
-done
+bench_built "make bench-million" "$dcsim" "$measure"
 jobs=${MILLION_JOBS:-1000000}
 reps=${REPS:-1}
 days=$(awk -v n="$jobs" 'BEGIN { printf "%.6f", 365.0 * n / 1e6 }')
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dcsim-million.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
+bench_tmpdir million
 figs=jobs.submitted,jobs.completed,jobs.wait_mean_h,gpu_hours.useful
 
 printf '%-14s %8s %10s %10s %12s %10s %12s   %s\n' case jobs wall_ms cpu_ms peak_rss_kb B_per_job trace_bytes \

@@ -28,11 +28,8 @@
 #              EVENTQ_ARGS   arguments for bench_eventq (default: none)
 
 set -u
-
-if [ $# -ne 2 ]; then
-    echo "usage: $0 BUILDDIR SRCDIR" >&2
-    exit 2
-fi
+. "$(dirname "$0")/common.sh"
+bench_args 2 2 "BUILDDIR SRCDIR" "$@"
 builddir=$1
 srcdir=$2
 reps=${REPS:-11}
@@ -42,16 +39,8 @@ measure=$builddir/bench/measure
 dcsim=$builddir/dcsim
 flagship=$srcdir/scenarios/10k_gpu.cfg
 
-for prog in "$bench_eventq" "$measure" "$dcsim"; do
-    if [ ! -x "$prog" ]; then
-        echo "$0: $prog is not built (make bench builds it)" >&2
-        exit 1
-    fi
-done
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dcsim-bench.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
+bench_built "make bench" "$bench_eventq" "$measure" "$dcsim"
+bench_tmpdir bench
 trace=$tmp/x.h5
 status=0
 

@@ -17,22 +17,16 @@
 #              CALLGRIND=1  also count instructions (valgrind --tool=callgrind,
 #                           repeatable under load; slow: use SHARED_DAYS=1)
 set -u
-if [ $# -ne 2 ]; then
-    echo "usage: $0 BUILDDIR SRCDIR" >&2
-    exit 2
-fi
+. "$(dirname "$0")/common.sh"
+bench_args 2 2 "BUILDDIR SRCDIR" "$@"
 dcsim=$1/dcsim
 measure=$1/bench/measure
 cfg=$2/bench/shared.cfg
-for prog in "$dcsim" "$measure"; do
-    [ -x "$prog" ] || { echo "$0: $prog is not built (make bench-shared builds it)" >&2; exit 1; }
-done
+bench_built "make bench-shared" "$dcsim" "$measure"
 reps=${REPS:-1}
 days=${SHARED_DAYS:-30}
 ulimit -v 8000000 2>/dev/null
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dcsim-shared.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
+bench_tmpdir shared
 figs=jobs.submitted,jobs.completed,jobs.wait_mean_h,gpu_hours.useful,gpu_hours.communication,gpu_hours.data_stall
 
 printf '%-26s %12s %12s %14s   %s\n' case wall_ms peak_rss_kb instructions "submitted completed wait_h useful comm_h stall_h"
