@@ -193,7 +193,7 @@ typedef struct job_tally {
     dc_end_state outcome;
     bool ended, started, completed, timed_out;
     size_t n_slow;
-    double slow_gpu_s[]; /* n_slow: one per speed source */
+    double *slow_gpu_s; /* n_slow: one per speed source (NULL when none) */
 } job_tally;
 
 /* What stays of a job for the whole run: what init made of its keys (the
@@ -204,17 +204,23 @@ typedef struct job_tally {
 typedef struct job_slot {
     dc_job_info info;
     job_model *live;
-    job_tally *tally;
-    const dc_checkpoint_plan *plan; /* shared by the jobs that have the same */
     const char *user, *cls;         /* in the names arena */
-    dc_sched_req req;               /* ctx set when it arrives */
-    double start_s, restart_s, reconfigure_s, tier_write_s;
+    double start_s;
     int32_t id;
-    uint32_t min_nodes, gpus_per_node, gpus_asked;
-    int node_type;
+    uint32_t gpus_per_node, gpus_asked;
     dc_job_kind kind;
-    dc_end_state end_state;
     bool ended;
+    union {
+        struct { /* what its record is made from (thaw): until it ends */
+            const dc_checkpoint_plan *plan; /* shared by the jobs that have the same */
+            dc_sched_req req;               /* ctx set when it arrives */
+            double restart_s, reconfigure_s, tier_write_s;
+            uint32_t min_nodes;
+            int node_type;
+            dc_end_state end_state;
+        } setup;
+        job_tally tally; /* once it ended */
+    } u;
 } job_slot;
 
 /* The keys init_job reads of a job's chain (jobclass.h), for the last
@@ -253,7 +259,8 @@ struct jobs_model {
     dc_checkpoint_plan **plans; /* the distinct plans of the slots */
     size_t n_plans;
     name_block *names;
-    job_tally *scratch_tally;   /* a live job's tally, computed at the end */
+    job_tally scratch_tally;    /* a live job's tally, computed at the end */
+    double scratch_slow[DC_MAX_SPEED_SOURCES];
     dc_series *series_state, *series_progress; /* the job group's */
     bool legacy;                /* slots[0] is the job group: its figures under job.* */
     bool stop_when_done;
@@ -1438,11 +1445,11 @@ static int freeze(jobs_model *m, job_slot *s, const job_model *j, const dc_job_i
     s->info.chain.class_name = s->cls;
     /* jobs of one group or class share a plan: look among the last few */
     size_t back = m->n_plans < 4 ? m->n_plans : 4;
-    s->plan = NULL;
-    for (size_t k = 0; k < back && !s->plan; k++)
+    s->u.setup.plan = NULL;
+    for (size_t k = 0; k < back && !s->u.setup.plan; k++)
         if (memcmp(m->plans[m->n_plans - 1 - k], &j->ckpt, sizeof j->ckpt) == 0)
-            s->plan = m->plans[m->n_plans - 1 - k];
-    if (!s->plan) {
+            s->u.setup.plan = m->plans[m->n_plans - 1 - k];
+    if (!s->u.setup.plan) {
         if ((m->n_plans & (m->n_plans - 1)) == 0) { /* 0, 1, 2, 4...: full */
             dc_checkpoint_plan **g = realloc(m->plans, (m->n_plans ? 2 * m->n_plans : 1) * sizeof *g);
             if (!g)
@@ -1454,21 +1461,21 @@ static int freeze(jobs_model *m, job_slot *s, const job_model *j, const dc_job_i
             return dc_error_set(err, DC_ENOMEM, "out of memory for the jobs' checkpoint plans");
         memcpy(p, &j->ckpt, sizeof *p);
         m->plans[m->n_plans++] = p;
-        s->plan = p;
+        s->u.setup.plan = p;
     }
-    s->req = j->req;
-    s->req.ctx = NULL;
+    s->u.setup.req = j->req;
+    s->u.setup.req.ctx = NULL;
     s->start_s = j->start_s;
-    s->restart_s = j->restart_s;
-    s->reconfigure_s = j->reconfigure_s;
-    s->tier_write_s = NAN;
+    s->u.setup.restart_s = j->restart_s;
+    s->u.setup.reconfigure_s = j->reconfigure_s;
+    s->u.setup.tier_write_s = NAN;
     s->id = j->id;
-    s->min_nodes = j->min_nodes;
+    s->u.setup.min_nodes = j->min_nodes;
     s->gpus_per_node = j->gpus_per_node;
     s->gpus_asked = j->gpus_asked;
-    s->node_type = j->node_type;
+    s->u.setup.node_type = j->node_type;
     s->kind = j->kind;
-    s->end_state = j->end_state;
+    s->u.setup.end_state = j->end_state;
     return DC_OK;
 }
 
@@ -1520,19 +1527,19 @@ static job_model *thaw(jobs_model *m, size_t i, bool live)
     dc_jobspec_copy_name(j->cls, sizeof j->cls, s->cls);
     j->gpus_per_node = s->gpus_per_node;
     j->nodes_needed = j->nodes_run = s->info.nodes;
-    j->min_nodes = s->min_nodes;
-    j->reconfigure_s = s->reconfigure_s;
+    j->min_nodes = s->u.setup.min_nodes;
+    j->reconfigure_s = s->u.setup.reconfigure_s;
     j->work_total_gpu_s = s->info.work_gpu_s;
-    j->restart_s = s->restart_s;
+    j->restart_s = s->u.setup.restart_s;
     j->start_s = s->start_s;
     j->kind = s->kind;
-    j->end_state = s->end_state;
+    j->end_state = s->u.setup.end_state;
     j->gpus_asked = s->gpus_asked;
     j->first_start_s = NAN;
     j->handle = -1;
-    j->node_type = s->node_type;
-    j->ckpt = *s->plan;
-    j->req = s->req;
+    j->node_type = s->u.setup.node_type;
+    j->ckpt = *s->u.setup.plan;
+    j->req = s->u.setup.req;
     j->req.ctx = j;
     j->n_classes = m->n_classes;
     j->class_names = m->class_names;
@@ -1551,7 +1558,7 @@ static job_model *thaw(jobs_model *m, size_t i, bool live)
             j->lv[L].tier = dc_storage_tier(j->st, j->ckpt.levels[L].tier);
         j->read_level = j->ckpt.n_levels;
         if (!j->ckpt.async)
-            j->ckpt.write_s = s->tier_write_s; /* planned at the start */
+            j->ckpt.write_s = s->u.setup.tier_write_s; /* planned at the start */
     }
     double hazard = dc_cluster_job_hazard_on(j->cluster, j->nodes_needed, j->node_type);
     double configured_mtbi_s = hazard > 0 ? 1.0 / hazard : INFINITY;
@@ -1576,7 +1583,8 @@ static job_model *thaw(jobs_model *m, size_t i, bool live)
     return j;
 }
 
-/* The job's tally now into t (room for DC_MAX_SPEED_SOURCES lines); the
+/* The job's tally now into t (its slow_gpu_s with room for every speed
+ * source's line); the
  * sums in the order job_finish and stream_summary always took them. */
 static job_tally *tally_of(const job_model *j, double now, job_tally *t)
 {
@@ -1610,7 +1618,8 @@ static job_tally *tally_of(const job_model *j, double now, job_tally *t)
     t->timed_out = j->timed_out;
     /* past the registered sources the lines are 0 */
     t->n_slow = dc_cluster_speed_source_count(j->cluster);
-    memcpy(t->slow_gpu_s, j->slow_gpu_s, t->n_slow * sizeof *t->slow_gpu_s);
+    if (t->n_slow > 0)
+        memcpy(t->slow_gpu_s, j->slow_gpu_s, t->n_slow * sizeof *t->slow_gpu_s);
     return t;
 }
 
@@ -1622,13 +1631,14 @@ static void keep_tally(job_model *j)
     jobs_model *m = j->m;
     job_slot *s = &m->slots[j->slot];
     size_t ns = dc_cluster_speed_source_count(j->cluster);
-    s->ended = true;
-    s->tally = malloc(sizeof *s->tally + ns * sizeof *s->tally->slow_gpu_s);
-    if (!s->tally) {
+    double *slow = ns ? malloc(ns * sizeof *slow) : NULL;
+    if (ns && !slow) {
         dc_sim_fail(j->sim, DC_ENOMEM, "out of memory for a job's tally");
         return;
     }
-    tally_of(j, dc_sim_now(j->sim), s->tally);
+    s->ended = true;
+    s->u.tally.slow_gpu_s = slow; /* its record was made: the setup is done with */
+    tally_of(j, dc_sim_now(j->sim), &s->u.tally);
 }
 
 static void drop_record(job_model *j)
@@ -2023,15 +2033,13 @@ static int job_start(void *state, dc_sim *sim, dc_error *err)
         if (!m->table || !m->span_mark)
             return dc_error_set(err, DC_ENOMEM, "out of memory for the /jobs table");
     }
-    m->scratch_tally = malloc(sizeof *m->scratch_tally + DC_MAX_SPEED_SOURCES * sizeof(double));
-    if (!m->scratch_tally)
-        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    m->scratch_tally.slow_gpu_s = m->scratch_slow;
     /* A job's record is made when it arrives (thaw); what depends on the
      * start (the storage a tiered checkpoint's planned write time comes
      * from) is taken now, and so are the errors. */
     for (size_t i = 0; i < m->n; i++) {
         job_slot *js = &m->slots[i];
-        const dc_checkpoint_plan *p = js->plan;
+        const dc_checkpoint_plan *p = js->u.setup.plan;
         double write_s = p->write_s;
         if (p->enabled && p->n_levels > 0) {
             dc_storage *st = dc_storage_of(sim);
@@ -2041,7 +2049,7 @@ static int job_start(void *state, dc_sim *sim, dc_error *err)
             /* The planned write time: the most frequent level's, alone
              * (async: the snapshot, what the job pays). */
             if (!p->async)
-                write_s = js->tier_write_s = dc_storage_transfer_s(st, dc_storage_tier(st, p->levels[0].tier),
+                write_s = js->u.setup.tier_write_s = dc_storage_transfer_s(st, dc_storage_tier(st, p->levels[0].tier),
                                                                    DC_IO_WRITE, p->size_gb * 1e9, js->id,
                                                                    js->info.nodes);
         }
@@ -2265,15 +2273,15 @@ static const job_tally *job_tally_at(jobs_model *m, size_t i, double now, job_mo
     const job_slot *js = &m->slots[i];
     *tmp = NULL;
     if (js->ended)
-        return js->tally;
+        return &js->u.tally;
     if (js->live)
-        return tally_of(js->live, now, m->scratch_tally);
+        return tally_of(js->live, now, &m->scratch_tally);
     *tmp = thaw(m, i, false);
     if (!*tmp) {
         dc_sim_fail(m->sim, DC_ENOMEM, "out of memory summing the jobs");
         return NULL;
     }
-    return tally_of(*tmp, now, m->scratch_tally);
+    return tally_of(*tmp, now, &m->scratch_tally);
 }
 
 /* Aggregates of all jobs (each job's own figures are its /jobs row). */
@@ -2405,9 +2413,9 @@ static void pool_summary(jobs_model *m, dc_sim *sim)
         const job_slot *js = &m->slots[i];
         dc_job_record r;
         int pool;
-        if (js->ended && js->tally) {
-            lines_of(js->tally, r.line_gpu_h);
-            pool = js->tally->pool;
+        if (js->ended) {
+            lines_of(&js->u.tally, r.line_gpu_h);
+            pool = js->u.tally.pool;
         } else if (js->live) {
             fill_record(js->live, &r);
             pool = js->live->req.pool;
@@ -2443,7 +2451,7 @@ static void job_finish(void *state, dc_sim *sim)
     /* in job order (a job that never arrived adds nothing) */
     for (size_t i = 0; i < m->n; i++) {
         const job_slot *js = &m->slots[i];
-        const job_tally *t = js->ended ? js->tally : js->live ? tally_of(js->live, now, m->scratch_tally) : NULL;
+        const job_tally *t = js->ended ? &js->u.tally : js->live ? tally_of(js->live, now, &m->scratch_tally) : NULL;
         if (!t)
             continue;
         useful += t->done_gpu_s;
@@ -2516,7 +2524,8 @@ static void job_destroy(void *state)
     while (m->live_head)
         job_free(m->live_head);
     for (size_t i = 0; m->slots && i < m->n; i++)
-        free(m->slots[i].tally);
+        if (m->slots[i].ended)
+            free(m->slots[i].u.tally.slow_gpu_s);
     free(m->slots);
     for (size_t i = 0; i < m->n_plans; i++)
         free(m->plans[i]);
@@ -2526,7 +2535,6 @@ static void job_destroy(void *state)
         m->names = b->next;
         free(b);
     }
-    free(m->scratch_tally);
     free(m->by_id);
     free(m->class_names);
     free(m->span_mark);
