@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "scenario.h"
+#include "sim.h"
 #include "summary.h"
 
 /* Exit statuses. */
@@ -40,7 +41,16 @@ int dc_cli_scenario_path(const char *arg, char **path, dc_error *err);
 typedef struct dc_cli_run_info {
     const char *version, *scenario, *scenario_file;
     uint64_t seed;
+    const dc_scenario *warnings_of; /* its warnings, then sim's, as "run.warnings" (NULL: none) */
+    const dc_sim *sim_warnings_of;
 } dc_cli_run_info;
+/* The warnings of a run: the scenario's (found while building), then the
+ * run's (sim/sim.h: found while running).  Printed from index from on as
+ * "dcsim: warning: TEXT" on standard error (--quiet silences the summary,
+ * not these); returns how many there are. */
+size_t dc_cli_warning_count(const dc_scenario *sc, const dc_sim *sim);
+const char *dc_cli_warning(const dc_scenario *sc, const dc_sim *sim, size_t i);
+size_t dc_cli_print_warnings(const dc_scenario *sc, const dc_sim *sim, size_t from);
 /* The summary as one JSON object (cli/jsonout.c): the run's identity, then
  * every figure, with units as {"value", "unit"} objects. */
 int dc_cli_write_json(const dc_summary *s, const dc_cli_run_info *info, bool units, FILE *out, dc_error *err);

@@ -244,6 +244,24 @@ static int write_trace(const char *path, const dc_trace_meta *meta, dc_sim *sim,
     return dc_cli_write_guarded(path, "trace", write_trace_to, &t, err);
 }
 
+/* The run's warnings, one per line, for the trace (NULL: none or out of memory). */
+static char *join_warnings(const dc_scenario *sc, const dc_sim *sim)
+{
+    size_t n = dc_cli_warning_count(sc, sim), len = 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(dc_cli_warning(sc, sim, i)) + 1;
+    char *all = n ? malloc(len) : NULL;
+    if (!all)
+        return NULL;
+    all[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        strcat(all, dc_cli_warning(sc, sim, i));
+        if (i + 1 < n)
+            strcat(all, "\n");
+    }
+    return all;
+}
+
 int dc_cmd_run(int argc, char **argv)
 {
     run_args a = {.seed = -1};
@@ -271,7 +289,7 @@ int dc_cmd_run(int argc, char **argv)
     const char *file = resolved;
 
     dc_scenario *sc = NULL;
-    char *name = NULL, *out_path = NULL, *text = NULL;
+    char *name = NULL, *out_path = NULL, *text = NULL, *warnings = NULL;
     dc_sim *sim = NULL;
     dc_trace_stream *stream = NULL;
     int status = DC_EXIT_OK;
@@ -310,6 +328,7 @@ int dc_cmd_run(int argc, char **argv)
         }
         goto fail;
     }
+    size_t warned = dc_cli_print_warnings(sc, sim, 0);
     if (no_trace) {
         /* Nothing reads them: no event log, and only the series a figure
          * is computed from (dc_series_keep).  The summary is the same. */
@@ -334,6 +353,9 @@ int dc_cmd_run(int argc, char **argv)
     if (dc_sim_run(sim, &err) != DC_OK)
         goto fail;
     double wall_s = elapsed_s(&prog.started);
+    if (prog.shown && dc_cli_warning_count(sc, sim) > warned)
+        fputs("\r\033[K", stderr);
+    warned = dc_cli_print_warnings(sc, sim, warned); /* found during the run */
     if (dc_cli_interrupted()) {
         /* A signal during the run: no trace (the previous file of that name,
          * if any, is untouched).  One during the write below lets the write
@@ -349,6 +371,7 @@ int dc_cmd_run(int argc, char **argv)
 
     if (out_path) {
         text = dc_scenario_text(sc);
+        warnings = join_warnings(sc, sim);
         char started_at[32];
         time_t now = time(NULL);
         struct tm tm;
@@ -365,8 +388,9 @@ int dc_cmd_run(int argc, char **argv)
             .started_at = started_at,
             .compression_level = level,
             .tables = dc_sim_tables(sim),
+            .warnings = warnings,
         };
-        if (!text) {
+        if (!text || (dc_cli_warning_count(sc, sim) > 0 && !warnings)) {
             dc_error_set(&err, DC_ENOMEM, "out of memory");
             goto fail;
         }
@@ -376,7 +400,8 @@ int dc_cmd_run(int argc, char **argv)
 
     if (json) {
         dc_cli_run_info info = {.version = PACKAGE_VERSION, .scenario = name,
-                                .scenario_file = file ? file : "(embedded 10k_gpu.cfg)", .seed = dc_sim_seed(sim)};
+                                .scenario_file = file ? file : "(embedded 10k_gpu.cfg)", .seed = dc_sim_seed(sim),
+                                .warnings_of = sc, .sim_warnings_of = sim};
         if (dc_cli_write_json(dc_sim_summary(sim), &info, a.units, stdout, &err) != DC_OK)
             goto fail;
     } else if (a.n_gets_text) {
@@ -402,6 +427,7 @@ done:
     free(name);
     free(out_path);
     free(text);
+    free(warnings);
     free(resolved);
     return status;
 }

@@ -567,6 +567,19 @@ int dc_cmd_sweep(int argc, char **argv)
         if (dc_cli_check_limits(dc_sweep_scenario(sw, g), what, (size_t)threads, false, true, &err) != DC_OK)
             goto fail;
     }
+    /* The warnings the grid points' scenarios got when they were built for
+     * validation, each text once (every point of a --vary often has the same). */
+    for (size_t g = 0; root && g < dc_sweep_points(sw); g++) {
+        const dc_scenario *sg = dc_sweep_scenario(sw, g);
+        for (size_t i = 0; i < dc_scenario_warning_count(sg); i++) {
+            bool seen = false;
+            for (size_t h = 0; h < g && !seen; h++)
+                for (size_t k = 0; k < dc_scenario_warning_count(dc_sweep_scenario(sw, h)) && !seen; k++)
+                    seen = strcmp(dc_scenario_warning(dc_sweep_scenario(sw, h), k), dc_scenario_warning(sg, i)) == 0;
+            if (!seen)
+                fprintf(stderr, "dcsim: warning: %s\n", dc_scenario_warning(sg, i));
+        }
+    }
     /* SIGINT/SIGTERM: the rows done are kept, written (complete = 0) and the
      * exit status is 128 + the signal.  Under MPI every rank catches them
      * (mpirun, on SIGINT or SIGTERM, sends the ranks SIGTERM and SIGKILL a

@@ -86,6 +86,8 @@ struct dc_scenario {
     char **inputs; /* dc_scenario_inputs, built on first call */
     size_t n_inputs, cap_inputs;
     dc_cfgtext *src; /* a file's expanded text and line map (NULL: from a string) */
+    char **warnings; /* dc_scenario_warn_at, each text once */
+    size_t n_warnings;
 };
 
 /* ---------- small helpers ---------- */
@@ -522,26 +524,77 @@ void dc_scenario_where(const dc_scenario *sc, const config_setting_t *s, const c
     *line = l;
 }
 
-int dc_scenario_error_at(const dc_scenario *sc, const config_setting_t *s,
-                         dc_error *err, const char *fmt, ...)
+/* "FILE:LINE: PATH: msg" (or the forms for --set, no line, no setting). */
+static void format_at(const dc_scenario *sc, const config_setting_t *s, const char *msg, char *out, size_t size)
 {
-    char msg[DC_ERROR_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     const char *file = sc && sc->name ? sc->name : "(scenario)";
-    if (!s || config_setting_is_root(s))
-        return dc_error_set(err, DC_EINPUT, "%s: %s", file, msg);
+    if (!s || config_setting_is_root(s)) {
+        snprintf(out, size, "%s: %s", file, msg);
+        return;
+    }
     char path[PATH_BUF];
     dc_scenario_setting_path(s, path, sizeof path);
     unsigned line = 0;
     dc_scenario_where(sc, s, &file, &line);
     if (line > 0)
-        return dc_error_set(err, DC_EINPUT, "%s:%u: %s: %s", file, line, path, msg);
-    if (sc && was_set(sc, path))
-        return dc_error_set(err, DC_EINPUT, "(--set) %s: %s", path, msg);
-    return dc_error_set(err, DC_EINPUT, "%s: %s: %s", file, path, msg);
+        snprintf(out, size, "%s:%u: %s: %s", file, line, path, msg);
+    else if (sc && was_set(sc, path))
+        snprintf(out, size, "(--set) %s: %s", path, msg);
+    else
+        snprintf(out, size, "%s: %s: %s", file, path, msg);
+}
+
+int dc_scenario_error_at(const dc_scenario *sc, const config_setting_t *s,
+                         dc_error *err, const char *fmt, ...)
+{
+    char msg[DC_ERROR_MSG_MAX], text[DC_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    format_at(sc, s, msg, text, sizeof text);
+    return dc_error_set(err, DC_EINPUT, "%s", text);
+}
+
+void dc_scenario_warn_at(const dc_scenario *sc, const config_setting_t *s, const char *fmt, ...)
+{
+    if (!sc)
+        return;
+    /* The warnings are a log kept beside the scenario, not its content. */
+    dc_scenario *w = (dc_scenario *)sc;
+    char msg[DC_ERROR_MSG_MAX], text[DC_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    format_at(sc, s, msg, text, sizeof text);
+    for (size_t i = 0; i < w->n_warnings; i++)
+        if (strcmp(w->warnings[i], text) == 0)
+            return;
+    if (w->n_warnings == DC_SCENARIO_MAX_WARNINGS)
+        return;
+    if (!w->warnings && !(w->warnings = calloc(DC_SCENARIO_MAX_WARNINGS, sizeof *w->warnings)))
+        return;
+    if ((w->warnings[w->n_warnings] = strdup(text)))
+        w->n_warnings++;
+}
+
+void dc_scenario_where_text(const dc_scenario *sc, const config_setting_t *s, char *buf, size_t size)
+{
+    format_at(sc, s, "", buf, size);
+    size_t n = strlen(buf);
+    if (n >= 2 && strcmp(buf + n - 2, ": ") == 0)
+        buf[n - 2] = '\0';
+}
+
+size_t dc_scenario_warning_count(const dc_scenario *sc)
+{
+    return sc ? sc->n_warnings : 0;
+}
+
+const char *dc_scenario_warning(const dc_scenario *sc, size_t i)
+{
+    return sc && i < sc->n_warnings ? sc->warnings[i] : NULL;
 }
 
 /* ---------- loading ---------- */
@@ -633,6 +686,9 @@ void dc_scenario_destroy(dc_scenario *sc)
     for (size_t i = 0; i < sc->n_inputs; i++)
         free(sc->inputs[i]);
     free(sc->inputs);
+    for (size_t i = 0; i < sc->n_warnings; i++)
+        free(sc->warnings[i]);
+    free(sc->warnings);
     free(sc->name);
     free(sc);
 }

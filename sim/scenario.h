@@ -129,6 +129,26 @@ int dc_scenario_error_at(const dc_scenario *sc, const config_setting_t *s,
                          dc_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Warnings: a value the models can run but that likely defeats its purpose
+ * (checkpoints kept too briefly to roll back past a corruption, checkpoints
+ * only on node-local storage).  A model's init records one with
+ * dc_scenario_warn_at as "FILE:LINE: PATH: message" (the form of
+ * dc_scenario_error_at); the scenario keeps each text once (a stream of a
+ * million jobs warns once; every build of a sweep's point adds nothing new),
+ * at most DC_SCENARIO_MAX_WARNINGS, beside its content (the scenario itself
+ * is unchanged, hence the const).  The CLI prints them to standard error
+ * as "dcsim: warning: TEXT", lists them in --json ("run.warnings") and in
+ * the trace (root attribute "warnings", one per line).  Out of memory: the
+ * warning is dropped. */
+#define DC_SCENARIO_MAX_WARNINGS 64
+void dc_scenario_warn_at(const dc_scenario *sc, const config_setting_t *s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* "FILE:LINE: PATH" for setting s (the place dc_scenario_error_at names),
+ * for a warning a model gives later (dc_sim_warn). */
+void dc_scenario_where_text(const dc_scenario *sc, const config_setting_t *s, char *buf, size_t size);
+size_t dc_scenario_warning_count(const dc_scenario *sc);
+const char *dc_scenario_warning(const dc_scenario *sc, size_t i);
+
 /* Uncertain inputs (uncertain.h), in file order, after dc_scenario_validate. */
 typedef struct dc_uncertain dc_uncertain;
 size_t dc_scenario_uncertain_count(const dc_scenario *sc);

@@ -32,6 +32,8 @@ typedef struct signal_slot {
 } signal_slot;
 
 struct dc_sim {
+    char **warnings; /* dc_sim_warn, each text once, at most DC_SIM_MAX_WARNINGS */
+    size_t n_warnings;
     uint64_t seed;
     double horizon_s;
     double now_s;
@@ -90,10 +92,36 @@ oom:
     return NULL;
 }
 
+void dc_sim_warn(dc_sim *sim, const char *text)
+{
+    if (!sim || !text || sim->n_warnings == DC_SIM_MAX_WARNINGS)
+        return;
+    for (size_t i = 0; i < sim->n_warnings; i++)
+        if (strcmp(sim->warnings[i], text) == 0)
+            return;
+    if (!sim->warnings && !(sim->warnings = calloc(DC_SIM_MAX_WARNINGS, sizeof *sim->warnings)))
+        return;
+    if ((sim->warnings[sim->n_warnings] = strdup(text)))
+        sim->n_warnings++;
+}
+
+size_t dc_sim_warning_count(const dc_sim *sim)
+{
+    return sim ? sim->n_warnings : 0;
+}
+
+const char *dc_sim_warning(const dc_sim *sim, size_t i)
+{
+    return sim && i < sim->n_warnings ? sim->warnings[i] : NULL;
+}
+
 void dc_sim_destroy(dc_sim *sim)
 {
     if (!sim)
         return;
+    for (size_t i = 0; i < sim->n_warnings; i++)
+        free(sim->warnings[i]);
+    free(sim->warnings);
     for (size_t i = sim->n_models; i-- > 0;) {
         if (sim->models[i].type->destroy)
             sim->models[i].type->destroy(sim->models[i].state);

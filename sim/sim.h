@@ -121,6 +121,16 @@ void dc_sim_set_cancel(dc_sim *sim, const volatile sig_atomic_t *flag);
  * after the last event costs no pass over every job. */
 bool dc_sim_cancelled(const dc_sim *sim);
 
+/* Warnings found during the run (a corruption that rolled a job back to
+ * its start), as "FILE:LINE: PATH: message" (the model formats the place
+ * at its init: dc_scenario_where_text, since the scenario need not outlive
+ * the build), each text once, at most DC_SIM_MAX_WARNINGS; the CLI shows
+ * them after the scenario's own (sim/scenario.h).  Out of memory: dropped. */
+#define DC_SIM_MAX_WARNINGS 64
+void dc_sim_warn(dc_sim *sim, const char *text);
+size_t dc_sim_warning_count(const dc_sim *sim);
+const char *dc_sim_warning(const dc_sim *sim, size_t i);
+
 /* The progress guarantee: a run whose clock moves by less than
  * DC_SIM_STALL_EVENTS / DC_SIM_MAX_EVENT_RATE seconds over
  * DC_SIM_STALL_EVENTS events in a row (windows counted from time 0, so

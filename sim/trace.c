@@ -215,6 +215,9 @@ static int write_root_attrs(writer *w, const dc_trace_meta *m)
             DC_OK ||
         (rc = write_attr_str(w, root, "/", "started_at", m->started_at)) != DC_OK)
         return rc;
+    /* the scenario's warnings (sim/scenario.h), one per line; none: no attribute */
+    if (m->warnings && m->warnings[0] && (rc = write_attr_str(w, root, "/", "warnings", m->warnings)) != DC_OK)
+        return rc;
     return DC_OK;
 }
 

@@ -54,6 +54,7 @@ typedef struct dc_trace_meta {
     const char *started_at;
     int compression_level; /* 0 = none, 1-9 = deflate */
     const dc_rowtable_set *tables; /* NULL: no tables */
+    const char *warnings;          /* the scenario's warnings, one per line (NULL or "": none, no attribute) */
 } dc_trace_meta;
 
 /* Checks, before a run, that path can be a trace (sim/outfile.h: not a

@@ -45,6 +45,12 @@ static char trace_fix[300], sweep_fix[300];
     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 4; work_gpu_h = 50.0; };\n" \
     "power = { gpu = { peak_w = 700.0; }; };\n"                                                    \
     "orbital = { satellites = 4; altitude_km = 650.0; " what " };\n"
+/* Corruptions found 600 s after they happen, checkpoints every 60 s, one
+ * kept: a corruption rolls the job back to its start. */
+#define RETAIN_CFG                                                                                          \
+    "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodes = 4; work_gpu_h = 5000.0; };\n"          \
+    "checkpoint = { interval_s = 60.0; write_gb_per_s = 10.0; size_gb = 10.0; retain = 1; };\n"               \
+    "failures = ( { name = \"sdc\"; per = \"gpu\"; mode = \"corrupt\"; mtbf_h = 10.0; detect_s = 600.0; } );\n"
 /* Runs for minutes unless stopped: failures faster than the repairs. */
 #define LONG_SETS "--set", "horizon_days=20000", "--set", "job.work_gpu_h=1e12", "--set", "trace.events=false", \
                   "--set", "failures.[0].mtbf_h=1.0", "--set", "job.restart_s=1.0"
@@ -106,6 +112,31 @@ static const err_case cases[] = {
      "printf '# c\\n\\ncluster = { nodes = 4; };\\n' > c.cfg"},
     {"a UTF-8 byte-order mark is skipped", "\xef\xbb\xbfhorizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { nodez = 4; };\n",
      NULL, 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2, {"bad.cfg:3: job.nodez", "unknown key"}, NULL},
+
+    /* ---- warnings: runs that go ahead (status 0) with a line naming file, line and key ---- */
+    {"a lone node-local checkpoint tier warns", NULL, NULL, 0, NULL, 0, 0, false,
+     {"run", "@SCENARIOS/10k_gpu.cfg", "--no-trace", "--quiet", "--set", "horizon_days=0.01", "--set",
+      "checkpoint.tier=\"nvme\""},
+     0,
+     {"dcsim: warning: (--set) checkpoint.tier: tier \"nvme\" is on the job's nodes and is its only checkpoint tier",
+      "loses the checkpoints and restarts the job from its start"},
+     NULL},
+    {"checkpoints kept for less than the detection delay warn", NULL, NULL, 0, NULL, 0, 0, false,
+     {"run", "@SCENARIOS/10k_gpu.cfg", "--no-trace", "--quiet", "--set", "horizon_days=0.01", "--set",
+      "checkpoint.tier=\"pfs\""},
+     0,
+     {"dcsim: warning: ", "10k_gpu.cfg:",
+      "checkpoint.retain: 8 checkpoints at the job's interval reach back less than the 3600 s after which failure "
+      "class \"silent_corruption\"'s corruptions may be found"},
+     NULL},
+    {"a corruption rolling a job back to its start warns", RETAIN_CFG, NULL, 0, NULL, 0, 0, false,
+     {"run", "@CFG", "--no-trace", "--quiet"}, 0,
+     {"dcsim: warning: ",
+      "bad.cfg:4: checkpoint.retain: 1 checkpoints at the job's interval reach back less than the "
+      "600 s after which failure class \"sdc\"'s corruptions may be found",
+      "bad.cfg:4: checkpoint.retain: a corruption of class \"sdc\" was found after every one of the "
+      "1 checkpoints kept had been taken: the job rolled back to its start"},
+     NULL},
 
     /* ---- a sweep's results within the memory limit ---- */
     {"10^7 replications: the results table over the memory limit", NULL, NULL, 0, "DCSIM_MAX_MEMORY_GB=20", 0, 0, true,
@@ -975,6 +1006,60 @@ static void test_second_signal(void)
     remove_tree(dir);
 }
 
+/* The warnings of a run (sim/scenario.h, sim/sim.h) in --json
+ * ("run.warnings") and in the trace (root attribute "warnings", one per
+ * line); none with retain_h covering the detection delay (no line on
+ * standard error, no member, no attribute). */
+static void test_warning_outputs(void)
+{
+    char dir[300], cfg[340], trace[340];
+    snprintf(dir, sizeof dir, "%s/warn.XXXXXX", fixdir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(cfg, sizeof cfg, "%s/r.cfg", dir);
+    snprintf(trace, sizeof trace, "%s/t.h5", dir);
+    CU_ASSERT_EQUAL_FATAL(dc_runner_write(cfg, RETAIN_CFG, strlen(RETAIN_CFG)), 0);
+    const char *first = "r.cfg:4: checkpoint.retain: 1 checkpoints at the job's interval reach back less than the "
+                        "600 s after which failure class \"sdc\"'s corruptions may be found";
+    dc_runner_result r = dc_runner_dcsim((const char *[]){"run", cfg, "--no-trace", "--json", NULL}, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    char *member = strstr(r.out, "\"run.warnings\": [");
+    CU_ASSERT_PTR_NOT_NULL(member);
+    CU_ASSERT_PTR_NOT_NULL(member ? strstr(member, "r.cfg:4: checkpoint.retain: 1 checkpoints at the job's "
+                                                   "interval reach back less than the 600 s after which failure "
+                                                   "class \\\"sdc\\\"'s") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(member ? strstr(member, "the job rolled back to its start (retention by count") : NULL);
+    dc_runner_free(&r);
+
+    r = dc_runner_dcsim((const char *[]){"run", cfg, "-o", trace, "--quiet", NULL}, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    dc_runner_free(&r);
+    hid_t f = H5Fopen(trace, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t a = f >= 0 ? H5Aopen(f, "warnings", H5P_DEFAULT) : -1;
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    char *text = NULL;
+    CU_ASSERT_TRUE(a >= 0 && t >= 0 && H5Tis_variable_str(t) > 0 && H5Aread(a, t, &text) >= 0);
+    CU_ASSERT_PTR_NOT_NULL(text ? strstr(text, first) : NULL);
+    char *nl = text ? strchr(text, '\n') : NULL;
+    CU_ASSERT_PTR_NOT_NULL(nl ? strstr(nl + 1, "checkpoint.retain: a corruption of class \"sdc\"") : NULL);
+    if (text)
+        H5free_memory(text);
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    if (f >= 0)
+        H5Fclose(f);
+
+    /* retain_h = 0.17 h (612 s) covers the 600 s: no warning anywhere */
+    r = dc_runner_dcsim((const char *[]){"run", cfg, "--no-trace", "--json", "--set", "checkpoint.retain_h=0.17", NULL},
+                        NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(r.err, "");
+    CU_ASSERT_PTR_NULL(strstr(r.out, "run.warnings"));
+    dc_runner_free(&r);
+    remove_tree(dir);
+}
+
 /* The fixtures: a real trace of the small scenario and a sweep file. */
 static int make_fixtures(void)
 {
@@ -999,7 +1084,8 @@ static int register_suites(void)
     }
     DC_TEST_SUITE("errors", {"bad inputs: status, message, no crash, hang or leftover", test_catalogue},
                   {"outputs written in place: a device, standard output", test_in_place},
-                  {"a second SIGINT leaves no temporary file", test_second_signal});
+                  {"a second SIGINT leaves no temporary file", test_second_signal},
+                  {"warnings in --json and in the trace", test_warning_outputs});
     return 0;
 }
 

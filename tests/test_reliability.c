@@ -384,6 +384,42 @@ static void test_corruption(void)
     CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.corruption"), 12592.0 * 16 / 3600.0, 1e-9);
     dc_sim_destroy(sim);
 
+    /* Retention by age (checkpoint.retain_h, issue 18 item 15): retain = 1
+     * with retain_h = 1 h.  At the commit of 11172 (at 11208) the window
+     * starts at 7608: 3900 goes (7536, the next, is before the window
+     * too), 7536 stays as the newest before it; found at 13000 (4000 s
+     * after, longer than the window), 11172 is dropped and the job goes
+     * back to 7536 as with retain = 2: 5392 s lost, not 12592.  retain = 0
+     * (refused alone with a corrupting class) keeps the same by age. */
+    const char *by_age[] = {"checkpoint.retain=1", "checkpoint.retain_h=1.0"};
+    const char *by_age0[] = {"checkpoint.retain=0", "checkpoint.retain_h=1.0"};
+    for (int k = 0; k < 2; k++) {
+        sim = run_full(exact_cfg, k ? by_age0 : by_age, 2, 1, acts, 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.corruption_from_scratch"), 0.0, 0.0);
+        CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.corruption"), 5392.0 * 16 / 3600.0, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.completion_days") * 86400.0, 42352.0, 1e-6);
+        CU_ASSERT_EQUAL(dc_sim_warning_count(sim), 0);
+        dc_sim_destroy(sim);
+    }
+    /* A window of 0.5 h (from 9408 at 11208) keeps 7536 as the newest
+     * before it all the same: a corruption at 9000 is inside 7536..11172. */
+    const char *short_age[] = {"checkpoint.retain=1", "checkpoint.retain_h=0.5"};
+    sim = run_full(exact_cfg, short_age, 2, 1, acts, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.corruption"), 5392.0 * 16 / 3600.0, 1e-9);
+    dc_sim_destroy(sim);
+    /* The retain = 1 run (back to the start) warns, naming the key. */
+    sim = run_full(exact_cfg, one, 1, 1, acts, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(dc_sim_warning_count(sim), 1);
+    CU_ASSERT_STRING_EQUAL(dc_sim_warning(sim, 0),
+                           "(--set) checkpoint.retain: a corruption of class \"sdc\" was found after every one of "
+                           "the 1 checkpoints kept had been taken: the job rolled back to its start (retention by "
+                           "count reaches back retain x the interval); keep by age (retain_h at least the class's "
+                           "detection delay) or keep more");
+    dc_sim_destroy(sim);
+
     /* A visible failure at 10000 s restores 7536 (before the corruption):
      * the corruption is wiped and never found. */
     const action wiped[] = {{9000.0, ACT_CORRUPT, 0, 1, 4000.0, 0}, {10000.0, ACT_FAIL, 1, 0, 0.0, 0}};

@@ -24,6 +24,10 @@ const dc_param dc_checkpoint_params[] = {
      1e12, NULL, "observed estimate: prior mean time between interruptions (default: from the failure rates)"},
     {"checkpoint.retain", DC_PARAM_INT, 0, "", 1, NULL, 0, 1e6, NULL,
      "completed checkpoints kept for rolling back past silent data corruption (0: none)"},
+    {"checkpoint.retain_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "h", 0, NULL, 0, 8760, NULL,
+     "also keep every checkpoint captured in the last retain_h hours and the newest before them: a corruption "
+     "found up to retain_h after it happened rolls back to the last clean checkpoint, however short the "
+     "interval (absent or 0: by count only)"},
     {"checkpoint.size_gb", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "GB", 0, NULL, 0, 1e9,
      NULL, "size of one checkpoint (default: job.params x bytes_per_param)"},
     {"checkpoint.bytes_per_param", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "B", 14, NULL, 0, 1e3, NULL,
@@ -112,6 +116,19 @@ static int set_level(const dc_scenario *sc, config_setting_t *at, dc_checkpoint_
     return DC_OK;
 }
 
+/* A job whose only checkpoint tier is not durable (kind nvme, ddr, hbm:
+ * on the job's nodes) loses its checkpoints with any of its nodes, so a
+ * restart after a node failure goes back to the start: accepted (a study
+ * of node-local checkpoints may want it), with a warning. */
+static void warn_lone_local(const dc_scenario *sc, const config_setting_t *at, const char *tier)
+{
+    dc_scenario_warn_at(sc, at,
+                        "tier \"%s\" is on the job's nodes and is its only checkpoint tier: a failure of any of "
+                        "its nodes loses the checkpoints and restarts the job from its start; add a durable level "
+                        "(levels, with a tier of kind pfs or object) or write to a durable tier",
+                        tier);
+}
+
 static int read_levels(const dc_scenario *sc, config_setting_t *g, dc_checkpoint_plan *plan, dc_error *err)
 {
     const char *tier = NULL, *mode = NULL;
@@ -126,6 +143,8 @@ static int read_levels(const dc_scenario *sc, config_setting_t *g, dc_checkpoint
         int rc = set_level(sc, config_setting_get_member(g, "tier"), &plan->levels[0], tier, err);
         if (rc != DC_OK)
             return rc;
+        if (!plan->levels[0].durable)
+            warn_lone_local(sc, config_setting_get_member(g, "tier"), tier);
     } else if (levels) {
         int n = config_setting_length(levels);
         if (n < 1 || n > DC_CHECKPOINT_MAX_LEVELS)
@@ -205,6 +224,9 @@ int dc_checkpoint_plan_read(const dc_scenario *sc, double model_params,
     plan->prior_s = prior_h * 3600.0;
     plan->retain = 1;
     config_setting_lookup_int(g, "retain", &plan->retain);
+    double retain_h = 0;
+    config_setting_lookup_float(g, "retain_h", &retain_h);
+    plan->retain_s = retain_h * 3600.0;
     double bw = 0, bpp = 14;
     bool has_bw = config_setting_lookup_float(g, "write_gb_per_s", &bw);
     config_setting_lookup_float(g, "bytes_per_param", &bpp);
@@ -232,6 +254,8 @@ int dc_checkpoint_plan_set_tier(const dc_scenario *sc, const config_setting_t *a
 {
     dc_checkpoint_level lv = {.every = 1};
     int rc = set_level(sc, (config_setting_t *)at, &lv, tier, err);
+    if (rc == DC_OK && !lv.durable)
+        warn_lone_local(sc, at, tier);
     if (rc != DC_OK)
         return rc;
     plan->levels[0] = lv;

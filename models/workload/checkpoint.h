@@ -53,7 +53,17 @@
  * checkpoint captured before the corruption (a checkpoint's state is
  * captured when its write starts), or to the very start if none is that
  * old.  retain = 0 keeps none for such rollbacks (restarts still read the
- * latest) and is refused when a failure class corrupts silently.
+ * latest) and is refused when a failure class corrupts silently (unless
+ * retain_h keeps some).  retain_h > 0 keeps, beside the last `retain`,
+ * every checkpoint captured in the last retain_h hours and the newest one
+ * captured before them: a corruption at t found at t + d with d <= retain_h
+ * then always has the newest checkpoint captured before t kept (if it was
+ * before the window, it is the newest before it), whatever the interval.
+ * By count alone, retain checkpoints reach back about retain x interval,
+ * which short intervals make shorter than the detection delay (issue 18
+ * item 15: the flagship with tier "pfs" rolled back to its start on every
+ * corruption); such a rollback to the start with checkpoints dropped by
+ * retention is reported as a warning (dc_scenario_warn_at).
  *
  * Storage tiers (storage.h).  Without tier or levels, a checkpoint blocks
  * the job for C = size / write_gb_per_s.  With tier = "NAME" it is a real
@@ -138,6 +148,7 @@ typedef struct dc_checkpoint_plan {
     double prior_mtbi_s;   /* NAN: the configured rate */
     /* retention */
     int retain;
+    double retain_s;       /* retain_h: also every checkpoint of the last retain_s and the newest before (0: off) */
     /* storage tiers (n_levels 0: write_s from write_gb_per_s) */
     size_t n_levels;
     dc_checkpoint_level levels[DC_CHECKPOINT_MAX_LEVELS];

@@ -150,6 +150,7 @@ typedef struct job_model {
     size_t n_pend, cap_pend;
     uint64_t next_corruption_id;
     bool sdc_armed;
+    bool retention_warned;      /* the retention-too-short warning checked for this job */
     double sdc_target_gpu_s, sdc_target_capture_s;
     uint64_t n_corruptions, n_sdc_rollbacks, n_sdc_scratch, n_sdc_undetected;
     double sdc_lost_gpu_s;
@@ -252,6 +253,9 @@ typedef struct name_block {
 
 struct jobs_model {
     dc_sim *sim;
+    double sdc_delay_s;    /* the longest detection delay of a corrupting class (detect_s + check_interval_s) */
+    char sdc_class[64];    /* that class */
+    char retain_at[256];   /* "FILE:LINE: checkpoint.retain" (or retain_h): where run-time warnings point */
     dc_cluster *cluster;
     job_slot *slots;
     size_t n, n_ended;
@@ -467,12 +471,43 @@ static void refresh_interval(job_model *j)
     j->ckpt.interval_s = dc_checkpoint_optimum_s(&j->ckpt, m);
 }
 
+/* Whether the job's kept checkpoints reach back past the longest
+ * detection delay D of a corrupting class (checkpoint.h): by age when
+ * retain_h >= D; by count when (retain - 1) x (interval + write time) >=
+ * D (the oldest of retain checkpoints, the newest just taken).  If not, a
+ * corruption found late rolls the job back to its start: warned once
+ * (checked at the job's first interval). */
+static void check_retention(job_model *j)
+{
+    jobs_model *m = j->m;
+    j->retention_warned = true;
+    double c_s = isfinite(j->ckpt.write_s) ? j->ckpt.write_s : 0.0;
+    double reach_s = (j->ckpt.retain > 0 ? j->ckpt.retain - 1 : 0) * (j->ckpt.interval_s + c_s);
+    if (j->ckpt.retain_s >= m->sdc_delay_s || reach_s >= m->sdc_delay_s)
+        return;
+    char msg[768];
+    if (j->ckpt.retain_s > 0)
+        snprintf(msg, sizeof msg,
+                 "%s: keeps %.6g h of checkpoints, less than the %.6g s after which failure class \"%s\"'s "
+                 "corruptions may be found: one found later rolls the job back to its start",
+                 m->retain_at, j->ckpt.retain_s / 3600.0, m->sdc_delay_s, m->sdc_class);
+    else
+        snprintf(msg, sizeof msg,
+                 "%s: %d checkpoints at the job's interval reach back less than the %.6g s after which failure "
+                 "class \"%s\"'s corruptions may be found: one found later rolls the job back to its start; keep "
+                 "by age (retain_h = %.6g) or keep more",
+                 m->retain_at, j->ckpt.retain, m->sdc_delay_s, m->sdc_class, m->sdc_delay_s / 3600.0);
+    dc_sim_warn(j->sim, msg);
+}
+
 static void schedule_next(job_model *j)
 {
     /* A speed change published while the job enters RUNNING (a subscriber
      * of "job_phase" may set a factor at once) must not leave two milestones. */
     dc_sim_cancel(j->sim, &j->milestone);
     refresh_interval(j);
+    if (!j->retention_warned && j->m->sdc_delay_s > 0 && j->ckpt.enabled)
+        check_retention(j);
     double eff = rate(j) * speed(j);
     double to_done = eff > 0.0 ? (j->work_total_gpu_s - j->done_gpu_s) / eff : INFINITY;
     /* a checkpoint due during a drain waits for the drain's end */
@@ -769,6 +804,35 @@ static bool kept_room(job_model *j)
     return true;
 }
 
+/* checkpoint.retain_h (checkpoint.h): the new checkpoint joins the ring
+ * (doubled when full, unwrapped into the new array); then the oldest goes
+ * while more than retain are kept and the next one is itself captured
+ * before the window (so the newest before the window stays). */
+static void keep_by_age(job_model *j, double capture_s, double gpu_s)
+{
+    if (j->n_kept == j->kept_cap) {
+        size_t cap = j->kept_cap ? 2 * j->kept_cap : 4;
+        kept_ckpt *k = malloc(cap * sizeof *k);
+        if (!k) {
+            dc_sim_fail(j->sim, DC_ENOMEM, "out of memory keeping %zu checkpoints of job \"%s\" (checkpoint.retain_h)",
+                        j->n_kept + 1, j->name);
+            return;
+        }
+        for (size_t i = 0; i < j->n_kept; i++)
+            k[i] = *kept_at(j, i);
+        free(j->kept);
+        j->kept = k;
+        j->kept_cap = cap;
+        j->kept_head = 0;
+    }
+    *kept_at(j, j->n_kept++) = (kept_ckpt){capture_s, gpu_s};
+    double window_start_s = dc_sim_now(j->sim) - j->ckpt.retain_s;
+    while (j->n_kept > (size_t)j->ckpt.retain && j->n_kept >= 2 && kept_at(j, 1)->capture_s < window_start_s) {
+        j->kept_head = (j->kept_head + 1) % j->kept_cap;
+        j->n_kept--;
+    }
+}
+
 /* A checkpoint of gpu_s of work captured at capture_s can be restored. */
 static void commit(job_model *j, double gpu_s, double capture_s, size_t level, double write_s)
 {
@@ -783,7 +847,9 @@ static void commit(job_model *j, double gpu_s, double capture_s, size_t level, d
         c->n_written++;
         j->read_level = level;
     }
-    if (j->ckpt.retain > 0) {
+    if (j->ckpt.retain_s > 0) {
+        keep_by_age(j, capture_s, gpu_s);
+    } else if (j->ckpt.retain > 0) {
         if (!kept_room(j)) {
             dc_sim_fail(j->sim, DC_ENOMEM, "out of memory keeping %zu checkpoints of job \"%s\" (checkpoint.retain)",
                         j->n_kept + 1, j->name);
@@ -1096,6 +1162,28 @@ static void on_failure(dc_sim *sim, void *ctx, const void *payload)
     }
 }
 
+/* A corruption found after the job had checkpointed rolled it back to its
+ * start: retention had dropped every checkpoint from before it (checkpoint.h).
+ * The text names the class, not the job or the time, so that it is kept
+ * once however many jobs and corruptions. */
+static void warn_retention(job_model *j, int class_id)
+{
+    const char *cname = (size_t)class_id < j->n_classes ? j->class_names[class_id] : "";
+    char msg[768];
+    if (j->ckpt.retain_s > 0)
+        snprintf(msg, sizeof msg,
+                 "%s: a corruption of class \"%s\" was found after every checkpoint kept (%.6g h of them): the "
+                 "job rolled back to its start; give retain_h at least the class's detection delay",
+                 j->m->retain_at, cname, j->ckpt.retain_s / 3600.0);
+    else
+        snprintf(msg, sizeof msg,
+                 "%s: a corruption of class \"%s\" was found after every one of the %d checkpoints kept had been "
+                 "taken: the job rolled back to its start (retention by count reaches back retain x the "
+                 "interval); keep by age (retain_h at least the class's detection delay) or keep more",
+                 j->m->retain_at, cname, j->ckpt.retain);
+    dc_sim_warn(j->sim, msg);
+}
+
 static void on_corruption_found(dc_sim *sim, void *ctx, uint64_t id)
 {
     job_model *j = ctx;
@@ -1117,6 +1205,8 @@ static void on_corruption_found(dc_sim *sim, void *ctx, uint64_t id)
         j->sdc_target_gpu_s = 0.0;
         j->sdc_target_capture_s = -INFINITY;
         j->n_sdc_scratch++;
+        if (j->n_checkpoints > 0 && p.class_id >= 0)
+            warn_retention(j, p.class_id);
     }
     j->sdc_armed = true;
     j->n_sdc_rollbacks++;
@@ -1919,6 +2009,25 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         global.enabled = dc_scenario_lookup(sc, "checkpoint") != NULL;
 
     const char *sdc_class = NULL;
+    {
+        config_setting_t *ck = dc_scenario_lookup(sc, "checkpoint");
+        config_setting_t *r = ck ? config_setting_get_member(ck, global.retain_s > 0 ? "retain_h" : "retain") : NULL;
+        dc_scenario_where_text(sc, r ? r : ck, m->retain_at, sizeof m->retain_at);
+    }
+    config_setting_t *flist = dc_scenario_lookup(sc, "failures");
+    for (int i = 0; flist && i < config_setting_length(flist); i++) {
+        config_setting_t *fg = config_setting_get_elem(flist, (unsigned)i);
+        const char *mode = "stop", *fname = "";
+        double detect_s = 0, check_s = 0;
+        config_setting_lookup_string(fg, "mode", &mode);
+        config_setting_lookup_string(fg, "name", &fname);
+        config_setting_lookup_float(fg, "detect_s", &detect_s);
+        config_setting_lookup_float(fg, "check_interval_s", &check_s);
+        if (strcmp(mode, "corrupt") == 0 && detect_s + check_s > m->sdc_delay_s) {
+            m->sdc_delay_s = detect_s + check_s;
+            snprintf(m->sdc_class, sizeof m->sdc_class, "%s", fname);
+        }
+    }
     if (g && any_corrupting_class(sc, &sdc_class)) {
         config_setting_t *ck = dc_scenario_lookup(sc, "checkpoint");
         if (!ck) {
@@ -1928,7 +2037,7 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
                                         "back to: add a checkpoint group with retain >= 1",
                                         sdc_class);
         }
-        if (global.retain == 0) {
+        if (global.retain == 0 && !(global.retain_s > 0)) {
             free(specs);
             return dc_scenario_error_at(sc, config_setting_get_member(ck, "retain"), err,
                                         "0 checkpoints kept, but failure class \"%s\" corrupts silently: rolling "
