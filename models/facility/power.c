@@ -121,6 +121,7 @@ typedef struct job_pw {
     bool want_set;
     int type;                /* node type of the nodes it holds (cluster.types; 0 with one type) */
     dc_job_phase phase;      /* its phase at this instant's computation */
+    bool in_play;            /* then: held nodes, or restarting, running, checkpointing, hung */
 } job_pw;
 
 /* One node type's power figures (cluster.types; the power section's where
@@ -546,7 +547,7 @@ static void act_prune(dc_power *p)
     size_t n = 0;
     for (size_t k = 0; k < p->n_act; k++) {
         int32_t j = p->act[k];
-        if (in_play(p->c, j)) {
+        if (p->jobs[j].in_play) { /* as compute_full saw it: nothing changed since */
             p->act[n++] = j;
         } else {
             p->in_act[j] = 0;
@@ -598,6 +599,8 @@ static void compute_full(dc_power *p)
         jp->stalled = false;
         double before = base;
         jp->phase = dc_cluster_job_phase(c, j);
+        jp->in_play = held > 0.0 || (jp->phase != DC_JOB_PENDING && jp->phase != DC_JOB_WAITING
+                                     && jp->phase != DC_JOB_DONE); /* in_play(c, j) */
         switch (jp->phase) {
         case DC_JOB_RUNNING: {
             double other = jp->other; /* other models' factors: a stalled GPU idles */
