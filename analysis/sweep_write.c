@@ -547,10 +547,12 @@ static int write_root(writer *w, const dc_sweep_meta *m, const dc_sweep *sw, con
 }
 
 /* In memory, written with write(2) (sim/h5image.h): libhdf5 1.10 does not
- * survive a full disk. */
-static hid_t create_file(const char *tmp)
+ * survive a full disk.  The core driver's buffer is kept when the file
+ * closes and written from there (dc_h5image_fapl_keep), as the trace's:
+ * no copy of the image. */
+static hid_t create_file(const char *tmp, dc_h5image *img)
 {
-    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE), fapl = dc_h5image_fapl();
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE), fapl = dc_h5image_fapl_keep(img);
     hid_t f = -1;
     if (fcpl >= 0 && fapl >= 0 && H5Pset_obj_track_times(fcpl, 0) >= 0 &&
         H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0)
@@ -574,11 +576,14 @@ int dc_sweep_write_to(dc_outfile *out, const dc_sweep_meta *meta, const dc_sweep
         dc_error_clear(err);
     writer w = {.path = path, .err = err, .file = -1, .str_type = -1, .scalar = -1};
     int rc = DC_OK;
+    dc_h5image *img = dc_h5image_create();
     w.str_type = H5Tcopy(H5T_C_S1);
-    if (w.str_type < 0 || H5Tset_size(w.str_type, H5T_VARIABLE) < 0 || H5Tset_cset(w.str_type, H5T_CSET_UTF8) < 0 ||
-        (w.scalar = H5Screate(H5S_SCALAR)) < 0)
+    if (!img)
+        rc = dc_error_set(err, DC_ENOMEM, "cannot write sweep '%s': out of memory", path);
+    else if (w.str_type < 0 || H5Tset_size(w.str_type, H5T_VARIABLE) < 0 ||
+             H5Tset_cset(w.str_type, H5T_CSET_UTF8) < 0 || (w.scalar = H5Screate(H5S_SCALAR)) < 0)
         rc = fail(&w, "could not set up HDF5 types");
-    else if ((w.file = create_file(dc_outfile_name(out))) < 0)
+    else if ((w.file = create_file(dc_outfile_name(out), img)) < 0)
         rc = fail(&w, "could not create the file in memory");
     if (rc == DC_OK)
         rc = write_root(&w, meta, sw, t, r);
@@ -596,11 +601,12 @@ int dc_sweep_write_to(dc_outfile *out, const dc_sweep_meta *meta, const dc_sweep
         rc = write_sensitivity(&w, t, r);
     if (rc == DC_OK && tornado)
         rc = write_tornado(&w, tornado);
-    char why[512];
-    if (rc == DC_OK && w.file >= 0 && dc_h5image_save(w.file, out, why, sizeof why) != 0)
-        rc = dc_error_set(err, DC_EIO, "cannot write sweep '%s': %s", path, why);
     if (w.file >= 0 && H5Fclose(w.file) < 0 && rc == DC_OK)
         rc = fail(&w, "could not finish the file");
+    char why[512];
+    if (rc == DC_OK && dc_h5image_write(img, out, why, sizeof why) != 0)
+        rc = dc_error_set(err, DC_EIO, "cannot write sweep '%s': %s", path, why);
+    dc_h5image_destroy(img);
     if (w.scalar >= 0)
         H5Sclose(w.scalar);
     if (w.str_type >= 0)
