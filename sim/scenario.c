@@ -1054,10 +1054,32 @@ static int visit_distribution(dc_scenario *sc, config_setting_t *s, const dc_par
     }
 }
 
-static int visit(dc_scenario *sc, config_setting_t *s, enum phase phase, dc_error *err)
+/* The schema path of s, a child of the setting whose schema path is
+ * parent_spath: the characters build_path would write, without walking up
+ * to the root again for every setting (1,800 walks in the flagship's
+ * validation, 0.7 M instructions). */
+static void child_schema_path(const config_setting_t *s, const char *parent_spath, char *buf, size_t size)
+{
+    sbuf b = {buf, size, 0};
+    buf[0] = '\0';
+    sb_put(&b, parent_spath);
+    if (b.len > 0)
+        sb_put(&b, ".");
+    const config_setting_t *parent = config_setting_parent(s);
+    if (config_setting_is_list(parent) || config_setting_is_array(parent))
+        sb_put(&b, "[]");
+    else
+        sb_put(&b, config_setting_name(s) ? config_setting_name(s) : "?");
+}
+
+/* parent_spath: the schema path of s's parent, NULL for the root. */
+static int visit(dc_scenario *sc, config_setting_t *s, const char *parent_spath, enum phase phase, dc_error *err)
 {
     char spath[PATH_BUF];
-    schema_path(s, spath, sizeof spath);
+    if (parent_spath && !config_setting_is_root(s))
+        child_schema_path(s, parent_spath, spath, sizeof spath);
+    else
+        schema_path(s, spath, sizeof spath);
     const dc_param *row;
     bool root = config_setting_is_root(s);
     if (root) {
@@ -1092,7 +1114,7 @@ static int visit(dc_scenario *sc, config_setting_t *s, enum phase phase, dc_erro
         return rc;
     int n = config_setting_length(s);
     for (int i = 0; i < n; i++) {
-        rc = visit(sc, config_setting_get_elem(s, (unsigned)i), phase, err);
+        rc = visit(sc, config_setting_get_elem(s, (unsigned)i), spath, phase, err);
         if (rc)
             return rc;
     }
@@ -1109,7 +1131,7 @@ int dc_scenario_validate(dc_scenario *sc, dc_error *err)
         return dc_error_set(err, DC_EINTERNAL, "%s: no schema to validate against", sc->name);
     static const enum phase phases[] = {PH_KNOWN, PH_TYPE, PH_RANGE, PH_REQUIRED, PH_DEFAULTS};
     for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
-        int rc = visit(sc, config_root_setting(&sc->cfg), phases[i], err);
+        int rc = visit(sc, config_root_setting(&sc->cfg), NULL, phases[i], err);
         if (rc)
             return rc;
     }
