@@ -755,6 +755,23 @@ static void test_shared_node_idle(void)
     CU_ASSERT_DOUBLE_EQUAL(series_at(it, 11 * 3600.0), 16 * free_w + 500.0, 1e-9);
     CU_ASSERT(breakdown_sums(sim));
     dc_sim_destroy(sim);
+
+    /* With node types, each type's free GPUs at its own idle figures: a
+     * 1-GPU job on type b (GPU idle 100 W, host idle 1,600 W): its node
+     * draws 1,050 + 7 x (100 + 200) = 3,150 W, type a's idle node 1,560 W. */
+    static const char typed[] =
+        "horizon_days = 1.0; stop_when_done = false;\n"
+        "cluster = { nodes = 2; gpus_per_node = 8; nodes_per_rack = 2;\n"
+        "  types = ( { name = \"a\"; nodes = 1; },\n"
+        "            { name = \"b\"; nodes = 1; gpu_idle_w = 100.0; host_idle_w = 1600.0; } ); };\n"
+        "jobs = ( { name = \"A\"; gpus = 1; type = \"b\"; work_gpu_h = 100.0; restart_s = 0.0; } );\n"
+        "power = { network = { switches = 1; switch_w = 500.0; }; };\n";
+    sim = run_text(typed, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.type.b.it_energy_kwh"), 24 * 3150.0 / 1e3, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.type.a.it_energy_kwh"), 24 * 1560.0 / 1e3, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_mean_mw"), (3150.0 + 1560.0 + 500.0) / 1e6, 1e-15);
+    dc_sim_destroy(sim);
 }
 
 static void test_gpu_and_rack_caps(void)
