@@ -46,7 +46,10 @@
  *   job WAITING, idle spare   P_idle;  powered off, failed, retired: 0
  * Host overhead (CPUs, memory, NICs, fans, PSU losses) per node: host_w
  * while its job restarts, runs or checkpoints, host_idle_w otherwise, 0
- * when failed or powered off.  Network: switches x switch_w, always on.
+ * when failed or powered off.  A node shared by jobs of fewer GPUs (GPU-
+ * granular allocation): each job's GPUs with their share of the host as
+ * that job's state has them, each free GPU at P_idle + host_idle_w / gpus_per_node
+ * (as gpu_hours.idle_spare counts it).  Network: switches x switch_w, always on.
  * Storage tiers: idle_kw, or active_kw while any job checkpoints or restarts.
  *
  * Caps, all on the GPUs of computing jobs (evenly: one per-GPU limit C):
