@@ -479,6 +479,16 @@ const dc_scenario *dc_sweep_scenario(const dc_sweep *sw, size_t g)
     return g < sw->points ? sw->sc[0][g] : NULL;
 }
 
+size_t dc_sweep_workers(const dc_sweep *sw)
+{
+    return sw->workers;
+}
+
+const dc_scenario *dc_sweep_worker_scenario(const dc_sweep *sw, size_t w, size_t g)
+{
+    return w < sw->workers && g < sw->points ? sw->sc[w][g] : NULL;
+}
+
 /* ---- running ------------------------------------------------------------------------ */
 
 static double canonical(double x)
@@ -589,6 +599,9 @@ int dc_sweep_run_row(dc_sweep *sw, size_t w, size_t row, dc_error *err)
      * stopped short is not done: it stays NaN in a partial table. */
     dc_sim_set_cancel(sim, sw->cancel);
     rc = dc_sim_run(sim, err);
+    /* the run's warnings, kept with this worker's copy of the point (once each) */
+    for (size_t i = 0; i < dc_sim_warning_count(sim); i++)
+        dc_scenario_warn_text(sc, dc_sim_warning(sim, i));
     if (rc != DC_OK)
         goto context;
     if (sw->cancel && *sw->cancel)

@@ -93,6 +93,10 @@ double dc_sweep_point_number(const dc_sweep *sw, size_t g, size_t axis);
 /* Grid point g's validated scenario (worker 0's copy): its uncertain
  * inputs, its text. */
 const dc_scenario *dc_sweep_scenario(const dc_sweep *sw, size_t g);
+/* Worker w's copy of grid point g's scenario (NULL past the ends): the
+ * warnings of the runs it made are gathered there (sim/scenario.h). */
+size_t dc_sweep_workers(const dc_sweep *sw);
+const dc_scenario *dc_sweep_worker_scenario(const dc_sweep *sw, size_t w, size_t g);
 
 /* Runs row i on worker w's scenarios and stores its result.  Safe to call
  * from several threads with distinct w. */

@@ -482,6 +482,41 @@ static int write_sweep(const char *path, const dc_sweep_meta *meta, const dc_swe
     return dc_cli_write_guarded(path, "sweep", write_sweep_to, &j, err);
 }
 
+/* The texts already printed (each warning once per sweep). */
+typedef struct shown_warnings {
+    const char **text;
+    size_t n, cap;
+} shown_warnings;
+
+/* Prints the warnings of every worker's copy of every grid point not
+ * printed yet: those of the validation builds, then (called again after
+ * the runs) those the runs found (sweep.c gathers them). */
+static void print_sweep_warnings(const dc_sweep *sw, shown_warnings *shown)
+{
+    for (size_t w = 0; w < dc_sweep_workers(sw); w++)
+        for (size_t g = 0; g < dc_sweep_points(sw); g++) {
+            const dc_scenario *sc = dc_sweep_worker_scenario(sw, w, g);
+            for (size_t i = 0; i < dc_scenario_warning_count(sc); i++) {
+                const char *t = dc_scenario_warning(sc, i);
+                bool seen = false;
+                for (size_t k = 0; k < shown->n && !seen; k++)
+                    seen = strcmp(shown->text[k], t) == 0;
+                if (seen)
+                    continue;
+                fprintf(stderr, "dcsim: warning: %s\n", t);
+                if (shown->n == shown->cap) {
+                    size_t cap = shown->cap ? 2 * shown->cap : 16;
+                    const char **nt = realloc(shown->text, cap * sizeof *nt);
+                    if (!nt)
+                        continue; /* out of memory: it may show twice */
+                    shown->text = nt;
+                    shown->cap = cap;
+                }
+                shown->text[shown->n++] = t;
+            }
+        }
+}
+
 int dc_cmd_sweep(int argc, char **argv)
 {
     static sweep_args a; /* one call per process */
@@ -500,6 +535,7 @@ int dc_cmd_sweep(int argc, char **argv)
     dc_sweep_report *report = NULL;
     dc_tornado *tn = NULL;
     size_t *mine = NULL;
+    shown_warnings shown = {0};
 
     int prc = dc_par_init(&argc, &argv, &par, &err);
     bool root = par.rank == 0;
@@ -569,17 +605,8 @@ int dc_cmd_sweep(int argc, char **argv)
     }
     /* The warnings the grid points' scenarios got when they were built for
      * validation, each text once (every point of a --vary often has the same). */
-    for (size_t g = 0; root && g < dc_sweep_points(sw); g++) {
-        const dc_scenario *sg = dc_sweep_scenario(sw, g);
-        for (size_t i = 0; i < dc_scenario_warning_count(sg); i++) {
-            bool seen = false;
-            for (size_t h = 0; h < g && !seen; h++)
-                for (size_t k = 0; k < dc_scenario_warning_count(dc_sweep_scenario(sw, h)) && !seen; k++)
-                    seen = strcmp(dc_scenario_warning(dc_sweep_scenario(sw, h), k), dc_scenario_warning(sg, i)) == 0;
-            if (!seen)
-                fprintf(stderr, "dcsim: warning: %s\n", dc_scenario_warning(sg, i));
-        }
-    }
+    if (root)
+        print_sweep_warnings(sw, &shown);
     /* SIGINT/SIGTERM: the rows done are kept, written (complete = 0) and the
      * exit status is 128 + the signal.  Under MPI every rank catches them
      * (mpirun, on SIGINT or SIGTERM, sends the ranks SIGTERM and SIGKILL a
@@ -646,6 +673,8 @@ int dc_cmd_sweep(int argc, char **argv)
     rc = dc_sweep_run(sw, mine + skip, n_mine - skip, (size_t)threads, tty ? show_progress : NULL, &prog, &run_err);
     if (prog.shown)
         fputs("\r\033[K", stderr);
+    if (root)
+        print_sweep_warnings(sw, &shown); /* found by the runs (this rank's) */
     /* A signal on any rank interrupts the sweep on all (the rows each
      * finished are gathered all the same). */
     int sig = dc_par_agree(&par, dc_cli_interrupted());
@@ -738,6 +767,7 @@ fail:
 quiet_fail:
     status = DC_EXIT_INPUT;
 finish:
+    free(shown.text);
     dc_tornado_destroy(tn);
     dc_sweep_report_destroy(report);
     dc_sweep_table_destroy(table);

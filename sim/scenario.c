@@ -561,13 +561,20 @@ void dc_scenario_warn_at(const dc_scenario *sc, const config_setting_t *s, const
     if (!sc)
         return;
     /* The warnings are a log kept beside the scenario, not its content. */
-    dc_scenario *w = (dc_scenario *)sc;
     char msg[DC_ERROR_MSG_MAX], text[DC_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     format_at(sc, s, msg, text, sizeof text);
+    dc_scenario_warn_text(sc, text);
+}
+
+void dc_scenario_warn_text(const dc_scenario *sc, const char *text)
+{
+    if (!sc || !text)
+        return;
+    dc_scenario *w = (dc_scenario *)sc; /* a log beside the content, as above */
     for (size_t i = 0; i < w->n_warnings; i++)
         if (strcmp(w->warnings[i], text) == 0)
             return;

@@ -146,6 +146,9 @@ void dc_scenario_warn_at(const dc_scenario *sc, const config_setting_t *s, const
 /* "FILE:LINE: PATH" for setting s (the place dc_scenario_error_at names),
  * for a warning a model gives later (dc_sim_warn). */
 void dc_scenario_where_text(const dc_scenario *sc, const config_setting_t *s, char *buf, size_t size);
+/* Keeps a warning already formatted (a run's, dc_sim_warn, gathered by a
+ * sweep), once, as dc_scenario_warn_at does. */
+void dc_scenario_warn_text(const dc_scenario *sc, const char *text);
 size_t dc_scenario_warning_count(const dc_scenario *sc);
 const char *dc_scenario_warning(const dc_scenario *sc, size_t i);
 

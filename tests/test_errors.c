@@ -1050,6 +1050,22 @@ static void test_warning_outputs(void)
     if (f >= 0)
         H5Fclose(f);
 
+    /* A sweep gathers its runs' warnings: each once over 4 runs on 2 threads. */
+    r = dc_runner_dcsim((const char *[]){"sweep", cfg, "--reps", "4", "--threads", "2", "--quiet", NULL}, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    const char *texts[] = {"checkpoint.retain: 1 checkpoints at the job's interval reach back less than the 600 s",
+                           "checkpoint.retain: a corruption of class \"sdc\" was found after every one"};
+    for (size_t k = 0; k < 2; k++) {
+        int times = 0;
+        for (const char *at = strstr(r.err, texts[k]); at; at = strstr(at + 1, texts[k]))
+            times++;
+        if (times != 1)
+            fprintf(stderr, "\n  sweep: '%s' %d times in: %s\n", texts[k], times, r.err);
+        CU_ASSERT_EQUAL(times, 1);
+    }
+    CU_ASSERT_EQUAL(strncmp(r.err, "dcsim: warning: ", 16), 0);
+    dc_runner_free(&r);
+
     /* retain_h = 0.17 h (612 s) covers the 600 s: no warning anywhere */
     r = dc_runner_dcsim((const char *[]){"run", cfg, "--no-trace", "--json", "--set", "checkpoint.retain_h=0.17", NULL},
                         NULL);
