@@ -1,4 +1,4 @@
-/* The pending-event set: a 4-ary min-heap with lazy cancellation and pop-then-push as one sift.
+/* The pending-event set: a 4-ary min-heap with lazy cancellation, pop-then-push as one sift, and a FIFO for the current instant.
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* The pending-event set (see eventq.h).
@@ -43,10 +43,24 @@
  * longer match; a slot whose generation would wrap around is retired rather
  * than reused.
  *
+ * The current instant.  A push for the time of the last pop (dc_sim_after
+ * with delay 0: a model deferring work to the end of the instant) goes to
+ * a FIFO ring instead of the heap: it pops after every entry of the heap
+ * at that time scheduled before it and before anything later, which a
+ * heap push would reach through a sift up to the root and a sift down
+ * from it (two full sifts; the FIFO costs a store and a load).  Every
+ * FIFO entry has the same time and the FIFO is in sequence order, so its
+ * head is its minimum, and a pop takes the earlier of the heap's root and
+ * the FIFO's head in (time, seq) order: the order is the same total order
+ * as without the FIFO.  A push for that time while the FIFO holds another
+ * (an earlier time was pushed and popped since), or when the ring cannot
+ * grow, goes to the heap.  Cancelled FIFO entries are dropped at its head.
+ *
  * Sequence numbers have 32 bits (the value UINT32_MAX marks a free slot).
  * When they run out (after ~4e9 pushes) the heap is rebuilt without its dead
  * entries, sorted by (time, seq) -- a sorted array is a valid heap -- and
- * renumbered 0..n-1, which keeps the order. */
+ * renumbered 0..n-1, which keeps the order (the FIFO's entries join the
+ * heap first). */
 #include "eventq.h"
 
 #include <assert.h>
@@ -128,6 +142,11 @@ struct dc_eventq {
     uint32_t free_head;
     bool hole;        /* the root was popped and not yet refilled */
     uint64_t next_seq;
+    heap_entry *fifo; /* ring of entries for one time, in seq order */
+    size_t fifo_cap;  /* 0 or a power of two */
+    size_t fifo_head; /* index of its first entry */
+    size_t fifo_n;    /* its entries, live and dead */
+    uint64_t now;     /* time key of the last pop; before one, UINT64_MAX (no time's) */
 };
 
 /* Later than every time key: time_key never exceeds that of +INFINITY
@@ -264,6 +283,7 @@ dc_eventq *dc_eventq_create(size_t capacity_hint)
     if (!q)
         return NULL;
     q->free_head = NO_SLOT;
+    q->now = UINT64_MAX;
     size_t cap = MIN_CAP;
     if (capacity_hint > cap)
         cap = (capacity_hint + MIN_CAP - 1) / MIN_CAP * MIN_CAP;
@@ -280,6 +300,7 @@ void dc_eventq_destroy(dc_eventq *q)
         return;
     DC_EVENTQ_FREE(q->heap);
     DC_EVENTQ_FREE(q->slots);
+    free(q->fifo);
     free(q);
 }
 
@@ -369,7 +390,7 @@ static void compact(dc_eventq *q)
         heap[j] = SENTINEL;
     q->hole = false;
     q->n = k - ROOT;
-    assert(q->n == q->live);
+    assert(q->n <= q->live); /* the rest are in the FIFO */
     if (q->n < 2)
         return;
     size_t last = ROOT + q->n - 1;
@@ -387,6 +408,11 @@ static int cmp_entries(const void *pa, const void *pb)
 static void renumber(dc_eventq *q)
 {
     compact(q);
+    /* the FIFO's live entries join the heap (push_slow made room) */
+    for (; q->fifo_n > 0; q->fifo_n--, q->fifo_head = (q->fifo_head + 1) & (q->fifo_cap - 1))
+        if (is_live(q, &q->fifo[q->fifo_head]))
+            q->heap[ROOT + q->n++] = q->fifo[q->fifo_head];
+    q->fifo_head = 0;
     heap_entry *h = q->heap + ROOT;
     qsort(h, q->n, sizeof *h, cmp_entries);
     for (size_t i = 0; i < q->n; i++) {
@@ -409,14 +435,46 @@ static void release_slot(dc_eventq *q, uint32_t s)
     q->free_head = s;
 }
 
+/* Doubles the FIFO's ring (unwrapped); false (unchanged) when out of memory. */
+static bool fifo_grow(dc_eventq *q)
+{
+    size_t cap = q->fifo_cap ? 2 * q->fifo_cap : MIN_CAP;
+    heap_entry *f = cap <= SIZE_MAX / sizeof *f ? malloc(cap * sizeof *f) : NULL;
+    if (!f)
+        return false;
+    for (size_t i = 0; i < q->fifo_n; i++)
+        f[i] = q->fifo[(q->fifo_head + i) & (q->fifo_cap - 1)];
+    free(q->fifo);
+    q->fifo = f;
+    q->fifo_cap = cap;
+    q->fifo_head = 0;
+    return true;
+}
+
+/* Whether e (of the time of the last pop) went to the FIFO; false: it
+ * goes to the heap (the FIFO holds another time, or cannot grow). */
+static ALWAYS_INLINE bool fifo_push(dc_eventq *q, heap_entry e)
+{
+    if (e.time != q->now || (q->fifo_n > 0 && q->fifo[q->fifo_head].time != e.time))
+        return false;
+    if (q->fifo_n == q->fifo_cap && !fifo_grow(q))
+        return false;
+    q->fifo[(q->fifo_head + q->fifo_n++) & (q->fifo_cap - 1)] = e;
+    return true;
+}
+
 /* A push that needs more than a free slot: a new slot (perhaps growing the
  * pool), a larger heap, or renumbering. */
 static int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uint64_t arg,
                      dc_event_handle *handle)
 {
-    /* room first, so that a failure changes nothing */
-    if ((q->free_head == NO_SLOT && q->used == q->cap && !grow_slots(q)) ||
-        (!q->hole && q->n == q->heap_cap && !grow_heap(q))) {
+    /* room first, so that a failure changes nothing: a slot, and the heap
+     * for the entry (and, when renumbering, for the FIFO's entries) */
+    size_t need = q->n + !q->hole + (q->next_seq == SEQ_END ? q->fifo_n : 0);
+    bool room = !(q->free_head == NO_SLOT && q->used == q->cap && !grow_slots(q));
+    while (room && need > q->heap_cap)
+        room = grow_heap(q);
+    if (!room) {
         if (handle)
             *handle = DC_EVENT_NONE;
         return DC_ENOMEM;
@@ -437,7 +495,9 @@ static int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uin
     sd->seq = (uint32_t)q->next_seq;
     heap_entry e = {time_key(time_s), q->next_seq++ << 32 | s};
     q->live++;
-    if (q->hole) {
+    if (fifo_push(q, e)) {
+        /* the instant's FIFO */
+    } else if (q->hole) {
         q->hole = false;
         sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
     } else {
@@ -466,8 +526,10 @@ int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
     sd->seq = (uint32_t)q->next_seq;
     heap_entry e = {time_key(time_s), q->next_seq++ << 32 | s};
     q->live++;
-    q->hole = false;
-    sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
+    if (!fifo_push(q, e)) {
+        q->hole = false;
+        sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
+    }
     if (handle)
         *handle = (uint64_t)sd->gen << 32 | (uint64_t)(s + 1);
     return DC_OK;
@@ -487,12 +549,47 @@ static inline bool live_root(dc_eventq *q)
     }
 }
 
+/* Drops cancelled entries from the FIFO's head; false when it is empty. */
+static inline bool live_fifo(dc_eventq *q)
+{
+    while (q->fifo_n > 0 && !is_live(q, &q->fifo[q->fifo_head])) {
+        q->fifo_head = (q->fifo_head + 1) & (q->fifo_cap - 1);
+        q->fifo_n--;
+    }
+    return q->fifo_n > 0;
+}
+
+/* The earliest pending entry: NULL when none; *from_fifo says where. */
+static inline const heap_entry *next_entry(dc_eventq *q, bool *from_fifo)
+{
+    bool h = live_root(q), f = live_fifo(q);
+    *from_fifo = f && (!h || before(&q->fifo[q->fifo_head], &q->heap[ROOT]));
+    return *from_fifo ? &q->fifo[q->fifo_head] : h ? &q->heap[ROOT] : NULL;
+}
+
+/* Takes the FIFO's (live) head into *out. */
+static inline void take_fifo(dc_eventq *q, dc_event *out)
+{
+    const heap_entry *e = &q->fifo[q->fifo_head];
+    uint32_t s = entry_slot(e);
+    const slot_data *sd = &q->slots[s];
+    out->time_s = key_time(e->time);
+    out->fn = sd->fn;
+    out->ctx = sd->ctx;
+    out->arg = sd->arg;
+    q->now = e->time;
+    q->fifo_head = (q->fifo_head + 1) & (q->fifo_cap - 1);
+    q->fifo_n--;
+    release_slot(q, s);
+}
+
 /* Takes the (live) root into *out and leaves the hole. */
 static inline void take_root(dc_eventq *q, dc_event *out)
 {
     const heap_entry *root = &q->heap[ROOT];
     uint32_t s = entry_slot(root);
     const slot_data *sd = &q->slots[s];
+    q->now = root->time;
     out->time_s = key_time(root->time);
     out->fn = sd->fn;
     out->ctx = sd->ctx;
@@ -514,18 +611,27 @@ static inline void take_root(dc_eventq *q, dc_event *out)
 bool dc_eventq_pop(dc_eventq *q, dc_event *out)
 {
     assert(out);
-    if (!live_root(q))
+    bool from_fifo;
+    if (!next_entry(q, &from_fifo))
         return false;
-    take_root(q, out);
+    if (from_fifo)
+        take_fifo(q, out);
+    else
+        take_root(q, out);
     return true;
 }
 
 bool dc_eventq_pop_until(dc_eventq *q, double limit_s, dc_event *out)
 {
     assert(out && !isnan(limit_s));
-    if (!live_root(q) || q->heap[ROOT].time > time_key(limit_s))
+    bool from_fifo;
+    const heap_entry *e = next_entry(q, &from_fifo);
+    if (!e || e->time > time_key(limit_s))
         return false;
-    take_root(q, out);
+    if (from_fifo)
+        take_fifo(q, out);
+    else
+        take_root(q, out);
     return true;
 }
 
@@ -560,7 +666,9 @@ bool dc_eventq_is_pending(const dc_eventq *q, dc_event_handle handle)
 
 double dc_eventq_peek_time(dc_eventq *q)
 {
-    return live_root(q) ? key_time(q->heap[ROOT].time) : INFINITY;
+    bool from_fifo;
+    const heap_entry *e = next_entry(q, &from_fifo);
+    return e ? key_time(e->time) : INFINITY;
 }
 
 size_t dc_eventq_size(const dc_eventq *q)

@@ -79,9 +79,19 @@ size_t wb_eventq_size(const wb_eventq *q);
  * out is pending, free (once) or retired. */
 static bool wb_consistent(const wb_eventq *q)
 {
-    if (q->n < q->live + q->hole || q->n > q->heap_cap || q->used > q->cap || q->next_seq > SEQ_END)
+    if (q->n + q->fifo_n < q->live + q->hole || q->n > q->heap_cap || q->used > q->cap ||
+        q->next_seq > SEQ_END || q->fifo_n > q->fifo_cap)
         return false;
     size_t live_entries = 0;
+    /* the FIFO: one time, in sequence order */
+    for (size_t i = 0; i < q->fifo_n; i++) {
+        const heap_entry *e = &q->fifo[(q->fifo_head + i) & (q->fifo_cap - 1)];
+        const heap_entry *first = &q->fifo[q->fifo_head];
+        if (entry_slot(e) >= q->used || entry_seq(e) >= q->next_seq || e->time != first->time ||
+            (i > 0 && entry_seq(e) <= entry_seq(e - (e == q->fifo ? 1 - (ptrdiff_t)q->fifo_cap : 1))))
+            return false;
+        live_entries += is_live(q, e);
+    }
     for (size_t j = ROOT + q->hole; j < ROOT + q->n; j++) {
         const heap_entry *e = &q->heap[j];
         uint32_t s = entry_slot(e);
@@ -869,6 +879,68 @@ static void test_pop_until_and_hole(void)
     wb_eventq_destroy(q);
 }
 
+/* Pushes for the time of the last pop go to the instant's FIFO: they pop
+ * after the heap's entries of that time pushed before them and before
+ * anything later, cancelled ones are skipped, and a push for an earlier
+ * time (popped first) does not disturb the FIFO's order. */
+static void test_instant_fifo(void)
+{
+    wb_eventq *q = wb_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    dc_event ev;
+    dc_event_handle hd = DC_EVENT_NONE;
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 5.0, handler_a, NULL, 1, NULL), DC_OK);
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 5.0, handler_a, NULL, 2, NULL), DC_OK);
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 7.0, handler_a, NULL, 3, NULL), DC_OK);
+    CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+    CU_ASSERT_EQUAL(ev.arg, 1);
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 5.0, handler_b, NULL, 4, &hd), DC_OK); /* the FIFO */
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 5.0, handler_b, NULL, 5, NULL), DC_OK);
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 5.0, handler_b, NULL, 6, NULL), DC_OK);
+    CU_ASSERT_EQUAL(q->fifo_n, 3);
+    CU_ASSERT(wb_consistent(q));
+    CU_ASSERT(wb_eventq_cancel(q, hd));
+    CU_ASSERT_EQUAL(wb_eventq_size(q), 4);
+    CU_ASSERT_DOUBLE_EQUAL(wb_eventq_peek_time(q), 5.0, 0.0);
+    uint64_t want[] = {2, 5}; /* the heap's 5 first, then the FIFO's (4 cancelled) */
+    for (size_t i = 0; i < 2; i++) {
+        CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+        CU_ASSERT_EQUAL(ev.arg, want[i]);
+        CU_ASSERT_DOUBLE_EQUAL(ev.time_s, 5.0, 0.0);
+    }
+    /* an earlier time while the FIFO holds 5: it pops first, and a push
+     * for it goes to the heap */
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 3.0, handler_a, NULL, 7, NULL), DC_OK);
+    CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+    CU_ASSERT_EQUAL(ev.arg, 7);
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 3.0, handler_a, NULL, 8, NULL), DC_OK);
+    CU_ASSERT_EQUAL(q->fifo_n, 1);
+    CU_ASSERT(wb_consistent(q));
+    CU_ASSERT_FALSE(wb_eventq_pop_until(q, 2.0, &ev));
+    uint64_t rest[] = {8, 6, 3};
+    for (size_t i = 0; i < 3; i++) {
+        CU_ASSERT_FATAL(wb_eventq_pop_until(q, 7.0, &ev));
+        CU_ASSERT_EQUAL(ev.arg, rest[i]);
+    }
+    CU_ASSERT_EQUAL(wb_eventq_size(q), 0);
+    /* 100 deferred pushes in one instant, the ring grown and wrapped */
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 9.0, handler_a, NULL, 0, NULL), DC_OK);
+    CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+    size_t bad = 0;
+    for (uint64_t i = 1; i <= 40; i++) {
+        CU_ASSERT_EQUAL(wb_eventq_push(q, 9.0, handler_a, NULL, i, NULL), DC_OK);
+        if (i % 3 == 0) {
+            bad += !wb_eventq_pop(q, &ev) || ev.arg != i / 3;
+        }
+    }
+    bad += !wb_consistent(q);
+    for (uint64_t i = 14; i <= 40; i++)
+        bad += !wb_eventq_pop(q, &ev) || ev.arg != i;
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(wb_consistent(q));
+    wb_eventq_destroy(q);
+}
+
 /* ------------------------------------------------------------------------ */
 
 static int register_suites(void)
@@ -887,7 +959,8 @@ static int register_suites(void)
                   {"pool slots are reused", test_pool_reuse},
                   {"ENOMEM leaves the queue unchanged", test_enomem_leaves_queue_unchanged},
                   {"dead entries of cancelled events stay bounded", test_dead_entries_bounded},
-                  {"pop_until, replace-top and the hole", test_pop_until_and_hole});
+                  {"pop_until, replace-top and the hole", test_pop_until_and_hole},
+                  {"pushes for the current instant: the FIFO", test_instant_fifo});
     return 0;
 }
 
