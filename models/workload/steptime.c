@@ -548,6 +548,35 @@ static dc_job_chain layout_chain(const dc_scenario *sc, const dc_job_info *info)
                             info->legacy ? dc_scenario_lookup(sc, "parallelism") : NULL);
 }
 
+/* layout_chain of the previous job asked, kept: a stream's or a trace's
+ * jobs share their groups, and the lookups (libconfig list searches) cost
+ * more than the rest of a job's set-up at a million jobs. */
+typedef struct chain_memo {
+    const config_setting_t *at[3];
+    bool legacy, valid;
+    dc_job_chain pc;
+} chain_memo;
+
+static dc_job_chain layout_chain_memo(chain_memo *mc, const dc_scenario *sc, const dc_job_info *info)
+{
+    if (!mc->valid || info->legacy != mc->legacy || memcmp(info->chain.at, mc->at, sizeof mc->at) != 0) {
+        mc->pc = layout_chain(sc, info);
+        memcpy(mc->at, info->chain.at, sizeof mc->at);
+        mc->legacy = info->legacy;
+        mc->valid = true;
+    }
+    return mc->pc;
+}
+
+/* A signal while setting up a million jobs: give up (the caller, seeing
+ * the flag, reports the interruption, not this error). */
+static int cancelled(dc_sim *sim, uint32_t id, dc_error *err)
+{
+    if ((id & 4095) == 0 && dc_sim_cancelled(sim))
+        return dc_error_set(err, DC_EINPUT, "interrupted while setting up the step-time models");
+    return DC_OK;
+}
+
 static bool chain_any(const dc_job_chain *c)
 {
     return c->at[0] || c->at[1] || c->at[2];
@@ -572,11 +601,15 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
     config_setting_t *top = dc_scenario_lookup(sc, "parallelism");
     /* the jobs with a layout */
     size_t n = 0;
+    chain_memo memo = {0};
     for (uint32_t id = 0; id < n_ids; id++) {
+        int stop = cancelled(sim, id, err);
+        if (stop != DC_OK)
+            return stop;
         const dc_job_info *info = dc_job_info_of(sim, (int32_t)id);
         if (!info)
             continue;
-        dc_job_chain pc = layout_chain(sc, info);
+        dc_job_chain pc = layout_chain_memo(&memo, sc, info);
         n += chain_any(&pc);
     }
     if (top && n == 0)
@@ -590,7 +623,7 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
     if (!sm->net) {
         for (uint32_t id = 0; id < n_ids; id++) {
             const dc_job_info *info = dc_job_info_of(sim, (int32_t)id);
-            dc_job_chain pc = info ? layout_chain(sc, info) : (dc_job_chain){0};
+            dc_job_chain pc = info ? layout_chain_memo(&memo, sc, info) : (dc_job_chain){0};
             if (chain_any(&pc))
                 return dc_scenario_error_at(sc, group_at(&pc), err,
                                             "the step-time model needs a network section (its communication comes "
@@ -607,10 +640,13 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
     dc_job_chain prev_pc = {0};
     for (uint32_t id = 0; id < n_ids; id++) {
         sm->step_of[id] = -1;
+        int stop = cancelled(sim, id, err);
+        if (stop != DC_OK)
+            return stop;
         const dc_job_info *info = dc_job_info_of(sim, (int32_t)id);
         if (!info)
             continue;
-        dc_job_chain pc = layout_chain(sc, info);
+        dc_job_chain pc = layout_chain_memo(&memo, sc, info);
         if (!chain_any(&pc))
             continue;
         job_step *js = &sm->steps[sm->n_steps];
