@@ -1176,7 +1176,7 @@ static void test_cli_mpi_interrupt(void)
     margv[m++] = "--oversubscribe";
     if (geteuid() == 0)
         margv[m++] = "--allow-run-as-root";
-    const char *rest[] = {dcsim_path, "sweep", small, "--reps", "1000", "--threads", "1", "--quiet", "-o", out,
+    const char *rest[] = {dcsim_path, "sweep", small, "--reps", "20000", "--threads", "1", "--quiet", "-o", out,
                           "--set", "horizon_days=300", "--set", "job.work_gpu_h=1e9", NULL};
     for (size_t k = 0; rest[k]; k++)
         margv[m++] = rest[k];
@@ -1200,7 +1200,7 @@ static void test_cli_mpi_interrupt(void)
     if (!strstr(r.err, "dcsim: sweep interrupted by SIGTERM after "))
         fprintf(stderr, "\n  mpirun + SIGINT: status %d, stderr: %s\n", r.status, r.err);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "dcsim: sweep interrupted by SIGTERM after "));
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "of 1000 runs: the runs done are in '"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "of 20000 runs: the runs done are in '"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "(complete = 0) (under mpirun"));
     long long done = -1;
     const char *said = strstr(r.err, "SIGTERM after ");
@@ -1210,11 +1210,11 @@ static void test_cli_mpi_interrupt(void)
     CU_ASSERT_EQUAL(root_attr(out, "rows_done"), done);
     size_t even = 0, odd = 0, rows = 0;
     count_done_rows(out, &even, &odd, &rows);
-    CU_ASSERT_EQUAL(rows, 1000);
+    CU_ASSERT_EQUAL(rows, 20000);
     /* the rows done are those run, on both ranks */
     CU_ASSERT_EQUAL((long long)(even + odd), done);
-    CU_ASSERT_TRUE(even > 0 && odd > 0 && done < 1000);
-    printf("\n  mpirun -np 2 + SIGINT: %lld of 1000 rows written (%zu by rank 0, %zu by rank 1), mpirun status %d\n",
+    CU_ASSERT_TRUE(even > 0 && odd > 0 && done < 20000);
+    printf("\n  mpirun -np 2 + SIGINT: %lld of 20000 rows written (%zu by rank 0, %zu by rank 1), mpirun status %d\n",
            done, even, odd, r.status);
     /* nothing else left in the directory (no temporary file) */
     CU_ASSERT_EQUAL(dc_runner_count_entries(dir), 1);
