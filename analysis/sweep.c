@@ -26,6 +26,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rowtable.h"
 #include "uncertain.h"
 
 typedef struct sweep_axis {
@@ -595,6 +596,7 @@ int dc_sweep_run_row(dc_sweep *sw, size_t w, size_t row, dc_error *err)
      * but those a model computes a figure from (dc_series_keep). */
     dc_eventlog_enable(dc_sim_eventlog(sim), false);
     dc_series_set_enable(dc_sim_series_set(sim), false);
+    dc_rowtable_set_drop(dc_sim_tables(sim));
     /* A signal stops the runs in progress too (within an event), and a row
      * stopped short is not done: it stays NaN in a partial table. */
     dc_sim_set_cancel(sim, sw->cancel);
@@ -781,6 +783,7 @@ int dc_sweep_run_at(dc_sweep *sw, size_t w, size_t g, uint64_t seed, const doubl
     if (rc == DC_OK) {
         dc_eventlog_enable(dc_sim_eventlog(sim), false);
         dc_series_set_enable(dc_sim_series_set(sim), false);
+        dc_rowtable_set_drop(dc_sim_tables(sim));
         rc = dc_sim_run(sim, err);
     }
     if (rc != DC_OK) {

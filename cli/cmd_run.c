@@ -17,6 +17,7 @@
 #include "outfile.h"
 #include "runlimits.h"
 #include "registry.h"
+#include "rowtable.h"
 #include "sim.h"
 #include "numfmt.h"
 #include "trace.h"
@@ -330,10 +331,12 @@ int dc_cmd_run(int argc, char **argv)
     }
     size_t warned = dc_cli_print_warnings(sc, sim, 0);
     if (no_trace) {
-        /* Nothing reads them: no event log, and only the series a figure
-         * is computed from (dc_series_keep).  The summary is the same. */
+        /* Nothing reads them: no event log, no /jobs rows kept, and only
+         * the series a figure is computed from (dc_series_keep).  The
+         * summary is the same. */
         dc_eventlog_enable(dc_sim_eventlog(sim), false);
         dc_series_set_enable(dc_sim_series_set(sim), false);
+        dc_rowtable_set_drop(dc_sim_tables(sim));
     }
 
     if (out_path) {

@@ -59,6 +59,10 @@ void dc_rowtable_commit(dc_rowtable *t);
  * keeps none of them.  NULL: kept in memory (a new set). */
 typedef void (*dc_rowtable_sink)(void *ctx, dc_rowtable *t, const void *rows, size_t n);
 void dc_rowtable_set_sink(dc_rowtable_set *set, dc_rowtable_sink sink, void *ctx, size_t flush_bytes);
+/* Rows counted and dropped, at most 64 KiB of them held per table: for a
+ * run that writes no trace and a sweep's replications, which read no row
+ * (a million jobs' /jobs rows are ~400 MB). */
+void dc_rowtable_set_drop(dc_rowtable_set *set);
 
 /* Reading, for the trace writer.  rows counts every committed row;
  * flushed those given to the sink, buffered those data holds (rows

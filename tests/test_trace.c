@@ -1242,6 +1242,35 @@ static void test_trace_format1(void)
  * one) read back as those of the same trace written at the end: every
  * dataset's table equal, the events byte for byte; with and without
  * compression.  The log and the table keep only the rows not yet flushed. */
+/* Rows dropped (runs without a trace, sweeps): every commit counted, at
+ * most 64 KiB held, the columns still there. */
+static void test_rowtable_drop(void)
+{
+    dc_rowtable_set *set = dc_rowtable_set_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    dc_rowtable_set_drop(set);
+    dc_rowtable *t = dc_rowtable_set_get(set, "jobs", "one row per job");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    int id = dc_rowtable_add_column(t, "job", DC_ROWCOL_I4, 0, "", "its id");
+    int h = dc_rowtable_add_column(t, "run_h", DC_ROWCOL_F8, 0, "h", "its run time");
+    size_t most_held = 0;
+    for (int i = 0; i < 100003; i++) {
+        dc_rowtable_set_i4(t, id, i);
+        dc_rowtable_set_f8(t, h, i * 0.5);
+        dc_rowtable_commit(t);
+        if (dc_rowtable_buffered(t) > most_held)
+            most_held = dc_rowtable_buffered(t);
+    }
+    CU_ASSERT_TRUE(most_held * dc_rowtable_row_size(t) <= 65536);
+    CU_ASSERT_TRUE(most_held * dc_rowtable_row_size(t) > 60000);
+    CU_ASSERT_EQUAL(dc_rowtable_rows(t), 100003);
+    CU_ASSERT_EQUAL(dc_rowtable_flushed(t) + dc_rowtable_buffered(t), 100003);
+    CU_ASSERT_TRUE(dc_rowtable_flushed(t) > 0);
+    CU_ASSERT_EQUAL(dc_rowtable_columns(t), 2);
+    CU_ASSERT_FALSE(dc_rowtable_set_failed(set));
+    dc_rowtable_set_destroy(set);
+}
+
 static void test_trace_stream(void)
 {
     for (int level = 0; level <= 6; level += 6) {
@@ -1356,6 +1385,7 @@ static int register_tests(void)
                   {"missing datasets", test_trace_missing_parts},
                   {"format 1 read as format 2", test_trace_format1},
                   {"rows streamed during the run", test_trace_stream},
+                  {"rows dropped: counted, at most 64 KiB held", test_rowtable_drop},
                   {"checksum: XXH64 block, FNV-1a blocks of older traces, other versions", test_trace_checksum_versions});
     DC_TEST_SUITE("xxh64", {"reference values, pieces", test_xxh64});
     return 0;
