@@ -9,7 +9,7 @@
  * two scenarios run with the same seed see the same history wherever they
  * share a stream name (common random numbers).
  *
- * seed_for = splitmix64(seed XOR fnv1a64(name)); the generator is GSL's
+ * seed_for = splitmix64(splitmix64(seed) XOR fnv1a64(name)); the generator is GSL's
  * mt19937, which takes 32 bits of seed, so the 64-bit hash is folded to 32
  * bits (high XOR low).  Two streams of one run collide with probability about
  * k^2 / 2^33 for k streams: negligible for the tens of streams a run uses. */
