@@ -68,6 +68,16 @@ int dc_runner_write(const char *path, const char *data, size_t n)
     return fclose(f) == 0 && put == n ? 0 : -1;
 }
 
+bool dc_runner_wait_for_file(const char *path)
+{
+    for (int i = 0; i < 12000; i++) {
+        if (access(path, F_OK) == 0)
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
 int dc_runner_count_entries(const char *dir)
 {
     DIR *d = opendir(dir);

@@ -73,5 +73,8 @@ char *dc_runner_slurp(const char *path, size_t *len);
 int dc_runner_write(const char *path, const char *data, size_t n);
 /* Entries of a directory but . and .., or -1 if it cannot be read. */
 int dc_runner_count_entries(const char *dir);
+/* Whether path came to exist within 120 s (polled every 10 ms): a child's
+ * DCSIM_READY_FILE, written once its signal handlers are installed. */
+bool dc_runner_wait_for_file(const char *path);
 
 #endif

@@ -827,12 +827,7 @@ static void run_case(const err_case *c)
          * catches every signal itself from the start) and on a loaded
          * machine alike.  The file is outside the case's directory and
          * TMPDIR, which must stay clean. */
-        bool ready = false;
-        for (int i = 0; i < 12000 && !ready; i++) {
-            ready = access(ready_path, F_OK) == 0;
-            if (!ready)
-                usleep(10000);
-        }
+        bool ready = dc_runner_wait_for_file(ready_path);
         if (!ready)
             fprintf(stderr, "\n  %s: dcsim never became ready for the signal\n", c->what);
         CU_ASSERT_TRUE(ready);
@@ -974,13 +969,7 @@ static void test_second_signal(void)
         const char *env[] = {ready_env, NULL};
         dc_runner_child child;
         CU_ASSERT_EQUAL_FATAL(dc_runner_start(&child, dcsim_path, args, &(dc_runner_opts){.dir = dir, .env = env}), 0);
-        bool is_ready = false;
-        for (int i = 0; i < 12000 && !is_ready; i++) {
-            is_ready = access(ready, F_OK) == 0;
-            if (!is_ready)
-                usleep(10000);
-        }
-        CU_ASSERT_TRUE(is_ready);
+        CU_ASSERT_TRUE(dc_runner_wait_for_file(ready));
         usleep(200000);
         kill(child.pid, SIGINT);
         usleep((useconds_t)atol(delays_us[k]));

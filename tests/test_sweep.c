@@ -1184,13 +1184,7 @@ static void test_cli_mpi_interrupt(void)
     dc_runner_child child;
     const char *env[] = {ready_env, "ASAN_OPTIONS=detect_leaks=0", NULL};
     CU_ASSERT_EQUAL_FATAL(dc_runner_start(&child, mpirun_path, margv, &(dc_runner_opts){.dir = dir, .env = env}), 0);
-    bool is_ready = false;
-    for (int i = 0; i < 12000 && !is_ready; i++) {
-        is_ready = access(ready, F_OK) == 0;
-        if (!is_ready)
-            usleep(10000);
-    }
-    CU_ASSERT_TRUE(is_ready);
+    CU_ASSERT_TRUE(dc_runner_wait_for_file(ready));
     usleep(300000); /* some rows done on both ranks */
     kill(child.pid, SIGINT);
     dc_runner_result r = dc_runner_wait(&child);
