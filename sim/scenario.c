@@ -544,15 +544,23 @@ static void format_at(const dc_scenario *sc, const config_setting_t *s, const ch
         snprintf(out, size, "%s: %s: %s", file, path, msg);
 }
 
+/* format_at with the message formatted from fmt first. */
+static void vformat_at(const dc_scenario *sc, const config_setting_t *s, char *out, size_t size,
+                       const char *fmt, va_list ap)
+{
+    char msg[DC_ERROR_MSG_MAX];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    format_at(sc, s, msg, out, size);
+}
+
 int dc_scenario_error_at(const dc_scenario *sc, const config_setting_t *s,
                          dc_error *err, const char *fmt, ...)
 {
-    char msg[DC_ERROR_MSG_MAX], text[DC_ERROR_MSG_MAX];
+    char text[DC_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vformat_at(sc, s, text, sizeof text, fmt, ap);
     va_end(ap);
-    format_at(sc, s, msg, text, sizeof text);
     return dc_error_set(err, DC_EINPUT, "%s", text);
 }
 
@@ -561,12 +569,11 @@ void dc_scenario_warn_at(const dc_scenario *sc, const config_setting_t *s, const
     if (!sc)
         return;
     /* The warnings are a log kept beside the scenario, not its content. */
-    char msg[DC_ERROR_MSG_MAX], text[DC_ERROR_MSG_MAX];
+    char text[DC_ERROR_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vformat_at(sc, s, text, sizeof text, fmt, ap);
     va_end(ap);
-    format_at(sc, s, msg, text, sizeof text);
     dc_scenario_warn_text(sc, text);
 }
 
