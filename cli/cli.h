@@ -43,6 +43,7 @@ typedef struct dc_cli_run_info {
     uint64_t seed;
     const dc_scenario *warnings_of; /* its warnings, then sim's, as "run.warnings" (NULL: none) */
     const dc_sim *sim_warnings_of;
+    const char *warnings_lines; /* more warnings, one per line (a trace's "warnings" attribute; NULL: none) */
 } dc_cli_run_info;
 /* The warnings of a run: the scenario's (found while building), then the
  * run's (sim/sim.h: found while running).  Printed from index from on as

@@ -138,20 +138,34 @@ int dc_cmd_report(int argc, char **argv)
         if (dc_report_efficiency(t, s, path, &err) != DC_OK)
             goto fail;
     } else if (json) {
-        char *scenario = NULL, *text = NULL;
+        char *scenario = NULL, *text = NULL, *warnings = NULL;
         dc_error ignored = {0};
         dc_trace_attr_string(t, "scenario", &text, &ignored);
+        dc_trace_attr_string(t, "warnings", &warnings, &ignored); /* absent: the run had none */
         scenario = dc_plot_scenario_name(text, file);
         dc_cli_run_info info = {.version = version, .scenario = scenario ? scenario : file, .scenario_file = file,
-                                .seed = seed};
+                                .seed = seed, .warnings_lines = warnings};
         int rc = dc_cli_write_json(s, &info, fl.units, stdout, &err);
         free(scenario);
         free(text);
+        free(warnings);
         if (rc != DC_OK)
             goto fail;
     } else {
-        printf("trace %s: scenario %s, seed %" PRIu64 ", dcsim %s, %.1f of %.0f days simulated\n\n", path, file, seed,
+        printf("trace %s: scenario %s, seed %" PRIu64 ", dcsim %s, %.1f of %.0f days simulated\n", path, file, seed,
                version, end_s / 86400.0, horizon_s / 86400.0);
+        char *warnings = NULL;
+        dc_error ignored = {0};
+        dc_trace_attr_string(t, "warnings", &warnings, &ignored); /* absent: the run had none */
+        for (const char *p = warnings; p && *p;) {
+            const char *nl = strchr(p, '\n');
+            int len = nl ? (int)(nl - p) : (int)strlen(p);
+            if (len > 0)
+                printf("warning: %.*s\n", len, p);
+            p += len + (nl != NULL);
+        }
+        free(warnings);
+        putchar('\n');
         dc_summary_write_text(s, stdout);
     }
     goto done;

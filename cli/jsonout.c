@@ -3,12 +3,15 @@
 
 /* One object, one member a line: first what the run was (dcsim.version,
  * run.seed, run.scenario, run.scenario_file, and run.warnings, an array of
- * the scenario's warnings, when it has some), then every summary figure in
+ * the run's warnings, when it has some: the scenario's and the run's, or
+ * for dcsim report those its trace recorded), then every summary figure in
  * the summary's order, as a number (null when not a number) or, with
  * units, as {"value": V, "unit": "U"} ("" for a figure without unit). */
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "json.h"
 
@@ -23,11 +26,21 @@ int dc_cli_write_json(const dc_summary *s, const dc_cli_run_info *info, bool uni
     dc_json_member_string(j, "run.scenario", info->scenario);
     dc_json_member_string(j, "run.scenario_file", info->scenario_file);
     size_t n_warnings = dc_cli_warning_count(info->warnings_of, info->sim_warnings_of);
-    if (n_warnings > 0) {
+    const char *lines = info->warnings_lines && *info->warnings_lines ? info->warnings_lines : NULL;
+    if (n_warnings > 0 || lines) {
         dc_json_key(j, "run.warnings");
         dc_json_begin_array(j);
         for (size_t i = 0; i < n_warnings; i++)
             dc_json_string(j, dc_cli_warning(info->warnings_of, info->sim_warnings_of, i));
+        for (const char *p = lines; p && *p;) {
+            const char *nl = strchr(p, '\n');
+            size_t len = nl ? (size_t)(nl - p) : strlen(p);
+            char *line = len > 0 ? strndup(p, len) : NULL;
+            if (line)
+                dc_json_string(j, line);
+            free(line);
+            p += len + (nl != NULL);
+        }
         dc_json_end_array(j);
     }
     for (size_t i = 0; i < dc_summary_count(s); i++) {

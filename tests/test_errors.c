@@ -1038,6 +1038,24 @@ static void test_warning_outputs(void)
         H5Aclose(a);
     if (f >= 0)
         H5Fclose(f);
+    /* dcsim report shows the trace's warnings: --json as run.warnings, the text under its first line */
+    r = dc_runner_dcsim((const char *[]){"report", trace, "--json", NULL}, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    member = strstr(r.out, "\"run.warnings\": [\"");
+    CU_ASSERT_PTR_NOT_NULL(member ? strstr(member, "r.cfg:4: checkpoint.retain: 1 checkpoints at the job's "
+                                                   "interval reach back less than the 600 s") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(member ? strstr(member, "\", \"") : NULL); /* two texts */
+    CU_ASSERT_PTR_NOT_NULL(member ? strstr(member, "checkpoint.retain: a corruption of class \\\"sdc\\\"") : NULL);
+    dc_runner_free(&r);
+    r = dc_runner_dcsim((const char *[]){"report", trace, NULL}, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    nl = strchr(r.out, '\n');
+    char *second = nl ? strchr(nl + 1, '\n') : NULL; /* the first warning's line ends there */
+    CU_ASSERT_TRUE(second && strncmp(nl + 1, "warning: ", 9) == 0 && strstr(nl + 1, first) &&
+                   strstr(nl + 1, first) < second);
+    CU_ASSERT_TRUE(second && strncmp(second + 1, "warning: ", 9) == 0 &&
+                   strstr(second + 1, "checkpoint.retain: a corruption of class \"sdc\"") != NULL);
+    dc_runner_free(&r);
 
     /* A sweep gathers its runs' warnings: each once over 4 runs on 2 threads. */
     r = dc_runner_dcsim((const char *[]){"sweep", cfg, "--reps", "4", "--threads", "2", "--quiet", NULL}, NULL);
