@@ -673,12 +673,12 @@ int dc_cmd_sweep(int argc, char **argv)
     rc = dc_sweep_run(sw, mine + skip, n_mine - skip, (size_t)threads, tty ? show_progress : NULL, &prog, &run_err);
     if (prog.shown)
         fputs("\r\033[K", stderr);
-    if (root)
-        print_sweep_warnings(sw, &shown); /* found by the runs (this rank's) */
     /* A signal on any rank interrupts the sweep on all (the rows each
      * finished are gathered all the same). */
     int sig = dc_par_agree(&par, dc_cli_interrupted());
     rc = dc_par_gather(&par, sw, mine, n_mine, rc, &run_err, &err);
+    if (root)
+        print_sweep_warnings(sw, &shown); /* found by the runs (every rank's, gathered) */
     double wall_s = since(&t0);
     if (rc != DC_OK) {
         if (!root)

@@ -137,6 +137,35 @@ static int pack_all(dc_sweep *sw, const size_t *rows, size_t n, int rc, const dc
         used += row_len;
     }
     free(row);
+    /* Then the warnings this rank's runs found: "@LEN\n" + text each (rank 0
+     * keeps each text once, so repeats across workers and points cost nothing
+     * but bytes). */
+    for (size_t w = 0; w < dc_sweep_workers(sw); w++)
+        for (size_t g = 0; g < dc_sweep_points(sw); g++) {
+            const dc_scenario *sc = dc_sweep_worker_scenario(sw, w, g);
+            for (size_t i = 0; i < dc_scenario_warning_count(sc); i++) {
+                const char *t = dc_scenario_warning(sc, i);
+                size_t t_len = strlen(t);
+                char head[32];
+                int h = snprintf(head, sizeof head, "@%zu\n", t_len);
+                if (used + (size_t)h + t_len + 1 > cap) {
+                    size_t c = cap ? cap : 4096;
+                    while (c < used + (size_t)h + t_len + 1)
+                        c *= 2;
+                    char *nb = realloc(buf, c);
+                    if (!nb) {
+                        free(buf);
+                        return DC_ENOMEM;
+                    }
+                    buf = nb;
+                    cap = c;
+                }
+                memcpy(buf + used, head, (size_t)h);
+                used += (size_t)h;
+                memcpy(buf + used, t, t_len);
+                used += t_len;
+            }
+        }
     *out = buf;
     *len = used;
     return DC_OK;
@@ -155,6 +184,20 @@ static int unpack_all(dc_sweep *sw, const char *text, size_t len, int from, dc_e
     while (p < end) {
         size_t row = 0, n = 0;
         char *after;
+        if (*p == '@') { /* a warning of rank from's runs: kept with rank 0's, each text once */
+            n = strtoull(p + 1, &after, 10);
+            if (*after != '\n' || after + 1 + n > end)
+                return dc_error_set(err, DC_EINTERNAL, "malformed warnings from rank %d", from);
+            char *copy = malloc(n + 1);
+            if (!copy)
+                return dc_error_set(err, DC_ENOMEM, "out of memory");
+            memcpy(copy, after + 1, n);
+            copy[n] = '\0';
+            dc_scenario_warn_text(dc_sweep_worker_scenario(sw, 0, 0), copy);
+            free(copy);
+            p = after + 1 + n;
+            continue;
+        }
         if (*p != '#')
             return dc_error_set(err, DC_EINTERNAL, "malformed rows from rank %d", from);
         row = strtoull(p + 1, &after, 10);

@@ -33,8 +33,10 @@ void dc_par_finish(dc_par *p);
 /* The largest status of all ranks (every rank calls it): a failure on one
  * rank stops all of them at the same point. */
 int dc_par_agree(const dc_par *p, int status);
-/* Brings the rows each rank ran to rank 0.  rc and run_err: this rank's
- * outcome; rank 0 returns the first failure of any rank (in rank order). */
+/* Brings the rows each rank ran to rank 0, and the warnings its runs found
+ * (added to rank 0's first worker's first grid point: see
+ * dc_sweep_worker_scenario).  rc and run_err: this rank's outcome; rank 0
+ * returns the first failure of any rank (in rank order). */
 int dc_par_gather(const dc_par *p, dc_sweep *sw, const size_t *rows, size_t n, int rc, const dc_error *run_err,
                   dc_error *err);
 

@@ -1217,6 +1217,57 @@ static void test_cli_mpi_interrupt(void)
     rmdir(dir);
 }
 
+/* A warning only rank 1's runs find reaches rank 0, which prints it once.
+ * Row i runs on rank i mod 2: with one replication of two grid points,
+ * point 2 (a corruption every ~10 GPU-hours, one checkpoint kept) is rank
+ * 1's, point 1 (none in a day) rank 0's.  Before: rank 0 printed only its
+ * own runs' warnings, so the run-time one was lost. */
+static void test_cli_mpi_warnings(void)
+{
+    if (!mpirun_path || !mpirun_path[0]) {
+        printf("\n  (dcsim built without MPI: the 2-rank warnings are skipped)\n");
+        return;
+    }
+    char cfg[400];
+    snprintf(cfg, sizeof cfg, "%s/warn.cfg", workdir);
+    dc_test_write_text(cfg, "horizon_days = 1.0;\ncluster = { nodes = 4; };\n"
+                            "job = { nodes = 4; work_gpu_h = 5000.0; };\n"
+                            "checkpoint = { interval_s = 60.0; write_gb_per_s = 10.0; size_gb = 10.0; retain = 1; };\n"
+                            "failures = ( { name = \"sdc\"; per = \"gpu\"; mode = \"corrupt\"; mtbf_h = 10.0; "
+                            "detect_s = 600.0; } );\n");
+    const char *run_text = "checkpoint.retain: a corruption of class \"sdc\" was found after every one of the 1 "
+                           "checkpoints kept had been taken";
+    const char *margv[32];
+    size_t m = 0;
+    margv[m++] = "-np";
+    margv[m++] = "2";
+    margv[m++] = "--oversubscribe";
+    if (geteuid() == 0)
+        margv[m++] = "--allow-run-as-root";
+    const char *rest[] = {dcsim_path, "sweep", cfg, "--reps", "1", "--threads", "1", "--vary",
+                          "failures.[0].mtbf_h=1e12,10", "--quiet", NULL};
+    const char **args = margv + m + 1; /* rest without the program: the serial sweep's */
+    for (size_t k = 0; rest[k]; k++)
+        margv[m++] = rest[k];
+    margv[m] = NULL;
+    /* the serial sweep first: the warning is found by point 2's run */
+    dc_runner_result r = dc_runner_dcsim(args, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, run_text));
+    dc_runner_free(&r);
+    r = dc_runner_run(mpirun_path, margv,
+                      &(dc_runner_opts){.env = (const char *const[]){"ASAN_OPTIONS=detect_leaks=0", NULL}});
+    CU_ASSERT_EQUAL(r.status, 0);
+    int times = 0;
+    for (const char *at = strstr(r.err, run_text); at; at = strstr(at + 1, run_text))
+        times++;
+    if (times != 1)
+        fprintf(stderr, "\n  mpirun: '%s' %d times in: %s\n", run_text, times, r.err);
+    CU_ASSERT_EQUAL(times, 1);
+    dc_runner_free(&r);
+    unlink(cfg);
+}
+
 /* ---- main ----------------------------------------------------------------------------- */
 
 static int register_suites(void)
@@ -1244,7 +1295,8 @@ static int register_suites(void)
                   {"serial, threads and MPI: byte-identical /runs", test_cli_identical_runs},
                   {"the HDF5 file: tables and the deadline probability", test_cli_output_file},
                   {"bad input: message, status 2, no file", test_cli_bad_input},
-                  {"mpirun -np 2 + SIGINT: the rows done of both ranks written", test_cli_mpi_interrupt});
+                  {"mpirun -np 2 + SIGINT: the rows done of both ranks written", test_cli_mpi_interrupt},
+                  {"mpirun -np 2: rank 1's runs' warnings printed by rank 0", test_cli_mpi_warnings});
     return 0;
 }
 
