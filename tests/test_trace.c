@@ -245,6 +245,50 @@ static void test_summary_add(void)
     dc_summary_destroy(s);
 }
 
+/* 64-bit FNV-1a, as sim/summary.c hashes keys (written out here so that the
+ * test can say whether the pair below still collides). */
+static uint64_t fnv1a64(const char *key)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; *key; key++)
+        h = (h ^ (unsigned char)*key) * 0x100000001b3ULL;
+    return h;
+}
+
+/* Two keys with the same 64-bit FNV-1a hash (0xd61e42ce0c4a1a20, found by a
+ * Brent cycle search over 11-character suffixes: 2.4e9 steps) take the
+ * summary's collision path: the second is found by the scan, neither hides
+ * the other, and a key absent with that hash is absent. */
+static void test_summary_collision(void)
+{
+    const char *a = "collide.Y~w@Itfa|lI", *b = "collide.NMML|wwd@rI";
+    CU_ASSERT_EQUAL_FATAL(fnv1a64(a), fnv1a64(b));
+    CU_ASSERT_EQUAL(fnv1a64(a), 0xd61e42ce0c4a1a20ULL);
+    dc_summary *s = dc_summary_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    double v = 0;
+    CU_ASSERT_EQUAL(dc_summary_set(s, "before", 1, "", NULL), DC_OK);
+    CU_ASSERT_EQUAL(dc_summary_set(s, a, 2, "u_a", "doc a"), DC_OK);
+    CU_ASSERT_FALSE(dc_summary_get(s, b, &v)); /* its hash is there, not its key */
+    CU_ASSERT_EQUAL(dc_summary_set(s, b, 3, "u_b", "doc b"), DC_OK);
+    CU_ASSERT_EQUAL(dc_summary_count(s), 3);
+    CU_ASSERT_TRUE(dc_summary_get(s, a, &v));
+    CU_ASSERT_EQUAL(v, 2);
+    CU_ASSERT_TRUE(dc_summary_get(s, b, &v));
+    CU_ASSERT_EQUAL(v, 3);
+    /* setting and adding either again changes it alone, in place */
+    CU_ASSERT_EQUAL(dc_summary_add(s, b, 0.5, NULL, NULL), DC_OK);
+    CU_ASSERT_EQUAL(dc_summary_set(s, a, 7, NULL, NULL), DC_OK);
+    CU_ASSERT_EQUAL(dc_summary_count(s), 3);
+    CU_ASSERT_STRING_EQUAL(dc_summary_key(s, 1), a);
+    CU_ASSERT_STRING_EQUAL(dc_summary_key(s, 2), b);
+    CU_ASSERT_EQUAL(dc_summary_value(s, 1), 7);
+    CU_ASSERT_EQUAL(dc_summary_value(s, 2), 3.5);
+    CU_ASSERT_STRING_EQUAL(dc_summary_unit(s, 2), "u_b");
+    CU_ASSERT_STRING_EQUAL(dc_summary_doc(s, 1), "doc a");
+    dc_summary_destroy(s);
+}
+
 /* The number after "key": in json, or NAN when it is null or absent. */
 static double json_value(const char *json, const char *quoted_key, bool *is_null)
 {
@@ -1372,6 +1416,7 @@ static int register_tests(void)
                   {"shortest round-trip numbers", test_format_shortest});
     DC_TEST_SUITE("summary", {"set, get, order", test_summary_set_get_order},
                   {"add accumulates", test_summary_add}, {"JSON", test_summary_json},
+                  {"keys with the same hash", test_summary_collision},
                   {"text with breakdown", test_summary_text});
     DC_TEST_SUITE("series", {"step semantics", test_series_steps}, {"off, kept", test_series_off_and_kept});
     DC_TEST_SUITE("eventlog", {"rows, truncation, growth", test_eventlog_rows});
