@@ -84,23 +84,50 @@ int dc_par_agree(const dc_par *p, int status)
 }
 
 #ifdef HAVE_MPI
+/* A growing text (pack_all's). */
+typedef struct packbuf {
+    char *buf;
+    size_t used, cap;
+} packbuf;
+
+/* Appends head and then len bytes of body; false when out of memory. */
+static bool pack_record(packbuf *b, const char *head, size_t head_len, const char *body, size_t len)
+{
+    if (b->used + head_len + len + 1 > b->cap) {
+        size_t c = b->cap ? b->cap : 65536;
+        while (c < b->used + head_len + len + 1)
+            c *= 2;
+        char *nb = realloc(b->buf, c);
+        if (!nb)
+            return false;
+        b->buf = nb;
+        b->cap = c;
+    }
+    memcpy(b->buf + b->used, head, head_len);
+    b->used += head_len;
+    memcpy(b->buf + b->used, body, len);
+    b->used += len;
+    return true;
+}
+
 /* This rank's rows, or its error, as one text: "#ROW LEN\n" + packed row per
- * row, or "!CODE\n" + message. */
+ * row, or "!CODE\n" + message; then the warnings this rank's runs found,
+ * "@LEN\n" + text each (rank 0 keeps each text once, so repeats across
+ * workers and points cost nothing but bytes). */
 static int pack_all(dc_sweep *sw, const size_t *rows, size_t n, int rc, const dc_error *run_err, char **out,
                     size_t *len)
 {
-    char *buf = NULL;
-    size_t used = 0, cap = 0;
+    packbuf b = {0};
+    char head[64];
     *out = NULL;
     *len = 0;
     if (rc != DC_OK) {
         const char *msg = run_err ? run_err->msg : "";
-        size_t m = strlen(msg) + 32;
-        if (!(buf = malloc(m)))
+        int h = snprintf(head, sizeof head, "!%d\n", rc);
+        if (!pack_record(&b, head, (size_t)h, msg, strlen(msg)))
             return DC_ENOMEM;
-        used = (size_t)snprintf(buf, m, "!%d\n%s", rc, msg);
-        *out = buf;
-        *len = used;
+        *out = b.buf;
+        *len = b.used;
         return DC_OK;
     }
     char *row = NULL;
@@ -111,63 +138,32 @@ static int pack_all(dc_sweep *sw, const size_t *rows, size_t n, int rc, const dc
         size_t row_len = 0;
         if (row)
             row[0] = '\0';
-        if (dc_sweep_row_pack(sw, rows[i], &row, &row_len, &row_cap) != DC_OK) {
+        bool packed = dc_sweep_row_pack(sw, rows[i], &row, &row_len, &row_cap) == DC_OK;
+        if (packed) {
+            int h = snprintf(head, sizeof head, "#%zu %zu\n", rows[i], row_len);
+            packed = pack_record(&b, head, (size_t)h, row, row_len);
+        }
+        if (!packed) {
             free(row);
-            free(buf);
+            free(b.buf);
             return DC_ENOMEM;
         }
-        char head[64];
-        int h = snprintf(head, sizeof head, "#%zu %zu\n", rows[i], row_len);
-        if (used + (size_t)h + row_len + 1 > cap) {
-            size_t c = cap ? cap : 65536;
-            while (c < used + (size_t)h + row_len + 1)
-                c *= 2;
-            char *nb = realloc(buf, c);
-            if (!nb) {
-                free(row);
-                free(buf);
-                return DC_ENOMEM;
-            }
-            buf = nb;
-            cap = c;
-        }
-        memcpy(buf + used, head, (size_t)h);
-        used += (size_t)h;
-        memcpy(buf + used, row, row_len);
-        used += row_len;
     }
     free(row);
-    /* Then the warnings this rank's runs found: "@LEN\n" + text each (rank 0
-     * keeps each text once, so repeats across workers and points cost nothing
-     * but bytes). */
     for (size_t w = 0; w < dc_sweep_workers(sw); w++)
         for (size_t g = 0; g < dc_sweep_points(sw); g++) {
             const dc_scenario *sc = dc_sweep_worker_scenario(sw, w, g);
             for (size_t i = 0; i < dc_scenario_warning_count(sc); i++) {
                 const char *t = dc_scenario_warning(sc, i);
-                size_t t_len = strlen(t);
-                char head[32];
-                int h = snprintf(head, sizeof head, "@%zu\n", t_len);
-                if (used + (size_t)h + t_len + 1 > cap) {
-                    size_t c = cap ? cap : 4096;
-                    while (c < used + (size_t)h + t_len + 1)
-                        c *= 2;
-                    char *nb = realloc(buf, c);
-                    if (!nb) {
-                        free(buf);
-                        return DC_ENOMEM;
-                    }
-                    buf = nb;
-                    cap = c;
+                int h = snprintf(head, sizeof head, "@%zu\n", strlen(t));
+                if (!pack_record(&b, head, (size_t)h, t, strlen(t))) {
+                    free(b.buf);
+                    return DC_ENOMEM;
                 }
-                memcpy(buf + used, head, (size_t)h);
-                used += (size_t)h;
-                memcpy(buf + used, t, t_len);
-                used += t_len;
             }
         }
-    *out = buf;
-    *len = used;
+    *out = b.buf;
+    *len = b.used;
     return DC_OK;
 }
 

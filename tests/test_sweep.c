@@ -1149,6 +1149,21 @@ static void count_done_rows(const char *path, size_t *even, size_t *odd, size_t 
         H5Fclose(f);
 }
 
+/* mpirun's arguments for two ranks on this machine, then rest (the
+ * program and its arguments, NULL-ended) into margv (32 entries). */
+static void mpirun_args(const char **margv, const char *const *rest)
+{
+    size_t m = 0;
+    margv[m++] = "-np";
+    margv[m++] = "2";
+    margv[m++] = "--oversubscribe";
+    if (geteuid() == 0)
+        margv[m++] = "--allow-run-as-root";
+    for (size_t k = 0; rest[k] && m < 31; k++)
+        margv[m++] = rest[k];
+    margv[m] = NULL;
+}
+
 /* mpirun -np 2 + SIGINT (issue 18 item 6): mpirun sends the ranks SIGTERM
  * (and SIGKILL a second later); each stops its runs, the rows done on both
  * ranks reach rank 0, which writes them (complete = 0, rows_done) and says
@@ -1169,18 +1184,10 @@ static void test_cli_mpi_interrupt(void)
     snprintf(ready_env, sizeof ready_env, "DCSIM_READY_FILE=%s", ready);
     snprintf(small, sizeof small, "%s/scenarios/small.cfg", getenv("DCSIM_SRCDIR") ? getenv("DCSIM_SRCDIR") : ".");
     unlink(ready);
-    const char *margv[32];
-    size_t m = 0;
-    margv[m++] = "-np";
-    margv[m++] = "2";
-    margv[m++] = "--oversubscribe";
-    if (geteuid() == 0)
-        margv[m++] = "--allow-run-as-root";
     const char *rest[] = {dcsim_path, "sweep", small, "--reps", "20000", "--threads", "1", "--quiet", "-o", out,
                           "--set", "horizon_days=300", "--set", "job.work_gpu_h=1e9", NULL};
-    for (size_t k = 0; rest[k]; k++)
-        margv[m++] = rest[k];
-    margv[m] = NULL;
+    const char *margv[32];
+    mpirun_args(margv, rest);
     dc_runner_child child;
     const char *env[] = {ready_env, "ASAN_OPTIONS=detect_leaks=0", NULL};
     CU_ASSERT_EQUAL_FATAL(dc_runner_start(&child, mpirun_path, margv, &(dc_runner_opts){.dir = dir, .env = env}), 0);
@@ -1237,21 +1244,12 @@ static void test_cli_mpi_warnings(void)
                             "detect_s = 600.0; } );\n");
     const char *run_text = "checkpoint.retain: a corruption of class \"sdc\" was found after every one of the 1 "
                            "checkpoints kept had been taken";
-    const char *margv[32];
-    size_t m = 0;
-    margv[m++] = "-np";
-    margv[m++] = "2";
-    margv[m++] = "--oversubscribe";
-    if (geteuid() == 0)
-        margv[m++] = "--allow-run-as-root";
     const char *rest[] = {dcsim_path, "sweep", cfg, "--reps", "1", "--threads", "1", "--vary",
                           "failures.[0].mtbf_h=1e12,10", "--quiet", NULL};
-    const char **args = margv + m + 1; /* rest without the program: the serial sweep's */
-    for (size_t k = 0; rest[k]; k++)
-        margv[m++] = rest[k];
-    margv[m] = NULL;
+    const char *margv[32];
+    mpirun_args(margv, rest);
     /* the serial sweep first: the warning is found by point 2's run */
-    dc_runner_result r = dc_runner_dcsim(args, NULL);
+    dc_runner_result r = dc_runner_dcsim(rest + 1, NULL);
     CU_ASSERT_EQUAL(r.status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, run_text));
     dc_runner_free(&r);
