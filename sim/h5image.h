@@ -13,7 +13,8 @@
  * caller commits the output (sim/outfile.h: renames its temporary file)
  * only when that succeeded.  Cost: the
  * file's size in memory for the time of the write (bounded by the trace
- * limit, cli/runlimits.h). *
+ * limit, cli/runlimits.h), except for files built through
+ * dc_h5image_fapl_keep, whose raw data spills to a temporary file (below). *
  * Checksum.  dc_h5image_save writes a 512-byte HDF5 user block in front of
  * the image (libhdf5 looks for the superblock at 0, 512, 1024, ... and
  * ignores what precedes it; h5py, h5dump and pandas read such files as any
@@ -51,17 +52,35 @@ hid_t dc_h5image_fapl(void);
  * write.  0 on success; else -1 with the reason in why. */
 int dc_h5image_save(hid_t file, dc_outfile *out, char *why, size_t why_size);
 
-/* The image of a file without the copy dc_h5image_save makes: create the
- * file with the access list dc_h5image_fapl_keep(img) (as dc_h5image_fapl,
- * plus file image callbacks that keep the core driver's buffer when the
- * file closes), close it, then dc_h5image_write(img, ...) writes that
- * buffer (its size: the end-of-file address of its superblock) with the
- * checksum.  The peak memory of a write is then one image, not two. */
+/* A file built without the copy dc_h5image_save makes, and without holding
+ * its bulk in memory: create the file with the access list
+ * dc_h5image_fapl_keep(img) (a file driver of dcsim's, registered with
+ * libhdf5 for img, laid out as the core driver lays files out), close it,
+ * then dc_h5image_write(img, ...) writes its image (its size: the
+ * end-of-file address of its superblock) with the checksum.
+ *
+ * Where the bytes are: in memory, in 4 KiB pages, until spill_after bytes
+ * of raw data (H5FD_MEM_DRAW: the tables' and series' chunks) have been
+ * written (default 16 MiB); from then on each raw write of 8 KiB or more
+ * (a table's 64 KiB chunk, a flush of streamed rows) is appended to the
+ * spool, a temporary file in dir (NULL: $TMPDIR, else /tmp) unlinked as
+ * soon as it is created, so nothing is left behind however the process
+ * ends.  A trace of a million jobs then holds its metadata (the chunk
+ * indexes: kilobytes) and 16 MiB, not its 760 MB.  The driver never fails
+ * a write for the disk's sake: when the spool cannot be created or written
+ * (a full disk, a file-size limit), that write and the rest stay in
+ * memory, as with the core driver.  dc_h5image_write reads the image
+ * twice, once for the checksum in front and once to write it; a spool
+ * that cannot be read back fails it with a message.
+ * dc_h5image_spilled: the bytes that went to the spool (for tests). */
 typedef struct dc_h5image dc_h5image;
 dc_h5image *dc_h5image_create(void);
 void dc_h5image_destroy(dc_h5image *img);
 hid_t dc_h5image_fapl_keep(dc_h5image *img);
 int dc_h5image_write(dc_h5image *img, dc_outfile *out, char *why, size_t why_size);
+/* 0, or -1 when out of memory (nothing changed). */
+int dc_h5image_set_spill(dc_h5image *img, size_t spill_after, const char *dir);
+unsigned long long dc_h5image_spilled(const dc_h5image *img);
 
 /* 0: path carries a checksum that matches, or none (unchecked); 1: it is
  * damaged (why says how); -1: it cannot be read (let the caller's open say

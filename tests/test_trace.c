@@ -18,6 +18,7 @@
 
 #include "error.h"
 #include "eventlog.h"
+#include "h5image.h"
 #include "series.h"
 #include "json.h"
 #include "numfmt.h"
@@ -1410,6 +1411,150 @@ static void test_trace_stream(void)
     }
 }
 
+/* ---- the file driver of sim/h5image.h ------------------------------------------ */
+
+/* One file through dc_h5image_fapl_keep with spill_after bytes in memory
+ * and the spool in dir: a chunked table of n doubles v[i] = 0.5 i + 1
+ * appended in pieces of 10,007 (no chunk cache, so a piece ending inside a
+ * chunk makes libhdf5 read that chunk back and write it again in place), a
+ * contiguous 1 MiB dataset and an attribute; written to path.  Returns
+ * the bytes spilled. */
+static unsigned long long keep_file_write(const char *path, size_t spill_after, const char *dir, size_t n)
+{
+    dc_h5image *img = dc_h5image_create();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(img);
+    CU_ASSERT_EQUAL_FATAL(dc_h5image_set_spill(img, spill_after, dir), 0);
+    hid_t fapl = dc_h5image_fapl_keep(img);
+    CU_ASSERT_FATAL(fapl >= 0);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    CU_ASSERT_FATAL(f >= 0);
+    H5Pclose(fapl);
+    hsize_t zero = 0, unlim = H5S_UNLIMITED, chunk = 8192;
+    hid_t space = H5Screate_simple(1, &zero, &unlim), dcpl = H5Pcreate(H5P_DATASET_CREATE),
+          dapl = H5Pcreate(H5P_DATASET_ACCESS);
+    H5Pset_chunk(dcpl, 1, &chunk);
+    H5Pset_chunk_cache(dapl, 0, 0, 1.0);
+    hid_t d = H5Dcreate2(f, "/v", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, dapl);
+    CU_ASSERT_FATAL(d >= 0);
+    H5Sclose(space);
+    double *piece = malloc(10007 * sizeof *piece);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(piece);
+    for (size_t at = 0; at < n; at += 10007) {
+        hsize_t k = n - at < 10007 ? n - at : 10007, start = at, end = at + k;
+        for (hsize_t i = 0; i < k; i++)
+            piece[i] = 0.5 * (double)(at + i) + 1;
+        CU_ASSERT(H5Dset_extent(d, &end) >= 0);
+        hid_t fs = H5Dget_space(d), ms = H5Screate_simple(1, &k, NULL);
+        H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, NULL, &k, NULL);
+        CU_ASSERT(H5Dwrite(d, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, piece) >= 0);
+        H5Sclose(fs);
+        H5Sclose(ms);
+    }
+    free(piece);
+    H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Pclose(dapl);
+    hsize_t big = 1 << 17;
+    double *w = malloc(big * sizeof *w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    for (hsize_t i = 0; i < big; i++)
+        w[i] = -(double)i;
+    space = H5Screate_simple(1, &big, NULL);
+    d = H5Dcreate2(f, "/w", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CU_ASSERT(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, w) >= 0);
+    free(w);
+    hid_t scalar = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(d, "n", H5T_STD_I64LE, scalar, H5P_DEFAULT, H5P_DEFAULT);
+    long long nn = (long long)n;
+    CU_ASSERT(H5Awrite(a, H5T_NATIVE_LLONG, &nn) >= 0);
+    H5Aclose(a);
+    H5Sclose(scalar);
+    H5Sclose(space);
+    H5Dclose(d);
+    CU_ASSERT_FATAL(H5Fclose(f) >= 0);
+    dc_error err;
+    dc_outfile *out = dc_outfile_open(path, "trace", &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    char why[512];
+    CU_ASSERT_EQUAL(dc_h5image_write(img, out, why, sizeof why), 0);
+    CU_ASSERT_EQUAL(dc_outfile_commit(out, &err), DC_OK);
+    unsigned long long spilled = dc_h5image_spilled(img);
+    dc_h5image_destroy(img);
+    return spilled;
+}
+
+/* The whole of a file, malloc'd, its size in *n. */
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    unsigned char *buf = malloc(len > 0 ? (size_t)len : 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+    CU_ASSERT_EQUAL(fread(buf, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    *n = (size_t)len;
+    return buf;
+}
+
+/* The same file kept all in memory, spilled from the first raw byte on,
+ * spilled after 1 MB, and with a spool that cannot be created (memory
+ * then): byte for byte the same files (with the checksum), read back
+ * exactly by libhdf5, the spool's bytes counted, no spool file left in
+ * its directory (main checks g_dir is empty). */
+static void test_h5image_spill(void)
+{
+    const size_t n = 300000; /* 2.4 MB of doubles in 37 chunks */
+    char paths[4][600];
+    const char *names[4] = {"mem.h5", "spill0.h5", "spill1m.h5", "nodir.h5"};
+    for (int k = 0; k < 4; k++)
+        path_in(paths[k], sizeof paths[k], names[k]);
+    CU_ASSERT_EQUAL(keep_file_write(paths[0], SIZE_MAX, g_dir, n), 0);
+    unsigned long long s0 = keep_file_write(paths[1], 0, g_dir, n);
+    unsigned long long s1 = keep_file_write(paths[2], 1000000, g_dir, n);
+    CU_ASSERT_EQUAL(keep_file_write(paths[3], 0, "/nonexistent/dcsim-test", n), 0);
+    /* every raw byte (the table's 2,457,600-byte chunks, the 1 MiB array)
+     * at least once; after 1 MB, less, but still most */
+    CU_ASSERT_TRUE(s0 >= 37 * 65536 + (1 << 20));
+    CU_ASSERT_TRUE(s1 < s0 && s1 >= 37 * 65536 + (1 << 20) - 1000000 - 2 * 65536);
+    size_t len0;
+    unsigned char *b0 = slurp(paths[0], &len0);
+    for (int k = 1; k < 4; k++) {
+        size_t len;
+        unsigned char *b = slurp(paths[k], &len);
+        CU_ASSERT_EQUAL(len, len0);
+        CU_ASSERT_TRUE(len == len0 && memcmp(b, b0, len) == 0);
+        free(b);
+    }
+    free(b0);
+    char why[256];
+    CU_ASSERT_EQUAL(dc_h5image_verify(paths[1], why, sizeof why), 0);
+    hid_t f = H5Fopen(paths[1], H5F_ACC_RDONLY, H5P_DEFAULT);
+    CU_ASSERT_FATAL(f >= 0);
+    double *v = malloc(n * sizeof *v), *w = malloc((1 << 17) * sizeof *w);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    hid_t d = H5Dopen2(f, "/v", H5P_DEFAULT);
+    CU_ASSERT(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    H5Dclose(d);
+    d = H5Dopen2(f, "/w", H5P_DEFAULT);
+    CU_ASSERT(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, w) >= 0);
+    H5Dclose(d);
+    H5Fclose(f);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += v[i] != 0.5 * (double)i + 1;
+    for (size_t i = 0; i < (1 << 17); i++)
+        bad += w[i] != -(double)i;
+    CU_ASSERT_EQUAL(bad, 0);
+    free(v);
+    free(w);
+    for (int k = 0; k < 4; k++)
+        unlink(paths[k]);
+}
+
 static int register_tests(void)
 {
     DC_TEST_SUITE("json", {"the writer: layout, escapes, numbers, errors", test_json_writer},
@@ -1430,6 +1575,7 @@ static int register_tests(void)
                   {"missing datasets", test_trace_missing_parts},
                   {"format 1 read as format 2", test_trace_format1},
                   {"rows streamed during the run", test_trace_stream},
+                  {"file driver: spilled and in-memory images the same bytes", test_h5image_spill},
                   {"rows dropped: counted, at most 64 KiB held", test_rowtable_drop},
                   {"checksum: XXH64 block, FNV-1a blocks of older traces, other versions", test_trace_checksum_versions});
     DC_TEST_SUITE("xxh64", {"reference values, pieces", test_xxh64});
