@@ -25,11 +25,16 @@ const dc_param dc_cluster_params[] = {
      "nodes per rack (a rack-level failure takes them all)"},
     {"cluster.types", DC_PARAM_LIST, DC_PARAM_NO_DEFAULT, "", 0, NULL, 0, 0, NULL,
      "mixed hardware: node types, taken in order (their nodes add up to nodes + spare_nodes; each has the "
-     "cluster's gpus_per_node); absent: one type"},
+     "cluster's gpus_per_node, or none: a CPU-only type); absent: one type"},
     {"cluster.types.[].name", DC_PARAM_STRING, DC_PARAM_REQUIRED, "", 0, NULL, 0, 0, NULL,
      "type name (a job's type; its own scheduler pool when scheduler.pools is absent)"},
     {"cluster.types.[].nodes", DC_PARAM_INT, DC_PARAM_REQUIRED, "nodes", 0, NULL, 1, MAX_NODES, NULL,
      "nodes of this type"},
+    {"cluster.types.[].gpus_per_node", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "GPUs", 0, NULL, 0, MAX_GPUS_PER_NODE, NULL,
+     "GPUs in each node of this type: the cluster's gpus_per_node (the default) or 0, a CPU-only type (its nodes run "
+     "CPU jobs, their time in cpu_node_hours.*, none in gpu_hours.*)"},
+    {"cluster.types.[].cores_per_node", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "cores", 0, NULL, 1, 1e5, NULL,
+     "CPU cores in each node of this type (the chip table; cluster.cpu_cores)"},
     {"cluster.types.[].gpu_peak_tflops", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "TFLOP/s", 0,
      NULL, 0, 1e6, NULL, "peak dense TFLOP/s of one GPU (the default of its jobs' gpu_peak_tflops; the chip table)"},
     {"cluster.types.[].gpu_idle_w", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "W", 0, NULL, 0, 1e4, NULL,
@@ -37,13 +42,13 @@ const dc_param dc_cluster_params[] = {
     {"cluster.types.[].gpu_peak_w", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "W", 0, NULL, 0,
      1e4, NULL, "power of a GPU at full utilisation and clock (default: power.gpu.peak_w)"},
     {"cluster.types.[].host_w", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "W", 0, NULL, 0, 1e6, NULL,
-     "power of a busy node without its GPUs (default: power.node.host_w)"},
+     "power of a busy node without its GPUs (default: power.node.host_w; a CPU-only node's busy power)"},
     {"cluster.types.[].host_idle_w", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "W", 0, NULL, 0, 1e6, NULL,
-     "power of an idle node without its GPUs (default: power.node.host_idle_w)"},
+     "power of an idle node without its GPUs (default: power.node.host_idle_w; a CPU-only node's idle power)"},
     {"cluster.types.[].gpu_usd", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "USD", 0, NULL, 0, 1e15, NULL,
      "price of one GPU (default: cost.capex.gpu_usd)"},
     {"cluster.types.[].server_usd", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "USD", 0, NULL, 0, 1e15, NULL,
-     "price of one node without its GPUs (default: cost.capex.server_usd)"},
+     "price of one node without its GPUs (default: cost.capex.server_usd; a CPU-only node's price)"},
     {"cluster.types.[].failure_scale", DC_PARAM_FLOAT, 0, "", 1, NULL, 0, 1e6, NULL,
      "failure rate of this type's nodes against the failure classes' (per-GPU and per-node classes: their "
      "hazard times this)"},
@@ -71,6 +76,7 @@ typedef struct job_slot {
     int32_t lost_node, lost_next; /* its shared node failed: the jobs it held, while the failure is published */
     uint32_t held;
     bool tracked;        /* its held GPUs count in tracked_gpus (dc_cluster_job_track) */
+    bool cpu;            /* a CPU job: it holds CPU-only nodes, no GPUs */
     uint32_t *list, cap; /* the held nodes (node_pos[n] is n's index) */
     uint64_t changes;
     dc_job_phase phase;
@@ -85,6 +91,8 @@ struct dc_cluster {
     dc_cluster_type *types;
     size_t n_types;
     uint8_t *type_of;     /* per node with several types */
+    bool has_cpu;         /* a CPU-only type (gpus_per_node 0) exists */
+    uint32_t n_cpu_nodes; /* nodes of the CPU-only types */
     uint32_t *type_idle;  /* idle nodes per type */
     uint64_t *type_shared_free; /* free GPUs on shared nodes per type (the power model: they idle) */
     uint8_t *absent;      /* per node when stages come or go: not delivered or retired */
@@ -96,6 +104,7 @@ struct dc_cluster {
     uint32_t *used_gpus;  /* GPUs held by shares on a shared BUSY node (0: not shared) */
     uint64_t shared_free; /* free GPUs on shared nodes, summed */
     uint64_t tracked_gpus; /* GPUs held by the tracked jobs */
+    uint32_t tracked_cpu_nodes; /* CPU-only nodes held by the tracked jobs (CPU jobs) */
     uint32_t n_shares;    /* jobs holding a share */
     uint32_t *node_pos;   /* a BUSY node's index in its job's list */
     uint32_t nodes_per_leaf, leaves_per_pod; /* network domains */
@@ -106,10 +115,15 @@ struct dc_cluster {
     double *idle_since_s;
     uint32_t n_busy, n_down, n_retired;
     uint32_t n_down_reason[DC_MAX_DOWN_REASONS];
+    /* The same counts of the CPU-only nodes alone (they are in the above too;
+     * the GPU-hour ledger takes the difference). */
+    uint32_t cpu_idle_count, cpu_n_busy, cpu_n_down, cpu_n_absent, cpu_n_retired;
+    uint32_t cpu_n_down_reason[DC_MAX_DOWN_REASONS];
 
     job_slot *jobs;
     uint32_t n_jobs, cap_jobs;
 
+    double hazard_node_cpu; /* the per-node part of hazard_node without the per-GPU classes' */
     double hazard_node, hazard_rack, hazard_job, hazard_job_gpu;
 
     /* Node-seconds by state, banked at every change. */
@@ -117,6 +131,9 @@ struct dc_cluster {
     double idle_node_s, busy_node_s, down_node_s, retired_node_s;
     double shared_free_gpu_s; /* free GPUs of shared nodes x time */
     double reason_node_s[DC_MAX_DOWN_REASONS];
+    /* CPU-only nodes' node-seconds by state (not in the lines above) */
+    double cpu_idle_s, cpu_busy_s, cpu_down_s, cpu_absent_s, cpu_retired_s;
+    double cpu_reason_s[DC_MAX_DOWN_REASONS];
     char reason_names[DC_MAX_DOWN_REASONS][32];
     size_t n_reasons;
 
@@ -149,6 +166,15 @@ const dc_cluster_stage *dc_cluster_stage_at(const dc_cluster *c, size_t k) { ret
 bool dc_cluster_node_present(const dc_cluster *c, uint32_t node) { return !c->absent || !c->absent[node]; }
 uint32_t dc_cluster_absent_count(const dc_cluster *c) { return c->n_absent; }
 static bool absent(const dc_cluster *c, uint32_t node) { return c->absent && c->absent[node]; }
+static bool is_cpu(const dc_cluster *c, uint32_t node)
+{
+    return c->has_cpu && c->types[c->type_of[node]].gpus_per_node == 0;
+}
+/* A node count changes, and the CPU-only nodes' with it. */
+#define NODE_INC(c, node, field) ((c)->field++, (c)->cpu_##field += is_cpu((c), (node)))
+#define NODE_DEC(c, node, field) ((c)->field--, (c)->cpu_##field -= is_cpu((c), (node)))
+uint32_t dc_cluster_node_gpus(const dc_cluster *c, uint32_t node) { return is_cpu(c, node) ? 0 : c->gpus_per_node; }
+uint32_t dc_cluster_cpu_node_count(const dc_cluster *c) { return c->n_cpu_nodes; }
 size_t dc_cluster_type_count(const dc_cluster *c) { return c->n_types; }
 const dc_cluster_type *dc_cluster_type_at(const dc_cluster *c, size_t t) { return &c->types[t]; }
 int dc_cluster_node_type(const dc_cluster *c, uint32_t node) { return c->type_of ? c->type_of[node] : 0; }
@@ -217,6 +243,8 @@ static bool list_add(dc_cluster *c, int32_t job, uint32_t node)
     j->changes++;
     if (j->tracked)
         c->tracked_gpus += dc_cluster_job_gpus_per_node(c, job);
+    if (j->tracked && j->cpu)
+        c->tracked_cpu_nodes++;
     return true;
 }
 
@@ -233,6 +261,8 @@ static void list_remove(dc_cluster *c, uint32_t node)
     j->changes++;
     if (j->tracked)
         c->tracked_gpus -= dc_cluster_job_gpus_per_node(c, c->job_of[node]);
+    if (j->tracked && j->cpu)
+        c->tracked_cpu_nodes--;
 }
 
 int32_t dc_cluster_idle_first(const dc_cluster *c) { return c->idle_head; }
@@ -292,14 +322,24 @@ static void bank(dc_cluster *c)
     double now = dc_sim_now(c->sim);
     double dt = now - c->last_change_s;
     if (dt > 0.0) {
-        c->idle_node_s += dt * c->idle_count;
-        c->busy_node_s += dt * c->n_busy;
-        c->down_node_s += dt * (c->n_down - c->n_absent);
-        c->absent_node_s += dt * c->n_absent;
-        c->retired_node_s += dt * c->n_retired;
+        /* GPU nodes: all counts less the CPU-only nodes' */
+        c->idle_node_s += dt * (c->idle_count - c->cpu_idle_count);
+        c->busy_node_s += dt * (c->n_busy - c->cpu_n_busy);
+        c->down_node_s += dt * ((c->n_down - c->n_absent) - (c->cpu_n_down - c->cpu_n_absent));
+        c->absent_node_s += dt * (c->n_absent - c->cpu_n_absent);
+        c->retired_node_s += dt * (c->n_retired - c->cpu_n_retired);
         c->shared_free_gpu_s += dt * (double)c->shared_free;
         for (size_t r = 1; r < c->n_reasons; r++)
-            c->reason_node_s[r] += dt * c->n_down_reason[r];
+            c->reason_node_s[r] += dt * (c->n_down_reason[r] - c->cpu_n_down_reason[r]);
+        if (c->has_cpu) {
+            c->cpu_idle_s += dt * c->cpu_idle_count;
+            c->cpu_busy_s += dt * c->cpu_n_busy;
+            c->cpu_down_s += dt * (c->cpu_n_down - c->cpu_n_absent);
+            c->cpu_absent_s += dt * c->cpu_n_absent;
+            c->cpu_retired_s += dt * c->cpu_n_retired;
+            for (size_t r = 1; r < c->n_reasons; r++)
+                c->cpu_reason_s[r] += dt * c->cpu_n_down_reason[r];
+        }
     }
     c->last_change_s = now;
 }
@@ -320,7 +360,7 @@ static void idle_push(dc_cluster *c, uint32_t node)
     else
         c->idle_head = (int32_t)node;
     c->idle_tail = (int32_t)node;
-    c->idle_count++;
+    NODE_INC(c, node, idle_count);
     c->type_idle[dc_cluster_node_type(c, node)]++;
     c->idle_since_s[node] = dc_sim_now(c->sim);
     c->state[node] = DC_NODE_IDLE;
@@ -338,7 +378,7 @@ static void idle_remove(dc_cluster *c, uint32_t node)
         c->idle_prev[n] = p;
     else
         c->idle_tail = p;
-    c->idle_count--;
+    NODE_DEC(c, node, idle_count);
     c->type_idle[dc_cluster_node_type(c, node)]--;
 }
 
@@ -353,8 +393,11 @@ void dc_cluster_set_job_gpus(dc_cluster *c, int32_t job, uint32_t gpus)
 
 uint32_t dc_cluster_job_gpus_per_node(const dc_cluster *c, int32_t job)
 {
-    return c->jobs[job].gpus ? c->jobs[job].gpus : c->gpus_per_node;
+    return c->jobs[job].cpu ? 0 : c->jobs[job].gpus ? c->jobs[job].gpus : c->gpus_per_node;
 }
+
+void dc_cluster_set_job_cpu(dc_cluster *c, int32_t job) { c->jobs[job].cpu = true; }
+bool dc_cluster_job_cpu(const dc_cluster *c, int32_t job) { return c->jobs[job].cpu; }
 
 uint32_t dc_cluster_job_held_gpus(const dc_cluster *c, int32_t job)
 {
@@ -364,7 +407,7 @@ uint32_t dc_cluster_job_held_gpus(const dc_cluster *c, int32_t job)
 uint32_t dc_cluster_node_free_gpus(const dc_cluster *c, uint32_t node)
 {
     if (c->state[node] == DC_NODE_IDLE)
-        return c->gpus_per_node;
+        return dc_cluster_node_gpus(c, node);
     return c->state[node] == DC_NODE_BUSY && c->used_gpus[node] > 0 ? c->gpus_per_node - c->used_gpus[node] : 0;
 }
 
@@ -400,13 +443,17 @@ void dc_cluster_job_track(dc_cluster *c, int32_t job, bool on)
     j->tracked = on;
     uint64_t g = dc_cluster_job_held_gpus(c, job);
     c->tracked_gpus = on ? c->tracked_gpus + g : c->tracked_gpus - g;
+    if (j->cpu)
+        c->tracked_cpu_nodes = on ? c->tracked_cpu_nodes + j->held : c->tracked_cpu_nodes - j->held;
 }
 
 uint64_t dc_cluster_tracked_held_gpus(const dc_cluster *c) { return c->tracked_gpus; }
+uint32_t dc_cluster_tracked_cpu_nodes(const dc_cluster *c) { return c->tracked_cpu_nodes; }
+uint32_t dc_cluster_busy_cpu_nodes(const dc_cluster *c) { return c->cpu_n_busy; }
 
 uint64_t dc_cluster_busy_gpus(const dc_cluster *c)
 {
-    return (uint64_t)c->n_busy * c->gpus_per_node - c->shared_free;
+    return (uint64_t)(c->n_busy - c->cpu_n_busy) * c->gpus_per_node - c->shared_free;
 }
 
 bool dc_cluster_take_share(dc_cluster *c, int32_t job, uint32_t node)
@@ -428,7 +475,7 @@ bool dc_cluster_take_share(dc_cluster *c, int32_t job, uint32_t node)
     if (opens) {
         idle_remove(c, node);
         c->state[node] = DC_NODE_BUSY;
-        c->n_busy++;
+        NODE_INC(c, node, n_busy);
         shared_free_add(c, node, c->gpus_per_node);
     }
     j->share_node = (int32_t)node;
@@ -475,7 +522,7 @@ bool dc_cluster_release_share(dc_cluster *c, int32_t job)
     if (c->used_gpus[node] > 0)
         return false;
     shared_free_add(c, node, -(int64_t)c->gpus_per_node);
-    c->n_busy--;
+    NODE_DEC(c, node, n_busy);
     idle_push(c, node);
     dc_sim_publish(c->sim, c->sig_node_idle, NULL);
     return true;
@@ -546,7 +593,7 @@ bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node)
     idle_remove(c, n);
     c->state[n] = DC_NODE_BUSY;
     c->job_of[n] = job;
-    c->n_busy++;
+    NODE_INC(c, n, n_busy);
     *node = n;
     return true;
 }
@@ -563,7 +610,7 @@ bool dc_cluster_take_node(dc_cluster *c, int32_t job, uint32_t node)
     idle_remove(c, node);
     c->state[node] = DC_NODE_BUSY;
     c->job_of[node] = job;
-    c->n_busy++;
+    NODE_INC(c, node, n_busy);
     return true;
 }
 
@@ -578,8 +625,8 @@ bool dc_cluster_withdraw(dc_cluster *c, uint32_t node, int reason)
     c->state[node] = DC_NODE_DOWN;
     c->job_of[node] = -1;
     c->reason[node] = (uint8_t)reason;
-    c->n_down++;
-    c->n_down_reason[reason]++;
+    NODE_INC(c, node, n_down);
+    NODE_INC(c, node, n_down_reason[reason]);
     record(c);
     return true;
 }
@@ -589,8 +636,8 @@ bool dc_cluster_restore(dc_cluster *c, uint32_t node)
     if (node >= c->n_nodes || c->state[node] != DC_NODE_DOWN || absent(c, node))
         return false;
     bank(c);
-    c->n_down--;
-    c->n_down_reason[c->reason[node]]--;
+    NODE_DEC(c, node, n_down);
+    NODE_DEC(c, node, n_down_reason[c->reason[node]]);
     c->reason[node] = 0;
     idle_push(c, node);
     record(c);
@@ -601,7 +648,7 @@ bool dc_cluster_restore(dc_cluster *c, uint32_t node)
 void dc_cluster_release(dc_cluster *c, uint32_t node)
 {
     bank(c);
-    c->n_busy--;
+    NODE_DEC(c, node, n_busy);
     list_remove(c, node);
     idle_push(c, node);
     dc_sim_publish(c->sim, c->sig_node_idle, NULL);
@@ -632,15 +679,15 @@ void dc_cluster_fail_returning(dc_cluster *c, int class_id, const char *class_na
         if (c->state[n] == DC_NODE_DOWN || c->state[n] == DC_NODE_RETIRED)
             continue;
         if (c->state[n] == DC_NODE_BUSY) {
-            c->n_busy--;
+            NODE_DEC(c, n, n_busy);
             list_remove(c, n);
             shares_lose(c, n);
         } else
             idle_remove(c, n);
         c->state[n] = DC_NODE_DOWN;
         c->reason[n] = 0;
-        c->n_down++;
-        c->n_down_reason[0]++;
+        NODE_INC(c, n, n_down);
+        NODE_INC(c, n, n_down_reason[0]);
         if (n_taken < sizeof taken / sizeof taken[0])
             taken[n_taken++] = n;
     }
@@ -676,8 +723,8 @@ void dc_cluster_returned(dc_cluster *c, const dc_nodes_event *ev)
         uint32_t n = ev->nodes[i];
         if (c->state[n] != DC_NODE_DOWN || absent(c, n)) /* a retired stage's node stays out */
             continue;
-        c->n_down--;
-        c->n_down_reason[c->reason[n]]--;
+        NODE_DEC(c, n, n_down);
+        NODE_DEC(c, n, n_down_reason[c->reason[n]]);
         c->reason[n] = 0;
         idle_push(c, n);
     }
@@ -691,10 +738,10 @@ void dc_cluster_retire(dc_cluster *c, uint32_t node)
     if (c->state[node] != DC_NODE_DOWN || absent(c, node))
         return;
     bank(c);
-    c->n_down--;
-    c->n_down_reason[c->reason[node]]--;
+    NODE_DEC(c, node, n_down);
+    NODE_DEC(c, node, n_down_reason[c->reason[node]]);
     c->reason[node] = 0;
-    c->n_retired++;
+    NODE_INC(c, node, n_retired);
     c->state[node] = DC_NODE_RETIRED;
     record(c);
 }
@@ -704,7 +751,7 @@ void dc_cluster_replace_retired(dc_cluster *c, uint32_t node)
     if (c->state[node] != DC_NODE_RETIRED)
         return;
     bank(c);
-    c->n_retired--;
+    NODE_DEC(c, node, n_retired);
     idle_push(c, node);
     record(c);
     dc_nodes_event ev = {.nodes = &node, .n_nodes = 1, .class_id = -1, .as_new = true, .new_node = true};
@@ -729,9 +776,9 @@ void dc_cluster_set_down_reason(dc_cluster *c, uint32_t node, int reason)
         || c->reason[node] == reason)
         return;
     bank(c);
-    c->n_down_reason[c->reason[node]]--;
+    NODE_DEC(c, node, n_down_reason[c->reason[node]]);
     c->reason[node] = (uint8_t)reason;
-    c->n_down_reason[reason]++;
+    NODE_INC(c, node, n_down_reason[reason]);
 }
 
 int dc_cluster_add_failure_class(dc_cluster *c, const char *name)
@@ -765,15 +812,20 @@ void dc_cluster_add_hazard(dc_cluster *c, double per_node, double per_rack,
                            double per_job, double per_job_gpu)
 {
     c->hazard_node += per_node;
+    c->hazard_node_cpu += per_node;
     c->hazard_rack += per_rack;
     c->hazard_job += per_job;
     c->hazard_job_gpu += per_job_gpu;
 }
 
+void dc_cluster_add_gpu_hazard(dc_cluster *c, double per_node) { c->hazard_node += per_node; }
+
 double dc_cluster_job_hazard_on(const dc_cluster *c, uint32_t nodes, int type)
 {
     double scale = type >= 0 && (size_t)type < c->n_types ? c->types[type].failure_scale : 1.0;
     double racks = ceil((double)nodes / c->nodes_per_rack);
+    if (type >= 0 && (size_t)type < c->n_types && c->types[type].gpus_per_node == 0) /* CPU-only: no GPUs */
+        return nodes * c->hazard_node_cpu * scale + racks * c->hazard_rack + c->hazard_job;
     return nodes * c->hazard_node * scale + racks * c->hazard_rack + c->hazard_job
            + (double)nodes * c->gpus_per_node * c->hazard_job_gpu;
 }
@@ -802,7 +854,8 @@ static int read_types(dc_cluster *c, const dc_scenario *sc, config_setting_t *g,
         return dc_error_set(err, DC_ENOMEM, "out of memory for the node types");
     c->n_types = n ? n : 1;
     if (!n) {
-        c->types[0] = (dc_cluster_type){"default", 0, c->n_nodes, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 1.0};
+        c->types[0] = (dc_cluster_type){"default", 0, c->n_nodes, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 1.0,
+                                        c->gpus_per_node, 0};
         return DC_OK;
     }
     double sum = 0;
@@ -833,7 +886,29 @@ static int read_types(dc_cluster *c, const dc_scenario *sc, config_setting_t *g,
                 *v[k] = NAN;
         ty->failure_scale = 1.0;
         config_setting_lookup_float(e, "failure_scale", &ty->failure_scale);
+        int gpn = (int)c->gpus_per_node, cores = 0;
+        config_setting_t *at = config_setting_get_member(e, "gpus_per_node");
+        if (at && (gpn = config_setting_get_int(at)) != 0 && gpn != (int)c->gpus_per_node)
+            return dc_scenario_error_at(sc, at, err,
+                                        "a type has the cluster's gpus_per_node (%u) or 0 (a CPU-only type), not %d",
+                                        c->gpus_per_node, gpn);
+        ty->gpus_per_node = (uint32_t)gpn;
+        config_setting_lookup_int(e, "cores_per_node", &cores);
+        ty->cores_per_node = (uint32_t)cores;
+        if (gpn == 0) {
+            static const char *const gpu_keys[] = {"gpu_peak_tflops", "gpu_idle_w", "gpu_peak_w", "gpu_usd"};
+            for (size_t k = 0; k < sizeof gpu_keys / sizeof gpu_keys[0]; k++)
+                if (config_setting_get_member(e, gpu_keys[k]))
+                    return dc_scenario_error_at(sc, config_setting_get_member(e, gpu_keys[k]), err,
+                                                "type \"%s\" is CPU-only (gpus_per_node = 0): it has no GPU for %s",
+                                                ty->name, gpu_keys[k]);
+            c->has_cpu = true;
+            c->n_cpu_nodes += ty->nodes;
+        }
     }
+    if (c->n_cpu_nodes > 0 && c->n_cpu_nodes == (uint32_t)sum)
+        return dc_scenario_error_at(sc, list, err, "every type is CPU-only (gpus_per_node = 0): give at least one "
+                                                   "type with GPUs");
     if (sum != (double)c->n_nodes)
         return dc_scenario_error_at(sc, list, err,
                                     "the types hold %.0f nodes but the cluster has %u (nodes + spare_nodes)", sum,
@@ -916,8 +991,8 @@ static void on_arrive(dc_sim *sim, void *ctx, uint64_t k)
         if (!c->absent[i])
             continue;
         c->absent[i] = 0;
-        c->n_absent--;
-        c->n_down--;
+        NODE_DEC(c, i, n_absent);
+        NODE_DEC(c, i, n_down);
         idle_push(c, i);
         nodes[n++] = i;
     }
@@ -956,15 +1031,15 @@ static void on_leave(dc_sim *sim, void *ctx, uint64_t k)
             bank(c);
         }
         if (c->state[i] == DC_NODE_RETIRED) {
-            c->n_retired--;
-            c->n_down++;
+            NODE_DEC(c, i, n_retired);
+            NODE_INC(c, i, n_down);
             c->state[i] = DC_NODE_DOWN;
         } else {
-            c->n_down_reason[c->reason[i]]--;
+            NODE_DEC(c, i, n_down_reason[c->reason[i]]);
         }
         c->reason[i] = 0;
         c->absent[i] = 1;
-        c->n_absent++;
+        NODE_INC(c, i, n_absent);
         n++;
     }
     record(c);
@@ -1019,8 +1094,8 @@ static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
         }
         c->state[i] = DC_NODE_DOWN; /* not delivered yet */
         c->job_of[i] = -1;
-        c->n_down++;
-        c->n_absent++;
+        NODE_INC(c, i, n_down);
+        NODE_INC(c, i, n_absent);
     }
     c->sig_failure = dc_sim_signal(sim, "failure");
     c->sig_nodes_up = dc_sim_signal(sim, "nodes_up");
@@ -1057,12 +1132,14 @@ static void cluster_finish(void *state, dc_sim *sim)
     bank(c);
     dc_summary *s = dc_sim_summary(sim);
     double gpn = c->gpus_per_node;
-    double capacity_node_s = (double)c->n_nodes * dc_sim_now(sim) - c->absent_node_s;
+    uint32_t gpu_nodes = c->n_nodes - c->n_cpu_nodes;
+    double capacity_node_s = (double)gpu_nodes * dc_sim_now(sim) - c->absent_node_s;
+    double cpu_capacity_s = (double)c->n_cpu_nodes * dc_sim_now(sim) - c->cpu_absent_s;
     dc_summary_set(s, "cluster.nodes", c->n_nodes, "nodes", "nodes including spares");
-    dc_summary_set(s, "cluster.gpus", (double)c->n_nodes * gpn, "GPUs", "GPUs including spares");
-    dc_summary_set(s, "cluster.node_availability",
-                   capacity_node_s > 0 ? 1.0 - c->down_node_s / capacity_node_s : 1.0, "",
-                   "fraction of node-time not failed or in repair");
+    dc_summary_set(s, "cluster.gpus", (double)gpu_nodes * gpn, "GPUs", "GPUs including spares");
+    double all_s = capacity_node_s + cpu_capacity_s;
+    dc_summary_set(s, "cluster.node_availability", all_s > 0 ? 1.0 - (c->down_node_s + c->cpu_down_s) / all_s : 1.0,
+                   "", "fraction of node-time not failed or in repair");
     dc_summary_set(s, DC_BREAKDOWN_TOTAL, capacity_node_s * gpn / 3600.0, "GPU-h",
                    "GPU-hours the whole cluster could have delivered over the simulated time");
     double reasons_node_s = 0.0;
@@ -1085,6 +1162,35 @@ static void cluster_finish(void *state, dc_sim *sim)
                        "GPU-hours of nodes not yet delivered or retired with their stage (not in the capacity)");
         dc_summary_set(s, "cluster.absent_nodes", c->n_absent, "nodes", "nodes absent at the end");
     }
+    if (!c->has_cpu)
+        return;
+    /* CPU-only nodes: node-hours, the GPU lines' counterpart (the job model
+     * writes the busy nodes' lines: cpu_node_hours.useful ...) */
+    double cores = 0;
+    for (size_t t = 0; t < c->n_types; t++)
+        if (c->types[t].gpus_per_node == 0)
+            cores += (double)c->types[t].nodes * c->types[t].cores_per_node;
+    dc_summary_set(s, "cluster.cpu_nodes", c->n_cpu_nodes, "nodes", "CPU-only nodes (types with gpus_per_node 0)");
+    dc_summary_set(s, "cluster.cpu_cores", cores, "cores", "their cores (cores_per_node; 0 where not given)");
+    dc_summary_set(s, DC_CPU_BREAKDOWN_TOTAL, cpu_capacity_s / 3600.0, "node-h",
+                   "node-hours the CPU-only nodes could have delivered over the simulated time");
+    double cpu_reasons_s = 0.0;
+    for (size_t r = 1; r < c->n_reasons; r++)
+        cpu_reasons_s += c->cpu_reason_s[r];
+    dc_summary_set(s, "cpu_node_hours.down", (c->cpu_down_s - cpu_reasons_s) / 3600.0, "node-h",
+                   "CPU-only nodes failed, being noticed, waiting for or in repair (except the lines below)");
+    for (size_t r = 1; r < c->n_reasons; r++) {
+        char key[64];
+        snprintf(key, sizeof key, "cpu_node_hours.%s", c->reason_names[r]);
+        dc_summary_set(s, key, c->cpu_reason_s[r] / 3600.0, "node-h", "CPU-only nodes down for this reason");
+    }
+    dc_summary_set(s, "cpu_node_hours.idle_spare", c->cpu_idle_s / 3600.0, "node-h",
+                   "CPU-only nodes healthy and held by no job");
+    dc_summary_set(s, "cpu_node_hours.retired", c->cpu_retired_s / 3600.0, "node-h",
+                   "CPU-only nodes retired from service");
+    if (c->absent)
+        dc_summary_set(s, "cluster.absent_cpu_node_h", c->cpu_absent_s / 3600.0, "node-h",
+                       "node-hours of CPU-only nodes absent (not delivered or retired with their stage)");
 }
 
 static void cluster_destroy(void *state)

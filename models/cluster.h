@@ -64,7 +64,18 @@
  * Mixed hardware (cluster.types): node types take the nodes in order (type 0
  * nodes 0..n0-1, ...), each with its GPUs' peak, its power figures and its
  * prices (NAN: the power and cost sections' own); every type has the
- * cluster's gpus_per_node.  A delivery stage holds nodes of one type.  The
+ * cluster's gpus_per_node or none (gpus_per_node = 0: a CPU-only type; at
+ * least one type has GPUs).  A delivery stage holds nodes of one type.
+ *
+ * CPU-only nodes: they hold no GPU, so they add nothing to the GPU-hour
+ * ledger (gpu_hours.capacity counts the GPU nodes' GPUs; cluster.gpus too).
+ * Their node-time goes to a ledger of its own, in node-hours:
+ * cpu_node_hours.capacity (DC_CPU_BREAKDOWN_TOTAL: CPU nodes present x
+ * time) = down (+ down reasons) + idle_spare + retired, written here, + the
+ * busy lines the job model writes (useful, restart, rollback ...), which
+ * sum exactly as the GPU lines do.  A CPU job (dc_cluster_set_job_cpu)
+ * holds CPU-only nodes: dc_cluster_job_gpus_per_node is 0 for it, so every
+ * per-GPU figure (power, per-job-GPU faults, busy GPUs) leaves it out.  The
  * scheduler gives each type a pool of its own when it has no pools (pools
  * lie within one type), so a job of one type never runs on another's nodes.
  *
@@ -153,6 +164,8 @@ typedef struct dc_cluster_type {
     double gpu_idle_w, gpu_peak_w, host_w, host_idle_w; /* NAN: the power section's */
     double gpu_usd, server_usd;          /* NAN: cost.capex's */
     double failure_scale;                /* hazard factor of its nodes' per-GPU and per-node classes (1) */
+    uint32_t gpus_per_node;              /* the cluster's, or 0: a CPU-only type */
+    uint32_t cores_per_node;             /* CPU cores (0: not given) */
 } dc_cluster_type;
 
 /* A delivery stage (cluster.delivery.[]); without a delivery list one stage
@@ -186,7 +199,10 @@ const dc_cluster_stage *dc_cluster_stage_at(const dc_cluster *c, size_t k);
 bool dc_cluster_node_present(const dc_cluster *c, uint32_t node);
 uint32_t dc_cluster_absent_count(const dc_cluster *c);
 /* Node types (at least one), a node's type, a type by name (-1: none) and
- * its idle nodes now. */
+ * its idle nodes now; a node's GPUs (0 on a CPU-only node) and the CPU-only
+ * nodes' count. */
+uint32_t dc_cluster_node_gpus(const dc_cluster *c, uint32_t node);
+uint32_t dc_cluster_cpu_node_count(const dc_cluster *c);
 size_t dc_cluster_type_count(const dc_cluster *c);
 const dc_cluster_type *dc_cluster_type_at(const dc_cluster *c, size_t t);
 int dc_cluster_node_type(const dc_cluster *c, uint32_t node);
@@ -240,8 +256,11 @@ uint64_t dc_cluster_job_nodes_changes(const dc_cluster *c, int32_t job);
  * names the first job on a shared node, dc_cluster_node_next_job the
  * next (-1 at the end). */
 void dc_cluster_set_job_gpus(dc_cluster *c, int32_t job, uint32_t gpus);
-/* GPUs the job uses on each node it holds: its share, else gpus_per_node. */
+/* GPUs the job uses on each node it holds: its share, else gpus_per_node;
+ * 0 for a CPU job (marked at registration). */
 uint32_t dc_cluster_job_gpus_per_node(const dc_cluster *c, int32_t job);
+void dc_cluster_set_job_cpu(dc_cluster *c, int32_t job);
+bool dc_cluster_job_cpu(const dc_cluster *c, int32_t job);
 uint32_t dc_cluster_job_held_gpus(const dc_cluster *c, int32_t job);
 /* Free GPUs of node: all of an IDLE node, the rest of a shared one, else 0. */
 uint32_t dc_cluster_node_free_gpus(const dc_cluster *c, uint32_t node);
@@ -257,6 +276,10 @@ uint64_t dc_cluster_busy_gpus(const dc_cluster *c);
  * them.  One such model per cluster. */
 void dc_cluster_job_track(dc_cluster *c, int32_t job, bool on);
 uint64_t dc_cluster_tracked_held_gpus(const dc_cluster *c);
+/* The same for CPU jobs, in nodes (they hold no GPU): the tracked CPU
+ * jobs' nodes against the busy CPU-only nodes. */
+uint32_t dc_cluster_tracked_cpu_nodes(const dc_cluster *c);
+uint32_t dc_cluster_busy_cpu_nodes(const dc_cluster *c);
 /* Jobs holding a share now. */
 uint32_t dc_cluster_share_count(const dc_cluster *c);
 /* Gives a share job (holding nothing) its GPUs on node: an IDLE node
@@ -359,9 +382,13 @@ double dc_cluster_failure_acceleration(const dc_cluster *c, int class_id);
 void dc_cluster_add_hazard(dc_cluster *c, double per_node, double per_rack,
                            double per_job, double per_job_gpu);
 double dc_cluster_job_hazard(const dc_cluster *c, uint32_t nodes);
+/* A per-GPU class's part of the per-node hazard (its rate x GPUs per node):
+ * in dc_cluster_job_hazard, but not for a job on a CPU-only type. */
+void dc_cluster_add_gpu_hazard(dc_cluster *c, double per_node);
 /* The same for a job on nodes of one type (cluster.types; -1: any): the
  * per-node part times the type's failure_scale (the failure model scales
- * its per-GPU and per-node classes so). */
+ * its per-GPU and per-node classes so); on a CPU-only type without the
+ * per-GPU classes' part and the per-job-GPU term. */
 double dc_cluster_job_hazard_on(const dc_cluster *c, uint32_t nodes, int type);
 
 #endif

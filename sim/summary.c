@@ -247,18 +247,79 @@ static void format_number(char *buf, size_t size, double v)
     }
 }
 
+static bool has_prefix(const char *key, const char *prefix) { return strncmp(key, prefix, strlen(prefix)) == 0; }
+
+/* A line of the GPU-hour breakdown, or of the CPU-only nodes' (node-hours). */
 static bool in_breakdown(const char *key)
 {
-    return strncmp(key, DC_BREAKDOWN_PREFIX, strlen(DC_BREAKDOWN_PREFIX)) == 0;
+    return has_prefix(key, DC_BREAKDOWN_PREFIX) || has_prefix(key, DC_CPU_BREAKDOWN_PREFIX);
 }
 
 #define NUM_LEN 64
+
+/* One breakdown table: the lines under prefix, their shares of total_key. */
+static void write_breakdown(const dc_summary *s, FILE *out, const char *prefix, const char *total_key,
+                            const char *title, const char *unit, bool after)
+{
+    const size_t plen = strlen(prefix);
+    char num[NUM_LEN];
+    double cap = NAN;
+    const dc_figure *total = find(s, total_key);
+    if (total)
+        cap = total->value;
+    bool have_pct = isfinite(cap) && cap > 0.0;
+    const char *total_label = "total capacity";
+    int bw = (int)strlen(total_label), bvw = (int)strlen(unit);
+    double sum = 0.0;
+    for (size_t i = 0; i < s->n; i++) {
+        const dc_figure *f = &s->fig[i];
+        if (!has_prefix(f->key, prefix))
+            continue;
+        int len = (int)strlen(f->key + plen);
+        if (f != total && len > bw)
+            bw = len;
+        if (f != total)
+            sum += f->value;
+        format_number(num, sizeof num, f->value);
+        len = (int)strlen(num);
+        if (len > bvw)
+            bvw = len;
+    }
+    if (after)
+        fputc('\n', out);
+    fprintf(out, "%s\n", title);
+    fprintf(out, "  %-*s  %*s  %6s\n", bw, "", bvw, unit, "share");
+    for (size_t i = 0; i < s->n; i++) {
+        const dc_figure *f = &s->fig[i];
+        if (!has_prefix(f->key, prefix) || f == total)
+            continue;
+        format_number(num, sizeof num, f->value);
+        if (have_pct)
+            fprintf(out, "  %-*s  %*s  %5.1f%%\n", bw, f->key + plen, bvw, num,
+                    100.0 * f->value / cap);
+        else
+            fprintf(out, "  %-*s  %*s  %6s\n", bw, f->key + plen, bvw, num, "-");
+    }
+    /* The lines should sum to the capacity; show what they do not explain. */
+    if (total && isfinite(cap) && fabs(cap - sum) > 1e-6 * fmax(fabs(cap), 1.0)) {
+        format_number(num, sizeof num, cap - sum);
+        if (have_pct)
+            fprintf(out, "  %-*s  %*s  %5.1f%%\n", bw, "(unaccounted)", bvw, num,
+                    100.0 * (cap - sum) / cap);
+        else
+            fprintf(out, "  %-*s  %*s  %6s\n", bw, "(unaccounted)", bvw, num, "-");
+    }
+    if (total) {
+        format_number(num, sizeof num, cap);
+        fprintf(out, "  %-*s  %*s  %6s\n", bw, total_label, bvw, num,
+                have_pct ? "100.0%" : "-");
+    }
+}
 
 int dc_summary_write_text(const dc_summary *s, FILE *out)
 {
     if (!s || !out)
         return DC_EINTERNAL;
-    const size_t plen = strlen(DC_BREAKDOWN_PREFIX);
     char num[NUM_LEN];
 
     /* Widths of the main table (figures outside the breakdown). */
@@ -292,58 +353,14 @@ int dc_summary_write_text(const dc_summary *s, FILE *out)
         }
     }
 
-    if (n_bd > 0) {
-        double cap = NAN;
-        const dc_figure *total = find(s, DC_BREAKDOWN_TOTAL);
-        if (total)
-            cap = total->value;
-        bool have_pct = isfinite(cap) && cap > 0.0;
-        const char *total_label = "total capacity";
-        int bw = (int)strlen(total_label), bvw = (int)strlen("GPU-hours");
-        double sum = 0.0;
-        for (size_t i = 0; i < s->n; i++) {
-            const dc_figure *f = &s->fig[i];
-            if (!in_breakdown(f->key))
-                continue;
-            int len = (int)strlen(f->key + plen);
-            if (f != total && len > bw)
-                bw = len;
-            if (f != total)
-                sum += f->value;
-            format_number(num, sizeof num, f->value);
-            len = (int)strlen(num);
-            if (len > bvw)
-                bvw = len;
-        }
-        if (n_main > 0)
-            fputc('\n', out);
-        fprintf(out, "Where the GPU-hours went\n");
-        fprintf(out, "  %-*s  %*s  %6s\n", bw, "", bvw, "GPU-hours", "share");
-        for (size_t i = 0; i < s->n; i++) {
-            const dc_figure *f = &s->fig[i];
-            if (!in_breakdown(f->key) || f == total)
-                continue;
-            format_number(num, sizeof num, f->value);
-            if (have_pct)
-                fprintf(out, "  %-*s  %*s  %5.1f%%\n", bw, f->key + plen, bvw, num,
-                        100.0 * f->value / cap);
-            else
-                fprintf(out, "  %-*s  %*s  %6s\n", bw, f->key + plen, bvw, num, "-");
-        }
-        /* The lines should sum to the capacity; show what they do not explain. */
-        if (total && isfinite(cap) && fabs(cap - sum) > 1e-6 * fmax(fabs(cap), 1.0)) {
-            format_number(num, sizeof num, cap - sum);
-            if (have_pct)
-                fprintf(out, "  %-*s  %*s  %5.1f%%\n", bw, "(unaccounted)", bvw, num,
-                        100.0 * (cap - sum) / cap);
-            else
-                fprintf(out, "  %-*s  %*s  %6s\n", bw, "(unaccounted)", bvw, num, "-");
-        }
-        if (total) {
-            format_number(num, sizeof num, cap);
-            fprintf(out, "  %-*s  %*s  %6s\n", bw, total_label, bvw, num,
-                    have_pct ? "100.0%" : "-");
-        }
-    }
+    size_t n_cpu = 0;
+    for (size_t i = 0; i < s->n; i++)
+        n_cpu += has_prefix(s->fig[i].key, DC_CPU_BREAKDOWN_PREFIX);
+    if (n_bd > n_cpu)
+        write_breakdown(s, out, DC_BREAKDOWN_PREFIX, DC_BREAKDOWN_TOTAL, "Where the GPU-hours went", "GPU-hours",
+                        n_main > 0);
+    if (n_cpu > 0)
+        write_breakdown(s, out, DC_CPU_BREAKDOWN_PREFIX, DC_CPU_BREAKDOWN_TOTAL,
+                        "Where the CPU-only nodes' node-hours went", "node-hours", true);
     return ferror(out) ? DC_EIO : DC_OK;
 }

@@ -20,6 +20,11 @@
 
 #define DC_BREAKDOWN_PREFIX "gpu_hours."
 #define DC_BREAKDOWN_TOTAL "gpu_hours.capacity"
+/* CPU-only nodes (cluster.types with gpus_per_node = 0) have a breakdown of
+ * their own in node-hours, the same way: the lines under "cpu_node_hours."
+ * sum to "cpu_node_hours.capacity". */
+#define DC_CPU_BREAKDOWN_PREFIX "cpu_node_hours."
+#define DC_CPU_BREAKDOWN_TOTAL "cpu_node_hours.capacity"
 
 typedef struct dc_summary dc_summary;
 

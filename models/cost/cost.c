@@ -97,6 +97,9 @@ const dc_param dc_cost_params[] = {
     {"cost.rent.reserved_terms", DC_PARAM_INT, 0, "", 1, NULL, 0, 1000, NULL,
      "reserved commitments bought back to back (paid in full; past them, on demand)"},
     PRICE("cost.rent.spot_usd_per_gpu_h", "USD/GPU-h", "spot price of a GPU-hour"),
+    {"cost.rent.on_demand_usd_per_cpu_node_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "USD/node-h", 0, NULL, 0, USD_MAX,
+     NULL, "on-demand price of an hour of a CPU-only node (cluster.types with gpus_per_node = 0), for their rented "
+           "share 1 - cost.owned (absent: 0)"},
     {"cost.rent.spot_gpu_h", DC_PARAM_FLOAT, 0, "GPU-h", 0, NULL, 0, 1e15, NULL,
      "non-critical work run on spot capacity during the run"},
     {"cost.rent.spot_rework", DC_PARAM_FLOAT, 0, "", 0, NULL, 0, 100, NULL,
@@ -151,6 +154,8 @@ typedef struct cost_model {
     double deadline_days, penalty_usd, penalty_usd_per_day;
     double job_tokens; /* 0: unknown */
     double gpus, nodes;
+    double cpu_nodes;        /* CPU-only nodes outside spot pools (in nodes, not in gpus) */
+    double cpu_node_h_usd;   /* their on-demand price per node-hour */
     dc_cluster *cluster;
     bool staged;             /* cluster.delivery: the devices bought (or rented) stage by stage (stages.h) */
     bool typed;              /* cluster.types: prices per node type and the chip table */
@@ -319,7 +324,6 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
     dc_cluster *c = dc_cluster_of(sim);
     m->nodes = c ? dc_cluster_node_count(c) : 0;
     m->gpus_per_node = c ? dc_cluster_gpus_per_node(c) : 0;
-    m->all_gpus = m->nodes * m->gpus_per_node;
     /* the scheduler's spot pools are the provider's: priced by the hours
      * used, they are neither bought nor rented on demand or reserved */
     m->sched = dc_scheduler_of(sim);
@@ -327,8 +331,18 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
         if (dc_sched_pool_spot(m->sched, p))
             m->spot_pool_nodes += dc_sched_pool_nodes(m->sched, p);
     m->nodes -= m->spot_pool_nodes;
-    m->gpus = m->nodes * m->gpus_per_node;
     m->cluster = c;
+    /* CPU-only nodes hold no GPU (a spot pool's among them are the provider's) */
+    double cpu_all = c ? dc_cluster_cpu_node_count(c) : 0.0;
+    m->all_gpus = (m->nodes + m->spot_pool_nodes - cpu_all) * m->gpus_per_node;
+    m->cpu_nodes = cpu_all;
+    for (int p = 0; cpu_all > 0.0 && m->sched && p < dc_sched_pool_count(m->sched); p++)
+        for (size_t t = 0; dc_sched_pool_spot(m->sched, p) && t < dc_cluster_type_count(c); t++)
+            if (dc_cluster_type_at(c, t)->gpus_per_node == 0)
+                m->cpu_nodes -= overlap(dc_sched_pool_first(m->sched, p),
+                                        dc_sched_pool_first(m->sched, p) + dc_sched_pool_nodes(m->sched, p),
+                                        dc_cluster_type_at(c, t)->first, dc_cluster_type_at(c, t)->nodes);
+    m->gpus = (m->nodes - m->cpu_nodes) * m->gpus_per_node;
     for (size_t k = 0; c && k < dc_cluster_stage_count(c); k++) {
         const dc_cluster_stage *st = dc_cluster_stage_at(c, k);
         m->staged = m->staged || k > 0 || st->arrive_s > 0.0 || isfinite(st->leave_s) || st->rent_until_s > -INFINITY;
@@ -426,6 +440,7 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
 
     const config_setting_t *rent = config_setting_get_member(g, "rent");
     m->on_demand_usd = num(rent, "on_demand_usd_per_gpu_h", 0);
+    m->cpu_node_h_usd = num(rent, "on_demand_usd_per_cpu_node_h", 0);
     m->reserved_discount = num(rent, "reserved_discount", 0);
     m->reserved_term_y = num(rent, "reserved_term_years", 1);
     m->reserved_terms = 1;
@@ -507,11 +522,15 @@ static void cost_finish(void *state, dc_sim *sim)
     double optics = (double)m->bom.transceivers * m->transceiver_usd +
                     (double)m->bom.optical_links * m->optical_link_usd + (double)m->bom.node_links * m->node_link_usd;
     double p_dev = m->gpus * m->gpu_usd + m->nodes * m->server_usd;
+    double p_cpu = 0.0; /* the CPU-only types' servers (in p_dev) */
     if (m->typed) { /* each type at its prices */
         p_dev = 0.0;
         for (size_t t = 0; t < dc_cluster_type_count(m->cluster); t++) {
             double n = dc_cluster_type_at(m->cluster, t)->nodes - spot_of_type(m, t);
-            p_dev += n * m->gpus_per_node * type_gpu_usd(m, (int)t) + n * type_server_usd(m, (int)t);
+            double g = dc_cluster_type_at(m->cluster, t)->gpus_per_node; /* 0: CPU-only, its servers alone */
+            p_dev += n * g * type_gpu_usd(m, (int)t) + n * type_server_usd(m, (int)t);
+            if (g == 0.0)
+                p_cpu += n * type_server_usd(m, (int)t);
         }
     }
     double p_net = m->gpus * m->ports_per_gpu * m->port_usd + (double)m->switches * m->switch_usd + optics;
@@ -536,6 +555,7 @@ static void cost_finish(void *state, dc_sim *sim)
             int ty = dc_cluster_node_type(m->cluster, st->first);
             pr.gpu_usd = type_gpu_usd(m, ty);
             pr.server_usd = type_server_usd(m, ty);
+            pr.gpus_per_node = dc_cluster_type_at(m->cluster, (size_t)ty)->gpus_per_node; /* 0: a CPU-only stage */
             own.nodes -= (uint32_t)(m->spot_stage_nodes ? m->spot_stage_nodes[k] : 0.0); /* the provider's */
             dc_cost_stage_figures f = dc_cost_stage(st, &pr, t_s);
             sum.present_gpu_h += f.present_gpu_h;
@@ -628,6 +648,9 @@ static void cost_finish(void *state, dc_sim *sim)
 
     double p = m->on_demand_usd;
     double on_demand = m->staged ? sum.on_demand_usd : f_d * m->gpus * t_h * p;
+    /* CPU-only nodes: their rented share on demand by the node-hour */
+    double cpu_rent = m->staged ? 0.0 : (1.0 - f_o) * m->cpu_nodes * t_h * m->cpu_node_h_usd;
+    on_demand += cpu_rent;
     double over_h = t_h > commit_h ? t_h - commit_h : 0.0;
     double reserved_commit = m->staged ? sum.reserved_usd : f_r * m->gpus * commit_h * p * (1.0 - m->reserved_discount);
     double reserved_over = m->staged ? 0.0 : f_r * m->gpus * over_h * p;
@@ -812,9 +835,32 @@ static void cost_finish(void *state, dc_sim *sim)
             if (dc_cluster_node_type(m->cluster, st->first) == (int)t)
                 bought += stage_capex(s, k);
         }
-        double gpu = type_gpu_usd(m, (int)t), server = type_server_usd(m, (int)t), g = m->gpus_per_node;
+        double gpu = type_gpu_usd(m, (int)t), server = type_server_usd(m, (int)t), g = ty->gpus_per_node;
         if (!m->staged)
             bought = f_o * (1.0 + m->spares_fraction) * (ty->nodes - spot_of_type(m, t)) * (g * gpu + server);
+        if (g == 0) { /* CPU-only: nodes and cores, no PFLOP/s */
+            char key[128], wkey[128];
+            snprintf(wkey, sizeof wkey, "power.type.%s.node_busy_w", ty->name);
+            double cores = ty->cores_per_node > 0 ? (double)ty->cores_per_node : NAN;
+            struct {
+                const char *name, *unit, *doc;
+                double v;
+            } row[] = {
+                {"capex_usd", "USD", "servers of this CPU-only type bought", bought},
+                {"gpus", "GPUs", "GPUs of this type (none)", 0.0},
+                {"nodes", "nodes", "nodes of this CPU-only type", ty->nodes},
+                {"cores", "cores", "their cores (cores_per_node; null when not given)", ty->nodes * cores},
+                {"usd_per_node", "USD", "a node (server_usd)", server},
+                {"usd_per_core", "USD", "a core: server_usd / cores_per_node (null without cores_per_node)",
+                 server / cores},
+                {"node_busy_w", "W", "a busy node (host_w; null without power)", get(s, wkey, NAN)},
+            };
+            for (size_t q = 0; q < sizeof row / sizeof row[0]; q++) {
+                snprintf(key, sizeof key, "chip.%s.%s", ty->name, row[q].name);
+                put(s, key, row[q].v, row[q].unit, row[q].doc);
+            }
+            continue;
+        }
         double pflops = (isnan(ty->gpu_peak_tflops) ? 989.0 : ty->gpu_peak_tflops) / 1000.0;
         char key[128], wkey[128];
         snprintf(wkey, sizeof wkey, "power.type.%s.gpu_peak_w", ty->name);
@@ -838,6 +884,29 @@ static void cost_finish(void *state, dc_sim *sim)
             snprintf(key, sizeof key, "chip.%s.%s", ty->name, row[q].name);
             put(s, key, row[q].v, row[q].unit, row[q].doc);
         }
+    }
+    if (m->cpu_nodes > 0.0) {
+        /* The CPU-only nodes' direct cost: their servers' share of the
+         * devices' capital charges, their rent and their IT energy's share of
+         * the energy bill (power.type.NAME.it_energy_kwh / power.it_energy_kwh). */
+        double cpu_kwh = 0.0, it_kwh = get(s, "power.it_energy_kwh", 0.0);
+        for (size_t t = 0; t < dc_cluster_type_count(m->cluster); t++) {
+            const dc_cluster_type *ty = dc_cluster_type_at(m->cluster, t);
+            char key[128];
+            snprintf(key, sizeof key, "power.type.%s.it_energy_kwh", ty->name);
+            if (ty->gpus_per_node == 0)
+                cpu_kwh += get(s, key, 0.0);
+        }
+        double cpu_charge = !m->staged && p_hw > 0.0 ? charge_hw * p_cpu / p_hw : 0.0;
+        double cpu_energy = it_kwh > 0.0 ? energy * cpu_kwh / it_kwh : 0.0;
+        double cpu_usd = cpu_charge + cpu_rent + cpu_energy;
+        put(s, "cost.cpu.capex_usd", f_o * (1.0 + m->spares_fraction) * p_cpu, "USD", "CPU-only nodes bought");
+        put(s, "cost.cpu.rent_usd", cpu_rent, "USD",
+            "CPU-only nodes rented on demand (inside cost.rent_on_demand_usd; not priced with delivery stages)");
+        put(s, "cost.cpu.direct_usd", cpu_usd, "USD",
+            "CPU-only nodes' direct cost: their capital charges, rent and IT energy's share of the energy cost");
+        put(s, "cost.cpu.usd_per_useful_node_h", ratio(cpu_usd, get(s, "cpu_node_hours.useful", 0.0)), "USD/node-h",
+            "that direct cost per useful CPU node-hour (cpu_node_hours.useful)");
     }
     put(s, "cost.capex_network_usd", f_o * (1.0 + m->spares_fraction) * p_net, "USD",
         "switches, optics, cables and ports bought");

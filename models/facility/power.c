@@ -129,6 +129,7 @@ typedef struct job_pw {
  * hosts and GPUs) and its integral. */
 typedef struct type_pw {
     dc_gpu_power gpu;
+    double gpn;              /* its GPUs per node: the cluster's, or 0 (a CPU-only type: its nodes draw host power only) */
     double host_w, host_idle_w, f_min, node_idle_w, node_ckpt_w, node_restart_w;
     double static_cap_w;     /* its GPUs' limit: power.gpu.cap_w and what the rack cap leaves after its host_w */
     uint32_t n_off;
@@ -529,8 +530,9 @@ static void act_update(dc_power *p)
         if (pass == 1 || (p->n_jobs == 1 && p->n_act == 1))
             break; /* (one job: it is always in play) */
         /* in GPUs (shares of a node count theirs), summed by the cluster
-         * over the jobs in act (those marked by act_note) */
-        if (dc_cluster_tracked_held_gpus(c) == dc_cluster_busy_gpus(c))
+         * over the jobs in act (those marked by act_note), and CPU jobs' nodes */
+        if (dc_cluster_tracked_held_gpus(c) == dc_cluster_busy_gpus(c)
+            && dc_cluster_tracked_cpu_nodes(c) == dc_cluster_busy_cpu_nodes(c)) /* CPU jobs hold no GPU */
             break;
         for (int32_t j = 0; j < p->n_jobs; j++)
             if (dc_cluster_job_held_nodes(c, j) > 0)
@@ -588,11 +590,13 @@ static void compute_full(dc_power *p)
     for (size_t k = 0; k < p->n_act; k++) {
         int32_t j = p->act[k];
         job_pw *jp = &p->jobs[j];
-        double held = (double)dc_cluster_job_held_gpus(c, j) / gpn; /* nodes' worth: a share is a fraction */
         uint32_t n_held;
         const uint32_t *held_list = p->n_tp > 1 ? dc_cluster_job_node_list(c, j, &n_held) : NULL;
         jp->type = held_list && n_held > 0 ? dc_cluster_node_type(c, held_list[0]) : 0;
         const type_pw *tp = &p->tp[jp->type];
+        /* nodes' worth: a share is a fraction; a CPU job's nodes hold no GPU */
+        double held = tp->gpn > 0.0 ? (double)dc_cluster_job_held_gpus(c, j) / gpn
+                                    : (double)dc_cluster_job_held_nodes(c, j);
         node_idle_w = tp->node_idle_w;
         jp->n_gpu = 0.0;
         jp->held = false;
@@ -606,8 +610,8 @@ static void compute_full(dc_power *p)
             double other = jp->other; /* other models' factors: a stalled GPU idles */
             jp->stalled = now < jp->ready_at_s;
             base += held * tp->host_w;
-            if (jp->stalled || other <= 0.0 || held == 0) {
-                base += held * gpn * tp->gpu.idle_w;
+            if (jp->stalled || other <= 0.0 || held == 0 || tp->gpn == 0.0) {
+                base += held * tp->gpn * tp->gpu.idle_w;
                 break;
             }
             jp->n_gpu = held * gpn;
@@ -626,7 +630,7 @@ static void compute_full(dc_power *p)
             base += held * tp->node_restart_w;
             break;
         case DC_JOB_DETECTING: /* hung until a watchdog notices: hosts up, GPUs idle */
-            base += held * (tp->host_w + gpn * tp->gpu.idle_w);
+            base += held * (tp->host_w + tp->gpn * tp->gpu.idle_w);
             break;
         case DC_JOB_PENDING:
         case DC_JOB_WAITING:
@@ -1081,7 +1085,7 @@ static double node_floor_w(const dc_power *p, size_t t, double static_cap)
     g.peak_w = isnan(ty->gpu_peak_w) ? g.peak_w : ty->gpu_peak_w;
     double host_w = isnan(ty->host_w) ? p->host_w : ty->host_w;
     double host_idle_w = isnan(ty->host_idle_w) ? p->host_idle_w : ty->host_idle_w;
-    double f_min = dc_cluster_type_count(p->c) > 1 ? dc_gpu_min_freq(&g) : p->f_min, gpn = dc_cluster_gpus_per_node(p->c);
+    double f_min = dc_cluster_type_count(p->c) > 1 ? dc_gpu_min_freq(&g) : p->f_min, gpn = ty->gpus_per_node;
     double lo_run = fmin(dc_gpu_power_w(&g, p->u_run, f_min), static_cap);
     double ck = fmin(dc_gpu_power_w(&g, p->u_ckpt, 1.0), static_cap);
     double rs = fmin(dc_gpu_power_w(&g, p->u_restart, 1.0), static_cap);
@@ -1148,6 +1152,8 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     for (size_t t = 0; p->n_tp > 1 && t < p->n_tp; t++) {
         const dc_cluster_type *ty = dc_cluster_type_at(p->c, t);
+        if (ty->gpus_per_node == 0)
+            continue; /* CPU-only: no GPU */
         double idle = isnan(ty->gpu_idle_w) ? p->gpu.idle_w : ty->gpu_idle_w;
         double peak = isnan(ty->gpu_peak_w) ? p->gpu.peak_w : ty->gpu_peak_w;
         if (!(idle < peak && p->gpu.min_cap_w > idle && p->gpu.min_cap_w <= peak))
@@ -1186,6 +1192,8 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
         p->rack_gpu_cap_w = (per_node - p->host_w) / gpn;
         for (size_t t = 0; t < n_types; t++) {
             const dc_cluster_type *ty = dc_cluster_type_at(p->c, t);
+            if (ty->gpus_per_node == 0)
+                continue; /* CPU-only: its host alone (the site cap's floor counts it) */
             double host_w = isnan(ty->host_w) ? p->host_w : ty->host_w, per_gpu = (per_node - host_w) / gpn;
             if (per_gpu < p->gpu.min_cap_w)
                 return dc_scenario_error_at(sc, rack, err,
@@ -1300,18 +1308,19 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
         const dc_cluster_type *ty = dc_cluster_type_at(p->c, t);
         type_pw *tp = &p->tp[t];
         tp->gpu = p->gpu;
+        tp->gpn = ty->gpus_per_node;
         tp->gpu.idle_w = isnan(ty->gpu_idle_w) ? p->gpu.idle_w : ty->gpu_idle_w;
         tp->gpu.peak_w = isnan(ty->gpu_peak_w) ? p->gpu.peak_w : ty->gpu_peak_w;
         tp->host_w = isnan(ty->host_w) ? p->host_w : ty->host_w;
         tp->host_idle_w = isnan(ty->host_idle_w) ? p->host_idle_w : ty->host_idle_w;
         tp->f_min = p->n_tp > 1 ? dc_gpu_min_freq(&tp->gpu) : p->f_min;
         tp->static_cap_w = p->n_tp > 1 ? type_static_cap_w(p, tp->host_w) : p->static_cap_w;
-        tp->node_idle_w = p->n_tp > 1 ? tp->host_idle_w + p->gpn * tp->gpu.idle_w : p->node_idle_w;
-        tp->node_ckpt_w = p->n_tp > 1 ? tp->host_w + p->gpn * mind(dc_gpu_power_w(&tp->gpu, p->u_ckpt, 1.0),
-                                                                  tp->static_cap_w)
+        tp->node_idle_w = p->n_tp > 1 ? tp->host_idle_w + tp->gpn * tp->gpu.idle_w : p->node_idle_w;
+        tp->node_ckpt_w = p->n_tp > 1 ? tp->host_w + tp->gpn * mind(dc_gpu_power_w(&tp->gpu, p->u_ckpt, 1.0),
+                                                                   tp->static_cap_w)
                                       : p->node_ckpt_w;
-        tp->node_restart_w = p->n_tp > 1 ? tp->host_w + p->gpn * mind(dc_gpu_power_w(&tp->gpu, p->u_restart, 1.0),
-                                                                     tp->static_cap_w)
+        tp->node_restart_w = p->n_tp > 1 ? tp->host_w + tp->gpn * mind(dc_gpu_power_w(&tp->gpu, p->u_restart, 1.0),
+                                                                      tp->static_cap_w)
                                          : p->node_restart_w;
     }
     for (size_t i = 0; i < sizeof p->last_rec / sizeof p->last_rec[0]; i++)
@@ -1345,6 +1354,11 @@ static void power_finish(void *state, dc_sim *sim)
         if (p->n_tp > 1)
             dc_summary_set(s, key, p->tp[t].e_j / j_per_kwh, "kWh",
                            "IT energy of this node type's nodes (their hosts and GPUs; not the network or storage)");
+        if (p->tp[t].gpn == 0.0) { /* CPU-only */
+            snprintf(key, sizeof key, "power.type.%s.node_busy_w", name);
+            dc_summary_set(s, key, p->tp[t].host_w, "W", "a busy CPU-only node of this type (its host_w)");
+            continue;
+        }
         snprintf(key, sizeof key, "power.type.%s.gpu_peak_w", name);
         dc_summary_set(s, key, p->tp[t].gpu.peak_w + p->tp[t].host_w / p->gpn, "W",
                        "a GPU of this type at full power with its share of its node's host (the chip table)");

@@ -136,9 +136,11 @@ typedef struct failure_model {
     uint64_t node_failures;
     bool started;
     /* mixed hardware (cluster.types): each type's failure_scale, their
-     * largest (the Poisson classes' rate, thinned per node), failures by type */
-    double *type_scale, scale_max;
-    bool type_scaled;
+     * largest (the Poisson classes' rate, thinned per node), failures by
+     * type; the per-GPU classes' scales apart: 0 on a CPU-only type (no GPU
+     * to fail) */
+    double *type_scale, scale_max, *type_scale_gpu, scale_max_gpu;
+    bool type_scaled, type_scaled_gpu;
     uint64_t *type_failures;
 
     /* Job-level classes.  Exponential ones are a Poisson process over the
@@ -367,18 +369,28 @@ static bool node_up(const failure_model *m, uint32_t node)
 /* A class scaled by the node types' failure_scale: per GPU and per node. */
 static bool type_scaled(const failure_model *m, const fclass *fc)
 {
-    return m->type_scaled && (fc->basis == PER_GPU || fc->basis == PER_NODE);
+    return fc->basis == PER_GPU ? m->type_scaled_gpu : m->type_scaled && fc->basis == PER_NODE;
+}
+
+/* The class's scale of a node's type (type_scaled classes). */
+static double type_scale_of(const failure_model *m, const fclass *fc, uint32_t node)
+{
+    const double *scale = fc->basis == PER_GPU ? m->type_scale_gpu : m->type_scale;
+    return scale[dc_cluster_node_type(m->cluster, node)];
 }
 
 static double node_factor(const failure_model *m, const fclass *fc, uint32_t node)
 {
     double f = fc->upn && fc->bs->bad_now && fc->bs->bad_now[node] ? fc->bad_factor : 1.0;
-    return type_scaled(m, fc) ? f * m->type_scale[dc_cluster_node_type(m->cluster, node)] : f;
+    return type_scaled(m, fc) ? f * type_scale_of(m, fc, node) : f;
 }
 
 /* The Poisson rate's factor of a class: the largest type scale (its strikes
  * thinned to each node's). */
-static double rate_scale(const failure_model *m, const fclass *fc) { return type_scaled(m, fc) ? m->scale_max : 1.0; }
+static double rate_scale(const failure_model *m, const fclass *fc)
+{
+    return !type_scaled(m, fc) ? 1.0 : fc->basis == PER_GPU ? m->scale_max_gpu : m->scale_max;
+}
 
 /* From t, the delay until the failure is noticed. */
 static double detection_delay(const fclass *fc, double t)
@@ -612,8 +624,7 @@ static void on_poisson(dc_sim *sim, void *ctx, uint64_t ci)
     if (u >= fc->units)
         u = fc->units - 1;
     if (keep && type_scaled(m, fc)) /* thinning to the node's type */
-        keep = gsl_rng_uniform(fc->rng_thin) * m->scale_max
-               < m->type_scale[dc_cluster_node_type(m->cluster, unit_node(m, fc, u))];
+        keep = gsl_rng_uniform(fc->rng_thin) * rate_scale(m, fc) < type_scale_of(m, fc, unit_node(m, fc, u));
     if (keep)
         strike(m, ci, u);
     fc->next_v += gsl_ran_exponential(fc->rng, fc->law.a / (fc->weight * rate_scale(m, fc)));
@@ -628,7 +639,10 @@ static void renew(failure_model *m, fclass *fc, uint32_t u, bool as_new)
     if (as_new)
         fc->born_v[u] = v;
     uint32_t node = fc->basis == PER_RACK ? 0 : unit_node(m, fc, u);
-    double life = residual_s(&fc->law, v - fc->born_v[u], node_factor(m, fc, node), fc->rng);
+    double k = node_factor(m, fc, node);
+    double life = residual_s(&fc->law, v - fc->born_v[u], k, fc->rng);
+    if (!(k > 0.0)) /* a scale of 0 (a GPU of a CPU-only node): it never fails */
+        return;
     if (!heap_push(fc, (uentry){v + life, u, fc->gen[u]}))
         dc_sim_fail(m->sim, DC_ENOMEM, "out of memory renewing a unit of failure class %s", fc->name);
 }
@@ -880,7 +894,7 @@ static void register_hazard(failure_model *m, const fclass *fc)
         rate += f_bad / mean_life_s(&fc->law, fc->bad_factor);
     switch (fc->basis) {
     case PER_GPU:
-        dc_cluster_add_hazard(c, rate * dc_cluster_gpus_per_node(c), 0, 0, 0);
+        dc_cluster_add_gpu_hazard(c, rate * dc_cluster_gpus_per_node(c));
         break;
     case PER_NODE:
         dc_cluster_add_hazard(c, rate, 0, 0, 0);
@@ -1018,12 +1032,18 @@ static int failure_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
 
     size_t n_types = dc_cluster_type_count(m->cluster);
     m->type_scale = calloc(n_types, sizeof *m->type_scale);
-    if (!m->type_scale || (n_types > 1 && !(m->type_failures = calloc(n_types, sizeof *m->type_failures))))
+    m->type_scale_gpu = calloc(n_types, sizeof *m->type_scale_gpu);
+    if (!m->type_scale || !m->type_scale_gpu
+        || (n_types > 1 && !(m->type_failures = calloc(n_types, sizeof *m->type_failures))))
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     for (size_t t = 0; t < n_types; t++) {
-        m->type_scale[t] = dc_cluster_type_at(m->cluster, t)->failure_scale;
+        const dc_cluster_type *ty = dc_cluster_type_at(m->cluster, t);
+        m->type_scale[t] = ty->failure_scale;
         m->scale_max = fmax(m->scale_max, m->type_scale[t]);
         m->type_scaled = m->type_scaled || m->type_scale[t] != 1.0;
+        m->type_scale_gpu[t] = ty->gpus_per_node == 0 ? 0.0 : ty->failure_scale;
+        m->scale_max_gpu = fmax(m->scale_max_gpu, m->type_scale_gpu[t]);
+        m->type_scaled_gpu = m->type_scaled_gpu || m->type_scale_gpu[t] != 1.0;
     }
     double bad_factor = 1.0, bad_fraction = 0.0;
     config_setting_t *bad = dc_scenario_lookup(sc, "bad_nodes");
@@ -1109,8 +1129,10 @@ static int start_unit_clocks(failure_model *m, fclass *fc, dc_error *err)
         uint32_t aged = fc->basis == PER_RACK ? (uint32_t)(u * dc_cluster_nodes_per_rack(m->cluster)) : node;
         double age_s = fc->initial_age_s + (m->node_age_s && aged < m->n_nodes ? m->node_age_s[aged] : 0.0);
         fc->born_v[u] = -age_s;
-        double life = residual_s(&fc->law, age_s, node_factor(m, fc, node), fc->rng);
-        heap_push(fc, (uentry){life, (uint32_t)u, 0}); /* within cap_heap */
+        double k = node_factor(m, fc, node);
+        double life = residual_s(&fc->law, age_s, k, fc->rng);
+        if (k > 0.0) /* (0: never fails) */
+            heap_push(fc, (uentry){life, (uint32_t)u, 0}); /* within cap_heap */
     }
     return DC_OK;
 }
@@ -1214,6 +1236,9 @@ static void failure_finish(void *state, dc_sim *sim)
     double node_days = (double)m->n_nodes * dc_sim_now(sim) / 86400.0, absent_gpu_h;
     if (dc_summary_get(s, "cluster.absent_gpu_h", &absent_gpu_h)) /* delivery stages: the nodes present */
         node_days -= absent_gpu_h / dc_cluster_gpus_per_node(m->cluster) / 24.0;
+    double absent_cpu_node_h;
+    if (dc_summary_get(s, "cluster.absent_cpu_node_h", &absent_cpu_node_h))
+        node_days -= absent_cpu_node_h / 24.0;
     for (size_t t = 0; m->type_failures && t < dc_cluster_type_count(m->cluster); t++) {
         char key[80];
         snprintf(key, sizeof key, "failures.type.%s", dc_cluster_type_at(m->cluster, t)->name);
@@ -1256,6 +1281,7 @@ static void failure_destroy(void *state)
     free(m->bad.bad_now);
     free(m->down_epoch);
     free(m->type_scale);
+    free(m->type_scale_gpu);
     free(m->type_failures);
     free(m->holding);
     free(m->fw_jobs);

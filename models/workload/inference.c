@@ -771,6 +771,14 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     if (dc_sched_pool_spot(m->sched, m->pool))
         return dc_scenario_error_at(sc, config_setting_get_member(g, "pool"), err,
                                     "pool \"%s\" is spot capacity, which is for non-critical batch jobs", pool_name);
+    int cpu_type = dc_sched_pool_cpu_type(m->sched, m->pool);
+    if (cpu_type >= 0) {
+        config_setting_t *at = config_setting_get_member(g, "pool");
+        return dc_scenario_error_at(sc, at ? at : g, err,
+                                    "pool \"%s\" holds CPU-only nodes (type \"%s\"): a service needs a pool with GPUs",
+                                    dc_sched_pool_name(m->sched, m->pool),
+                                    dc_cluster_type_at(m->cluster, (size_t)cpu_type)->name);
+    }
     uint32_t gpn = m->gpus_per_node, nodes = dc_sched_pool_nodes(m->sched, m->pool);
     config_setting_t *gpus_s = config_setting_get_member(rg, "gpus");
     if (m->gpus_per_replica >= gpn) {

@@ -1788,8 +1788,9 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     dc_jobspec_copy_name(j->cls, sizeof j->cls, info->chain.class_name ? info->chain.class_name : "");
     /* fewer GPUs than a node has: a share of one node (cluster.h), whose GPUs
      * are its rate and its GPU-hours */
-    bool share = sp->gpus > 0 && sp->gpus < dc_cluster_gpus_per_node(j->cluster);
-    j->gpus_per_node = share ? sp->gpus : dc_cluster_gpus_per_node(j->cluster);
+    bool share = !sp->cpu && sp->gpus > 0 && sp->gpus < dc_cluster_gpus_per_node(j->cluster);
+    /* a CPU job (a CPU-only type): its work and lines in node-seconds, one unit per node */
+    j->gpus_per_node = sp->cpu ? 1 : share ? sp->gpus : dc_cluster_gpus_per_node(j->cluster);
     j->nodes_needed = sp->nodes;
     j->nodes_run = sp->nodes;
     const chain_keys *ck = chain_keys_of(m, sc, &info->chain);
@@ -1801,7 +1802,7 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     j->start_s = sp->submit_s;
     j->kind = sp->kind;
     j->end_state = sp->end_state;
-    j->gpus_asked = sp->gpus ? sp->gpus : sp->nodes * j->gpus_per_node;
+    j->gpus_asked = sp->cpu ? 0 : sp->gpus ? sp->gpus : sp->nodes * j->gpus_per_node;
     j->first_start_s = NAN;
     j->handle = -1;
 
@@ -1836,6 +1837,23 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
                                         dc_cluster_type_at(j->cluster, (size_t)have)->name, sp->type);
     }
     j->node_type = dc_sched_pool_type(j->sched, pool);
+    int cpu_type = dc_sched_pool_cpu_type(j->sched, pool);
+    if (cpu_type >= 0 && !sp->cpu) { /* a GPU job on CPU-only nodes */
+        const char *tn = dc_cluster_type_at(j->cluster, (size_t)cpu_type)->name;
+        if (sp->trace_file[0])
+            return dc_error_set(err, DC_EINPUT, "%s:%d: pool \"%s\" holds CPU-only nodes (type \"%s\"): a GPU job "
+                                "needs a pool or type with GPUs", sp->trace_file, sp->trace_line,
+                                dc_sched_pool_name(j->sched, pool), tn);
+        config_setting_t *at = config_setting_get_member(where, "type");
+        if (!at || config_setting_source_line(at) <= 0) /* (the schema's default pool has no line) */
+            at = config_setting_get_member(where, "pool");
+        if (at && config_setting_source_line(at) <= 0)
+            at = NULL;
+        return dc_scenario_error_at(sc, at ? at : (config_setting_t *)where, err,
+                                    "pool \"%s\" holds CPU-only nodes (type \"%s\"): a GPU job needs a pool or "
+                                    "type with GPUs",
+                                    dc_sched_pool_name(j->sched, pool), tn);
+    }
     uint32_t pool_nodes = dc_sched_pool_nodes(j->sched, pool);
     if (sp->nodes > pool_nodes) {
         if (sp->trace_file[0])
@@ -1938,6 +1956,8 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     if (share)
         dc_cluster_set_job_gpus(j->cluster, j->id, sp->gpus);
+    if (sp->cpu)
+        dc_cluster_set_job_cpu(j->cluster, j->id);
     int user = sp->user[0] ? dc_sched_user(j->sched, sp->user) : -1;
     if (sp->user[0] && user < 0)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
@@ -2425,7 +2445,8 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
         }
         n_submitted++;
         by_kind[t->kind]++;
-        double wait = t->wait_s, run = t->run_s, held_gpu_s = t->held_gpu_s;
+        bool cpu = dc_cluster_job_cpu(m->cluster, js->id); /* a CPU job holds no GPU-hours */
+        double wait = t->wait_s, run = t->run_s, held_gpu_s = cpu ? 0.0 : t->held_gpu_s;
         bool done = t->completed;
         if (t->ended) {
             n_end[t->outcome]++;
@@ -2449,8 +2470,8 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
         if (done)
             turn_sum += t->turnaround_s;
         double l = t->lost_gpu_s + t->sdc_lost_gpu_s + t->preempt_lost_gpu_s;
-        useful += t->done_gpu_s;
-        lost += l;
+        useful += cpu ? 0.0 : t->done_gpu_s;
+        lost += cpu ? 0.0 : l;
         preempts += t->n_preempted;
         interrupts += t->n_interruptions;
         job_free(tmp);
@@ -2542,10 +2563,13 @@ static void pool_summary(jobs_model *m, dc_sim *sim)
     for (int p = 0; p < n_pools; p++)
         for (size_t k = 0; k < n_lines; k++) {
             char key[128];
-            snprintf(key, sizeof key, "pool.%s.gpu_hours.%s", dc_sched_pool_name(sched, p),
+            int pt = dc_sched_pool_type(sched, p);
+            bool cpu = pt >= 0 && dc_cluster_type_at(m->cluster, (size_t)pt)->gpus_per_node == 0;
+            snprintf(key, sizeof key, "pool.%s.%s.%s", dc_sched_pool_name(sched, p),
+                     cpu ? "cpu_node_hours" : "gpu_hours",
                      k < DC_JOBLINES ? dc_jobline_names[k]
                                      : dc_cluster_speed_source_name(m->cluster, (int)(k - DC_JOBLINES)));
-            dc_summary_set(s, key, sum[(size_t)p * n_lines + k], "GPU-h", "this pool's jobs' line");
+            dc_summary_set(s, key, sum[(size_t)p * n_lines + k], cpu ? "node-h" : "GPU-h", "this pool's jobs' line");
         }
     free(sum);
 }
@@ -2559,6 +2583,8 @@ static void job_finish(void *state, dc_sim *sim)
     double useful = 0, rb = 0, sdc = 0, pre = 0;
     double held[DC_JOB_PHASES] = {0};
     double slow[DC_MAX_SPEED_SOURCES] = {0};
+    /* CPU jobs: the same lines in node-seconds (their unit per node is 1) */
+    double c_useful = 0, c_rb = 0, c_sdc = 0, c_pre = 0, c_held[DC_JOB_PHASES] = {0}, c_slow[DC_MAX_SPEED_SOURCES] = {0};
     for (job_model *j = m->live_head; j; j = j->next_live)
         bank(j);
     /* in job order (a job that never arrived adds nothing) */
@@ -2567,6 +2593,17 @@ static void job_finish(void *state, dc_sim *sim)
         const job_tally *t = js->ended ? &js->u.tally : js->live ? tally_of(js->live, now, &m->scratch_tally) : NULL;
         if (!t)
             continue;
+        if (dc_cluster_job_cpu(m->cluster, js->id)) {
+            c_useful += t->done_gpu_s;
+            c_rb += t->lost_gpu_s;
+            c_sdc += t->sdc_lost_gpu_s;
+            c_pre += t->preempt_lost_gpu_s;
+            for (int st = 0; st < DC_JOB_PHASES; st++)
+                c_held[st] += t->held_node_s[st];
+            for (size_t k = 0; k < t->n_slow; k++)
+                c_slow[k] += t->slow_gpu_s[k];
+            continue;
+        }
         useful += t->done_gpu_s;
         rb += t->lost_gpu_s;
         sdc += t->sdc_lost_gpu_s;
@@ -2628,6 +2665,29 @@ static void job_finish(void *state, dc_sim *sim)
         char key[64];
         snprintf(key, sizeof key, "gpu_hours.%s", dc_cluster_speed_source_name(m->cluster, (int)i));
         dc_summary_add(s, key, slow[i] / 3600.0, "GPU-h", "computing time lost to this slow-down");
+    }
+    if (dc_cluster_cpu_node_count(m->cluster) == 0)
+        return;
+    /* the CPU-only nodes' busy lines (cluster.h: with the cluster's they sum to cpu_node_hours.capacity) */
+    dc_summary_set(s, "cpu_node_hours.useful", c_useful / 3600.0, "node-h", "CPU jobs' work done and kept");
+    dc_summary_set(s, "cpu_node_hours.rollback", c_rb / 3600.0, "node-h",
+                   "CPU jobs' work computed, then lost to rollbacks after failures");
+    dc_summary_set(s, "cpu_node_hours.corruption", c_sdc / 3600.0, "node-h",
+                   "CPU jobs' work rolled back because of silent data corruption");
+    dc_summary_set(s, "cpu_node_hours.preempted", c_pre / 3600.0, "node-h",
+                   "CPU jobs' work lost to evictions and time limits");
+    dc_summary_set(s, "cpu_node_hours.detection", c_held[DC_JOB_DETECTING] / 3600.0, "node-h",
+                   "CPU jobs' healthy nodes, stalled until a failure is noticed");
+    dc_summary_set(s, "cpu_node_hours.checkpoint", c_held[DC_JOB_CHECKPOINTING] / 3600.0, "node-h",
+                   "CPU jobs writing checkpoints");
+    dc_summary_set(s, "cpu_node_hours.restart", c_held[DC_JOB_RESTARTING] / 3600.0, "node-h",
+                   "CPU jobs restarting after interruptions (and the first start)");
+    dc_summary_set(s, "cpu_node_hours.waiting", c_held[DC_JOB_WAITING] / 3600.0, "node-h",
+                   "healthy nodes held while a CPU job waits for repairs");
+    for (size_t i = 0; i < dc_cluster_speed_source_count(m->cluster); i++) {
+        char key[64];
+        snprintf(key, sizeof key, "cpu_node_hours.%s", dc_cluster_speed_source_name(m->cluster, (int)i));
+        dc_summary_add(s, key, c_slow[i] / 3600.0, "node-h", "CPU jobs' computing time lost to this slow-down");
     }
 }
 

@@ -51,6 +51,9 @@ const dc_param dc_jobspec_params[] = {
      "one job: its size in GPUs instead of nodes (fewer than a node has: a share of one node, packed with others)"},
     {"jobs.[].work_gpu_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "GPU-h", 0, NULL, 0, 1e15,
      NULL, "one job: its work at the full rate of one GPU"},
+    {"jobs.[].duration_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "h", 0, NULL, 0, 1e8, NULL,
+     "one CPU job (type a CPU-only type): its run time at full speed with nodes (its work: nodes x duration_h "
+     "node-hours)"},
     {"jobs.[].start_h", DC_PARAM_FLOAT, 0, "h", 0, NULL, 0, 1e8, NULL,
      "one job: submission; a stream: first arrival not before"},
     {"jobs.[].trace", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT | DC_PARAM_FILE | DC_PARAM_OR_GROUP, "", 0, NULL, 0, 0,
@@ -141,6 +144,43 @@ void dc_jobspec_set_gpus(dc_job_spec *t, uint32_t gpus, uint32_t gpn)
 double dc_jobspec_rate_gpus(const dc_job_spec *t, uint32_t gpn)
 {
     return t->gpus > 0 && t->gpus < gpn ? (double)t->gpus : (double)t->nodes * gpn;
+}
+
+/* Whether type names a CPU-only type of cluster.types (gpus_per_node = 0):
+ * its jobs are CPU jobs, their work in node-seconds (cluster.c checks the
+ * types themselves). */
+static bool cpu_type(const dc_scenario *sc, const char *type)
+{
+    config_setting_t *list = type[0] ? dc_scenario_lookup(sc, "cluster.types") : NULL;
+    for (int i = 0; list && i < config_setting_length(list); i++) {
+        config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+        const char *name = "";
+        int gpn = 1;
+        if (config_setting_lookup_string(e, "name", &name) && strcmp(name, type) == 0)
+            return config_setting_lookup_int(e, "gpus_per_node", &gpn) && gpn == 0;
+    }
+    return false;
+}
+
+/* A CPU job's group gives none of the GPU keys, a GPU job's no duration_h. */
+static int check_cpu_keys(const dc_scenario *sc, const config_setting_t *g, const dc_job_spec *t, dc_error *err)
+{
+    static const char *const gpu_keys[] = {"gpus", "work_gpu_h", "tokens", "gpus_min", "gpus_max", "trace"};
+    if (!t->cpu) {
+        config_setting_t *at = config_setting_get_member(g, "duration_h");
+        if (at)
+            return dc_scenario_error_at(sc, at, err,
+                                        "duration_h is a CPU job's run time: it needs type naming a CPU-only type "
+                                        "(gpus_per_node = 0; a GPU job gives work_gpu_h)");
+        return DC_OK;
+    }
+    for (size_t k = 0; k < sizeof gpu_keys / sizeof gpu_keys[0]; k++)
+        if (config_setting_get_member(g, gpu_keys[k]))
+            return dc_scenario_error_at(sc, config_setting_get_member(g, gpu_keys[k]), err,
+                                        "type \"%s\" is CPU-only: its jobs give nodes and duration_h (one job) or "
+                                        "interarrival and duration (a stream), not %s",
+                                        t->type, gpu_keys[k]);
+    return DC_OK;
 }
 
 /* The keys every job of the group shares. */
@@ -289,6 +329,7 @@ static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *
 {
     dc_job_spec tmpl;
     common(g, &tmpl);
+    tmpl.cpu = cpu_type(sc, tmpl.type);
     dc_dist ia, dur;
     config_setting_t *gi = config_setting_get_member(g, "interarrival");
     config_setting_t *gd = config_setting_get_member(g, "duration");
@@ -380,12 +421,19 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
     for (int i = 0; list && i < config_setting_length(list); i++) {
         config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
         bool one = config_setting_get_member(g, "nodes") || config_setting_get_member(g, "gpus")
-                   || config_setting_get_member(g, "work_gpu_h")
+                   || config_setting_get_member(g, "work_gpu_h") || config_setting_get_member(g, "duration_h")
                    || config_setting_get_member(g, "tokens");
         bool tr = config_setting_get_member(g, "trace") != NULL;
         bool gen = config_setting_get_member(g, "interarrival") != NULL;
-        int rc = DC_OK;
-        if (one + tr + gen != 1) {
+        dc_job_spec probe;
+        common(g, &probe);
+        probe.cpu = cpu_type(sc, probe.type);
+        /* a CPU job's work is in node-seconds: one unit per node */
+        uint32_t gpn = probe.cpu ? 1 : gpus_per_node;
+        int rc = check_cpu_keys(sc, g, &probe, err);
+        if (rc != DC_OK) {
+            /* reported */
+        } else if (one + tr + gen != 1) {
             rc = dc_scenario_error_at(sc, g, err,
                                       "give exactly one of: nodes and work_gpu_h or tokens (one job), trace (a file), "
                                       "interarrival and duration (a generated stream)");
@@ -395,6 +443,7 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
                 rc = dc_error_set(err, DC_ENOMEM, "out of memory");
             } else {
                 common(g, t);
+                t->cpu = probe.cpu;
                 int nodes = 0, gpus = 0;
                 double work_h = NAN, start_h = 0;
                 /* no work_gpu_h: the job's model gives it (params and tokens, job.c) */
@@ -408,6 +457,11 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
                                               "one job needs nodes or gpus (and work_gpu_h, or params and tokens)");
                 config_setting_lookup_float(g, "work_gpu_h", &work_h);
                 config_setting_lookup_float(g, "start_h", &start_h);
+                double dur_h;
+                if (t->cpu && !config_setting_lookup_float(g, "duration_h", &dur_h))
+                    rc = dc_scenario_error_at(sc, g, err, "a CPU job needs nodes and duration_h");
+                else if (t->cpu)
+                    work_h = dur_h * nodes;
                 t->nodes = (uint32_t)nodes;
                 if (has_g && !has_n)
                     dc_jobspec_set_gpus(t, (uint32_t)gpus, gpus_per_node);
@@ -422,7 +476,7 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
         } else if (tr) {
             rc = read_trace(sc, g, gpus_per_node, &v, err);
         } else {
-            rc = generate(sc, sim, g, gpus_per_node, &v, err);
+            rc = generate(sc, sim, g, gpn, &v, err);
         }
         if (rc != DC_OK) {
             free(v.a);

@@ -24,7 +24,7 @@
  * sizes, small jobs most common: Jeon et al., "Analysis of large-scale
  * multi-tenant GPU clusters for DNN training workloads", ATC 2019); run time
  * at full speed from the duration law, so work = duration x nodes x GPUs per
- * node.  Random streams: "jobs.NAME.arrivals", "jobs.NAME.sizes",
+ * node (per node for a CPU job).  Random streams: "jobs.NAME.arrivals", "jobs.NAME.sizes",
  * "jobs.NAME.durations". */
 #ifndef DC_JOBSPEC_H
 #define DC_JOBSPEC_H
@@ -65,6 +65,7 @@ typedef struct dc_job_spec {
     int priority;
     char pool[32], user[32];
     char type[32];          /* node type (cluster.types; "": its pool's) */
+    bool cpu;               /* a CPU job (type is CPU-only): work_gpu_s is in node-seconds */
     bool preemptible;
     double max_run_s;       /* INFINITY: none */
     double restart_s;

@@ -157,6 +157,17 @@ int dc_sched_pool_type(const dc_scheduler *s, int p)
     return q->n > 0 && dc_cluster_node_type(s->cluster, q->first + q->n - 1) == t ? t : -1;
 }
 
+int dc_sched_pool_cpu_type(const dc_scheduler *s, int p)
+{
+    const pool *q = &s->pools[p];
+    for (size_t t = 0; dc_cluster_cpu_node_count(s->cluster) > 0 && t < dc_cluster_type_count(s->cluster); t++) {
+        const dc_cluster_type *ty = dc_cluster_type_at(s->cluster, t);
+        if (ty->gpus_per_node == 0 && ty->first < q->first + q->n && q->first < ty->first + ty->nodes)
+            return (int)t;
+    }
+    return -1;
+}
+
 int dc_sched_pool_of_type(const dc_scheduler *s, int type)
 {
     for (int i = 0; i < s->n_pools; i++)
@@ -1706,7 +1717,8 @@ static void sched_finish(void *state, dc_sim *sim)
         pool *p = &s->pools[i];
         bank_pool(s, p);
         held += p->held_ns;
-        idle += p->idle_ns;
+        int pt = dc_sched_pool_type(s, i); /* a CPU-only pool's idle nodes hold no GPU */
+        idle += pt >= 0 && dc_cluster_type_at(s->cluster, (size_t)pt)->gpus_per_node == 0 ? 0.0 : p->idle_ns;
         shared_free += p->shared_free_gs;
         strand += p->strand_ns;
         cap += (double)p->n * now;

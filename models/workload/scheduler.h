@@ -179,6 +179,9 @@ bool dc_sched_pool_spot(const dc_scheduler *s, int pool);
 /* The node type of a pool's nodes (cluster.types; -1: a pool across several
  * types), and the first pool of a type alone (-1: none). */
 int dc_sched_pool_type(const dc_scheduler *s, int pool);
+/* The first CPU-only type (cluster.types with gpus_per_node 0) among the
+ * pool's nodes, -1 when it holds none: no GPU job or service may use it. */
+int dc_sched_pool_cpu_type(const dc_scheduler *s, int pool);
 int dc_sched_pool_of_type(const dc_scheduler *s, int type);
 int dc_sched_pool_count(const dc_scheduler *s);
 /* Node-seconds the pool's nodes were held by jobs and services from 0 to
