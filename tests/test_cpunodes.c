@@ -28,7 +28,7 @@
  *    cluster's nor 0, GPU keys on a CPU type, no type with GPUs, a GPU job
  *    asking a CPU type, a CPU job without duration_h or on a GPU type, a GPU
  *    job falling into a CPU pool, the job group on a CPU type, a service on
- *    a CPU pool, a CPU job's trace. */
+ *    a CPU pool. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
