@@ -80,6 +80,7 @@ typedef struct job_slot {
     uint32_t *list, cap; /* the held nodes (node_pos[n] is n's index) */
     uint64_t changes;
     dc_job_phase phase;
+    dc_vclock *clock;    /* its clocked sources follow this (NULL: none) */
     double speed[DC_MAX_SPEED_SOURCES];
 } job_slot;
 
@@ -139,6 +140,10 @@ struct dc_cluster {
 
     char speed_names[DC_MAX_SPEED_SOURCES][32];
     size_t n_speed_sources;
+    int clock_src[DC_VCLOCK_LEVELS];
+    size_t n_clock_src;
+    dc_vclock **clocks;  /* every clock made, freed at the end */
+    size_t n_clocks, cap_clocks;
 
     /* failure classes registered by the failure model, with acceleration factors */
     char (*class_names)[32];
@@ -271,7 +276,14 @@ double dc_cluster_node_idle_since_s(const dc_cluster *c, uint32_t node) { return
 dc_job_phase dc_cluster_job_phase(const dc_cluster *c, int32_t job) { return c->jobs[job].phase; }
 size_t dc_cluster_speed_source_count(const dc_cluster *c) { return c->n_speed_sources; }
 const char *dc_cluster_speed_source_name(const dc_cluster *c, int source) { return c->speed_names[source]; }
-double dc_cluster_job_speed_factor(const dc_cluster *c, int32_t job, int source) { return c->jobs[job].speed[source]; }
+double dc_cluster_job_speed_factor(const dc_cluster *c, int32_t job, int source)
+{
+    const dc_vclock *k = c->jobs[job].clock;
+    for (size_t l = 0; k && l < c->n_clock_src; l++)
+        if (c->clock_src[l] == source)
+            return dc_vclock_factors(k)[l];
+    return c->jobs[job].speed[source];
+}
 const double *dc_cluster_job_speed_factors(const dc_cluster *c, int32_t job) { return c->jobs[job].speed; }
 
 bool dc_cluster_job_active(const dc_cluster *c, int32_t job)
@@ -313,9 +325,59 @@ double dc_cluster_job_speed(const dc_cluster *c, int32_t job)
 {
     double f = 1.0;
     for (size_t i = 0; i < c->n_speed_sources; i++)
-        f *= c->jobs[job].speed[i];
+        f *= dc_cluster_job_speed_factor(c, job, (int)i);
     return f;
 }
+
+int dc_cluster_set_clock_sources(dc_cluster *c, const int *sources, size_t n)
+{
+    if (n == 0 || n > DC_VCLOCK_LEVELS)
+        return DC_EINTERNAL;
+    for (size_t l = 0; l < n; l++) {
+        if (sources[l] < 0 || (size_t)sources[l] >= c->n_speed_sources || (l > 0 && sources[l] <= sources[l - 1]))
+            return DC_EINTERNAL;
+        c->clock_src[l] = sources[l];
+    }
+    c->n_clock_src = n;
+    return DC_OK;
+}
+
+size_t dc_cluster_clock_sources(const dc_cluster *c, const int **sources)
+{
+    *sources = c->clock_src;
+    return c->n_clock_src;
+}
+
+dc_vclock *dc_cluster_new_clock(dc_cluster *c)
+{
+    if (c->n_clock_src == 0)
+        return NULL;
+    if (c->n_clocks == c->cap_clocks) {
+        size_t ncap = c->cap_clocks ? 2 * c->cap_clocks : 8;
+        dc_vclock **g = realloc(c->clocks, ncap * sizeof *g);
+        if (!g)
+            return NULL;
+        c->clocks = g;
+        c->cap_clocks = ncap;
+    }
+    dc_vclock *k = dc_vclock_create(c->sim, c->n_clock_src);
+    if (k)
+        c->clocks[c->n_clocks++] = k;
+    return k;
+}
+
+void dc_cluster_set_job_clock(dc_cluster *c, int32_t job, dc_vclock *clock)
+{
+    if (c->jobs[job].clock == clock)
+        return;
+    c->jobs[job].clock = clock;
+    dc_job_event ev = {job};
+    dc_sim_publish(c->sim, c->sig_job_speed, &ev);
+}
+
+void dc_cluster_drop_job_clock(dc_cluster *c, int32_t job) { c->jobs[job].clock = NULL; }
+
+dc_vclock *dc_cluster_job_clock(const dc_cluster *c, int32_t job) { return c->jobs[job].clock; }
 
 static void bank(dc_cluster *c)
 {
@@ -1215,6 +1277,9 @@ static void cluster_destroy(void *state)
     free(c->idle_prev);
     free(c->idle_since_s);
     free(c->jobs);
+    for (size_t i = 0; i < c->n_clocks; i++)
+        dc_vclock_destroy(c->clocks[i]);
+    free(c->clocks);
 }
 
 const dc_model_type dc_model_cluster = {

@@ -95,6 +95,7 @@
 #include <stdint.h>
 
 #include "sim.h"
+#include "vclock.h"
 
 typedef enum dc_node_state { DC_NODE_IDLE, DC_NODE_BUSY, DC_NODE_DOWN, DC_NODE_RETIRED } dc_node_state;
 
@@ -311,13 +312,35 @@ const char *dc_cluster_speed_source_name(const dc_cluster *c, int source);
 /* Sets one factor (clamped to [0, 1]; 1 = no slow-down) and publishes
  * "job_speed" when it changes.  A factor of 0 stops progress. */
 void dc_cluster_set_job_speed(dc_cluster *c, int32_t job, int source, double factor);
+/* (of a clocked source of a job bound to a clock: the clock's factor) */
 double dc_cluster_job_speed_factor(const dc_cluster *c, int32_t job, int source);
 /* All the job's factors, by source (dc_cluster_speed_source_count of them;
  * read-only, valid until the next factor set): for a model that reads them
- * all at every change. */
+ * all at every change.  The clocked sources of a job bound to a clock hold
+ * their last own factors here, not the clock's. */
 const double *dc_cluster_job_speed_factors(const dc_cluster *c, int32_t job);
 /* The product of all factors of the job. */
 double dc_cluster_job_speed(const dc_cluster *c, int32_t job);
+
+/* Speed clocks (sim/vclock.h): the factors of up to DC_VCLOCK_LEVELS
+ * sources (ascending; the power model's power_cap and thermal) may follow
+ * a virtual clock shared by many jobs instead of a value per job: a job
+ * bound to clock k has factor k.f_l for source sources[l], and the job
+ * model banks its progress from k's integrals, so a change of the clock's
+ * factors costs one bank, no signal and no work per job.  The cluster owns
+ * the clocks (they outlive every model's records). */
+int dc_cluster_set_clock_sources(dc_cluster *c, const int *sources, size_t n); /* at init */
+size_t dc_cluster_clock_sources(const dc_cluster *c, const int **sources);
+/* A new clock over the clock sources (NULL when out of memory or none set). */
+dc_vclock *dc_cluster_new_clock(dc_cluster *c);
+/* Binds the job's clocked sources to clock (NULL: their own factors);
+ * publishes "job_speed" when the binding changes. */
+void dc_cluster_set_job_clock(dc_cluster *c, int32_t job, dc_vclock *clock);
+/* Unbinds without a signal: only for a job that is not running (its
+ * factors count for nothing until it runs again, and it reads its binding
+ * at every bank). */
+void dc_cluster_drop_job_clock(dc_cluster *c, int32_t job);
+dc_vclock *dc_cluster_job_clock(const dc_cluster *c, int32_t job);
 
 /* Takes the longest-idle node for job; false when none is idle. */
 bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node);

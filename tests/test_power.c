@@ -612,6 +612,53 @@ static void test_site_cap_throttle(void)
     dc_sim_destroy(sim);
 }
 
+/* Two jobs under one site cap share one speed clock (the power model's
+ * utilisation class: same GPUs, same utilisation): A (4 nodes, 640 GPU-h)
+ * and B (4 nodes, 160 GPU-h) on 8 nodes under 42 kW.  Both computing:
+ * the hosts 8 x 2,800 W, 3 switches and the storage 3,500 W leave
+ * C2 = (42,000 - 25,900) / 64 W per GPU, speed s2; B ends at
+ * t_B = 160 / (32 s2) h; then A alone (B's nodes idle at 1,560 W):
+ * C1 = (42,000 - 20,940) / 32 W, speed s1 > s2, and A ends at
+ * t_B + (640 - 160) / (32 s1) h: the clock's change moved A's completion.
+ * Each job's power_cap line is its running GPU-time less its work. */
+static void test_site_cap_clock_two_jobs(void)
+{
+    static const char cfg[] =
+        "horizon_days = 2.0; stop_when_done = false;\n"
+        "cluster = { nodes = 8; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+        "jobs = ( { name = \"A\"; nodes = 4; work_gpu_h = 640.0; restart_s = 0.0; },\n"
+        "         { name = \"B\"; nodes = 4; work_gpu_h = 160.0; restart_s = 0.0; } );\n"
+        "power = { network = { switches = 3; switch_w = 500.0; };\n"
+        "          storage = ( { name = \"s\"; idle_kw = 2.0; active_kw = 5.0; } );\n"
+        "          site_cap_mw = 0.042; };\n";
+    dc_sim *sim = run_text(cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double c2 = (42000.0 - 25900.0) / 64.0, c1 = (42000.0 - 20940.0) / 32.0;
+    double s2 = 1.0 / (0.8 / cbrt((c2 - 70.0) / 630.0) + 0.2), s1 = 1.0 / (0.8 / cbrt((c1 - 70.0) / 630.0) + 0.2);
+    double t_b = 160.0 / (32.0 * s2), t_a = t_b + 480.0 / (32.0 * s1);
+    printf("\n  s2 %.6f, s1 %.6f: B ends at %.6f h, A at %.6f h", s2, s1, t_b, t_a);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 1, "end_h"), t_b, 1e-9 * t_b);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 0, "end_h"), t_a, 1e-9 * t_a);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 0, "gpu_hours.useful"), 640.0, 1e-9 * 640);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 0, "gpu_hours.power_cap"), 32.0 * t_a - 640.0, 1e-9 * 640);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 1, "gpu_hours.power_cap"), 32.0 * t_b - 160.0, 1e-9 * 160);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(series(sim, "throttle_power"), 0.5 * t_b * 3600.0), s2, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(series(sim, "throttle_power"), 0.5 * (t_a + t_b) * 3600.0), s1, 1e-12);
+    CU_ASSERT(breakdown_sums(sim));
+    dc_sim_destroy(sim);
+
+    /* A unfinished at 48 h: its work is banked from the clock's integral
+     * (32 (s2 t_B + s1 (48 - t_B)) GPU-h), not at the clock's changes. */
+    const char *sets[] = {"jobs.[0].work_gpu_h=1e9"};
+    sim = run_text(cfg, sets, 1, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double useful = 32.0 * (s2 * t_b + s1 * (48.0 - t_b));
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 0, "gpu_hours.useful"), useful, 1e-9 * useful);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_job_cell(sim, 0, "gpu_hours.power_cap"), 32.0 * 48.0 - useful, 1e-9 * useful);
+    CU_ASSERT(breakdown_sums(sim));
+    dc_sim_destroy(sim);
+}
+
 /* With failures, repairs and checkpoints the cap still holds sample-wise. */
 static void test_site_cap_with_failures(void)
 {
@@ -1505,6 +1552,7 @@ static int register_suites(void)
                   {"cooling energy with a COP that follows the weather", test_cooling_energy_varying_cop});
     DC_TEST_SUITE("caps",
                   {"site cap: never exceeded, rate falls by the DVFS law", test_site_cap_throttle},
+                  {"site cap: two jobs on one speed clock, one's end speeds the other (exact)", test_site_cap_clock_two_jobs},
                   {"site cap holds with failures and checkpoints", test_site_cap_with_failures},
                   {"hold policy", test_site_cap_hold},
                   {"hold: a held job takes no checkpoint", test_hold_no_checkpoint},

@@ -26,6 +26,11 @@
  *    base + sum_j n_j clamp(C, lo_j, hi_j) = cap, a piecewise-linear
  *    equation solved exactly between its breakpoints (C = (cap - base) / n
  *    for one computing job; powercap.h for many, without sorting).
+ *  - With several jobs and the throttle policy, a computing job's cap and
+ *    heat factors follow its utilisation class's speed clock (pw_class,
+ *    cluster.h): on_apply sets each class's factors once and binds a job
+ *    only when its class changes, so a move of the limit costs one clock
+ *    change per class, not a factor set per job (docs/DEVELOPING.md).
  *  - After the factors are applied nothing is recomputed unless another
  *    model changed an input meanwhile; the speeds of (utilisation, limit)
  *    pairs are remembered, since the jobs under one cap share its limit. */
@@ -120,6 +125,7 @@ typedef struct job_pw {
     double want_cap, want_heat, want_up;
     bool want_set;
     int type;                /* node type of the nodes it holds (cluster.types; 0 with one type) */
+    int32_t cls, want_cls;   /* speed clocks: its class's clock it is bound to, and the one it should be (-1: none) */
     dc_job_phase phase;      /* its phase at this instant's computation */
     bool in_play;            /* then: held nodes, or restarting, running, checkpointing, hung */
 } job_pw;
@@ -135,6 +141,19 @@ typedef struct type_pw {
     uint32_t n_off;
     double it_w, e_j;
 } type_pw;
+
+/* A utilisation class (speed clocks): the computing jobs of one node type
+ * and one utilisation share their power range, so under one per-GPU limit
+ * their cap and heat factors are the same; they are bound to its clock
+ * (cluster.h), whose factors are set once per change for all of them. */
+typedef struct pw_class {
+    int type;
+    double util;
+    dc_vclock *clock;
+    uint32_t members;        /* jobs bound to its clock */
+    uint64_t round;          /* the last computation that wanted it */
+    double want[DC_VCLOCK_LEVELS]; /* its factors then, in the clock's source order */
+} pw_class;
 
 /* Remembered GPU speeds (speed_at), direct-mapped. */
 #define SPEED_CACHE 64
@@ -209,6 +228,13 @@ struct dc_power {
     size_t n_other_src;
     memo_entry memo[MEMO_SIZE];
     int memo_next;
+    /* Speed clocks (throttle policy, several jobs): the computing jobs'
+     * cap and heat factors follow their utilisation class's clock. */
+    bool clocks;
+    int lvl_cap, lvl_heat;   /* the two sources' levels on a clock */
+    pw_class *cls;
+    size_t n_cls, cap_cls;
+    uint64_t round;
     /* constants of the scenario, for compute() */
     double gpn, static_cap_w, node_idle_w, node_ckpt_w, node_restart_w;
     type_pw *tp;     /* per node type (one entry: the power section's) */
@@ -554,9 +580,60 @@ static void act_prune(dc_power *p)
         } else {
             p->in_act[j] = 0;
             dc_cluster_job_track(p->c, j, false);
+            job_pw *jp = &p->jobs[j];
+            if (jp->cls >= 0) { /* not running: quietly (cluster.h) */
+                p->cls[jp->cls].members--;
+                jp->cls = -1;
+                dc_cluster_drop_job_clock(p->c, j);
+            }
         }
     }
     p->n_act = n;
+}
+
+/* The class of a computing job (its type and utilisation as computed):
+ * the one it is bound to when it matches, else one that does, else an
+ * unused one (no job bound, not wanted by this computation), else a new
+ * one; -1 when out of memory (the run fails). */
+static int32_t class_of(dc_power *p, const job_pw *jp)
+{
+    if (jp->cls >= 0 && p->cls[jp->cls].type == jp->type && p->cls[jp->cls].util == jp->util) {
+        p->cls[jp->cls].round = p->round;
+        return jp->cls;
+    }
+    size_t free_k = p->n_cls;
+    for (size_t k = 0; k < p->n_cls; k++) {
+        pw_class *q = &p->cls[k];
+        if (q->type == jp->type && q->util == jp->util) {
+            q->round = p->round;
+            return (int32_t)k;
+        }
+        if (free_k == p->n_cls && q->members == 0 && q->round != p->round)
+            free_k = k;
+    }
+    if (free_k == p->n_cls) {
+        if (p->n_cls == p->cap_cls) {
+            size_t ncap = p->cap_cls ? 2 * p->cap_cls : 16;
+            pw_class *g = realloc(p->cls, ncap * sizeof *g);
+            if (!g) {
+                dc_sim_fail(p->sim, DC_ENOMEM, "out of memory");
+                return -1;
+            }
+            p->cls = g;
+            p->cap_cls = ncap;
+        }
+        dc_vclock *k = dc_cluster_new_clock(p->c);
+        if (!k) {
+            dc_sim_fail(p->sim, DC_ENOMEM, "out of memory");
+            return -1;
+        }
+        p->cls[p->n_cls++] = (pw_class){.clock = k};
+    }
+    pw_class *q = &p->cls[free_k];
+    q->type = jp->type;
+    q->util = jp->util;
+    q->round = p->round;
+    return (int32_t)free_k;
 }
 
 static void compute_full(dc_power *p)
@@ -566,6 +643,7 @@ static void compute_full(dc_power *p)
     double now = dc_sim_now(p->sim);
     double base = p->network_w;
     assert(p->n_pend == 0);
+    p->round++;
     p->comp = p->pend;
     p->n_comp = 0;
     bool storage_active = false;
@@ -692,6 +770,7 @@ static void compute_full(dc_power *p)
         bool running = jp->phase == DC_JOB_RUNNING;
         jp->want_set = running;
         jp->want_up = jp->stalled ? 0.0 : 1.0;
+        jp->want_cls = jp->cls; /* (not computing: as it is) */
         if (jp->held) {
             jp->want_cap = 0.0;
             jp->want_heat = 1.0;
@@ -720,6 +799,11 @@ static void compute_full(dc_power *p)
         double s_cap = jp->m_scap, s_heat = jp->m_sheat;
         jp->want_cap = s_cap;
         jp->want_heat = s_cap > 0.0 ? s_heat / s_cap : 1.0;
+        if (p->clocks && (jp->want_cls = class_of(p, jp)) >= 0) {
+            pw_class *q = &p->cls[jp->want_cls];
+            q->want[p->lvl_cap] = jp->want_cap;
+            q->want[p->lvl_heat] = jp->want_heat;
+        }
         if (!p->any_computing || s_cap < p->throttle_cap)
             p->throttle_cap = s_cap;
         if (!p->any_computing || jp->want_heat < p->throttle_heat)
@@ -810,6 +894,13 @@ static void compute(dc_power *p)
         if (!jp->want_set)
             continue;
         const double *f = dc_cluster_job_speed_factors(c, j);
+        if (jp->want_cls >= 0) { /* on a clock */
+            const pw_class *q = &p->cls[jp->want_cls];
+            const double *kf = dc_vclock_factors(q->clock);
+            change = jp->cls != jp->want_cls || kf[0] != q->want[0] || kf[1] != q->want[1]
+                     || (p->src_up >= 0 && f[p->src_up] != jp->want_up);
+            continue;
+        }
         change = f[p->src_cap] != jp->want_cap || f[p->src_heat] != jp->want_heat
                  || (p->src_up >= 0 && f[p->src_up] != jp->want_up);
     }
@@ -887,11 +978,28 @@ static void on_apply(dc_sim *sim, void *ctx, uint64_t arg)
      * change the power, only other models' would. */
     p->applying = true;
     p->missed = false;
+    /* the clocks of the classes this computation wanted: one change each
+     * for all their jobs */
+    for (size_t k = 0; p->clocks && k < p->n_cls; k++)
+        if (p->cls[k].round == p->round)
+            dc_vclock_set(p->cls[k].clock, p->cls[k].want);
     for (size_t k = 0; k < p->n_act; k++) {
         int32_t j = p->act[k];
-        const job_pw *jp = &p->jobs[j];
+        job_pw *jp = &p->jobs[j];
         if (!jp->want_set)
             continue;
+        if (jp->want_cls >= 0) {
+            if (jp->cls != jp->want_cls) {
+                if (jp->cls >= 0)
+                    p->cls[jp->cls].members--;
+                p->cls[jp->want_cls].members++;
+                jp->cls = jp->want_cls;
+                dc_cluster_set_job_clock(p->c, j, p->cls[jp->cls].clock);
+            }
+            if (p->src_up >= 0)
+                dc_cluster_set_job_speed(p->c, j, p->src_up, jp->want_up);
+            continue;
+        }
         double cap = jp->want_cap, heat = jp->want_heat, up = jp->want_up;
         dc_cluster_set_job_speed(p->c, j, p->src_cap, cap);
         dc_cluster_set_job_speed(p->c, j, p->src_heat, heat);
@@ -1284,7 +1392,19 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     p->job_e_j = calloc(nj, sizeof *p->job_e_j);
     if (!p->jobs || !p->cw || !p->act || !p->act_tmp || !p->pend || !p->in_act || !p->job_e_j)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
+    /* Speed clocks where many jobs may share one limit (the hold policy
+     * holds jobs one by one; one job keeps its own factors). */
+    p->clocks = !p->hold && p->n_jobs > 1;
+    if (p->clocks) {
+        int src[2] = {p->src_cap < p->src_heat ? p->src_cap : p->src_heat,
+                      p->src_cap < p->src_heat ? p->src_heat : p->src_cap};
+        p->lvl_cap = p->src_cap < p->src_heat ? 0 : 1;
+        p->lvl_heat = 1 - p->lvl_cap;
+        if (dc_cluster_set_clock_sources(p->c, src, 2) != DC_OK)
+            return dc_error_set(err, DC_EINTERNAL, "speed clock sources refused");
+    }
     for (int32_t j = 0; j < p->n_jobs; j++) {
+        p->jobs[j].cls = p->jobs[j].want_cls = -1;
         p->jobs[j].m_util = NAN; /* nothing memoised yet */
         if (p->n_jobs == 1 || in_play(p->c, j))
             act_note(p, j);
@@ -1434,6 +1554,7 @@ static void power_destroy(void *state)
     free(p->off);
     free(p->tp);
     free(p->off_list);
+    free(p->cls); /* (the clocks are the cluster's) */
 }
 
 const dc_model_type dc_model_power = {

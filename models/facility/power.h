@@ -25,6 +25,9 @@
  *   factor "power_cap" (static, rack and site caps) and "thermal" (the
  *   cooling model's heat limit) are set through the cluster, and the
  *   GPU-hours they cost appear as gpu_hours.power_cap and gpu_hours.thermal.
+ *   With several jobs and the throttle policy both follow a speed clock per
+ *   utilisation class (node type and utilisation: the jobs that share the
+ *   factor; cluster.h), set once per change for all its jobs.
  *   Sources: the cubic law is the usual CMOS approximation (e.g. Rabaey,
  *   Digital Integrated Circuits, ch. 5); the compute/memory split of step
  *   time is the roofline view (Williams, Waterman, Patterson, CACM 2009).

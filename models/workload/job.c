@@ -129,6 +129,12 @@ typedef struct job_model {
     size_t n_speed;
     double slow_gpu_s[DC_MAX_SPEED_SOURCES];
     dc_event_handle milestone;
+    /* Bound to a speed clock (cluster.h) since state_since_s: its clocked
+     * sources follow it, their integrals then were clk_last; target: its
+     * completion, set while it may come before the next checkpoint. */
+    dc_vclock *clock;
+    double clk_last[DC_VCLOCK_LEVELS];
+    dc_vclock_target target;
     dc_event_handle detect_ev;
     double detect_at_s;
 
@@ -318,6 +324,36 @@ static double speed(const job_model *j)
     return f;
 }
 
+/* Whether source i follows the job's clock. */
+static bool clocked(const job_model *j, size_t i)
+{
+    const int *src;
+    size_t n = j->clock ? dc_cluster_clock_sources(j->cluster, &src) : 0;
+    for (size_t l = 0; l < n; l++)
+        if ((size_t)src[l] == i)
+            return true;
+    return false;
+}
+
+/* On a clock: the product of the factors that do not follow it (the work
+ * rate per unit of the clock's last integral). */
+static double own_speed(const job_model *j)
+{
+    double f = 1.0;
+    for (size_t i = 0; i < j->n_speed; i++)
+        if (!clocked(j, i))
+            f *= j->speed[i];
+    return f;
+}
+
+/* Its milestone event and its completion target on a clock. */
+static void cancel_milestone(job_model *j)
+{
+    dc_sim_cancel(j->sim, &j->milestone);
+    if (j->clock)
+        dc_vclock_cancel(j->clock, &j->target);
+}
+
 /* The first speed source at 0 (the job is stopped: held under a power cap,
  * waiting for a boot), n_speed when none is. */
 static size_t stopping_source(const job_model *j)
@@ -412,7 +448,41 @@ static void choose_restart(job_model *j)
     }
 }
 
-/* Accounts the time since the last change to the current state. */
+/* Running on a speed clock: the clocked sources' factors vary, the others
+ * are constant, so over the interval each product of factors integrates to
+ * the constant part times the clock's integral of its clocked part: with
+ * I_0 = dt and I_{l+1} the clock's level-l integral over the interval, a
+ * source after l clocked ones loses rate x (its constant prefix) x
+ * (1 - f_i) x I_l, the l-th clocked source rate x prefix x (I_l - I_{l+1}),
+ * and the work done is rate x (all constant factors) x I_n (n clocked
+ * sources): what bank's per-interval sums give when the clock's factors
+ * are constant, summed over their changes. */
+static void bank_clocked(job_model *j, double dt)
+{
+    const int *src;
+    size_t n = dc_cluster_clock_sources(j->cluster, &src);
+    double I[DC_VCLOCK_LEVELS + 1];
+    I[0] = dt;
+    for (size_t l = 0; l < n; l++)
+        I[l + 1] = dc_vclock_value(j->clock, l) - j->clk_last[l];
+    double r = rate(j), f = 1.0;
+    size_t l = 0;
+    for (size_t i = 0; i < j->n_speed; i++) {
+        if (l < n && (size_t)src[l] == i) {
+            j->slow_gpu_s[i] += r * f * (I[l] - I[l + 1]);
+            l++;
+        } else {
+            j->slow_gpu_s[i] += r * f * (1.0 - j->speed[i]) * I[l];
+            f *= j->speed[i];
+        }
+    }
+    j->done_gpu_s += r * f * I[l];
+    j->run_since_ckpt_s += dt;
+}
+
+/* Accounts the time since the last change to the current state, then
+ * takes the job's clock binding as it is now (the power model changes it
+ * with "job_speed", or quietly while the job does not run). */
 static void bank(job_model *j)
 {
     double now = dc_sim_now(j->sim);
@@ -435,6 +505,8 @@ static void bank(job_model *j)
                  * line of the source that stops it. */
                 j->slow_gpu_s[stop] += full;
                 j->stopped_s += dt;
+            } else if (j->clock) {
+                bank_clocked(j, dt);
             } else {
                 for (size_t i = 0; i < j->n_speed; i++) {
                     j->slow_gpu_s[i] += full * f * (1.0 - j->speed[i]);
@@ -446,11 +518,21 @@ static void bank(job_model *j)
         }
     }
     j->state_since_s = now;
+    dc_vclock *k = dc_cluster_job_clock(j->cluster, j->id);
+    if (k != j->clock) {
+        if (j->clock)
+            dc_vclock_cancel(j->clock, &j->target);
+        j->clock = k;
+    }
+    for (size_t l = 0; k && l < dc_vclock_levels(k); l++)
+        j->clk_last[l] = dc_vclock_value(k, l);
 }
 
 static void set_state(job_model *j, dc_job_phase s)
 {
     bank(j);
+    if (s != DC_JOB_RUNNING && j->clock) /* a completion target counts only while it runs */
+        dc_vclock_cancel(j->clock, &j->target);
     j->state = s;
     dc_cluster_set_job_phase(j->cluster, j->id, s);
     double now = dc_sim_now(j->sim);
@@ -461,6 +543,7 @@ static void set_state(job_model *j, dc_job_phase s)
 }
 
 static void on_milestone(dc_sim *sim, void *ctx, uint64_t arg);
+static void on_clock_done(dc_sim *sim, void *ctx, uint64_t arg);
 static void on_restarted(dc_sim *sim, void *ctx, uint64_t arg);
 
 static void refresh_interval(job_model *j)
@@ -504,11 +587,13 @@ static void schedule_next(job_model *j)
 {
     /* A speed change published while the job enters RUNNING (a subscriber
      * of "job_phase" may set a factor at once) must not leave two milestones. */
-    dc_sim_cancel(j->sim, &j->milestone);
+    cancel_milestone(j);
     refresh_interval(j);
     if (!j->retention_warned && j->m->sdc_delay_s > 0 && j->ckpt.enabled)
         check_retention(j);
-    double eff = rate(j) * speed(j);
+    /* (on a clock: the work per unit of the clock's last integral, and
+     * to_done below in those units) */
+    double eff = rate(j) * (j->clock ? own_speed(j) : speed(j));
     double to_done = eff > 0.0 ? (j->work_total_gpu_s - j->done_gpu_s) / eff : INFINITY;
     /* a checkpoint due during a drain waits for the drain's end */
     /* (a stopped job has nothing to save: no checkpoint falls due) */
@@ -520,6 +605,19 @@ static void schedule_next(job_model *j)
      * the tolerance absorbs rounding in the banked work. */
     if (!isfinite(to_done) && !isfinite(to_ckpt))
         return; /* stopped (speed 0, no checkpoints): a speed change reschedules */
+    if (j->clock) {
+        /* The clock's factors are at most 1: the work is done no earlier
+         * than to_done from now, so it has a target only when that may
+         * come before the checkpoint (a change of the clock's factors then
+         * moves the clock's one event, not the job's); the checkpoint,
+         * due after to_ckpt of computing, does not depend on the speed. */
+        size_t last = dc_vclock_levels(j->clock) - 1;
+        if (isfinite(to_done) && to_done <= to_ckpt + 1e-9 * (1.0 + to_ckpt))
+            j->target = dc_vclock_at(j->clock, dc_vclock_value(j->clock, last) + to_done, on_clock_done, j, 0);
+        if (isfinite(to_ckpt))
+            j->milestone = dc_sim_after(j->sim, to_ckpt, on_milestone, j, 1);
+        return;
+    }
     j->milestone = to_done <= to_ckpt + 1e-9 * (1.0 + to_ckpt) ? dc_sim_after(j->sim, to_done, on_milestone, j, 0)
                                                                 : dc_sim_after(j->sim, to_ckpt, on_milestone, j, 1);
 }
@@ -664,7 +762,7 @@ static void grow(job_model *j)
     uint32_t n = run_size(j, j->nodes_held);
     if (n <= j->nodes_run)
         return;
-    dc_sim_cancel(j->sim, &j->milestone);
+    cancel_milestone(j);
     resize(j, n);
     set_state(j, DC_JOB_RESTARTING);
     j->milestone = dc_sim_after(j->sim, j->reconfigure_s, on_restarted, j, 0);
@@ -983,6 +1081,18 @@ static void on_milestone(dc_sim *sim, void *ctx, uint64_t is_ckpt)
 {
     job_model *j = ctx;
     j->milestone = DC_EVENT_NONE;
+    if (is_ckpt && j->target != DC_VCLOCK_NONE) {
+        /* on a clock, its completion due at the checkpoint (within the
+         * tolerance schedule_next allows) finishes instead */
+        bank(j);
+        const double *f = dc_vclock_factors(j->clock);
+        double r = 1.0, eff = rate(j) * own_speed(j);
+        for (size_t l = 0; l < dc_vclock_levels(j->clock); l++)
+            r *= f[l];
+        double to_done = eff > 0.0 ? (j->work_total_gpu_s - j->done_gpu_s) / eff / r : INFINITY;
+        if (to_done <= 1e-9 * (1.0 + j->ckpt.interval_s))
+            is_ckpt = 0;
+    }
     if (is_ckpt) {
         set_state(j, DC_JOB_CHECKPOINTING);
         begin_checkpoint(j);
@@ -990,7 +1100,7 @@ static void on_milestone(dc_sim *sim, void *ctx, uint64_t is_ckpt)
     }
     j->draining = false; /* a drain still running no longer matters */
     cancel_io(j);
-    dc_sim_cancel(sim, &j->milestone);
+    cancel_milestone(j);
     set_state(j, DC_JOB_DONE);
     j->done_gpu_s = j->committed_gpu_s = j->work_total_gpu_s;
     j->completion_s = dc_sim_now(sim);
@@ -1006,6 +1116,15 @@ static void on_milestone(dc_sim *sim, void *ctx, uint64_t is_ckpt)
     cancel_corruptions(j, -INFINITY);
     release_all(j, false);
     job_ended(j);
+}
+
+/* Its completion target on the clock is reached. */
+static void on_clock_done(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    job_model *j = ctx;
+    j->target = DC_VCLOCK_NONE;
+    dc_sim_cancel(sim, &j->milestone); /* the checkpoint it would have come to */
+    on_milestone(sim, j, 0);
 }
 
 /* Rolls the work back to the checkpoint a restart reads (or, when a
@@ -1070,7 +1189,7 @@ static void stall(job_model *j, int class_id, int32_t first_node, double detect_
     /* Cancelling a transfer re-rates the storage, which may change the
      * job's speed and reschedule its milestone: cancel that after. */
     cancel_io(j);
-    dc_sim_cancel(j->sim, &j->milestone);
+    cancel_milestone(j);
     if (j->state == DC_JOB_CHECKPOINTING)
         j->n_ckpt_lost++;
     double lost = rollback(j);
@@ -1303,7 +1422,7 @@ static void on_speed(dc_sim *sim, void *ctx, const void *payload)
     for (size_t i = 0; i < j->n_speed; i++)
         j->speed[i] = dc_cluster_job_speed_factor(j->cluster, j->id, (int)i);
     if (j->state == DC_JOB_RUNNING) {
-        dc_sim_cancel(sim, &j->milestone);
+        cancel_milestone(j);
         schedule_next(j);
     }
 }
@@ -1333,7 +1452,7 @@ static void on_sched_preempt(void *ctx, double notice_s, dc_sched_why why)
     }
     if (can && j->state == DC_JOB_RUNNING) {
         cancel_io(j); /* a drain in progress: the blocking write replaces it */
-        dc_sim_cancel(j->sim, &j->milestone);
+        cancel_milestone(j);
         j->leaving = true;
         set_state(j, DC_JOB_CHECKPOINTING);
         begin_checkpoint(j);
@@ -1341,7 +1460,7 @@ static void on_sched_preempt(void *ctx, double notice_s, dc_sched_why why)
     }
     bank(j);
     cancel_io(j);
-    dc_sim_cancel(j->sim, &j->milestone);
+    cancel_milestone(j);
     dc_sim_cancel(j->sim, &j->detect_ev);
     if (j->state == DC_JOB_CHECKPOINTING)
         j->n_ckpt_lost++;
@@ -1575,6 +1694,8 @@ static void job_free(job_model *j)
         return;
     jobs_model *m = j->m;
     job_slot *s = &m->slots[j->slot];
+    if (j->clock)
+        dc_vclock_cancel(j->clock, &j->target);
     if (s->live == j) {
         s->live = NULL;
         if (j->prev_live)
