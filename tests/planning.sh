@@ -1,5 +1,5 @@
 #!/bin/sh
-# The planning scripts (scenarios/invest/size.sh and capacity.sh, scenarios/compare/cost_time.sh and generations.sh) make their points and their READMEs show what they print.
+# The planning scripts (scenarios/invest/size.sh and capacity.sh, scenarios/compare/cost_time.sh, generations.sh and cpu_partition.sh) make their points and their READMEs show what they print.
 # Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
 # Runs each script with the dcsim of the build tree ($DCSIM; sources in
@@ -24,6 +24,14 @@
 #    5% faster than all-H100; the mix's peak is its chip table's; the chip
 #    table's price per PFLOP/s is its price per GPU over its peak per GPU,
 #    and the B200 is cheaper per PFLOP/s and gives more PFLOP/s per kW;
+#  - cpu_partition.sh (48, 64, 96 CPU-only nodes beside the GPUs): more
+#    nodes, a shorter mean wait, a lower utilisation, more idle node-hours,
+#    more energy and direct cost and a higher cost per useful node-hour;
+#    each row's CPU energy is its node-hours at the scenario's powers, 0.25
+#    kW idle and 0.7 kW busy: 0.25 idle + 0.7 (n x 720 h - idle), within
+#    0.5% (the hours down draw nothing: a few node-hours); the training's
+#    useful GPU-hours the same in every row within 1%; the chip table's CPU
+#    row: no GPU, 64 x 96 cores, 64 x 30,000 USD of capital;
 #  - that the block after "<!-- output of ./SCRIPT.sh" in the script's
 #    README is what it prints now, so that a model change that moves them
 #    fails until `make planning` regenerates them (and the prose is reread).
@@ -45,6 +53,7 @@ run invest size
 run invest capacity
 run compare cost_time
 run compare generations
+run compare cpu_partition
 
 # --- size.sh ---
 awk 'function usd(x,  m) { m = x ~ /B$/ ? 1e9 : x ~ /M$/ ? 1e6 : x ~ /k$/ ? 1e3 : 1; sub(/[BMk]$/, "", x); return x * m }
@@ -106,10 +115,24 @@ awk '/^1,536 H100 nodes/ { hp = $(NF - 6); hd = $(NF - 3) }
            if (!(bpp < hpp && bkw > hkw)) { print "the B200 is not cheaper per PFLOP/s and more per kW"; e = 1 }
            exit e }' "$work/generations.out" > "$work/why" || bad "generations.sh: $(cat "$work/why")"
 
+# --- cpu_partition.sh ---
+awk '/^(48|64|96) / { k++; n[k] = $1; w[k] = $3; u[k] = $5 + 0; idle[k] = $6; e[k] = $7; d[k] = $8; per[k] = $9; g[k] = $10
+                      busy = n[k] * 720 - idle[k]; want = (0.25 * idle[k] + 0.7 * busy) / 1000
+                      if (e[k] > want * 1.005 + 0.05 || e[k] < want * 0.995 - 0.05) { print n[k] " nodes: energy " e[k] " MWh, by hand " want; bad = 1 } }
+     /^cpu / { cg = $2; cores = $4; cap = $5 }
+     END { if (k != 3 || cg == "") { print "expected 3 rows and the chip table, got " k; exit 1 }
+           for (i = 2; i <= 3; i++)
+               if (!(w[i] < w[i - 1] && u[i] < u[i - 1] && idle[i] > idle[i - 1] && e[i] > e[i - 1] && d[i] > d[i - 1] && per[i] > per[i - 1])) {
+                   print n[i] " nodes against " n[i - 1] ": wait " w[i] ", use " u[i] ", idle " idle[i] ", energy " e[i] ", cost " d[i] ", per node-h " per[i]; bad = 1 }
+           for (i = 2; i <= 3; i++) if (g[i] > 1.01 * g[1] || g[i] < 0.99 * g[1]) { print "training GPU-h " g[i] " against " g[1]; bad = 1 }
+           if (!(cg == 0 && cores == 64 * 96 && cap == 1.92)) { print "chip table cpu row: " cg " GPUs, " cores " cores, " cap " M USD"; bad = 1 }
+           exit bad }' "$work/cpu_partition.out" > "$work/why" || bad "cpu_partition.sh: $(cat "$work/why")"
+
 # --- the READMEs' blocks ---
 check invest size
 check invest capacity
 check compare cost_time
 check compare generations
+check compare cpu_partition
 [ $fail -eq 0 ] && echo "the planning scripts make their points and their READMEs show what they print"
 exit $fail

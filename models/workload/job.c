@@ -2453,7 +2453,7 @@ static void fill_record(job_model *j, dc_job_record *r)
                  : submitted                                                     ? "unfinished"
                                                                                  : "not_submitted",
         .nodes = j->nodes_needed,
-        .gpus = (uint32_t)full_rate(j),
+        .gpus = dc_cluster_job_cpu(j->cluster, j->id) ? 0 : (uint32_t)full_rate(j), /* a CPU job: none */
         .racks = j->racks,
         .pods = j->pods,
         .submit_s = j->start_s,

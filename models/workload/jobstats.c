@@ -12,7 +12,7 @@ const char *const dc_jobstat_size_names[DC_JOBSTAT_SIZES] = {"gpus_1", "gpus_2_4
 
 int dc_jobstat_size_class(uint32_t gpus)
 {
-    return gpus <= 1 ? 0 : gpus <= 4 ? 1 : gpus <= 8 ? 2 : gpus <= 64 ? 3 : 4;
+    return gpus == 0 ? -1 : gpus <= 1 ? 0 : gpus <= 4 ? 1 : gpus <= 8 ? 2 : gpus <= 64 ? 3 : 4;
 }
 
 double dc_jobstats_quantile(const double *v, size_t n, double q)

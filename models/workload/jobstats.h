@@ -44,7 +44,7 @@ typedef struct dc_jobstat_row {
 
 #define DC_JOBSTAT_SIZES 5
 extern const char *const dc_jobstat_size_names[DC_JOBSTAT_SIZES];
-/* The size class of a job of gpus GPUs. */
+/* The size class of a job of gpus GPUs (-1 for 0: a CPU job, in no class). */
 int dc_jobstat_size_class(uint32_t gpus);
 
 /* Writes the figures above into the summary (rows is reordered).
