@@ -7,7 +7,8 @@
  *    of 2 nodes x 6 h from 2 h: gpu_hours.capacity = 4 x 8 x 24 = 768,
  *    useful 320, idle_spare 448 (the CPU nodes add none; cluster.gpus 32);
  *    cpu_node_hours.capacity = 2 x 24 = 48, useful 12, idle_spare 36; each
- *    breakdown's lines add to its capacity (1e-12); the IT energy by type:
+ *    breakdown's lines add to its capacity (1e-12), per pool too, and the
+ *    CPU job's /jobs row holds no GPU-hours; the IT energy by type:
  *    CPU 2 x (18 h x 200 W + 6 h x 600 W) = 14.4 kWh, GPU 4 x (10 h x (2,800
  *    + 8 x 700 W) + 14 h x (1,000 + 8 x 70 W)) = 423.36 kWh, the sum the IT
  *    energy (no network or storage, efficiencies 1);
@@ -91,6 +92,12 @@ static void test_ledgers(void)
     /* the CPU job's work is not GPU-hours */
     CU_ASSERT(close_rel(dc_simrun_fig(sim, "jobs.useful_gpu_h"), 320.0, 1e-12));
     CU_ASSERT(close_rel(dc_simrun_fig(sim, "pool.cpu.cpu_node_hours.useful"), 12.0, 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "pool.cpu.gpu_hours.useful"), 0.0);
+    /* the /jobs rows: the CPU job (id 1) holds no GPU-hours and no GPUs */
+    CU_ASSERT(close_rel(dc_simrun_job_cell(sim, 0, "gpu_hours.total"), 320.0, 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_job_cell(sim, 1, "gpu_hours.total"), 0.0);
+    CU_ASSERT_EQUAL(dc_simrun_job_cell(sim, 1, "gpus"), 0.0);
+    CU_ASSERT_EQUAL(dc_simrun_job_cell(sim, 1, "nodes"), 2.0);
     CU_ASSERT(close_rel(dc_simrun_fig(sim, "cluster.idle_gpu_h"), 448.0, 1e-12));
     double cpu_kwh = 2.0 * (18.0 * 200.0 + 6.0 * 600.0) / 1000.0;
     double gpu_kwh = 4.0 * (10.0 * (2800.0 + 8 * 700.0) + 14.0 * (1000.0 + 8 * 70.0)) / 1000.0;

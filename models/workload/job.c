@@ -2500,6 +2500,11 @@ static void write_row(job_model *j)
         return;
     dc_job_record r;
     fill_record(j, &r);
+    if (dc_cluster_job_cpu(j->cluster, j->id)) { /* a CPU job holds no GPU-hours (its node-hours: cpu_node_hours.*) */
+        r.total_gpu_h = 0.0;
+        for (size_t k = 0; k < sizeof r.line_gpu_h / sizeof r.line_gpu_h[0]; k++)
+            r.line_gpu_h[k] = 0.0;
+    }
     dc_jobtable_write(j->m->table, &r);
 }
 
@@ -2684,13 +2689,16 @@ static void pool_summary(jobs_model *m, dc_sim *sim)
     for (int p = 0; p < n_pools; p++)
         for (size_t k = 0; k < n_lines; k++) {
             char key[128];
-            int pt = dc_sched_pool_type(sched, p);
-            bool cpu = pt >= 0 && dc_cluster_type_at(m->cluster, (size_t)pt)->gpus_per_node == 0;
-            snprintf(key, sizeof key, "pool.%s.%s.%s", dc_sched_pool_name(sched, p),
-                     cpu ? "cpu_node_hours" : "gpu_hours",
-                     k < DC_JOBLINES ? dc_jobline_names[k]
-                                     : dc_cluster_speed_source_name(m->cluster, (int)(k - DC_JOBLINES)));
-            dc_summary_set(s, key, sum[(size_t)p * n_lines + k], cpu ? "node-h" : "GPU-h", "this pool's jobs' line");
+            const char *line = k < DC_JOBLINES ? dc_jobline_names[k]
+                                               : dc_cluster_speed_source_name(m->cluster, (int)(k - DC_JOBLINES));
+            /* a pool of CPU-only nodes: its lines in node-hours, none in GPU-hours */
+            bool cpu = dc_sched_pool_cpu_type(sched, p) >= 0;
+            snprintf(key, sizeof key, "pool.%s.gpu_hours.%s", dc_sched_pool_name(sched, p), line);
+            dc_summary_set(s, key, cpu ? 0.0 : sum[(size_t)p * n_lines + k], "GPU-h", "this pool's jobs' line");
+            if (!cpu)
+                continue;
+            snprintf(key, sizeof key, "pool.%s.cpu_node_hours.%s", dc_sched_pool_name(sched, p), line);
+            dc_summary_set(s, key, sum[(size_t)p * n_lines + k], "node-h", "this pool's CPU jobs' line");
         }
     free(sum);
 }

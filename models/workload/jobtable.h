@@ -40,7 +40,8 @@
  *                                        gpu_hours.total, and each line over
  *                                        all rows to the run's gpu_hours.LINE
  *                                        (the cluster's lines idle_spare,
- *                                        down... are nobody's).
+ *                                        down... are nobody's); a CPU job's
+ *                                        (cluster.h) are 0: it holds no GPU.
  * Adding a column: a field in dc_job_record, a row in declare(), a cell in
  * dc_jobtable_write (jobtable.c). */
 #ifndef DC_JOBTABLE_H
