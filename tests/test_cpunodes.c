@@ -113,6 +113,21 @@ static void test_ledgers(void)
     printf("\n");
 }
 
+/* Quotas count GPUs: a CPU job uses none of its user's.  The user's 4
+ * nodes of quota are the GPU job's from 0 to 10 h; the CPU job still starts
+ * at 2 h (charged 2 x 8 GPUs it would have waited for the GPU job's end). */
+static void test_quota(void)
+{
+    static const char *const sets[] = {"jobs.[0].user=\"u\"", "jobs.[1].user=\"u\""};
+    dc_sim *sim =
+        dc_simrun_text(SMALL_CLUSTER "scheduler = { quotas = ( { user = \"u\"; max_nodes = 4; } ); };\n", sets, 2, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "pool.cpu.wait_mean_h"), 0.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cpu_node_hours.useful"), 12.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.useful"), 320.0, 1e-12));
+    dc_sim_destroy(sim);
+}
+
 static void test_cost(void)
 {
     /* bought in full: the chip table */
@@ -311,6 +326,7 @@ static void test_bad_input(void)
 static int register_suites(void)
 {
     DC_TEST_SUITE("cpunodes", {"the GPU-hour and CPU node-hour ledgers and energy by hand", test_ledgers},
+                  {"quotas: a CPU job uses no GPU quota", test_quota},
                   {"cost: the CPU nodes' capital, rent, chip table; the TCO's parts add up", test_cost},
                   {"per-GPU classes never take a CPU node; rates within Poisson intervals", test_failure_classes},
                   {"bad input", test_bad_input});

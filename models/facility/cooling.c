@@ -142,6 +142,7 @@ struct dc_cooling {
 
     /* integrals */
     double temp_int, amb_int, heat_removed_j, free_s, hot_s, shutdown_s, unit_down_s, shut_node_s;
+    double shut_gpus, shut_gpu_s; /* the shut nodes' GPUs (CPU-only nodes have none), and x time */
     double max_t_c, max_amb_c;
     uint64_t n_throttle, n_shutdowns, n_unit_failures;
 
@@ -315,6 +316,7 @@ static void advance(dc_cooling *m)
             m->shutdown_s += dt;
         m->unit_down_s += (double)(m->units - m->up) * dt;
         m->shut_node_s += (double)m->n_shut * dt;
+        m->shut_gpu_s += m->shut_gpus * dt;
         m->t_c = t1;
         if (t1 > m->max_t_c)
             m->max_t_c = t1;
@@ -457,6 +459,7 @@ static bool add_shut(dc_cooling *m, uint32_t node)
         m->shut_cap = cap;
     }
     m->shut[m->n_shut++] = node;
+    m->shut_gpus += dc_cluster_node_gpus(m->c, node);
     return true;
 }
 
@@ -512,6 +515,7 @@ static void on_cross(dc_sim *sim, void *ctx, uint64_t kind)
         /* back as they were: nothing was replaced (no hazard clock renews) */
         dc_nodes_event back = {.nodes = m->shut, .n_nodes = m->n_shut, .class_id = -1};
         m->n_shut = 0;
+        m->shut_gpus = 0.0;
         dc_cluster_returned(m->c, &back);
         break;
     }
@@ -775,7 +779,9 @@ static void cooling_finish(void *state, dc_sim *sim)
                    "time above throttle_c with the GPUs at their lowest clocks");
     dc_summary_set(s, "cooling.shutdowns", (double)m->n_shutdowns, "", "thermal shutdowns of the hall");
     dc_summary_set(s, "cooling.shutdown_h", m->shutdown_s / 3600.0, "h", "time shut down by heat");
-    dc_summary_set(s, "cooling.shutdown_gpu_h", m->shut_node_s * dc_cluster_gpus_per_node(m->c) / 3600.0, "GPU-h",
+    double shut_gpu_s = dc_cluster_cpu_node_count(m->c) > 0 ? m->shut_gpu_s /* CPU-only nodes: no GPUs */
+                                                           : m->shut_node_s * dc_cluster_gpus_per_node(m->c);
+    dc_summary_set(s, "cooling.shutdown_gpu_h", shut_gpu_s / 3600.0, "GPU-h",
                    "GPU-hours of nodes shut down by heat (= gpu_hours.heat_shutdown)");
     dc_summary_set(s, "cooling.unit_failures", (double)m->n_unit_failures, "", "cooling unit failures");
     dc_summary_set(s, "cooling.unit_down_h", m->unit_down_s / 3600.0, "unit-h", "unit-hours out of service");

@@ -435,9 +435,11 @@ static uint32_t place(dc_scheduler *s, pool *p, int32_t job, uint32_t n, bool pa
 
 /* ---------- shares of nodes (jobs of fewer GPUs than a node) ---------- */
 
-/* A GPU count in whole nodes for quotas: a share counts its GPUs. */
+/* A GPU count in whole nodes for quotas: a share counts its GPUs, a CPU job none. */
 static long entry_gpus(const dc_scheduler *s, const entry *e)
 {
+    if (e->req.job >= 0 && dc_cluster_job_cpu(s->cluster, e->req.job))
+        return 0;
     return e->req.gpus ? (long)e->req.gpus : (long)e->req.nodes * dc_cluster_gpus_per_node(s->cluster);
 }
 
