@@ -25,7 +25,16 @@
  * (no latencies: where its ranks sit does not matter) without checkpoints everything before t_f is lost, so its useful work is
  * exactly that of a rigid 6-node job over T - t_f - restart_s -
  * reconfigure_s, the waiting line is 1 node x (T - t_f), and (with a repair)
- * it grows back to 8 when the node returns. */
+ * it grows back to 8 when the node returns.
+ *
+ * In GPUs (min_gpus): a job of 20 GPUs on 8-GPU nodes computes on 20 (its
+ * third node's other 4 wait), exactly, with and without a step-time model
+ * (Tc = 6 P B / (20 peak e) by hand); the closed form above with sizes in
+ * GPUs, s(A) = min(8 A, gpus) floored at min_gpus (a size that is not whole
+ * nodes); by hand, a 30-GPU job of 6-GPU replicas on four 8-GPU nodes
+ * losing three nodes and getting them back: 30 -> 24 -> 12 -> (waits) ->
+ * 24 -> 30 GPUs at the failure and repair times; bad keys through the
+ * program (exit status 2, file, line, key, message). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +43,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 
+#include "badinput.h"
 #include "cluster.h"
 #include "simrun.h"
 #include "testutil.h"
@@ -177,17 +187,214 @@ static void test_step_model_shrink(void)
     dc_sim_destroy(sim);
 }
 
+static char tmpdir[256];
+
+/* A job of 20 GPUs: 3 nodes held, 20 GPUs computing. */
+static const char g20_cfg[] =
+    "horizon_days = 2.0; stop_when_done = false;\n"
+    "cluster = { nodes = 4; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "network = { tiers = 2; nodes_per_leaf = 8; collective = \"ring\"; latency_us = 0.0; hop_latency_us = 0.0;\n"
+    "            scaleup_latency_us = 0.0; };\n"
+    "failures = ( { name = \"none\"; per = \"node\"; mtbf_h = 1e12; } );\n"
+    "trace = { events = false; };\n";
+
+static void test_twenty_gpus(void)
+{
+    const double T = 2.0 * 86400.0, R = 100.0;
+    char text[sizeof g20_cfg + 512];
+    /* no step-time model: 20 GPU-seconds a second, the 4 others wait */
+    snprintf(text, sizeof text, "%sjob = { gpus = 20; work_gpu_h = 1e9; restart_s = 100.0; };\n", g20_cfg);
+    dc_sim *sim = dc_simrun_text(text, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "job.gpus"), 20.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "gpu_hours.useful"), 20.0 * (T - R) / 3600.0, 1e-12));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "gpu_hours.restart"), 20.0 * R / 3600.0, 1e-12));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "gpu_hours.waiting"), 4.0 * T / 3600.0, 1e-12));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "gpu_hours.idle_spare"), 8.0 * T / 3600.0, 1e-12));
+    dc_sim_destroy(sim);
+    /* a step-time model of 20 GPUs (tensor 4 x data 5): Tc by hand, and
+     * the useful rate 20 x Tc / T */
+    const double P = 2e9, B = 1048576.0, peak = 989e12, e = 0.5;
+    snprintf(text, sizeof text,
+             "%sjob = { gpus = 20; params = 2e9; tokens = 1e15; mfu = 0.5; restart_s = 100.0; };\n"
+             "parallelism = { tensor = 4; pipeline = 1; global_batch_tokens = 1048576.0; seq_len = 4096; };\n",
+             g20_cfg);
+    sim = dc_simrun_text(text, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double tc = dc_simrun_fig(sim, "step.compute_s"), ts = dc_simrun_fig(sim, "step.time_s");
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "step.data"), 5.0);
+    CU_ASSERT(REL(tc, 6.0 * P * B / (20.0 * peak * e), 1e-12));
+    CU_ASSERT(ts >= tc);
+    double useful = dc_simrun_fig(sim, "gpu_hours.useful");
+    if (!REL(useful, 20.0 * (T - R) * tc / ts / 3600.0, 1e-9))
+        printf("\n  useful %.12g, 20 GPUs x Tc/T x time %.12g", useful, 20.0 * (T - R) * tc / ts / 3600.0);
+    CU_ASSERT(REL(useful, 20.0 * (T - R) * tc / ts / 3600.0, 1e-9));
+    dc_sim_destroy(sim);
+}
+
+/* The closed form in GPUs: 128 nodes, a job of 1020 GPUs down to 404. */
+static const char decay_gpus_cfg[] =
+    "horizon_days = 100.0; stop_when_done = false;\n"
+    "cluster = { nodes = 128; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "job = { gpus = 1020; work_gpu_h = 1e12; restart_s = 0.0; min_gpus = 404; };\n"
+    "checkpoint = { interval_s = 120.0; size_gb = 1.0; write_gb_per_s = 10000.0; };\n"
+    "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 2400.0; } );\n"
+    "trace = { events = false; };\n";
+
+static void test_decay_gpus(void)
+{
+    const int n0 = 128, gpus = 1020, min = 404, reps = 64;
+    const double M = 2400.0 * 3600.0, T = 100.0 * 86400.0, tau = 120.0;
+    const int steps = 2000;
+    double U = 0.0, L = 0.0, naive = 0.0;
+    for (int i = 0; i <= steps; i++) {
+        double t = T * i / steps, p = exp(-t / M), w = i == 0 || i == steps ? 1.0 : i % 2 ? 4.0 : 2.0;
+        for (int k = 0; k <= n0; k++) {
+            double s = 8.0 * k < gpus ? 8.0 * k : gpus, pk = gsl_ran_binomial_pdf((unsigned)k, p, (unsigned)n0);
+            if (s < min)
+                s = 0.0;
+            U += w * s * pk;
+            L += w * s * k / M * pk;          /* a failure at intensity A / M loses tau / 2 on s(A) GPUs */
+            naive += w * (8.0 * k < gpus ? 8.0 * k : gpus) * pk; /* not floored at min_gpus */
+        }
+    }
+    U *= T / steps / 3.0 / 3600.0;
+    L *= tau / 2.0 * T / steps / 3.0 / 3600.0;
+    naive *= T / steps / 3.0 / 3600.0;
+    double sum = 0.0, sum2 = 0.0;
+    for (int r = 0; r < reps; r++) {
+        dc_sim *sim = dc_simrun_text(decay_gpus_cfg, NULL, 0, 2000 + r);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        double u = dc_simrun_fig(sim, "gpu_hours.useful");
+        sum += u;
+        sum2 += u * u;
+        dc_sim_destroy(sim);
+    }
+    double mean = sum / reps, sd = sqrt((sum2 - reps * mean * mean) / (reps - 1));
+    double half = gsl_cdf_tdist_Pinv(0.995, reps - 1) * sd / sqrt(reps);
+    printf("\n  useful %.0f GPU-h (99%%: +- %.0f); closed form %.0f - rollback %.0f = %.0f (not floored: %.0f)", mean,
+           half, U, L, U - L, naive);
+    CU_ASSERT(fabs(mean - (U - L)) <= half + 0.1 * L);
+    CU_ASSERT(L < 0.01 * U);
+    CU_ASSERT(fabs(mean - naive) > half + 0.1 * L);
+}
+
+/* By hand: 30 GPUs of 6-GPU replicas (tensor 2 x pipeline 3) on four
+ * 8-GPU nodes, at least 12; nodes fail at 10,000, 20,000 and 30,000 s and
+ * come back 10 h later each. */
+static const char seq_cfg[] =
+    "horizon_days = 1.0; stop_when_done = false;\n"
+    "cluster = { nodes = 4; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "network = { tiers = 2; nodes_per_leaf = 8; collective = \"ring\"; latency_us = 0.0; hop_latency_us = 0.0;\n"
+    "            scaleup_latency_us = 0.0; };\n"
+    "job = { gpus = 30; params = 2e9; tokens = 1e15; mfu = 0.5; restart_s = 100.0; min_gpus = 12;\n"
+    "        reconfigure_s = 50.0; };\n"
+    "parallelism = { tensor = 2; pipeline = 3; global_batch_tokens = 1048576.0; seq_len = 4096; };\n"
+    "failures = ( { name = \"none\"; per = \"node\"; mtbf_h = 1e12; } );\n"
+    "repair = { crews = 4; law = \"constant\"; mean_h = 10.0; };\n"
+    "trace = { events = true; };\n";
+
+static void fail_one(dc_sim *sim, void *ctx, uint64_t node)
+{
+    uint32_t n = (uint32_t)node;
+    (void)ctx;
+    dc_cluster_fail(dc_cluster_of(sim), 0, "none", &n, 1, -1);
+}
+
+static void test_sequence(void)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_simrun_build(seq_cfg, NULL, 0, -1, &err);
+    if (!sim)
+        printf("\n  build: %s", err.msg);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    for (uint64_t k = 0; k < 3; k++)
+        dc_sim_at(sim, 10000.0 * (double)(k + 1), fail_one, NULL, 3 - k); /* nodes 3, 2, 1 */
+    sim = dc_simrun_run(sim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    const double want_t[] = {10000.0, 20000.0, 56000.0, 66000.0}, want_g[] = {24.0, 12.0, 24.0, 30.0};
+    const dc_eventlog *log = dc_sim_eventlog(sim);
+    size_t n = 0;
+    for (size_t i = 0; i < dc_eventlog_count(log); i++) {
+        const dc_eventlog_row *r = &dc_eventlog_rows(log)[i];
+        if (strcmp(r->kind, "job_resize") != 0)
+            continue;
+        if (n < 4) {
+            CU_ASSERT_EQUAL(r->time_s, want_t[n]);
+            CU_ASSERT_EQUAL(r->value, want_g[n]);
+        }
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, 4);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "job.resizes"), 4.0);
+    /* computing again restart_s (100 s) after each start and shrink, plus
+     * reconfigure_s (50 s) after a change of size; at 30,000 s it holds 8
+     * GPUs (under 12): it waits, and at 46,000 s (16 GPUs: 12 again) it
+     * restarts on 12 without re-sharding; each growth re-shards for 50 s */
+    const double run_t[] = {100.0, 10150.0, 20150.0, 46100.0, 56050.0, 66050.0};
+    size_t runs = 0;
+    for (size_t i = 0; i < dc_eventlog_count(log); i++) {
+        const dc_eventlog_row *r = &dc_eventlog_rows(log)[i];
+        if (strcmp(r->kind, "job_running") == 0) {
+            if (runs < 6)
+                CU_ASSERT_EQUAL(r->time_s, run_t[runs]);
+            runs++;
+        }
+    }
+    CU_ASSERT_EQUAL(runs, 6);
+    /* the GPUs it computed on over its running time, by hand */
+    const double dt[] = {9900.0, 9850.0, 9850.0, 9900.0, 9950.0, 20350.0}, g[] = {30, 24, 12, 12, 24, 30};
+    double gs = 0.0, ts = 0.0;
+    for (int k = 0; k < 6; k++) {
+        gs += g[k] * dt[k];
+        ts += dt[k];
+    }
+    CU_ASSERT(REL(dc_simrun_fig(sim, "job.mean_nodes"), gs / ts / 8.0, 1e-9));
+    dc_sim_destroy(sim);
+}
+
+static void test_bad_keys(void)
+{
+    static const char base[] = "horizon_days = 1.0;\n"
+                               "cluster = { nodes = 4; spare_nodes = 0; gpus_per_node = 8; };\n";
+    char cfg[1024];
+    snprintf(cfg, sizeof cfg, "%sjob = { gpus = 20; work_gpu_h = 100.0;\n  min_gpus = 24; };\n", base);
+    const char *f1[] = {"bad.cfg:4", "job.min_gpus", "min_gpus = 24 is more than the job's 20 GPUs"};
+    dc_test_bad_run(tmpdir, "min_gpus above gpus", cfg, NULL, f1, 3);
+    snprintf(cfg, sizeof cfg, "%sjobs = ( { name = \"a\"; gpus = 20; work_gpu_h = 100.0;\n  min_nodes = 1; min_gpus = 8; } );\n",
+             base);
+    const char *f2[] = {"bad.cfg:4", "jobs.[0].min_gpus", "give the job's elastic floor as min_nodes or min_gpus, not both"};
+    dc_test_bad_run(tmpdir, "min_nodes and min_gpus", cfg, NULL, f2, 3);
+    snprintf(cfg, sizeof cfg,
+             "%sjob = { gpus = 24; params = 2e9; tokens = 1e15;\n  min_gpus = 10; };\n"
+             "parallelism = { tensor = 4; pipeline = 1; global_batch_tokens = 1048576.0; };\n"
+             "network = { tiers = 2; nodes_per_leaf = 8; };\n",
+             base);
+    const char *f3[] = {"bad.cfg:4", "job.min_gpus",
+                        "min_gpus = 10 is not a whole number of model replicas (tensor x pipeline = 4 x 1 = 4 GPUs)"};
+    dc_test_bad_run(tmpdir, "min_gpus not whole replicas", cfg, NULL, f3, 3);
+    snprintf(cfg, sizeof cfg, "%sjob = { nodes = 2; work_gpu_h = 100.0;\n  min_nodes = 3; };\n", base);
+    const char *f4[] = {"bad.cfg:4", "job.min_nodes", "min_nodes = 3 is more than the job's 2 nodes"};
+    dc_test_bad_run(tmpdir, "min_nodes above nodes", cfg, NULL, f4, 3);
+}
+
 static int register_suites(void)
 {
     DC_TEST_SUITE("elastic jobs",
                   {"no spares, no repair: useful work as the expected size (binomial) times the rate",
                    test_decay_closed_form},
                   {"a step-time job shrinks to whole replicas at its step's throughput, grows back",
-                   test_step_model_shrink});
+                   test_step_model_shrink},
+                  {"20 GPUs compute at 20 GPUs' rate, not their 3 nodes' 24 (with and without a step-time model)",
+                   test_twenty_gpus},
+                  {"min_gpus, no spares, no repair: useful work as the expected size in GPUs times the rate",
+                   test_decay_gpus},
+                  {"a GPU job of 6-GPU replicas shrinks and grows at the failures and repairs, by hand", test_sequence},
+                  {"bad elastic keys: exit status 2, file, line, key and message", test_bad_keys});
     return 0;
 }
 
 int main(void)
 {
-    return dc_test_main(register_suites);
+    return dc_test_main_in_tmpdir("elastic", tmpdir, sizeof tmpdir, register_suites);
 }

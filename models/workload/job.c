@@ -50,6 +50,9 @@ const dc_param dc_job_params[] = {
     {"job.min_nodes", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "nodes", 0, NULL, 1, 1e7, NULL,
      "elastic: the fewest nodes it runs on; short of nodes with no spare it shrinks to the largest valid size "
      "(whole model replicas) down to this, and grows back when nodes return (absent: rigid)"},
+    {"job.min_gpus", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "GPUs", 0, NULL, 1, 1e9, NULL,
+     "elastic, in GPUs (instead of min_nodes): the fewest GPUs it runs on (absent: rigid); a job asked in gpus "
+     "shrinks to whole model replicas (tensor x pipeline GPUs), one asked in nodes to whole nodes of them"},
     {"job.reconfigure_s", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT, "s", 0, NULL, 0, 1e7, NULL,
      "elastic: time to re-shard onto a new size, on top of restart_s after a shrink (default 0)"},
     {"job.max_run_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "h", 0, NULL, 0, 1e7, NULL,
@@ -98,12 +101,14 @@ typedef struct job_model {
     int32_t id;
     char name[64];
     uint32_t nodes_needed, nodes_held, gpus_per_node;
-    /* elastic (min_nodes > 0): it computes on nodes_run <= nodes_held */
-    uint32_t min_nodes, nodes_run;
+    /* elastic (min_gpus > 0): it computes on gpus_run <= its held nodes' GPUs
+     * (gpus_full at its full size) */
+    uint32_t min_gpus, gpus_run;
+    uint32_t gpus_full;         /* the units it computes on at full size: gpus_asked, a CPU job's nodes */
     int node_type;           /* its pool's node type (cluster.types; -1: several) */
     double reconfigure_s;
     uint64_t n_resizes;
-    double run_node_s;          /* node-seconds computing at its size, for the mean */
+    double run_node_s;          /* node-seconds computing at its size (GPUs run / GPUs a node), for the mean */
     double work_total_gpu_s, restart_s, start_s;
     dc_checkpoint_plan ckpt;
     /* scheduling */
@@ -222,7 +227,7 @@ typedef struct job_slot {
             const dc_checkpoint_plan *plan; /* shared by the jobs that have the same */
             dc_sched_req req;               /* ctx set when it arrives */
             double restart_s, reconfigure_s, tier_write_s;
-            uint32_t min_nodes;
+            uint32_t min_gpus;
             int node_type;
             dc_end_state end_state;
         } setup;
@@ -237,8 +242,9 @@ typedef struct job_slot {
 typedef struct chain_keys {
     bool valid;
     const config_setting_t *at[3];
-    bool has_min_nodes;
-    double min_nodes, reconfigure_s;
+    int min_level;                     /* the chain level that gives min_nodes or min_gpus (-1: none) */
+    bool min_in_gpus;                  /* min_gpus (else min_nodes) */
+    double min_size, reconfigure_s;
     bool has_ckpt, ckpt;               /* rest: checkpoint */
     bool has_interval, interval_auto;  /* rest: checkpoint_interval_s */
     double interval_s;
@@ -304,16 +310,29 @@ const dc_job_info *dc_job_info_of(dc_sim *sim, int32_t job)
 }
 
 /* Full rate: GPU-seconds of work per second with every GPU it runs on at
- * full speed (an elastic job's current size). */
+ * full speed (an elastic job's current size), in GPUs: a 20-GPU job on
+ * 8-GPU nodes computes on 20 of the 24 GPUs of its 3 nodes. */
 static double rate(const job_model *j)
 {
-    return (double)j->nodes_run * j->gpus_per_node;
+    return (double)j->gpus_run;
 }
 
 /* The rate at its full size (its figures: GPUs, ETTR, ideal time). */
 static double full_rate(const job_model *j)
 {
-    return (double)j->nodes_needed * j->gpus_per_node;
+    return (double)j->gpus_full;
+}
+
+/* Its GPUs asked, or (a CPU job: none, one unit a node) its nodes. */
+static uint32_t full_units(uint32_t gpus_asked, uint32_t nodes, uint32_t units_per_node)
+{
+    return gpus_asked ? gpus_asked : nodes * units_per_node;
+}
+
+/* Nodes that hold its GPUs computing now (the last one maybe in part). */
+static uint32_t run_nodes(const job_model *j)
+{
+    return (uint32_t)(((uint64_t)j->gpus_run + j->gpus_per_node - 1) / j->gpus_per_node);
 }
 
 static double speed(const job_model *j)
@@ -488,13 +507,16 @@ static void bank(job_model *j)
     double now = dc_sim_now(j->sim);
     double dt = now - j->state_since_s;
     if (dt > 0.0) {
-        /* an elastic job's nodes beyond its valid size wait for a replica */
+        /* the GPUs it holds beyond those it computes on wait (an elastic
+         * job's beyond its valid size, a job of 20 GPUs' 4 of its third
+         * 8-GPU node), in nodes' worth: whole nodes for a job asked in nodes */
         bool busy = j->state == DC_JOB_RUNNING || j->state == DC_JOB_CHECKPOINTING || j->state == DC_JOB_RESTARTING;
-        uint32_t idle = busy && j->nodes_held > j->nodes_run ? j->nodes_held - j->nodes_run : 0;
+        uint64_t held_gpus = (uint64_t)j->nodes_held * j->gpus_per_node;
+        double idle = busy && held_gpus > j->gpus_run ? (double)(held_gpus - j->gpus_run) / j->gpus_per_node : 0.0;
         j->held_node_s[j->state] += dt * (j->nodes_held - idle);
         j->held_node_s[DC_JOB_WAITING] += dt * idle;
         if (j->state == DC_JOB_RUNNING)
-            j->run_node_s += dt * j->nodes_run;
+            j->run_node_s += dt * ((double)j->gpus_run / j->gpus_per_node);
         j->time_s[j->state] += dt;
         if (j->state == DC_JOB_RUNNING) {
             double full = dt * rate(j), f = 1.0;
@@ -665,7 +687,7 @@ static void on_io_flow(dc_sim *sim, void *ctx, dc_flow_id id)
 
 static dc_flow_id start_transfer(job_model *j, size_t L, dc_io_dir dir)
 {
-    return dc_storage_transfer(j->st, j->lv[L].tier, dir, ckpt_bytes(j), j->id, j->nodes_run, on_io_flow, j);
+    return dc_storage_transfer(j->st, j->lv[L].tier, dir, ckpt_bytes(j), j->id, run_nodes(j), on_io_flow, j);
 }
 
 static void start_io(job_model *j, size_t L, dc_io_dir dir)
@@ -702,32 +724,47 @@ static void cancel_io(job_model *j)
     }
 }
 
-/* The size an elastic job runs on with held nodes: the largest n <= held
- * (and <= its nodes) whose GPUs are whole model replicas, at least
- * min_nodes; 0 when there is none (a rigid job: all its nodes or 0). */
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* The GPUs an elastic job runs on with held nodes: the most, at most its
+ * size and the held nodes' GPUs, that are whole model replicas (tensor x
+ * pipeline GPUs; any number without a step-time model) and, for a job
+ * asked in nodes, whole nodes; at least min_gpus; 0 when there is none (a
+ * rigid job: all its GPUs or 0).  A multiple of the unit lcm(replica,
+ * node): O(1). */
 static uint32_t run_size(const job_model *j, uint32_t held)
 {
     if (held >= j->nodes_needed)
-        return j->nodes_needed;
-    if (j->min_nodes == 0)
+        return j->gpus_full;
+    if (j->min_gpus == 0)
         return 0;
-    uint32_t replica = dc_steptime_replica_gpus(j->sim, j->id);
-    for (uint32_t n = held; n >= j->min_nodes && n > 0; n--)
-        if (replica <= 1 || ((uint64_t)n * j->gpus_per_node) % replica == 0)
-            return n;
-    return 0;
+    uint64_t replica = dc_steptime_replica_gpus(j->sim, j->id), step = j->m->slots[j->slot].info.gpus ? 1 : j->gpus_per_node;
+    uint64_t unit = replica > 1 ? replica / gcd_u64(replica, step) * step : step;
+    uint64_t have = (uint64_t)held * j->gpus_per_node;
+    if (have > j->gpus_full)
+        have = j->gpus_full;
+    uint64_t g = have / unit * unit;
+    return g >= j->min_gpus ? (uint32_t)g : 0;
 }
 
-/* An elastic job's size becomes n: its rate and its step follow. */
-static void resize(job_model *j, uint32_t n)
+/* An elastic job's size becomes g GPUs: its rate and its step follow. */
+static void resize(job_model *j, uint32_t g)
 {
-    if (n == j->nodes_run)
+    if (g == j->gpus_run)
         return;
     bank(j);
-    j->nodes_run = n;
+    j->gpus_run = g;
     j->n_resizes++;
-    dc_eventlog_add(j->log, dc_sim_now(j->sim), "job_resize", "", -1, j->id, (double)n);
-    dc_steptime_resize(j->sim, j->id, n * j->gpus_per_node);
+    dc_eventlog_add(j->log, dc_sim_now(j->sim), "job_resize", "", -1, j->id, (double)g);
+    dc_steptime_resize(j->sim, j->id, g);
 }
 
 /* Takes nodes of its pool until the job has all it needs; then restarts.
@@ -746,7 +783,7 @@ static void acquire(job_model *j)
             set_state(j, DC_JOB_WAITING);
         return;
     }
-    bool changed = n != j->nodes_run;
+    bool changed = n != j->gpus_run;
     resize(j, n);
     restart_after(j, changed ? j->reconfigure_s : 0.0);
 }
@@ -760,7 +797,7 @@ static void grow(job_model *j)
     bank(j);
     j->nodes_held += dc_sched_refill(j->sched, j->handle, missing);
     uint32_t n = run_size(j, j->nodes_held);
-    if (n <= j->nodes_run)
+    if (n <= j->gpus_run)
         return;
     cancel_milestone(j);
     resize(j, n);
@@ -812,7 +849,7 @@ static void on_sched_wake(void *ctx)
     job_model *j = ctx;
     if (j->state == DC_JOB_WAITING)
         acquire(j);
-    else if (j->state == DC_JOB_RUNNING && j->nodes_run < j->nodes_needed && !j->draining)
+    else if (j->state == DC_JOB_RUNNING && j->gpus_run < j->gpus_full && !j->draining)
         grow(j);
 }
 
@@ -1652,6 +1689,7 @@ static int freeze(jobs_model *m, job_slot *s, const job_model *j, const dc_job_i
     s->info = *info;
     s->info.name = name;
     s->info.chain.class_name = s->cls;
+    s->info.min_gpus = j->min_gpus;
     /* jobs of one group or class share a plan: look among the last few */
     size_t back = m->n_plans < 4 ? m->n_plans : 4;
     s->u.setup.plan = NULL;
@@ -1679,7 +1717,7 @@ static int freeze(jobs_model *m, job_slot *s, const job_model *j, const dc_job_i
     s->u.setup.reconfigure_s = j->reconfigure_s;
     s->u.setup.tier_write_s = NAN;
     s->id = j->id;
-    s->u.setup.min_nodes = j->min_nodes;
+    s->u.setup.min_gpus = j->min_gpus;
     s->gpus_per_node = j->gpus_per_node;
     s->gpus_asked = j->gpus_asked;
     s->u.setup.node_type = j->node_type;
@@ -1737,8 +1775,8 @@ static job_model *thaw(jobs_model *m, size_t i, bool live)
     dc_jobspec_copy_name(j->user, sizeof j->user, s->user);
     dc_jobspec_copy_name(j->cls, sizeof j->cls, s->cls);
     j->gpus_per_node = s->gpus_per_node;
-    j->nodes_needed = j->nodes_run = s->info.nodes;
-    j->min_nodes = s->u.setup.min_nodes;
+    j->nodes_needed = s->info.nodes;
+    j->min_gpus = s->u.setup.min_gpus;
     j->reconfigure_s = s->u.setup.reconfigure_s;
     j->work_total_gpu_s = s->info.work_gpu_s;
     j->restart_s = s->u.setup.restart_s;
@@ -1746,6 +1784,7 @@ static job_model *thaw(jobs_model *m, size_t i, bool live)
     j->kind = s->kind;
     j->end_state = s->u.setup.end_state;
     j->gpus_asked = s->gpus_asked;
+    j->gpus_full = j->gpus_run = full_units(s->gpus_asked, s->info.nodes, s->gpus_per_node);
     j->first_start_s = NAN;
     j->handle = -1;
     j->node_type = s->u.setup.node_type;
@@ -1881,7 +1920,16 @@ static const chain_keys *chain_keys_of(jobs_model *m, const dc_scenario *sc, con
     if (k->valid && k->at[0] == ch->at[0] && k->at[1] == ch->at[1] && k->at[2] == ch->at[2])
         return k;
     *k = (chain_keys){.valid = true, .at = {ch->at[0], ch->at[1], ch->at[2]}, .bytes_per_param = 14};
-    k->has_min_nodes = dc_job_chain_number(ch, "min_nodes", &k->min_nodes);
+    /* the elastic floor: the first level that gives min_nodes or min_gpus */
+    k->min_level = -1;
+    for (int i = 0; i < 3 && k->min_level < 0; i++) {
+        const config_setting_t *mn = ch->at[i] ? config_setting_get_member(ch->at[i], "min_nodes") : NULL;
+        const config_setting_t *mg = ch->at[i] ? config_setting_get_member(ch->at[i], "min_gpus") : NULL;
+        if ((mg || mn) && dc_scenario_number(mg ? mg : mn, &k->min_size)) {
+            k->min_level = i;
+            k->min_in_gpus = mg != NULL;
+        }
+    }
     dc_job_chain_number(ch, "reconfigure_s", &k->reconfigure_s);
     dc_job_chain rest = *ch;
     rest.at[0] = NULL;
@@ -1892,6 +1940,31 @@ static const chain_keys *chain_keys_of(jobs_model *m, const dc_scenario *sc, con
     k->has_size = dc_job_chain_number(ch, "checkpoint_gb", &k->size_gb);
     config_lookup_float(dc_scenario_config(sc), "checkpoint.bytes_per_param", &k->bytes_per_param);
     return k;
+}
+
+/* An elastic job's floor in GPUs (min_nodes x GPUs a node, or min_gpus;
+ * 0: rigid), at most its size.  Refused: min_nodes and min_gpus in one
+ * group, and a floor above the size given in the same group (the job
+ * group, a one-job entry); a class's or the defaults' floor, or a trace's
+ * or stream's, is cut to each job's size. */
+static int elastic_floor(const dc_scenario *sc, job_model *j, const chain_keys *ck, const dc_job_chain *ch,
+                         dc_error *err)
+{
+    j->min_gpus = 0;
+    if (ck->min_level < 0)
+        return DC_OK;
+    const config_setting_t *g = ch->at[ck->min_level];
+    const config_setting_t *mn = config_setting_get_member(g, "min_nodes"), *mg = config_setting_get_member(g, "min_gpus");
+    if (mn && mg)
+        return dc_scenario_error_at(sc, mg, err, "give the job's elastic floor as min_nodes or min_gpus, not both");
+    double min_gpus = ck->min_in_gpus ? ck->min_size : ck->min_size * j->gpus_per_node;
+    if (ck->min_level == 0 && (mg ? ck->min_size > j->gpus_full : ck->min_size > j->nodes_needed)
+        && (config_setting_get_member(g, "gpus") || config_setting_get_member(g, "nodes")))
+        return dc_scenario_error_at(sc, mg ? mg : mn, err, "%s = %.0f is more than the job's %u %s",
+                                    mg ? "min_gpus" : "min_nodes", ck->min_size, mg ? j->gpus_full : j->nodes_needed,
+                                    mg ? "GPUs" : "nodes");
+    j->min_gpus = min_gpus < j->gpus_full ? (uint32_t)min_gpus : j->gpus_full;
+    return DC_OK;
 }
 
 /* A job of a spec: its checkpoint plan, pool, request; registers it. */
@@ -1913,17 +1986,17 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     /* a CPU job (a CPU-only type): its work and lines in node-seconds, one unit per node */
     j->gpus_per_node = sp->cpu ? 1 : share ? sp->gpus : dc_cluster_gpus_per_node(j->cluster);
     j->nodes_needed = sp->nodes;
-    j->nodes_run = sp->nodes;
+    j->gpus_asked = sp->cpu ? 0 : sp->gpus ? sp->gpus : sp->nodes * j->gpus_per_node;
+    j->gpus_full = j->gpus_run = full_units(j->gpus_asked, sp->nodes, j->gpus_per_node);
     const chain_keys *ck = chain_keys_of(m, sc, &info->chain);
-    if (ck->has_min_nodes)
-        j->min_nodes = ck->min_nodes < sp->nodes ? (uint32_t)ck->min_nodes : sp->nodes; /* at most its size */
+    if (elastic_floor(sc, j, ck, &info->chain, err) != DC_OK)
+        return DC_EINPUT;
     j->reconfigure_s = ck->reconfigure_s;
     j->work_total_gpu_s = sp->work_gpu_s;
     j->restart_s = sp->restart_s;
     j->start_s = sp->submit_s;
     j->kind = sp->kind;
     j->end_state = sp->end_state;
-    j->gpus_asked = sp->cpu ? 0 : sp->gpus ? sp->gpus : sp->nodes * j->gpus_per_node;
     j->first_start_s = NAN;
     j->handle = -1;
 
@@ -2346,7 +2419,7 @@ static void legacy_summary(job_model *j, dc_sim *sim)
     dc_summary_set(s, "job.ideal_days", j->work_total_gpu_s / full_rate(j) / 86400.0, "days",
                    "time to finish with no failure and no checkpoint");
     dc_summary_set(s, "job.interruptions", (double)j->n_interruptions, "", "interruptions of the job");
-    if (j->min_nodes > 0) {
+    if (j->min_gpus > 0) {
         dc_summary_set(s, "job.resizes", (double)j->n_resizes, "", "elastic: times it changed size (shrinks and grows)");
         dc_summary_set(s, "job.mean_nodes", j->time_s[DC_JOB_RUNNING] > 0 ? j->run_node_s / j->time_s[DC_JOB_RUNNING]
                                                                           : NAN,

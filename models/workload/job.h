@@ -46,6 +46,14 @@
  * slowed the job adds gpu_hours.SOURCE.  With the cluster's lines they sum
  * to gpu_hours.capacity.
  *
+ * Sizes in GPUs: a job asked in gpus computes on those (a 20-GPU job on
+ * 8-GPU nodes holds 3 nodes and computes at 20 GPUs' rate; the other 4
+ * go to gpu_hours.waiting).  Elastic (min_nodes or min_gpus): short of
+ * nodes with no spare it runs on the most GPUs it holds, at most its
+ * size, that are whole model replicas (dc_steptime_replica_gpus) and, for
+ * a job asked in nodes, whole nodes, at least its floor; it grows back
+ * when nodes return (docs/workloads.md).
+ *
  * Job MTTF (job.mttf_h, as Kokolis et al. measure it): time the job held
  * its nodes (restarting, running, checkpointing, detecting) divided by its
  * interruptions. */
@@ -73,6 +81,7 @@ typedef struct dc_job_info {
     dc_job_chain chain;         /* its settings: read them at init only (the scenario goes before the run) */
     uint32_t nodes;
     uint32_t gpus;              /* asked in GPUs (0: nodes x GPUs per node); fewer than a node: a share */
+    uint32_t min_gpus;          /* elastic: the fewest GPUs it runs on (0: rigid) */
     double work_gpu_s;
     double params, tokens;      /* 0: not known */
     double flop_per_param_token, peak_flops, kernel_eff;

@@ -69,6 +69,8 @@
      "offload traffic overlapped (default 0)"},                                                                    \
     {P ".min_nodes", DC_PARAM_INT, NOD, "nodes", 0, NULL, 1, 1e7, NULL,                                           \
      "elastic: the fewest nodes it runs on (at most its size; absent: rigid), see job.min_nodes"},                 \
+    {P ".min_gpus", DC_PARAM_INT, NOD, "GPUs", 0, NULL, 1, 1e9, NULL,                                              \
+     "elastic, in GPUs (instead of min_nodes): the fewest GPUs it runs on (at most its size), see job.min_gpus"},   \
     {P ".reconfigure_s", DC_PARAM_FLOAT, NOD, "s", 0, NULL, 0, 1e7, NULL,                                          \
      "elastic: time to re-shard onto a new size (default 0)"},                                                     \
     {P ".dataset", DC_PARAM_BOOL, NOD, "", 0, NULL, 0, 0, NULL,                                                     \

@@ -140,10 +140,10 @@ void dc_jobspec_set_gpus(dc_job_spec *t, uint32_t gpus, uint32_t gpn)
     t->nodes = (uint32_t)(((uint64_t)gpus + gpn - 1) / gpn);
 }
 
-/* The GPUs a job computes on at full rate: its share, or its nodes' GPUs. */
+/* The GPUs a job computes on at full rate: those it asked for, or its nodes' GPUs. */
 double dc_jobspec_rate_gpus(const dc_job_spec *t, uint32_t gpn)
 {
-    return t->gpus > 0 && t->gpus < gpn ? (double)t->gpus : (double)t->nodes * gpn;
+    return t->gpus > 0 ? (double)t->gpus : (double)t->nodes * gpn;
 }
 
 /* Whether type names a CPU-only type of cluster.types (gpus_per_node = 0):

@@ -92,7 +92,8 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
  * a stream, a mapped trace's GPUs): fewer GPUs than a node has is a share
  * of one node (nodes = 1; packed with other shares by the scheduler), more
  * the nodes that hold them, rounded up.  dc_jobspec_rate_gpus: the GPUs it
- * computes on at full rate (its share, or its nodes' GPUs). */
+ * computes on at full rate: those it asked for (20 of its 3 nodes' 24),
+ * else its nodes' GPUs. */
 void dc_jobspec_set_gpus(dc_job_spec *t, uint32_t gpus, uint32_t gpus_per_node);
 double dc_jobspec_rate_gpus(const dc_job_spec *t, uint32_t gpus_per_node);
 

@@ -281,7 +281,7 @@ void dc_steptime_resize(dc_sim *sim, int32_t job, uint32_t gpus)
     uint32_t rep_s = c->dp > 1 ? (uint32_t)(c->tp * c->pp) : c->pp > 1 ? (uint32_t)c->tp : 1;
     uint32_t gpn = dc_cluster_gpus_per_node(js->sm->cluster);
     if (js->sm->net)
-        dc_network_job_resize(js->sm->net, job, gpus / gpn, rep_n > 1 ? rep_n : 1, rep_s);
+        dc_network_job_resize(js->sm->net, job, (gpus + gpn - 1) / gpn, rep_n > 1 ? rep_n : 1, rep_s);
     rerate(js);
 }
 
@@ -392,7 +392,7 @@ static int read_layout(steptime_model *sm, const dc_scenario *sc, const dc_job_c
     char buf[96];
     const char *w = who(js, buf, sizeof buf);
     uint32_t gpn = dc_cluster_gpus_per_node(sm->cluster);
-    double gpus = info->gpus > 0 && info->gpus < gpn ? (double)info->gpus : (double)info->nodes * gpn; /* a share: its GPUs */
+    double gpus = info->gpus > 0 ? (double)info->gpus : (double)info->nodes * gpn; /* asked in GPUs: those (a share, or 20 of 3 nodes' 24) */
     if (!(info->params > 0)) {
         if (info->legacy)
             return dc_scenario_error_at(sc, group_at(pc), err,
@@ -482,6 +482,13 @@ static int read_layout(steptime_model *sm, const dc_scenario *sc, const dc_job_c
         return dc_scenario_error_at(sc, key_at(pc, "data"), err,
                                     "tensor x pipeline x data = %d x %d x %.0f = %.0f, but the job has %.0f GPUs%s", tp,
                                     pp, dp, model * dp, gpus, w);
+    /* an elastic floor in GPUs is whole replicas (min_nodes: whole nodes of them, job.c's run_size) */
+    const config_setting_t *min_at = dc_job_chain_setting(&info->chain, "min_gpus");
+    if (min_at && info->min_gpus > 0 && fmod(info->min_gpus, model) != 0.0)
+        return dc_scenario_error_at(sc, min_at, err,
+                                    "min_gpus = %u is not a whole number of model replicas (tensor x pipeline = %d x "
+                                    "%d = %.0f GPUs)%s",
+                                    info->min_gpus, tp, pp, model, w);
     c->dp = gpus / model;
     double m = c->tokens_per_step / (c->seq_len * c->micro_batch * c->dp);
     if (m < 1.0)
