@@ -45,6 +45,7 @@
 
 #include "badinput.h"
 #include "cluster.h"
+#include "registry.h"
 #include "simrun.h"
 #include "testutil.h"
 
@@ -353,6 +354,78 @@ static void test_sequence(void)
     dc_sim_destroy(sim);
 }
 
+static void fail_first_of_job0(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    uint32_t n = 0;
+    const uint32_t *nodes = dc_cluster_job_node_list(dc_cluster_of(sim), 0, &n);
+    (void)ctx;
+    (void)arg;
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    uint32_t node = nodes[0];
+    dc_cluster_fail(dc_cluster_of(sim), 0, "none", &node, 1, -1);
+}
+
+/* A trace's floors: row 1 a 20-GPU job down to 8 GPUs, row 2 a rigid one
+ * of 8 GPUs (an empty cell: the group's, none); node 0 (row 1's first)
+ * fails at 10,000 s and never returns: row 1 goes on on its 2 other nodes'
+ * 16 GPUs, from 10,000 + restart_s (0 here). */
+static void test_trace_floor(void)
+{
+    char csv[512], cfg[512];
+    snprintf(csv, sizeof csv, "%s/floor.csv", tmpdir);
+    snprintf(cfg, sizeof cfg, "%s/floor.cfg", tmpdir);
+    dc_test_write_text(csv, "arrival_h,gpus,work_gpu_h,priority,pool,user,kind,min_gpus\n"
+                            "0,20,1e6,0,,,,8\n"
+                            "0,8,1e6,0,,,,\n");
+    dc_test_write_text(cfg, "horizon_days = 1.0; stop_when_done = false;\n"
+                            "cluster = { nodes = 4; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+                            "jobs = ( { name = \"t\"; trace = \"floor.csv\"; restart_s = 0.0; } );\n"
+                            "failures = ( { name = \"none\"; per = \"node\"; mtbf_h = 1e12; } );\n"
+                            "trace = { events = true; };\n");
+    dc_error err = {0};
+    dc_scenario *sc = dc_simrun_load_file(cfg, NULL, 0, &err);
+    if (!sc)
+        printf("\n  %s", err.msg);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+    dc_sim *sim = NULL;
+    int rc = dc_build(sc, 1, &sim, &err);
+    dc_scenario_destroy(sc);
+    if (rc != DC_OK)
+        printf("\n  %s", err.msg);
+    CU_ASSERT_EQUAL_FATAL(rc, DC_OK);
+    dc_sim_at(sim, 10000.0, fail_first_of_job0, NULL, 0);
+    sim = dc_simrun_run(sim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    const dc_eventlog *log = dc_sim_eventlog(sim);
+    size_t n = 0;
+    for (size_t i = 0; i < dc_eventlog_count(log); i++) {
+        const dc_eventlog_row *r = &dc_eventlog_rows(log)[i];
+        if (strcmp(r->kind, "job_resize") == 0) {
+            CU_ASSERT_EQUAL(r->job, 0);
+            CU_ASSERT_EQUAL(r->time_s, 10000.0);
+            CU_ASSERT_EQUAL(r->value, 16.0);
+            n++;
+        }
+    }
+    CU_ASSERT_EQUAL(n, 1);
+    /* useful: row 1's 20 GPUs x 10,000 s are rolled back (no checkpoint
+     * group: no checkpoints), then it computes on 16; row 2 on 8 all day */
+    CU_ASSERT(REL(dc_simrun_fig(sim, "gpu_hours.useful"), (16.0 * (86400.0 - 10000.0) + 8.0 * 86400.0) / 3600.0,
+                  1e-12));
+    CU_ASSERT(REL(dc_simrun_fig(sim, "gpu_hours.rollback"), 20.0 * 10000.0 / 3600.0, 1e-12));
+    dc_sim_destroy(sim);
+    /* a floor above the row's size: the file and line, exit status 2 */
+    dc_test_write_text(csv, "arrival_h,gpus,work_gpu_h,priority,pool,user,kind,min_gpus\n"
+                            "0,20,1e6,0,,,,8\n"
+                            "0,8,1e6,0,,,,12\n");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "horizon_days = 1.0;\ncluster = { nodes = 4; spare_nodes = 0; gpus_per_node = 8; };\n"
+             "jobs = ( { name = \"t\"; trace = \"%s\"; } );\n", csv);
+    const char *f[] = {"floor.csv:3", "min_gpus", "12 is more than the row's 8 GPUs"};
+    dc_test_bad_run(tmpdir, "a trace row's floor above its size", text, NULL, f, 3);
+}
+
 static void test_bad_keys(void)
 {
     static const char base[] = "horizon_days = 1.0;\n"
@@ -390,6 +463,7 @@ static int register_suites(void)
                   {"min_gpus, no spares, no repair: useful work as the expected size in GPUs times the rate",
                    test_decay_gpus},
                   {"a GPU job of 6-GPU replicas shrinks and grows at the failures and repairs, by hand", test_sequence},
+                  {"a trace's min_gpus column: each row's floor", test_trace_floor},
                   {"bad elastic keys: exit status 2, file, line, key and message", test_bad_keys});
     return 0;
 }

@@ -1946,11 +1946,18 @@ static const chain_keys *chain_keys_of(jobs_model *m, const dc_scenario *sc, con
  * 0: rigid), at most its size.  Refused: min_nodes and min_gpus in one
  * group, and a floor above the size given in the same group (the job
  * group, a one-job entry); a class's or the defaults' floor, or a trace's
- * or stream's, is cut to each job's size. */
-static int elastic_floor(const dc_scenario *sc, job_model *j, const chain_keys *ck, const dc_job_chain *ch,
-                         dc_error *err)
+ * or stream's, is cut to each job's size.  A trace row's floor (its
+ * min_nodes or min_gpus column) comes first. */
+static int elastic_floor(const dc_scenario *sc, const dc_job_spec *sp, job_model *j, const chain_keys *ck,
+                         const dc_job_chain *ch, dc_error *err)
 {
     j->min_gpus = 0;
+    if (sp->min_gpus || sp->min_nodes) { /* a trace row's (checked against its size there) */
+        j->min_gpus = sp->min_gpus ? sp->min_gpus : sp->min_nodes * j->gpus_per_node;
+        if (j->min_gpus > j->gpus_full)
+            j->min_gpus = j->gpus_full;
+        return DC_OK;
+    }
     if (ck->min_level < 0)
         return DC_OK;
     const config_setting_t *g = ch->at[ck->min_level];
@@ -1989,7 +1996,7 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     j->gpus_asked = sp->cpu ? 0 : sp->gpus ? sp->gpus : sp->nodes * j->gpus_per_node;
     j->gpus_full = j->gpus_run = full_units(j->gpus_asked, sp->nodes, j->gpus_per_node);
     const chain_keys *ck = chain_keys_of(m, sc, &info->chain);
-    if (elastic_floor(sc, j, ck, &info->chain, err) != DC_OK)
+    if (elastic_floor(sc, sp, j, ck, &info->chain, err) != DC_OK)
         return DC_EINPUT;
     j->reconfigure_s = ck->reconfigure_s;
     j->work_total_gpu_s = sp->work_gpu_s;

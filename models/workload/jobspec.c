@@ -58,7 +58,8 @@ const dc_param dc_jobspec_params[] = {
      "one job: submission; a stream: first arrival not before"},
     {"jobs.[].trace", DC_PARAM_STRING, DC_PARAM_NO_DEFAULT | DC_PARAM_FILE | DC_PARAM_OR_GROUP, "", 0, NULL, 0, 0,
      NULL,
-     "a CSV trace (arrival_h,nodes,work_gpu_h,priority,pool,user,kind; gpus instead of nodes: sizes in GPUs), "
+     "a CSV trace (arrival_h,nodes,work_gpu_h,priority,pool,user,kind; gpus instead of nodes: sizes in GPUs; "
+     "optional min_nodes or min_gpus: each row's elastic floor), "
      "relative to the scenario file; or a group "
      "{ file; format; columns; ... }: a trace in its own layout (mapped CSV, SWF: models/workload/tracemap.h)"},
     {"jobs.[].count", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "jobs", 0, NULL, 1, 1e7, NULL,
@@ -265,6 +266,10 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
     for (int c = 0; c < N_COLS && rc == DC_OK; c++)
         if (c != 1 || !in_gpus)
             rc = dc_csv_find_column(csv, columns[c], &col[c], err);
+    /* optional elastic floors (each row: at most one of them) */
+    size_t col_min[2];
+    bool has_min[2] = {dc_csv_find_column(csv, "min_nodes", &col_min[0], &ignored) == DC_OK,
+                       dc_csv_find_column(csv, "min_gpus", &col_min[1], &ignored) == DC_OK};
     dc_job_spec tmpl;
     common(g, &tmpl);
     dc_jobspec_copy_name(tmpl.trace_file, sizeof tmpl.trace_file, dc_csv_name(csv));
@@ -297,6 +302,23 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
         else if (*kind && dc_job_kind_parse(kind) < 0)
             rc = dc_csv_error_at(csv, r, col[6], err,
                                  "expected training, fine_tuning, evaluation or batch_inference (got \"%s\")", kind);
+        double floor_of[2] = {0, 0};
+        for (int k = 0; k < 2 && rc == DC_OK; k++) {
+            if (!has_min[k] || !*dc_csv_cell(csv, r, col_min[k]))
+                continue;
+            double size = k == 0 ? (in_gpus ? ceil(nodes / gpn) : nodes) : (in_gpus ? nodes : nodes * gpn);
+            if ((rc = dc_csv_number(csv, r, col_min[k], &floor_of[k], err)) != DC_OK)
+                break;
+            if (floor_of[k] < 1 || floor_of[k] != floor(floor_of[k]))
+                rc = dc_csv_error_at(csv, r, col_min[k], err, "expected a whole number of %s >= 1 (got %g)",
+                                     k ? "GPUs" : "nodes", floor_of[k]);
+            else if (floor_of[k] > size)
+                rc = dc_csv_error_at(csv, r, col_min[k], err, "%g is more than the row's %g %s", floor_of[k], size,
+                                     k ? "GPUs" : "nodes");
+            else if (k == 1 && floor_of[0] > 0)
+                rc = dc_csv_error_at(csv, r, col_min[k], err,
+                                     "give the row's elastic floor as min_nodes or min_gpus, not both");
+        }
         if (rc != DC_OK)
             break;
         last = arr;
@@ -314,6 +336,8 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
             t->nodes = (uint32_t)nodes;
         t->work_gpu_s = work * 3600.0;
         t->priority = (int)prio;
+        t->min_nodes = (uint32_t)floor_of[0];
+        t->min_gpus = (uint32_t)floor_of[1];
         dc_jobspec_copy_name(t->pool, sizeof t->pool, pool);
         dc_jobspec_copy_name(t->user, sizeof t->user, user);
         if (*kind)

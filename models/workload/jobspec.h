@@ -9,6 +9,8 @@
  * any order; others are ignored)
  *     arrival_h,nodes,work_gpu_h,priority,pool,user,kind
  * (gpus instead of nodes: sizes in GPUs, dc_jobspec_set_gpus)
+ * and optional elastic floors min_nodes or min_gpus (a row gives at most
+ * one; empty: the group's; at most the row's size; job.h),
  * arrival_h >= 0 (from the start of the run) in non-decreasing order,
  * nodes a whole number >= 1, work_gpu_h > 0, priority an integer in
  * [-1000, 1000], pool and user names (empty: the first pool, no user), kind
@@ -72,6 +74,7 @@ typedef struct dc_job_spec {
     double estimate_s;      /* run-time estimate for backfilling (NAN: max_run_s, else the ideal run time x factor) */
     uint32_t gpus;          /* GPUs asked for (0: nodes x GPUs per node); < GPUs per node: a share of one node */
     dc_end_state end_state; /* how the trace says it ended */
+    uint32_t min_nodes, min_gpus; /* a trace row's elastic floor (min_nodes or min_gpus column; 0: the group's) */
     int checkpoint;         /* -1: by kind (training and fine-tuning when a checkpoint group exists) */
     double ckpt_interval_s; /* NAN: the checkpoint group's; -1: auto */
     double ckpt_write_s;    /* NAN: the checkpoint group's */
