@@ -12,6 +12,9 @@
  *    CPU 2 x (18 h x 200 W + 6 h x 600 W) = 14.4 kWh, GPU 4 x (10 h x (2,800
  *    + 8 x 700 W) + 14 h x (1,000 + 8 x 70 W)) = 423.36 kWh, the sum the IT
  *    energy (no network or storage, efficiencies 1);
+ *  - a site cap (hold policy) that the GPU job fits under only while the
+ *    CPU nodes idle: held while the CPU job runs, by hand (test_site_cap);
+ *    a user's quota (GPUs) not charged for a CPU job (test_quota);
  *  - the cost: half owned, the CPU nodes' rented half at 3 USD per node-hour
  *    (0.5 x 2 x 24 h x 3 = 72 USD), the chip table's CPU rows (2 x 100,000
  *    USD bought in full at cost.owned 1, 100,000 / 96 USD per core), the
@@ -111,6 +114,30 @@ static void test_ledgers(void)
            dc_simrun_fig(sim, "power.type.h100.it_energy_kwh"), dc_simrun_fig(sim, "power.type.cpu.it_energy_kwh"));
     dc_sim_destroy(sim);
     printf("\n");
+}
+
+/* A site cap counts the CPU nodes' power and never holds a CPU job: under
+ * the hold policy at 34.4 kW, the GPU job (4 x 8,400 W) fits beside the idle
+ * CPU nodes (400 W) but not beside the busy ones (1,200 W): it computes 0-2 h,
+ * is held 2-8 h while the CPU job runs (6 h x 32 GPUs = 192 GPU-h of
+ * gpu_hours.power_cap, its GPUs idle), and does its other 256 GPU-h 8-16 h.
+ * Its nodes' energy: 2 h x 33.6 + 6 h x 4 x (2,800 + 8 x 70) + 8 h x 33.6 +
+ * 8 h x 4 x 1,560 W = 466.56 kWh. */
+static void test_site_cap(void)
+{
+    static const char *const sets[] = {"power.site_cap_mw=0.0344", "power.cap_policy=\"hold\""};
+    dc_sim *sim = dc_simrun_text(SMALL_CLUSTER, sets, 2, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.power_cap"), 192.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "gpu_hours.useful"), 320.0, 1e-12));
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "cpu_node_hours.power_cap"), 0.0);
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "cpu_node_hours.useful"), 12.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_job_cell(sim, 0, "end_h"), 16.0, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_job_cell(sim, 1, "end_h"), 8.0, 1e-12));
+    double gpu_kwh = (2.0 * 33600.0 + 6.0 * 4 * (2800.0 + 8 * 70.0) + 8.0 * 33600.0 + 8.0 * 4 * 1560.0) / 1000.0;
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "power.type.h100.it_energy_kwh"), gpu_kwh, 1e-12));
+    CU_ASSERT(close_rel(dc_simrun_fig(sim, "power.type.cpu.it_energy_kwh"), 14.4, 1e-12));
+    dc_sim_destroy(sim);
 }
 
 /* Quotas count GPUs: a CPU job uses none of its user's.  The user's 4
@@ -326,6 +353,7 @@ static void test_bad_input(void)
 static int register_suites(void)
 {
     DC_TEST_SUITE("cpunodes", {"the GPU-hour and CPU node-hour ledgers and energy by hand", test_ledgers},
+                  {"a site cap counts the CPU nodes and never holds a CPU job", test_site_cap},
                   {"quotas: a CPU job uses no GPU quota", test_quota},
                   {"cost: the CPU nodes' capital, rent, chip table; the TCO's parts add up", test_cost},
                   {"per-GPU classes never take a CPU node; rates within Poisson intervals", test_failure_classes},
