@@ -314,6 +314,9 @@ static void test_bad_input(void)
          MIXED "jobs = ( { type = \"cpu\"; count = 3; interarrival = { mean_h = 1.0; };\n"
                " duration = { median_h = 1.0; }; gpus_min = 1; gpus_max = 4; } );\n",
          {"bad.cfg:6", "jobs.[0].gpus_min", "type \"cpu\" is CPU-only"}},
+        {"an elastic floor in GPUs on a CPU job",
+         MIXED "jobs = ( { nodes = 4; type = \"cpu\"; duration_h = 2.0;\n min_gpus = 8; } );\n",
+         {"bad.cfg:6", "jobs.[0].min_gpus", "type \"cpu\" is CPU-only"}},
         {"a CPU job without duration_h",
          MIXED "jobs = ( { nodes = 4;\n type = \"cpu\"; } );\n",
          {"bad.cfg:5", "jobs.[0]", "a CPU job needs nodes and duration_h"}},

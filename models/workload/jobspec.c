@@ -166,7 +166,8 @@ static bool cpu_type(const dc_scenario *sc, const char *type)
 /* A CPU job's group gives none of the GPU keys, a GPU job's no duration_h. */
 static int check_cpu_keys(const dc_scenario *sc, const config_setting_t *g, const dc_job_spec *t, dc_error *err)
 {
-    static const char *const gpu_keys[] = {"gpus", "work_gpu_h", "tokens", "gpus_min", "gpus_max", "trace"};
+    static const char *const gpu_keys[] = {"gpus",     "work_gpu_h", "tokens", "gpus_min",
+                                           "gpus_max", "min_gpus",   "trace"};
     if (!t->cpu) {
         config_setting_t *at = config_setting_get_member(g, "duration_h");
         if (at)
