@@ -83,7 +83,7 @@ int dc_report_efficiency(dc_trace_file *tf, const dc_summary *s, const char *pat
             }
         }
         long c_job = dc_table_column_index(t, "job"), c_name = dc_table_column_index(t, "name"),
-             c_total = dc_table_column_index(t, "gpu_hours.total");
+             c_total = dc_table_column_index(t, "gpu_hours.total"), c_gpus = dc_table_column_index(t, "gpus");
         printf("\nper job (of the GPU-hours it held; kernel efficiency for job 0 only%s)\n",
                has_kernel ? "" : ", none recorded");
         printf("%6s %-24s %12s %10s %10s %10s %10s %10s  %s\n", "job", "name", "GPU-h", "device", "network", "data",
@@ -97,7 +97,10 @@ int dc_report_efficiency(dc_trace_file *tf, const dc_summary *s, const char *pat
             dc_efficiency_compute(jn, vals, m, total, job == 0.0 && has_kernel ? kernel : 1.0, 0, &je);
             const char *name = c_name >= 0 ? dc_table_text(t, r, (size_t)c_name) : "";
             if (!(total > 0.0)) {
-                printf("%6.0f %-24.24s %12.1f  (held no nodes)\n", job, name, total);
+                /* a job of CPU-only nodes (cluster.types) holds no GPU: its node-hours are cpu_node_hours.* */
+                bool cpu = c_gpus >= 0 && dc_table_number(t, r, c_gpus) == 0.0;
+                printf("%6.0f %-24.24s %12.1f  (%s)\n", job, name, total,
+                       cpu ? "a CPU job: no GPU-hours" : "held no nodes");
                 continue;
             }
             int w = je.order[0];

@@ -28,6 +28,8 @@
  *    interval of units x up time / MTBF; a job's expected interruption rate
  *    on a CPU type is its nodes' per-node hazard alone, on a GPU type with
  *    the per-GPU part (exact);
+ *  - dcsim report (--efficiency) of the shipped cpu_partition.cfg: its CPU
+ *    jobs named as CPU jobs, the CPU nodes' breakdown printed;
  *  - bad input through the program: a type's GPU count neither the
  *    cluster's nor 0, GPU keys on a CPU type, no type with GPUs, a GPU job
  *    asking a CPU type, a CPU job without duration_h or on a GPU type, a GPU
@@ -38,8 +40,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "badinput.h"
 #include "cluster.h"
+#include "runner.h"
 #include "simrun.h"
 #include "summary.h"
 #include "testutil.h"
@@ -276,6 +281,37 @@ static void test_failure_classes(void)
     printf("\n");
 }
 
+/* dcsim report --efficiency on the shipped CPU partition: its CPU jobs are
+ * named as such (no GPU-hours), not as jobs that held no nodes. */
+static void test_report(void)
+{
+    const char *src = getenv("DCSIM_SRCDIR");
+    if (!dc_runner_dcsim_path() || !src) {
+        CU_FAIL("DCSIM or DCSIM_SRCDIR is not set");
+        return;
+    }
+    char dir[] = "/tmp/dcsim-cpunodes-rep-XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char trace[300], cfg[600];
+    snprintf(trace, sizeof trace, "%s/t.h5", dir);
+    snprintf(cfg, sizeof cfg, "%s/scenarios/compare/cpu_partition.cfg", src);
+    dc_runner_result r = dc_runner_dcsim((const char *[]){"run", cfg, "-o", trace, "--quiet", NULL}, NULL);
+    CU_ASSERT_EQUAL_FATAL(r.status, 0);
+    dc_runner_free(&r);
+    r = dc_runner_dcsim((const char *[]){"report", trace, "--efficiency", NULL}, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, " prep-1 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(a CPU job: no GPU-hours)"));
+    CU_ASSERT_PTR_NULL(strstr(r.out, "(held no nodes)"));
+    dc_runner_free(&r);
+    r = dc_runner_dcsim((const char *[]){"report", trace, NULL}, NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Where the CPU-only nodes' node-hours went"));
+    dc_runner_free(&r);
+    unlink(trace);
+    CU_ASSERT_EQUAL(rmdir(dir), 0);
+}
+
 /* ---- bad input ------------------------------------------------------------------------------ */
 
 #define MIXED                                                                                                          \
@@ -360,6 +396,7 @@ static int register_suites(void)
                   {"quotas: a CPU job uses no GPU quota", test_quota},
                   {"cost: the CPU nodes' capital, rent, chip table; the TCO's parts add up", test_cost},
                   {"per-GPU classes never take a CPU node; rates within Poisson intervals", test_failure_classes},
+                  {"dcsim report: the CPU jobs and their node-hours", test_report},
                   {"bad input", test_bad_input});
     return 0;
 }

@@ -2,8 +2,8 @@
 # Sizing the CPU partition beside a GPU training: its jobs' wait, its use, energy and direct cost, and the chip table.
 # Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
-# cpu_partition.cfg: 128 H100 nodes train a 70B model for 30 days beside a
-# partition of CPU-only nodes (cluster.types with gpus_per_node = 0) that
+# cpu_partition.cfg: 124 of 128 H100 nodes train a 70B model for 30 days
+# beside a partition of CPU-only nodes (cluster.types with gpus_per_node = 0) that
 # runs a stream of pre-processing jobs (about two an hour, 1 to 16 nodes,
 # around 3 h each).  Rows: 48, 64 (as shipped) and 96 CPU nodes (the same
 # stream and training; --set cluster.types.[1].nodes with cluster.nodes).
