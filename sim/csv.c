@@ -329,12 +329,136 @@ int dc_csv_find_column(const dc_csv *csv, const char *name, size_t *col, dc_erro
                         list);
 }
 
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 u128;
+
+static int bitlen128(u128 v)
+{
+    uint64_t hi = (uint64_t)(v >> 64), lo = (uint64_t)v;
+    return hi ? 128 - __builtin_clzll(hi) : lo ? 64 - __builtin_clzll(lo) : 0;
+}
+
+/* The double nearest v 2^e2 (v > 0; sticky: v was cut and more nonzero
+ * bits followed), ties to even: its top 53 bits, rounded by the rest.  The
+ * callers keep v 2^e2 within the normal range, where ldexp is exact. */
+static double round128(u128 v, int e2, bool sticky)
+{
+    int len = bitlen128(v);
+    if (len < 64) { /* room for the rounding bits */
+        v <<= 64 - len;
+        e2 -= 64 - len;
+        len = 64;
+    }
+    int shift = len - 53;
+    u128 top = v >> shift, rest = v & (((u128)1 << shift) - 1), half = (u128)1 << (shift - 1);
+    if (rest > half || (rest == half && (sticky || (top & 1)))) {
+        top++;
+        if (top >> 53) {
+            top >>= 1;
+            shift++;
+        }
+    }
+    return ldexp((double)(uint64_t)top, e2 + shift);
+}
+
+/* m 10^scale exactly rounded, m < 10^19, |scale| <= 19, in integers:
+ * m 10^scale < 2^128 as it stands; for scale < 0, m shifted to fill 128
+ * bits and divided by 10^-scale < 2^64 leaves a quotient of 64 bits or
+ * more, the remainder its sticky bit. */
+static double exact_decimal(uint64_t m, int scale)
+{
+    static const uint64_t p10[20] = {1u,
+                                     10u,
+                                     100u,
+                                     1000u,
+                                     10000u,
+                                     100000u,
+                                     1000000u,
+                                     10000000u,
+                                     100000000u,
+                                     1000000000u,
+                                     10000000000u,
+                                     100000000000u,
+                                     1000000000000u,
+                                     10000000000000u,
+                                     100000000000000u,
+                                     1000000000000000u,
+                                     10000000000000000u,
+                                     100000000000000000u,
+                                     1000000000000000000u,
+                                     10000000000000000000u};
+    if (scale >= 0)
+        return round128((u128)m * p10[scale], 0, false);
+    int s = 128 - bitlen128(m);
+    u128 n = (u128)m << s, d = p10[-scale];
+    return round128(n / d, -s, n % d != 0);
+}
+#endif
+
+/* Clinger's fast path (W. D. Clinger, "How to read floating point numbers
+ * accurately", PLDI 1990): a decimal whose significant digits make an
+ * integer m <= 2^53 and whose exponent e has |e| <= 22 is m * 10^e or
+ * m / 10^-e, both operands exact doubles, so the one rounding of the
+ * product or quotient is the correctly rounded value, strtod's.  Up to 19
+ * digits (the 17 of a shortest round-trip double, Python's repr) with
+ * |e| <= 19, where m is past 2^53, the value is rounded from exact 128-bit
+ * integer arithmetic (exact_decimal; compilers with __int128).  Any other
+ * text (more digits, a larger exponent, hex, inf, blanks, anything after
+ * the number) goes to strtod itself. */
+double dc_csv_strtod(const char *s, char **end)
+{
+    static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = s;
+    bool neg = *p == '-';
+    if (*p == '-' || *p == '+')
+        p++;
+    uint64_t m = 0;
+    int digits = 0, scale = 0;
+    for (; *p >= '0' && *p <= '9'; p++, digits++)
+        m = m * 10 + (uint64_t)(*p - '0');
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++, scale--)
+            m = m * 10 + (uint64_t)(*p - '0');
+    /* 19 digits cannot overflow 64 bits */
+    if (digits == 0 || digits > 19)
+        return strtod(s, end);
+    if (*p == 'e' || *p == 'E') {
+        const char *q = p + 1;
+        bool eneg = *q == '-';
+        if (*q == '-' || *q == '+')
+            q++;
+        int x = 0, xd = 0;
+        for (; *q >= '0' && *q <= '9' && xd < 4; q++, xd++)
+            x = x * 10 + (*q - '0');
+        if (xd == 0 || (*q >= '0' && *q <= '9'))
+            return strtod(s, end);
+        scale += eneg ? -x : x;
+        p = q;
+    }
+    /* only a whole string: what follows ("0x1p3", "1.5junk") is strtod's to judge */
+    if (*p != '\0')
+        return strtod(s, end);
+    double v;
+    if (m <= (UINT64_C(1) << 53) && scale >= -22 && scale <= 22)
+        v = scale >= 0 ? (double)m * pow10[scale] : (double)m / pow10[-scale];
+#ifdef __SIZEOF_INT128__
+    else if (scale >= -19 && scale <= 19)
+        v = exact_decimal(m, scale);
+#endif
+    else
+        return strtod(s, end);
+    if (end)
+        *end = (char *)p;
+    return neg ? -v : v;
+}
+
 int dc_csv_number(const dc_csv *csv, size_t row, size_t col, double *out, dc_error *err)
 {
     const char *s = dc_csv_cell(csv, row, col);
     char *end = NULL;
     errno = 0;
-    double v = s[0] ? strtod(s, &end) : NAN;
+    double v = s[0] ? dc_csv_strtod(s, &end) : NAN;
     if (!s[0] || *end != '\0' || !isfinite(v)) {
         char shown[48];
         show(s, strlen(s), shown, sizeof shown);
