@@ -1150,6 +1150,23 @@ static void give_back_share(dc_scheduler *s, pool *p, int32_t job)
     idle_add(s, p, node, +1);
 }
 
+/* Node ids in increasing order: insertion sort for the few nodes most
+ * jobs hold (qsort costs about a thousand instructions even for one),
+ * qsort beyond. */
+static void sort_nodes(uint32_t *v, uint32_t n)
+{
+    if (n > 16) {
+        qsort(v, n, sizeof *v, cmp_u32);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = v[i], j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
 void dc_sched_done(dc_scheduler *s, int h, bool requeue)
 {
     entry *e = &s->e[h];
@@ -1174,7 +1191,7 @@ void dc_sched_done(dc_scheduler *s, int h, bool requeue)
     }
     if (released > 0) {
         memcpy(s->scratch, list, released * sizeof *list);
-        qsort(s->scratch, released, sizeof *s->scratch, cmp_u32);
+        sort_nodes(s->scratch, released);
     }
     s->quiet++;
     if (e->req.gpus)
