@@ -123,6 +123,8 @@ struct dc_scheduler {
     uint8_t *down_seen, *reclaim_pending;
     entry *e;
     size_t n_e, cap_e;
+    int *free_h;                  /* handles of ended entries, for reuse (none with lending) */
+    size_t n_free, cap_free;
     uint64_t seq;
     char **users;                 /* names (any length) */
     long *quota, *used;
@@ -1028,7 +1030,7 @@ static void on_submit_pass(dc_sim *sim, void *ctx, uint64_t arg)
 
 int dc_sched_submit(dc_scheduler *s, const dc_sched_req *req)
 {
-    if (s->n_e == s->cap_e) {
+    if (s->n_free == 0 && s->n_e == s->cap_e) {
         size_t nc = s->cap_e ? 2 * s->cap_e : 64;
         entry *g = realloc(s->e, nc * sizeof *g);
         if (!g) {
@@ -1052,7 +1054,9 @@ int dc_sched_submit(dc_scheduler *s, const dc_sched_req *req)
         s->handle_of = g;
         s->cap_handle_of = nc;
     }
-    int h = (int)s->n_e++;
+    /* an ended job's handle first: the entries and the trees' nodes then
+     * number the jobs in play, not every job submitted */
+    int h = s->n_free > 0 ? s->free_h[--s->n_free] : (int)s->n_e++;
     s->e[h] = (entry){.req = *req, .submit_s = dc_sim_now(s->sim), .seq = s->seq++};
     if (req->job >= 0)
         s->handle_of[req->job] = h;
@@ -1167,6 +1171,28 @@ static void sort_nodes(uint32_t *v, uint32_t n)
     }
 }
 
+/* Entry h ended: its handle is free for the next submission (the job model
+ * drops its record at its end and never passes the handle again).  Not
+ * with lending, whose accounts (vcluster.c) keep a job's handle. */
+static void end_entry(dc_scheduler *s, int h)
+{
+    entry *e = &s->e[h];
+    e->state = E_DONE;
+    if (s->vc)
+        return;
+    if (s->n_free == s->cap_free) {
+        size_t nc = s->cap_free ? 2 * s->cap_free : 64;
+        int *g = realloc(s->free_h, nc * sizeof *g);
+        if (!g)
+            return; /* not reused: costs memory only */
+        s->free_h = g;
+        s->cap_free = nc;
+    }
+    if (e->req.job >= 0 && (size_t)e->req.job < s->cap_handle_of && s->handle_of[e->req.job] == h)
+        s->handle_of[e->req.job] = -1;
+    s->free_h[s->n_free++] = h;
+}
+
 void dc_sched_done(dc_scheduler *s, int h, bool requeue)
 {
     entry *e = &s->e[h];
@@ -1219,7 +1245,7 @@ void dc_sched_done(dc_scheduler *s, int h, bool requeue)
     if (requeue)
         enqueue(s, h);
     else
-        e->state = E_DONE;
+        end_entry(s, h);
     record_pool(s, p);
     /* Defer the pass: the job finishing its own bookkeeping comes first. */
     dc_sim_after(s->sim, 0.0, on_submit_pass, s, 0);
@@ -1743,7 +1769,7 @@ static void sched_finish(void *state, dc_sim *sim)
         cap += (double)p->n * now;
     }
     /* With the implicit single pool and one job, the job's own figures say it all. */
-    size_t n_sched = s->n_e;
+    size_t n_sched = (size_t)s->seq; /* submissions */
     if (!many && n_sched <= 1)
         return;
     for (int i = 0; i < s->n_pools; i++) {
@@ -1798,6 +1824,7 @@ static void sched_destroy(void *state)
     free(s->pick);
     free(s->scratch);
     free(s->e);
+    free(s->free_h);
     for (int i = 0; i < s->n_users; i++)
         free(s->users[i]);
     free(s->users);
