@@ -33,8 +33,10 @@
  * GPUs, s(A) = min(8 A, gpus) floored at min_gpus (a size that is not whole
  * nodes); by hand, a 30-GPU job of 6-GPU replicas on four 8-GPU nodes
  * losing three nodes and getting them back: 30 -> 24 -> 12 -> (waits) ->
- * 24 -> 30 GPUs at the failure and repair times; bad keys through the
- * program (exit status 2, file, line, key, message). */
+ * 24 -> 30 GPUs at the failure and repair times; a trace's min_gpus
+ * column; the floor from the job's own group before its class's before
+ * the defaults', cut to the job's size; bad keys through the program
+ * (exit status 2, file, line, key, message). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -426,6 +428,71 @@ static void test_trace_floor(void)
     dc_test_bad_run(tmpdir, "a trace row's floor above its size", text, NULL, f, 3);
 }
 
+/* The first arg nodes of job 0 fail together. */
+static void fail_n_of_job0(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    uint32_t n = 0, take[8];
+    const uint32_t *nodes = dc_cluster_job_node_list(dc_cluster_of(sim), 0, &n);
+    (void)ctx;
+    CU_ASSERT_FATAL(n >= arg && arg <= 8);
+    memcpy(take, nodes, arg * sizeof *take);
+    dc_cluster_fail(dc_cluster_of(sim), 0, "none", take, (uint32_t)arg, -1);
+}
+
+/* Where the floor comes from: a jobs entry's own key before its class's,
+ * its class's before the defaults', a class's or the defaults' floor cut
+ * to the job's size.  A 24-GPU job on all three 8-GPU nodes, no spare, no
+ * repair, no checkpoint: k of its nodes fail at 10,000 s; it then runs on
+ * its floor or more from there (useful: those GPUs x the rest of the day),
+ * or waits for good (useful 0). */
+static void test_chain_floor(void)
+{
+    static const struct {
+        const char *what, *classes, *defaults, *own;
+        int fail;
+        double gpus_after; /* 0: waits */
+    } c[] = {
+        {"own min_gpus 8 over the class's min_nodes 2", "min_nodes = 2;", "", "min_gpus = 8;", 2, 8.0},
+        {"the class's min_nodes 2: 8 GPUs are too few", "min_nodes = 2;", "", "", 2, 0.0},
+        {"the class's min_nodes 2: 16 GPUs will do", "min_nodes = 2;", "", "", 1, 16.0},
+        {"the class's min_gpus over the defaults' min_nodes", "min_gpus = 8;", "min_nodes = 3;", "", 2, 8.0},
+        {"the defaults' min_gpus 100 cut to the job's 24: rigid", "", "min_gpus = 100;", "", 1, 0.0},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "horizon_days = 1.0; stop_when_done = false;\n"
+                 "cluster = { nodes = 3; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+                 "job_classes = ( { name = \"c\"; %s } );\n"
+                 "defaults = { %s };\n"
+                 "jobs = ( { name = \"a\"; class = \"c\"; gpus = 24; work_gpu_h = 1e6; restart_s = 0.0; %s } );\n"
+                 "failures = ( { name = \"none\"; per = \"node\"; mtbf_h = 1e12; } );\n"
+                 "trace = { events = true; };\n",
+                 c[k].classes, c[k].defaults, c[k].own);
+        dc_error err = {0};
+        dc_sim *sim = dc_simrun_build(text, NULL, 0, 1, &err);
+        if (!sim)
+            printf("\n  %s: %s", c[k].what, err.msg);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        dc_sim_at(sim, 10000.0, fail_n_of_job0, NULL, (uint64_t)c[k].fail);
+        sim = dc_simrun_run(sim);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        size_t resizes = 0;
+        const dc_eventlog *log = dc_sim_eventlog(sim);
+        for (size_t i = 0; i < dc_eventlog_count(log); i++)
+            if (strcmp(dc_eventlog_rows(log)[i].kind, "job_resize") == 0) {
+                CU_ASSERT_EQUAL(dc_eventlog_rows(log)[i].value, c[k].gpus_after);
+                resizes++;
+            }
+        double useful = dc_simrun_fig(sim, "gpu_hours.useful");
+        if (resizes != (c[k].gpus_after > 0) || !REL(useful, c[k].gpus_after * 76400.0 / 3600.0, 1e-12))
+            printf("\n  %s: %zu resizes, useful %g GPU-h", c[k].what, resizes, useful);
+        CU_ASSERT_EQUAL(resizes, c[k].gpus_after > 0 ? 1u : 0u);
+        CU_ASSERT(c[k].gpus_after > 0 ? REL(useful, c[k].gpus_after * 76400.0 / 3600.0, 1e-12) : useful == 0.0);
+        dc_sim_destroy(sim);
+    }
+}
+
 static void test_bad_keys(void)
 {
     static const char base[] = "horizon_days = 1.0;\n"
@@ -464,6 +531,7 @@ static int register_suites(void)
                    test_decay_gpus},
                   {"a GPU job of 6-GPU replicas shrinks and grows at the failures and repairs, by hand", test_sequence},
                   {"a trace's min_gpus column: each row's floor", test_trace_floor},
+                  {"the floor from the job's own group, its class, the defaults; cut to its size", test_chain_floor},
                   {"bad elastic keys: exit status 2, file, line, key and message", test_bad_keys});
     return 0;
 }

@@ -24,7 +24,8 @@ const dc_param dc_job_params[] = {
     {"job.nodes", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "nodes", 0, NULL, 1, 1e7, NULL,
      "nodes the job runs on (at most cluster.nodes + cluster.spare_nodes); or gpus"},
     {"job.gpus", DC_PARAM_INT, DC_PARAM_NO_DEFAULT, "GPUs", 0, NULL, 1, 1e9, NULL,
-     "GPUs the job runs on, instead of nodes (fewer than a node has: a share of one node)"},
+     "GPUs the job runs on, instead of nodes (fewer than a node has: a share of one node; more: the nodes that "
+     "hold them, rounded up, computing on these GPUs)"},
     {"job.work_gpu_h", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "GPU-h", 0, NULL, 0, 1e15,
      NULL, "work at the full rate of one GPU (instead of params and tokens)"},
     {"job.params", DC_PARAM_FLOAT, DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE, "", 0, NULL, 0, 1e16, NULL,
