@@ -47,6 +47,15 @@ typedef struct pcount {
     uint32_t gpus, count;
 } pcount;
 
+/* A ring the job was asked for (dc_fabric_ring) while the fabric stood as
+ * at generation gen. */
+typedef struct ring_memo {
+    uint64_t gen;
+    uint32_t n, stride;
+    dc_ring_bw r;
+} ring_memo;
+#define RING_MEMOS 4
+
 typedef struct fjob {
     bool registered, placed, computing;
     uint32_t nodes, rep_n, rep_stride;
@@ -67,6 +76,8 @@ typedef struct fjob {
     uint32_t cut_units; /* leaves and pods it spans with health 0 */
     double cap, x;      /* solo and max-min rate of an edge of its representative ring */
     uint32_t mark;
+    ring_memo memo[RING_MEMOS];
+    uint32_t memo_next; /* the entry replaced next */
 } fjob;
 
 struct dc_fabric {
@@ -85,6 +96,14 @@ struct dc_fabric {
     dc_fabric_job_fn changed, cut;
     void *ctx;
     uint32_t mark;
+    /* Rings asked for are remembered per job (a step-time computation asks
+     * for the same few rings some 35 times): a remembered one is valid
+     * while ring_gen is unchanged.  ring_gen moves at the entry and exit
+     * of every function that changes the fabric and before each callback
+     * (which may ask for rings while the fabric is half way through a
+     * change), so a ring is reused only where job_ring would compute it
+     * again from the same state: the same result, bit for bit. */
+    uint64_t ring_gen;
     dc_keymap *entries; /* (job, level, unit) -> the job's entry there: entry_key */
     /* degraded units and nodes (health < 1) */
     struct {
@@ -106,6 +125,22 @@ struct dc_fabric {
 };
 
 static double dmin(double a, double b) { return a < b ? a : b; }
+
+/* The fabric changes (or a callback may ask for rings while it does): the
+ * remembered rings are stale. */
+static void rings_stale(dc_fabric *f) { f->ring_gen++; }
+
+static void notify_changed(dc_fabric *f, int32_t job)
+{
+    rings_stale(f);
+    f->changed(f->ctx, job);
+}
+
+static void notify_cut(dc_fabric *f, int32_t job)
+{
+    rings_stale(f);
+    f->cut(f->ctx, job);
+}
 
 /* The key of job's entry for unit u of level lv in f->entries (never 0). */
 static uint64_t entry_key(int32_t job, int lv, uint32_t u)
@@ -173,6 +208,7 @@ dc_fabric *dc_fabric_create(const dc_topology *topo, uint32_t nodes, dc_fabric_j
     f->scattered = f->s.placement == DC_PLACE_SCATTERED;
     f->changed = changed;
     f->cut = cut;
+    f->ring_gen = 1; /* a zeroed memo (generation 0) never matches */
     f->ctx = ctx;
     f->top = f->torus ? L_NIC : f->s.tiers == 3 ? L_POD : L_LEAF;
     f->node_job = malloc(((size_t)nodes + 1) * sizeof *f->node_job);
@@ -247,7 +283,7 @@ void dc_fabric_destroy(dc_fabric *f)
     free(f);
 }
 
-int dc_fabric_register(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n, uint32_t rep_stride)
+static int fabric_register_now(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n, uint32_t rep_stride)
 {
     if (job < 0)
         return DC_EINPUT;
@@ -268,6 +304,14 @@ int dc_fabric_register(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n
     return DC_OK;
 }
 
+int dc_fabric_register(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n, uint32_t rep_stride)
+{
+    rings_stale(f);
+    int rc = fabric_register_now(f, job, nodes, rep_n, rep_stride);
+    rings_stale(f);
+    return rc;
+}
+
 static fjob *job_at(const dc_fabric *f, int32_t job)
 {
     return job >= 0 && (uint32_t)job < f->n_jobs && f->jobs[job].registered ? &f->jobs[job] : NULL;
@@ -275,7 +319,7 @@ static fjob *job_at(const dc_fabric *f, int32_t job)
 
 bool dc_fabric_registered(const dc_fabric *f, int32_t job) { return job_at(f, job) != NULL; }
 
-void dc_fabric_resize(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n, uint32_t rep_stride)
+static void fabric_resize_now(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n, uint32_t rep_stride)
 {
     fjob *J = job_at(f, job);
     if (!J)
@@ -286,6 +330,13 @@ void dc_fabric_resize(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n,
     J->rep_n = rep_n;
     J->rep_stride = rep_stride ? rep_stride : 1;
     J->placed = false;
+}
+
+void dc_fabric_resize(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n, uint32_t rep_stride)
+{
+    rings_stale(f);
+    fabric_resize_now(f, job, nodes, rep_n, rep_stride);
+    rings_stale(f);
 }
 
 bool dc_fabric_computing(const dc_fabric *f, int32_t job)
@@ -467,7 +518,16 @@ dc_ring_bw dc_fabric_ring(dc_fabric *f, int32_t job, uint32_t n, uint32_t stride
         fjob tmp = {.registered = true, .nodes = 1, .gpus = f->G, .node_h = 1.0};
         return f->torus ? dc_topology_ring(f->topo, n, stride) : job_ring(f, &tmp, n, stride, true);
     }
-    return f->torus ? torus_ring(f, J, n, stride) : job_ring(f, J, n, stride, false);
+    if (f->torus)
+        return torus_ring(f, J, n, stride);
+    fjob *M = &f->jobs[job];
+    for (uint32_t i = 0; i < RING_MEMOS; i++)
+        if (M->memo[i].gen == f->ring_gen && M->memo[i].n == n && M->memo[i].stride == stride)
+            return M->memo[i].r;
+    ring_memo *m = &M->memo[M->memo_next];
+    M->memo_next = (M->memo_next + 1) % RING_MEMOS;
+    *m = (ring_memo){f->ring_gen, n, stride, job_ring(f, J, n, stride, false)};
+    return m->r;
 }
 
 double dc_fabric_node_health(const dc_fabric *f, int32_t job)
@@ -998,7 +1058,7 @@ static bool resolve(dc_fabric *f, const int32_t *seed_jobs, uint32_t n_sj, const
     if (n > 0)
         memcpy(told, f->qjobs, (size_t)n * sizeof *told);
     for (uint32_t q = 0; q < n; q++)
-        f->changed(f->ctx, told[q]);
+        notify_changed(f, told[q]);
     if (told != stack)
         free(told);
     return true;
@@ -1086,7 +1146,7 @@ static int update(dc_fabric *f, int32_t job, fjob *J, const uint32_t *nodes, uin
     return ok ? DC_OK : DC_ENOMEM;
 }
 
-int dc_fabric_start(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n, uint64_t gen)
+static int fabric_start_now(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n, uint64_t gen)
 {
     fjob *J = job_at(f, job);
     if (!J)
@@ -1100,7 +1160,7 @@ int dc_fabric_start(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n
         J->gen = gen;
         J->computing = true;
         J->node_h = node_health_min(f, J);
-        f->changed(f->ctx, job);
+        notify_changed(f, job);
         return DC_OK;
     }
     if (J->computing) {
@@ -1137,7 +1197,15 @@ int dc_fabric_start(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n
     return ok ? DC_OK : DC_ENOMEM;
 }
 
-void dc_fabric_stop(dc_fabric *f, int32_t job)
+int dc_fabric_start(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n, uint64_t gen)
+{
+    rings_stale(f);
+    int rc = fabric_start_now(f, job, nodes, n, gen);
+    rings_stale(f);
+    return rc;
+}
+
+static void fabric_stop_now(dc_fabric *f, int32_t job)
 {
     fjob *J = job_at(f, job);
     if (!J || !J->computing)
@@ -1169,9 +1237,16 @@ void dc_fabric_stop(dc_fabric *f, int32_t job)
     (void)ok; /* out of memory: the rates stay as they were (the next change recomputes) */
 }
 
+void dc_fabric_stop(dc_fabric *f, int32_t job)
+{
+    rings_stale(f);
+    fabric_stop_now(f, job);
+    rings_stale(f);
+}
+
 /* ---------- health ---------- */
 
-void dc_fabric_health_changed(dc_fabric *f, const dc_net_change *ch)
+static void fabric_health_changed_now(dc_fabric *f, const dc_net_change *ch)
 {
     f->mark++;
     uint32_t jobs_mark = f->mark;
@@ -1260,12 +1335,19 @@ void dc_fabric_health_changed(dc_fabric *f, const dc_net_change *ch)
     }
     if (ok && f->torus)
         for (uint32_t q = 0; q < nj; q++)
-            f->changed(f->ctx, jobs[q]);
+            notify_changed(f, jobs[q]);
     else if (ok)
         resolve(f, jobs, nj, units, nu);
     for (uint32_t q = 0; q < n_cut; q++)
-        f->cut(f->ctx, cut[q]);
+        notify_cut(f, cut[q]);
     free(jobs);
     free(units);
     free(cut);
+}
+
+void dc_fabric_health_changed(dc_fabric *f, const dc_net_change *ch)
+{
+    rings_stale(f);
+    fabric_health_changed_now(f, ch);
+    rings_stale(f);
 }
