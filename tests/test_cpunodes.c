@@ -353,6 +353,11 @@ static void test_bad_input(void)
         {"an elastic floor in GPUs on a CPU job",
          MIXED "jobs = ( { nodes = 4; type = \"cpu\"; duration_h = 2.0;\n min_gpus = 8; } );\n",
          {"bad.cfg:6", "jobs.[0].min_gpus", "type \"cpu\" is CPU-only"}},
+        {"a CPU job of a class with a model",
+         MIXED "job_classes = ( { name = \"llm\"; params = 8e9; } );\n"
+               "jobs = ( { nodes = 4; type = \"cpu\"; duration_h = 2.0;\n class = \"llm\"; } );\n",
+         {"bad.cfg:7", "jobs.[0].class",
+          "type \"cpu\" is CPU-only: its job trains no model, but its class or the job defaults give it params"}},
         {"a CPU job without duration_h",
          MIXED "jobs = ( { nodes = 4;\n type = \"cpu\"; } );\n",
          {"bad.cfg:5", "jobs.[0]", "a CPU job needs nodes and duration_h"}},

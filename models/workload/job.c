@@ -2010,6 +2010,13 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
 
     int pool = dc_sched_pool(j->sched, sp->pool);
     const config_setting_t *where = sp->where;
+    if (sp->cpu && info->params > 0) { /* a model's step time and tokens are GPU work */
+        config_setting_t *at = config_setting_get_member(where, "class");
+        return dc_scenario_error_at(sc, at ? at : (config_setting_t *)where, err,
+                                    "type \"%s\" is CPU-only: its job trains no model, but its class or the job "
+                                    "defaults give it params",
+                                    sp->type);
+    }
     if (pool < 0) {
         if (sp->trace_file[0])
             return dc_error_set(err, DC_EINPUT, "%s:%d: no pool \"%s\" in scheduler.pools", sp->trace_file,
