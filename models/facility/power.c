@@ -153,6 +153,11 @@ typedef struct pw_class {
     uint32_t members;        /* jobs bound to its clock */
     uint64_t round;          /* the last computation that wanted it */
     double want[DC_VCLOCK_LEVELS]; /* its factors then, in the clock's source order */
+    /* the last speeds computed: (cap, heat limits) -> speeds, the same for
+     * every job of the class */
+    double m_cap, m_heat, m_scap, m_sheat;
+    uint64_t solve_id;       /* solve_limit: its entry's solve */
+    size_t slot;             /* and its index there */
 } pw_class;
 
 /* Remembered GPU speeds (speed_at), direct-mapped. */
@@ -197,7 +202,11 @@ struct dc_power {
     int src_cap, src_heat, src_up;
     int32_t n_jobs;
     job_pw *jobs;
-    double *job_e_j; /* [n_jobs] IT energy of each job's nodes since 0 (not in job_pw: memo entries copy it) */
+    /* The inference service's job (-1: none) and the IT energy of its
+     * nodes since 0, the only job's energy a figure needs (not in job_pw:
+     * memo entries copy it). */
+    int32_t inf_job;
+    double inf_e_j;
     dc_powercap_job *cw; /* scratch: the computing jobs' power ranges (solve_limit) */
     double guess_cap, guess_heat; /* solve_limit's last answers, where the next search starts */
     /* Throughput at (utilisation, per-GPU limit): the jobs under one site
@@ -234,7 +243,7 @@ struct dc_power {
     int lvl_cap, lvl_heat;   /* the two sources' levels on a clock */
     pw_class *cls;
     size_t n_cls, cap_cls;
-    uint64_t round;
+    uint64_t round, solve_id;
     /* constants of the scenario, for compute() */
     double gpn, static_cap_w, node_idle_w, node_ckpt_w, node_restart_w;
     type_pw *tp;     /* per node type (one entry: the power section's) */
@@ -393,8 +402,8 @@ static void bank(dc_power *p)
         if (p->heat_on)
             p->heat_throttled_s += dt;
         p->off_node_s += dt * (double)p->n_off;
-        for (size_t k = 0; k < p->n_act; k++) /* the others held nothing since the last computation */
-            p->job_e_j[p->act[k]] += p->jobs[p->act[k]].own_w * dt;
+        if (p->inf_job >= 0 && p->in_act[p->inf_job]) /* (out of play: it held nothing since the last computation) */
+            p->inf_e_j += p->jobs[p->inf_job].own_w * dt;
         for (size_t t = 0; p->n_tp > 1 && t < p->n_tp; t++)
             p->tp[t].e_j += p->tp[t].it_w * dt;
     }
@@ -477,10 +486,24 @@ static double solve_limit(dc_power *p, double target, bool use_cap)
     if (n_comp == 1)
         return target / p->jobs[only].n_gpu;
     size_t n = 0;
+    /* With speed clocks, one entry per utilisation class (its jobs share
+     * their range, and the limit caps them alike: cap_w too): n_gpu summed,
+     * in the order the classes first appear. */
+    uint64_t id = ++p->solve_id;
     for (size_t k = 0; k < p->n_comp; k++) {
         const job_pw *jp = &p->jobs[p->comp[k]];
-        if (jp->n_gpu > 0.0)
-            p->cw[n++] = (dc_powercap_job){jp->n_gpu, jp->lo_w, job_hi(jp, use_cap)};
+        if (!(jp->n_gpu > 0.0))
+            continue;
+        pw_class *q = p->clocks && jp->want_cls >= 0 ? &p->cls[jp->want_cls] : NULL;
+        if (q && q->solve_id == id) {
+            p->cw[q->slot].n_gpu += jp->n_gpu;
+            continue;
+        }
+        if (q) {
+            q->solve_id = id;
+            q->slot = n;
+        }
+        p->cw[n++] = (dc_powercap_job){jp->n_gpu, jp->lo_w, job_hi(jp, use_cap)};
     }
     if (n == 0)
         return INFINITY;
@@ -633,6 +656,7 @@ static int32_t class_of(dc_power *p, const job_pw *jp)
     q->type = jp->type;
     q->util = jp->util;
     q->round = p->round;
+    q->m_cap = q->m_heat = NAN; /* no speeds of this key yet */
     return (int32_t)free_k;
 }
 
@@ -677,6 +701,7 @@ static void compute_full(dc_power *p)
                                     : (double)dc_cluster_job_held_nodes(c, j);
         node_idle_w = tp->node_idle_w;
         jp->n_gpu = 0.0;
+        jp->want_cls = jp->cls; /* (not computing: as it is) */
         jp->held = false;
         jp->stalled = false;
         double before = base;
@@ -697,6 +722,8 @@ static void compute_full(dc_power *p)
             jp->util = p->u_run * other;
             jp->hi_w = mind(dc_gpu_power_w(&tp->gpu, jp->util, 1.0), tp->static_cap_w);
             jp->lo_w = mind(dc_gpu_power_w(&tp->gpu, jp->util, tp->f_min), jp->hi_w);
+            if (p->clocks)
+                jp->want_cls = class_of(p, jp);
             break;
         }
         case DC_JOB_CHECKPOINTING:
@@ -770,7 +797,6 @@ static void compute_full(dc_power *p)
         bool running = jp->phase == DC_JOB_RUNNING;
         jp->want_set = running;
         jp->want_up = jp->stalled ? 0.0 : 1.0;
-        jp->want_cls = jp->cls; /* (not computing: as it is) */
         if (jp->held) {
             jp->want_cap = 0.0;
             jp->want_heat = 1.0;
@@ -788,7 +814,17 @@ static void compute_full(dc_power *p)
         jp->heat_w = clampd(hl, jp->lo_w, jp->cap_w);
         it += jp->n_gpu * jp->heat_w;
         jp->own_w += jp->n_gpu * jp->heat_w;
-        if (jp->util != jp->m_util || jp->cap_w != jp->m_cap || jp->heat_w != jp->m_heat) {
+        pw_class *q = p->clocks && jp->want_cls >= 0 ? &p->cls[jp->want_cls] : NULL;
+        if (q) { /* its class's speeds, computed once for all its jobs */
+            if (jp->cap_w != q->m_cap || jp->heat_w != q->m_heat) {
+                q->m_cap = jp->cap_w;
+                q->m_heat = jp->heat_w;
+                q->m_scap = speed_at(p, jp->type, jp->util, jp->cap_w);
+                q->m_sheat = jp->heat_w == jp->cap_w ? q->m_scap : speed_at(p, jp->type, jp->util, jp->heat_w);
+            }
+            jp->m_scap = q->m_scap;
+            jp->m_sheat = q->m_sheat;
+        } else if (jp->util != jp->m_util || jp->cap_w != jp->m_cap || jp->heat_w != jp->m_heat) {
             jp->m_util = jp->util;
             jp->m_cap = jp->cap_w;
             jp->m_heat = jp->heat_w;
@@ -799,8 +835,7 @@ static void compute_full(dc_power *p)
         double s_cap = jp->m_scap, s_heat = jp->m_sheat;
         jp->want_cap = s_cap;
         jp->want_heat = s_cap > 0.0 ? s_heat / s_cap : 1.0;
-        if (p->clocks && (jp->want_cls = class_of(p, jp)) >= 0) {
-            pw_class *q = &p->cls[jp->want_cls];
+        if (q) {
             q->want[p->lvl_cap] = jp->want_cap;
             q->want[p->lvl_heat] = jp->want_heat;
         }
@@ -1232,6 +1267,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     dc_power *p = state;
     p->sim = sim;
     p->src_cap = p->src_heat = p->src_up = -1;
+    p->inf_job = -1;
     config_setting_t *g = dc_scenario_lookup(sc, "power");
     if (!g)
         return DC_OK;
@@ -1389,8 +1425,11 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     p->act_tmp = malloc(nj * sizeof *p->act_tmp);
     p->pend = malloc(nj * sizeof *p->pend);
     p->in_act = calloc(nj, 1);
-    p->job_e_j = calloc(nj, sizeof *p->job_e_j);
-    if (!p->jobs || !p->cw || !p->act || !p->act_tmp || !p->pend || !p->in_act || !p->job_e_j)
+    dc_inference *inf = dc_inference_of(sim);
+    p->inf_job = inf ? dc_inference_job(inf) : -1;
+    if (p->inf_job >= p->n_jobs)
+        p->inf_job = -1;
+    if (!p->jobs || !p->cw || !p->act || !p->act_tmp || !p->pend || !p->in_act)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     /* Speed clocks where many jobs may share one limit (the hold policy
      * holds jobs one by one; one job keeps its own factors). */
@@ -1489,7 +1528,7 @@ static void power_finish(void *state, dc_sim *sim)
     dc_inference *inf = dc_inference_of(sim);
     int32_t inf_job = inf ? dc_inference_job(inf) : -1;
     if (inf_job >= 0 && inf_job < p->n_jobs)
-        dc_inference_report_energy(inf, p->job_e_j[inf_job] * (p->e_it_j > 0 ? p->e_fac_j / p->e_it_j : 1.0));
+        dc_inference_report_energy(inf, p->inf_e_j * (p->e_it_j > 0 ? p->e_fac_j / p->e_it_j : 1.0));
     dc_summary_set(s, "power.loss_energy_kwh", p->e_loss_j / j_per_kwh, "kWh", "conversion losses (UPS, PDUs)");
     dc_summary_set(s, "power.cooling_energy_kwh", p->e_cool_j / j_per_kwh, "kWh", "energy of the cooling plant");
     if (p->e_over_j > 0.0)
@@ -1545,7 +1584,6 @@ static void power_destroy(void *state)
 {
     dc_power *p = state;
     free(p->jobs);
-    free(p->job_e_j);
     free(p->cw);
     free(p->act);
     free(p->act_tmp);

@@ -93,9 +93,9 @@
  * W (computed exactly on the step function).
  *
  * Per job: the IT power of the nodes each job holds (its hosts and GPUs in
- * the states above; a job not in play holds none) is integrated like the
- * total; at finish the inference service's (models/workload/inference.h)
- * times the run's facility / IT energy goes to dc_inference_report_energy
+ * the states above; a job not in play holds none); the inference service's
+ * (models/workload/inference.h) is integrated like the total, and at finish
+ * its energy times the run's facility / IT energy goes to dc_inference_report_energy
  * (inference.energy_kwh, per request, per token).
  *
  * Signal published: "it_power" (payload NULL) when IT power or the demand
