@@ -62,6 +62,27 @@ static const char decay_cfg[] =
     "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 2400.0; } );\n"
     "trace = { events = false; };\n";
 
+/* The mean of gpu_hours.useful over reps runs of cfg (seeds seed0, seed0 + 1,
+ * ...) and its 99% t interval's half-width; each run resizes more than
+ * min_resizes times (0: not checked). */
+static double mean_useful(const char *cfg, int64_t seed0, int reps, double min_resizes, double *half)
+{
+    double sum = 0.0, sum2 = 0.0;
+    for (int r = 0; r < reps; r++) {
+        dc_sim *sim = dc_simrun_text(cfg, NULL, 0, seed0 + r);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        double u = dc_simrun_fig(sim, "gpu_hours.useful");
+        if (min_resizes > 0)
+            CU_ASSERT(dc_simrun_fig(sim, "job.resizes") > min_resizes);
+        sum += u;
+        sum2 += u * u;
+        dc_sim_destroy(sim);
+    }
+    double mean = sum / reps, sd = sqrt((sum2 - reps * mean * mean) / (reps - 1));
+    *half = gsl_cdf_tdist_Pinv(0.995, reps - 1) * sd / sqrt(reps);
+    return mean;
+}
+
 /* E[f(A(t))] for A ~ Binomial(n0, e^(-t/M)). */
 static double expect_binomial(int n0, double p, int min, int power)
 {
@@ -87,18 +108,7 @@ static void test_decay_closed_form(void)
     U *= g * T / steps / 3.0 / 3600.0;              /* GPU-h */
     L *= g * tau / 2.0 * T / steps / 3.0 / 3600.0;
     naive *= g * T / steps / 3.0 / 3600.0;
-    double sum = 0.0, sum2 = 0.0;
-    for (int r = 0; r < reps; r++) {
-        dc_sim *sim = dc_simrun_text(decay_cfg, NULL, 0, 1000 + r);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-        double u = dc_simrun_fig(sim, "gpu_hours.useful");
-        CU_ASSERT(dc_simrun_fig(sim, "job.resizes") > 20);
-        sum += u;
-        sum2 += u * u;
-        dc_sim_destroy(sim);
-    }
-    double mean = sum / reps, sd = sqrt((sum2 - reps * mean * mean) / (reps - 1));
-    double half = gsl_cdf_tdist_Pinv(0.995, reps - 1) * sd / sqrt(reps);
+    double half, mean = mean_useful(decay_cfg, 1000, reps, 20, &half);
     printf("\n  useful %.0f GPU-h (99%%: +- %.0f); closed form %.0f - rollback %.0f = %.0f (not floored: %.0f)", mean,
            half, U, L, U - L, naive);
     CU_ASSERT(fabs(mean - (U - L)) <= half + 0.1 * L);
@@ -264,17 +274,7 @@ static void test_decay_gpus(void)
     U *= T / steps / 3.0 / 3600.0;
     L *= tau / 2.0 * T / steps / 3.0 / 3600.0;
     naive *= T / steps / 3.0 / 3600.0;
-    double sum = 0.0, sum2 = 0.0;
-    for (int r = 0; r < reps; r++) {
-        dc_sim *sim = dc_simrun_text(decay_gpus_cfg, NULL, 0, 2000 + r);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
-        double u = dc_simrun_fig(sim, "gpu_hours.useful");
-        sum += u;
-        sum2 += u * u;
-        dc_sim_destroy(sim);
-    }
-    double mean = sum / reps, sd = sqrt((sum2 - reps * mean * mean) / (reps - 1));
-    double half = gsl_cdf_tdist_Pinv(0.995, reps - 1) * sd / sqrt(reps);
+    double half, mean = mean_useful(decay_gpus_cfg, 2000, reps, 0, &half);
     printf("\n  useful %.0f GPU-h (99%%: +- %.0f); closed form %.0f - rollback %.0f = %.0f (not floored: %.0f)", mean,
            half, U, L, U - L, naive);
     CU_ASSERT(fabs(mean - (U - L)) <= half + 0.1 * L);
