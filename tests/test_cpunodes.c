@@ -358,6 +358,17 @@ static void test_bad_input(void)
                "jobs = ( { nodes = 4; type = \"cpu\"; duration_h = 2.0;\n class = \"llm\"; } );\n",
          {"bad.cfg:7", "jobs.[0].class",
           "type \"cpu\" is CPU-only: its job trains no model, but its class or the job defaults give it params"}},
+        {"a CPU job whose class gives an elastic floor in GPUs",
+         MIXED "job_classes = ( { name = \"prep\";\n min_gpus = 2; } );\n"
+               "jobs = ( { nodes = 4; type = \"cpu\"; duration_h = 2.0; class = \"prep\"; } );\n",
+         {"bad.cfg:6", "job_classes.[0].min_gpus",
+          "type \"cpu\" is CPU-only: a CPU job's elastic floor is min_nodes, not min_gpus (job \"jobs\")"}},
+        {"a pool of CPU-only and GPU nodes",
+         MIXED "scheduler = { pools = ( { name = \"a\"; nodes = 12; },\n { name = \"b\"; } ); };\n"
+               "jobs = ( { nodes = 4; work_gpu_h = 10.0; } );\n",
+         {"bad.cfg:5", "scheduler.pools.[0]",
+          "pool \"a\" holds CPU-only nodes (type \"cpu\") and nodes of other types: give a CPU-only type a pool of "
+          "its own (nodes 8..15)"}},
         {"a CPU job without duration_h",
          MIXED "jobs = ( { nodes = 4;\n type = \"cpu\"; } );\n",
          {"bad.cfg:5", "jobs.[0]", "a CPU job needs nodes and duration_h"}},

@@ -1965,6 +1965,11 @@ static int elastic_floor(const dc_scenario *sc, const dc_job_spec *sp, job_model
     const config_setting_t *mn = config_setting_get_member(g, "min_nodes"), *mg = config_setting_get_member(g, "min_gpus");
     if (mn && mg)
         return dc_scenario_error_at(sc, mg, err, "give the job's elastic floor as min_nodes or min_gpus, not both");
+    if (sp->cpu && mg) /* a CPU job holds no GPUs: its floor is in nodes (one unit per node) */
+        return dc_scenario_error_at(sc, mg, err,
+                                    "type \"%s\" is CPU-only: a CPU job's elastic floor is min_nodes, not "
+                                    "min_gpus (job \"%s\")",
+                                    sp->type, sp->name);
     double min_gpus = ck->min_in_gpus ? ck->min_size : ck->min_size * j->gpus_per_node;
     if (ck->min_level == 0 && (mg ? ck->min_size > j->gpus_full : ck->min_size > j->nodes_needed)
         && (config_setting_get_member(g, "gpus") || config_setting_get_member(g, "nodes")))

@@ -1668,6 +1668,15 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
         for (uint32_t k = first; k < first + p->n; k++)
             s->pool_of[k] = (uint16_t)i;
         first += p->n;
+        int cpu_t = dc_sched_pool_cpu_type(s, i);
+        if (np && cpu_t >= 0 && dc_sched_pool_type(s, i) < 0) /* neither its GPU jobs nor its CPU jobs could run */
+            return dc_scenario_error_at(sc, config_setting_get_elem(list, (unsigned)i), err,
+                                        "pool \"%s\" holds CPU-only nodes (type \"%s\") and nodes of other types: "
+                                        "give a CPU-only type a pool of its own (nodes %u..%u)",
+                                        p->name, dc_cluster_type_at(s->cluster, (size_t)cpu_t)->name,
+                                        dc_cluster_type_at(s->cluster, (size_t)cpu_t)->first,
+                                        dc_cluster_type_at(s->cluster, (size_t)cpu_t)->first
+                                            + dc_cluster_type_at(s->cluster, (size_t)cpu_t)->nodes - 1);
         /* nodes not delivered yet count as down: "nodes_up" brings them */
         for (uint32_t k = p->first; k < p->first + p->n; k++)
             if (!dc_cluster_node_present(s->cluster, k)) {
