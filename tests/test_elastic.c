@@ -169,11 +169,16 @@ static void test_step_model_shrink(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
     double rate6 = dc_simrun_fig(ref, "gpu_hours.useful") / (T - R);
     double step6 = dc_simrun_fig(ref, "step.time_s");
+    CU_ASSERT_EQUAL(dc_simrun_fig(ref, "step.data"), 3.0); /* 48 GPUs of replicas of 8 x 2 */
     dc_sim_destroy(ref);
     dc_sim *sim = run_failing(step_cfg, NULL, 0, tf);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double step8 = dc_simrun_fig(sim, "step.time_s");
     CU_ASSERT(step6 > step8); /* fewer GPUs, the same global batch */
+    /* step.* describe the job at full size, though it ended on 6 nodes */
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "step.data"), 4.0);
+    CU_ASSERT(REL(dc_simrun_fig(sim, "step.scaling_efficiency"),
+                  dc_simrun_fig(sim, "step.compute_s") / step8, 1e-12));
     CU_ASSERT_EQUAL(dc_simrun_fig(sim, "job.resizes"), 1.0);
     double useful = dc_simrun_fig(sim, "gpu_hours.useful");
     if (!REL(useful, rate6 * (T - tf - R - C), 1e-9))

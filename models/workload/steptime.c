@@ -68,6 +68,7 @@ typedef struct job_step {
     int32_t job;
     const dc_job_info *info;
     dc_step_config cfg;
+    dc_step_config cfg_full;    /* cfg at the start, at full size (an elastic job's cfg follows its size) */
     double data_bytes_per_step, memory_B, hbm_B;
     bool has_data, prefetch;
     dc_step_time nominal, now;
@@ -724,6 +725,7 @@ static int steptime_start(void *state, dc_sim *sim, dc_error *err)
         job_step *js = &sm->steps[i];
         rerate(js);
         js->nominal = js->now;
+        js->cfg_full = js->cfg;
     }
     return DC_OK;
 }
@@ -739,8 +741,8 @@ static void legacy_summary(steptime_model *sm, dc_sim *sim)
 {
     const job_step *js = sm->legacy;
     dc_summary *s = dc_sim_summary(sim);
-    const dc_step_time *o = &js->nominal;
-    const dc_step_config *c = &js->cfg;
+    const dc_step_time *o = &js->nominal; /* both at full size, whatever size an elastic job ended at */
+    const dc_step_config *c = &js->cfg_full;
     dc_summary_set(s, "step.tensor", c->tp, "", "tensor-parallel degree");
     dc_summary_set(s, "step.pipeline", c->pp, "", "pipeline-parallel degree");
     dc_summary_set(s, "step.data", c->dp, "", "data-parallel degree");
