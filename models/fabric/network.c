@@ -12,6 +12,7 @@
 #include "cluster.h"
 #include "dist.h"
 #include "fabric.h"
+#include "keymap.h"
 #include "law_params.h"
 
 #define GBPS 1.25e8 /* bytes per second in one Gbit/s */
@@ -71,6 +72,28 @@ const dc_param dc_network_params[] = {
 static const char *const part_names[DC_PART_COUNT] = {"nic_link",    "leaf_link",    "pod_link",
                                                       "leaf_switch", "spine_switch", "core_switch"};
 
+/* What a job's step-time computations got from the fabric since it was
+ * last told "network_changed": each ring asked (n ranks at stride GPUs)
+ * and its bandwidth and latency, and the health of the job's nodes
+ * (dc_network_job_collective).  A job is told again only if one of these
+ * now differs: a failure, repair or job elsewhere that leaves the job's
+ * rings as they were (the flagship: a node replaced by a spare under a
+ * full-bisection pod, 584 of its 644 changes) would make it compute the
+ * same step time from the same figures. */
+#define SEEN_RINGS 8
+typedef struct ring_seen {
+    uint32_t n, stride;
+    dc_ring_bw r;
+} ring_seen;
+
+typedef struct job_seen {
+    ring_seen ring[SEEN_RINGS];
+    uint32_t n_ring;
+    double node_h;
+    bool has_h;
+    bool valid; /* every figure the job got since it was told is here */
+} job_seen;
+
 typedef struct net_class {
     dc_net_part part;
     double mean_s;  /* per unit */
@@ -93,6 +116,12 @@ struct dc_network {
     dc_series *series_health;
     uint64_t n_interruptions;
     double health, min_health, degraded_s, since_s;
+    /* what jobs got (job_seen): job + 1 -> its record in seen */
+    dc_keymap *seen_of;
+    job_seen *seen;
+    uint32_t *free_seen;
+    size_t n_seen, cap_seen, n_free;
+    int32_t telling; /* the job being told "network_changed", -1 */
 };
 
 #define UNIT_BITS 48
@@ -119,23 +148,129 @@ dc_coll_cost dc_network_collective(const dc_network *net, dc_coll_op op, uint32_
     return dc_topology_collective(net->topo, op, net->algo, n, stride, bytes);
 }
 
+/* The record of job, or NULL. */
+static job_seen *seen_find(const dc_network *net, int32_t job)
+{
+    uint32_t i;
+    return job >= 0 && dc_keymap_get(net->seen_of, (uint64_t)job + 1, &i) ? &net->seen[i] : NULL;
+}
+
+/* The record of job, created empty (not valid) if it has none; NULL when
+ * out of memory. */
+static job_seen *seen_get(dc_network *net, int32_t job)
+{
+    job_seen *js = seen_find(net, job);
+    if (js || job < 0)
+        return js;
+    uint32_t i;
+    if (net->n_free > 0) {
+        i = net->free_seen[--net->n_free];
+    } else {
+        if (net->n_seen == net->cap_seen) {
+            size_t cap = net->cap_seen ? 2 * net->cap_seen : 4;
+            job_seen *grown = realloc(net->seen, cap * sizeof *grown);
+            uint32_t *fr = grown ? realloc(net->free_seen, cap * sizeof *fr) : NULL;
+            if (grown)
+                net->seen = grown;
+            if (!fr)
+                return NULL;
+            net->free_seen = fr;
+            net->cap_seen = cap;
+        }
+        i = (uint32_t)net->n_seen++;
+    }
+    if (!dc_keymap_put(net->seen_of, (uint64_t)job + 1, i)) {
+        net->free_seen[net->n_free++] = i;
+        return NULL;
+    }
+    net->seen[i] = (job_seen){.valid = false};
+    return &net->seen[i];
+}
+
+/* The job left the fabric: its record goes. */
+static void seen_drop(dc_network *net, int32_t job)
+{
+    uint32_t i;
+    if (job >= 0 && dc_keymap_get(net->seen_of, (uint64_t)job + 1, &i)) {
+        dc_keymap_remove(net->seen_of, (uint64_t)job + 1);
+        net->free_seen[net->n_free++] = i;
+    }
+}
+
+static bool same_ring(dc_ring_bw a, dc_ring_bw b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* job got ring (n, stride) = r: while it is told, recorded; else it must
+ * be what the record holds, or the record no longer covers what the job
+ * computed from. */
+static void see_ring(dc_network *net, int32_t job, uint32_t n, uint32_t stride, dc_ring_bw r)
+{
+    job_seen *js = seen_find(net, job);
+    if (!js || !js->valid)
+        return;
+    for (uint32_t i = 0; i < js->n_ring; i++)
+        if (js->ring[i].n == n && js->ring[i].stride == stride) {
+            if (net->telling == job)
+                js->ring[i].r = r;
+            else if (!same_ring(js->ring[i].r, r))
+                js->valid = false;
+            return;
+        }
+    if (net->telling == job && js->n_ring < SEEN_RINGS)
+        js->ring[js->n_ring++] = (ring_seen){n, stride, r};
+    else
+        js->valid = false;
+}
+
+static void see_health(dc_network *net, int32_t job, double h)
+{
+    job_seen *js = seen_find(net, job);
+    if (!js || !js->valid)
+        return;
+    if (net->telling == job) {
+        js->node_h = h;
+        js->has_h = true;
+    } else if (!js->has_h || memcmp(&js->node_h, &h, sizeof h) != 0) {
+        js->valid = false;
+    }
+}
+
+/* Whether the fabric now gives job exactly what its record holds. */
+static bool seen_unchanged(dc_network *net, int32_t job, const job_seen *js)
+{
+    if (!js->valid || js->n_ring == 0 || !js->has_h)
+        return false;
+    double h = dc_fabric_node_health(net->fabric, job);
+    if (memcmp(&js->node_h, &h, sizeof h) != 0)
+        return false;
+    for (uint32_t i = 0; i < js->n_ring; i++)
+        if (!same_ring(js->ring[i].r, dc_fabric_ring(net->fabric, job, js->ring[i].n, js->ring[i].stride)))
+            return false;
+    return true;
+}
+
 typedef struct job_ring_ctx {
-    dc_fabric *fabric;
+    dc_network *net;
     int32_t job;
 } job_ring_ctx;
 
 static dc_ring_bw job_ring(void *ctx, uint32_t n, uint32_t stride)
 {
     const job_ring_ctx *jc = ctx;
-    return dc_fabric_ring(jc->fabric, jc->job, n, stride);
+    dc_ring_bw r = dc_fabric_ring(jc->net->fabric, jc->job, n, stride);
+    see_ring(jc->net, jc->job, n, stride, r);
+    return r;
 }
 
-dc_coll_cost dc_network_job_collective(const dc_network *net, int32_t job, dc_coll_op op, dc_coll_algo algo,
+dc_coll_cost dc_network_job_collective(dc_network *net, int32_t job, dc_coll_op op, dc_coll_algo algo,
                                        uint32_t n, uint32_t stride, double bytes)
 {
-    job_ring_ctx jc = {net->fabric, job};
-    return dc_topology_collective_with(net->topo, op, algo, n, stride, bytes, job_ring, &jc,
-                                       dc_fabric_node_health(net->fabric, job));
+    job_ring_ctx jc = {net, job};
+    double h = dc_fabric_node_health(net->fabric, job);
+    see_health(net, job, h);
+    return dc_topology_collective_with(net->topo, op, algo, n, stride, bytes, job_ring, &jc, h);
 }
 
 int dc_network_job_traffic(dc_network *net, int32_t job, uint32_t nodes, uint32_t n, uint32_t stride)
@@ -170,8 +305,17 @@ static void note_health(dc_network *net)
 static void on_job_changed(void *ctx, int32_t job)
 {
     dc_network *net = ctx;
+    job_seen *js = seen_find(net, job);
+    if (js && seen_unchanged(net, job, js))
+        return; /* it would compute what it has from the same figures */
+    js = seen_get(net, job);
+    if (js)
+        *js = (job_seen){.valid = true};
+    int32_t was = net->telling;
+    net->telling = job;
     dc_job_event ev = {job};
     dc_sim_publish(net->sim, net->sig_changed, &ev);
+    net->telling = was;
 }
 
 static void on_job_cut(void *ctx, int32_t job)
@@ -210,6 +354,7 @@ static void on_phase(dc_sim *sim, void *ctx, const void *payload)
         note_health(net);
     } else if ((ph == DC_JOB_PENDING || ph == DC_JOB_DONE) && dc_fabric_computing(net->fabric, ev->job)) {
         dc_fabric_stop(net->fabric, ev->job);
+        seen_drop(net, ev->job);
         note_health(net);
     }
 }
@@ -388,6 +533,9 @@ static int network_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
         || dc_sim_subscribe(sim, sig_phase, on_phase, net) != DC_OK)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     net->health = net->min_health = 1.0;
+    net->telling = -1;
+    if (!(net->seen_of = dc_keymap_create()))
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
     return DC_OK;
 }
 
@@ -432,6 +580,9 @@ static void network_destroy(void *state)
     dc_fabric_destroy(net->fabric);
     dc_topology_destroy(net->topo);
     free(net->classes);
+    dc_keymap_destroy(net->seen_of);
+    free(net->seen);
+    free(net->free_seen);
 }
 
 const dc_model_type dc_model_network = {

@@ -23,7 +23,10 @@
  * leave max-min fairly with every other job's (fabric.h), and
  * "network_changed" (payload dc_job_event) tells the step-time model when a
  * job's bandwidth may have changed: when a job sharing one of its binding
- * links starts or stops, or the health of a unit it uses changes.
+ * links starts or stops, or the health of a unit it uses changes, unless
+ * every ring the job was given since it was last told (through
+ * dc_network_job_collective, at most 8 of them) and its nodes' health are
+ * still exactly as they were (then computing anew would give the same).
  *
  * Failures ("network.failures" list): each entry names a part (nic_link,
  * leaf_link, pod_link, leaf_switch, spine_switch, core_switch), its mean
@@ -78,7 +81,7 @@ int dc_network_job_traffic(dc_network *net, int32_t job, uint32_t nodes, uint32_
 void dc_network_job_resize(dc_network *net, int32_t job, uint32_t nodes, uint32_t n, uint32_t stride);
 /* op of cluster job id job over n of its ranks at stride GPUs on bytes,
  * with algorithm algo (AUTO: the fastest), on the bandwidth the job gets. */
-dc_coll_cost dc_network_job_collective(const dc_network *net, int32_t job, dc_coll_op op, dc_coll_algo algo,
+dc_coll_cost dc_network_job_collective(dc_network *net, int32_t job, dc_coll_op op, dc_coll_algo algo,
                                        uint32_t n, uint32_t stride, double bytes);
 
 #endif
