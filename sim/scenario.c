@@ -973,13 +973,53 @@ static bool fits_int(double x)
     return x >= INT_MIN && x <= INT_MAX;
 }
 
-/* Row r (a child of g's schema path): its default added when missing. */
-static int fill_default_row(const dc_scenario *sc, config_setting_t *g, const dc_param *r, dc_error *err)
+/* The names of a group's members, hashed: whether a default is missing
+ * is asked for every row of the group's schema, and libconfig's
+ * config_setting_get_member scans the members with strcmp (735,000
+ * instructions of the flagship's validation). */
+#define MEMBER_SET_CAP 256
+typedef struct member_set {
+    const char *name[MEMBER_SET_CAP];
+    bool on; /* false: the group has too many members, ask libconfig */
+} member_set;
+
+static void member_set_fill(member_set *m, const config_setting_t *g)
+{
+    int n = config_setting_length(g);
+    memset(m->name, 0, sizeof m->name);
+    m->on = n < MEMBER_SET_CAP / 2;
+    for (int i = 0; m->on && i < n; i++) {
+        const char *name = config_setting_name(config_setting_get_elem(g, (unsigned)i));
+        if (!name) {
+            m->on = false;
+            break;
+        }
+        size_t k = path_hash(name) & (MEMBER_SET_CAP - 1);
+        while (m->name[k])
+            k = (k + 1) & (MEMBER_SET_CAP - 1);
+        m->name[k] = name;
+    }
+}
+
+static bool member_set_has(const member_set *m, const config_setting_t *g, const char *name)
+{
+    if (!m || !m->on)
+        return config_setting_get_member(g, name) != NULL;
+    for (size_t k = path_hash(name) & (MEMBER_SET_CAP - 1); m->name[k]; k = (k + 1) & (MEMBER_SET_CAP - 1))
+        if (strcmp(m->name[k], name) == 0)
+            return true;
+    return false;
+}
+
+/* Row r (a child of g's schema path): its default added when missing
+ * (members: g's names before any default was added, or NULL). */
+static int fill_default_row(const dc_scenario *sc, config_setting_t *g, const dc_param *r, const member_set *members,
+                            dc_error *err)
 {
     if ((r->flags & (DC_PARAM_REQUIRED | DC_PARAM_NO_DEFAULT)) || resolve(sc, r->path) != r)
         return DC_OK;
     const char *leaf = row_leaf(r->path);
-    if (config_setting_get_member(g, leaf))
+    if (member_set_has(members, g, leaf))
         return DC_OK;
     config_setting_t *n = NULL;
     int ok = CONFIG_FALSE;
@@ -1025,8 +1065,12 @@ static int fill_defaults(const dc_scenario *sc, config_setting_t *g, const char 
     const dc_param *const *kids;
     size_t nk;
     if (children_of(sc, spath, &kids, &nk)) {
+        /* the rows' leaves are distinct (resolve: the first row of a path
+         * wins), so a default added is never asked for again */
+        member_set members;
+        member_set_fill(&members, g);
         for (size_t i = 0; i < nk; i++) {
-            int rc = fill_default_row(sc, g, kids[i], err);
+            int rc = fill_default_row(sc, g, kids[i], &members, err);
             if (rc)
                 return rc;
         }
@@ -1035,7 +1079,7 @@ static int fill_defaults(const dc_scenario *sc, config_setting_t *g, const char 
     FOR_EACH_ROW(sc->schemas, r) {
         if (!r->path || !row_parent_is(r->path, spath))
             continue;
-        int rc = fill_default_row(sc, g, r, err);
+        int rc = fill_default_row(sc, g, r, NULL, err);
         if (rc)
             return rc;
     }
