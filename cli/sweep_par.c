@@ -9,8 +9,14 @@
 
 #include "config.h"
 
-#ifdef HAVE_MPI
+/* DC_MPI_PROGRAM: this is dcsim-mpi (Makefile.am), the one program that
+ * links libmpi; HAVE_MPI alone: a dcsim configured --with-mpi, which
+ * hands a sweep under a launcher to the dcsim-mpi beside it. */
+#ifdef DC_MPI_PROGRAM
 #include <mpi.h>
+#elif defined(HAVE_MPI)
+#include <errno.h>
+#include <unistd.h>
 #endif
 
 /* The world size an MPI launcher announced, 0 when there is none. */
@@ -31,13 +37,47 @@ static int launcher_size(int *rank)
     return getenv("PMIX_RANK") ? 1 : 0;
 }
 
+#if defined(HAVE_MPI) && !defined(DC_MPI_PROGRAM)
+/* Runs dcsim-mpi, the dcsim beside this one's executable that links
+ * libmpi, as `dcsim-mpi sweep ARGS...` in this process: a dcsim that
+ * linked libmpi paid its loading (2 M instructions) at every start of
+ * every command.  Returns only on failure. */
+static int exec_mpi_program(int argc, char **argv, int rank, dc_par *p, dc_error *err)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 32);
+    if (n <= 0)
+        return dc_error_set(err, DC_EINTERNAL, "cannot find this program's directory (/proc/self/exe): %s",
+                            n < 0 ? strerror(errno) : "empty");
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    snprintf(slash ? slash + 1 : exe, sizeof exe - (size_t)(slash ? slash + 1 - exe : 0), "dcsim-mpi");
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    args[0] = (char *)"dcsim";
+    for (int i = 0; i < argc; i++)
+        args[i + 1] = argv[i];
+    fflush(NULL);
+    execv(exe, args);
+    int e = errno;
+    free(args);
+    p->rank = rank;
+    return dc_error_set(err, DC_EINTERNAL, "cannot run %s for the MPI sweep: %s", exe, strerror(e));
+}
+#endif
+
 int dc_par_init(int *argc, char ***argv, dc_par *p, dc_error *err)
 {
     p->mpi = false;
     p->rank = 0;
     p->size = 1;
     int rank, size = launcher_size(&rank);
-#ifdef HAVE_MPI
+#if defined(HAVE_MPI) && !defined(DC_MPI_PROGRAM)
+    if (size > 0)
+        return exec_mpi_program(*argc, *argv, rank, p, err);
+    return DC_OK;
+#elif defined(DC_MPI_PROGRAM)
     if (size > 0) {
         if (MPI_Init(argc, argv) != MPI_SUCCESS)
             return dc_error_set(err, DC_EINTERNAL, "MPI_Init failed");
@@ -62,7 +102,7 @@ int dc_par_init(int *argc, char ***argv, dc_par *p, dc_error *err)
 
 void dc_par_finish(dc_par *p)
 {
-#ifdef HAVE_MPI
+#ifdef DC_MPI_PROGRAM
     if (p->mpi)
         MPI_Finalize();
 #endif
@@ -71,7 +111,7 @@ void dc_par_finish(dc_par *p)
 
 int dc_par_agree(const dc_par *p, int status)
 {
-#ifdef HAVE_MPI
+#ifdef DC_MPI_PROGRAM
     if (p->mpi && p->size > 1) {
         int all = status;
         MPI_Allreduce(&status, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -83,7 +123,7 @@ int dc_par_agree(const dc_par *p, int status)
     return status;
 }
 
-#ifdef HAVE_MPI
+#ifdef DC_MPI_PROGRAM
 /* A growing text (pack_all's). */
 typedef struct packbuf {
     char *buf;
@@ -212,7 +252,7 @@ static int unpack_all(dc_sweep *sw, const char *text, size_t len, int from, dc_e
 int dc_par_gather(const dc_par *p, dc_sweep *sw, const size_t *rows, size_t n, int rc, const dc_error *run_err,
                   dc_error *err)
 {
-#ifdef HAVE_MPI
+#ifdef DC_MPI_PROGRAM
     if (p->mpi && p->size > 1) {
         char *buf = NULL;
         size_t len = 0;

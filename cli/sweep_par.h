@@ -4,9 +4,11 @@
 /* How dcsim sweep spreads rows over MPI ranks.
  *
  * Built with --with-mpi and started by an MPI launcher (mpirun sets
- * OMPI_COMM_WORLD_SIZE, PMIX_RANK or PMI_SIZE), dcsim sweep calls MPI_Init;
- * otherwise it never touches MPI, so a plain `dcsim sweep` (and every other
- * command) starts no MPI runtime.  Rank k runs the rows i with i mod K = k
+ * OMPI_COMM_WORLD_SIZE, PMIX_RANK or PMI_SIZE), dcsim sweep runs dcsim-mpi
+ * (the same program linked with libmpi, installed beside dcsim) in its
+ * place with the same arguments, and that calls MPI_Init; otherwise it
+ * never touches MPI, so a plain `dcsim sweep` (and every other command)
+ * neither loads libmpi nor starts an MPI runtime.  Rank k runs the rows i with i mod K = k
  * (interleaved, so that a grid whose points differ in cost is still shared
  * evenly) on its own threads; rank 0 gathers every row (as exact text, see
  * dc_sweep_row_pack), computes the statistics, prints and writes the one
