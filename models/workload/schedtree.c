@@ -93,6 +93,42 @@ static int merge(dc_stree *t, int a, int b)
     return b;
 }
 
+/* Insertion by descent (the treap's classic insert): down the path while
+ * the members there outrank h's priority, adding h's size and estimate to
+ * their sums and minima on the way (exact: h only joins those subtrees),
+ * then h takes the place of the subtree it reaches, split at its key into
+ * h's two children.  That subtree is small on average (its root's
+ * priority is below h's), so one split of it replaces the whole tree's
+ * split and the two merges. */
+static int insert_at(dc_stree *t, int x, int h, uint64_t ph)
+{
+    if (x < 0 || prio(x) < ph) {
+        dc_stree_node *v = &t->n[h];
+        int l, r;
+        split(t, x, h, false, &l, &r);
+        v->l = l;
+        v->r = r;
+        pull(t, h);
+        return h;
+    }
+    t->work++;
+    dc_stree_node *v = &t->n[x];
+    const dc_stree_node *w = &t->n[h];
+    v->sum_nodes += w->nodes;
+    if (w->nodes < v->min_nodes)
+        v->min_nodes = w->nodes;
+    if (w->est_s < v->min_est_s)
+        v->min_est_s = w->est_s;
+    if (t->before(t->ctx, h, x)) {
+        int c = insert_at(t, v->l, h, ph);
+        t->n[x].l = c;
+    } else {
+        int c = insert_at(t, v->r, h, ph);
+        t->n[x].r = c;
+    }
+    return x;
+}
+
 int dc_stree_insert(dc_stree *t, int h, uint32_t nodes, double est_s)
 {
     if ((size_t)h >= t->cap) {
@@ -107,22 +143,36 @@ int dc_stree_insert(dc_stree *t, int h, uint32_t nodes, double est_s)
         t->cap = nc;
     }
     t->n[h] = (dc_stree_node){.l = -1, .r = -1, .nodes = nodes, .est_s = est_s, .in = true};
-    pull(t, h);
-    int l, r;
-    split(t, t->root, h, false, &l, &r);
-    t->root = merge(t, merge(t, l, h), r);
+    t->root = insert_at(t, t->root, h, prio(h));
     t->count++;
     return 0;
+}
+
+/* Removal by descent: down the path to h by its key, h replaced by the
+ * merge of its children, and the sums and minima of the path pulled on
+ * the way back up. */
+static int remove_at(dc_stree *t, int x, int h)
+{
+    t->work++;
+    dc_stree_node *v = &t->n[x];
+    if (x == h)
+        return merge(t, v->l, v->r);
+    if (t->before(t->ctx, h, x)) {
+        int c = remove_at(t, v->l, h);
+        t->n[x].l = c;
+    } else {
+        int c = remove_at(t, v->r, h);
+        t->n[x].r = c;
+    }
+    pull(t, x);
+    return x;
 }
 
 void dc_stree_remove(dc_stree *t, int h)
 {
     if (!dc_stree_has(t, h))
         return;
-    int l, m, r;
-    split(t, t->root, h, false, &l, &m);
-    split(t, m, h, true, &m, &r);
-    t->root = merge(t, l, r);
+    t->root = remove_at(t, t->root, h);
     t->n[h].in = false;
     t->count--;
 }
