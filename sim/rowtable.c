@@ -22,6 +22,7 @@ struct dc_rowtable {
     column *cols;
     size_t n_cols, row_size;
     unsigned char row[DC_ROWTABLE_MAX_ROW]; /* the row being filled */
+    unsigned char blank_row[DC_ROWTABLE_MAX_ROW]; /* the blank row (made at each new column) */
     unsigned char *data;                    /* committed rows not yet given to the sink */
     size_t n_rows, cap_rows;                /* of data */
     size_t n_flushed;                       /* rows given to the sink */
@@ -103,16 +104,19 @@ int dc_rowtable_column_index(const dc_rowtable *t, const char *name)
     return -1;
 }
 
-/* The blank row: NaN in float cells, zeros elsewhere. */
-static void blank(dc_rowtable *t)
+/* The blank row: NaN in float cells, zeros elsewhere; copied from its
+ * image (made when a column is added) at each commit. */
+static void make_blank(dc_rowtable *t)
 {
-    memset(t->row, 0, t->row_size);
+    memset(t->blank_row, 0, t->row_size);
     for (size_t c = 0; c < t->n_cols; c++)
         if (t->cols[c].type == DC_ROWCOL_F8) {
             double nan = NAN;
-            memcpy(t->row + t->cols[c].offset, &nan, sizeof nan);
+            memcpy(t->blank_row + t->cols[c].offset, &nan, sizeof nan);
         }
 }
+
+static void blank(dc_rowtable *t) { memcpy(t->row, t->blank_row, t->row_size); }
 
 int dc_rowtable_add_column(dc_rowtable *t, const char *name, dc_rowcol_type type, size_t str_len, const char *unit,
                            const char *doc)
@@ -139,8 +143,10 @@ int dc_rowtable_add_column(dc_rowtable *t, const char *name, dc_rowcol_type type
         return -1;
     }
     t->row_size = offset + size;
+    t->n_cols++;
+    make_blank(t);
     blank(t);
-    return (int)t->n_cols++;
+    return (int)t->n_cols - 1;
 }
 
 void dc_rowtable_set_f8(dc_rowtable *t, int col, double v)
