@@ -2601,12 +2601,6 @@ static void write_row(job_model *j)
     dc_jobtable_write(j->m->table, &r);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static double quantile_sorted(const double *v, size_t n, double q)
 {
     if (n == 0)
@@ -2699,7 +2693,7 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
     for (size_t i = 1; waits && i < n_started && in_order; i++)
         in_order = !(waits[i] < waits[i - 1]);
     if (waits && !in_order)
-        qsort(waits, n_started, sizeof *waits, cmp_double);
+        dc_jobstats_sort(waits, n_started);
     dc_summary_set(s, "jobs.submitted", (double)n_submitted, "", "jobs submitted within the run");
     dc_summary_set(s, "jobs.started", (double)n_started, "", "jobs that got their nodes at least once");
     dc_summary_set(s, "jobs.completed", (double)n_completed, "", "jobs that finished their work");

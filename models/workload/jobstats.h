@@ -52,6 +52,8 @@ int dc_jobstat_size_class(uint32_t gpus);
 int dc_jobstats_summarise(dc_summary *s, dc_jobstat_row *rows, size_t n, const char *const *pool_names,
                           int n_pools, dc_error *err);
 
+/* Sorts v ascending (the order of qsort with a < comparison). */
+void dc_jobstats_sort(double *v, size_t n);
 /* Type-7 quantile q of the n sorted values v (NaN when n = 0). */
 double dc_jobstats_quantile(const double *v, size_t n, double q);
 
