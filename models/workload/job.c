@@ -284,6 +284,9 @@ struct jobs_model {
     job_slot **by_id;           /* cluster job id -> job (NULL: a service) */
     chain_keys keys;            /* init: the last chain's keys */
     dc_jobtable *table;         /* the /jobs rows */
+    dc_steptime *steptime;      /* found at start, for the rows' mean_step_s */
+    dc_scheduler *sched;        /* found at start, for the records made at arrival */
+    int comm_source;            /* the "communication" speed source (-1: none), for the rows' comm_share */
     uint32_t *span_mark;        /* scratch: a rack's or pod's last marker */
     uint32_t span_marker;
     size_t n_by_id;
@@ -855,6 +858,7 @@ static void on_sched_wake(void *ctx)
 }
 
 static job_model *thaw(jobs_model *m, size_t i, bool live);
+static int source_index(const dc_cluster *c, const char *name);
 
 /* Job i arrives: its record is made now. */
 static void on_start(dc_sim *sim, void *ctx, uint64_t i)
@@ -1770,7 +1774,7 @@ static job_model *thaw(jobs_model *m, size_t i, bool live)
     j->sim = sim;
     j->cluster = m->cluster;
     j->log = dc_sim_eventlog(sim);
-    j->sched = dc_scheduler_of(sim);
+    j->sched = m->sched; /* (thaw runs from the start on) */
     j->id = s->id;
     dc_jobspec_copy_name(j->name, sizeof j->name, s->info.name);
     dc_jobspec_copy_name(j->user, sizeof j->user, s->user);
@@ -2377,6 +2381,9 @@ static int job_start(void *state, dc_sim *sim, dc_error *err)
             return dc_error_set(err, DC_ENOMEM, "out of memory for the /jobs table");
     }
     m->scratch_tally.slow_gpu_s = m->scratch_slow;
+    m->steptime = dc_steptime_of(sim);
+    m->sched = dc_scheduler_of(sim);
+    m->comm_source = source_index(m->cluster, "communication");
     /* A job's record is made when it arrives (thaw); what depends on the
      * start (the storage a tiered checkpoint's planned write time comes
      * from) is taken now, and so are the errors. */
@@ -2581,9 +2588,9 @@ static void fill_record(job_model *j, dc_job_record *r)
         slow += j->slow_gpu_s[k];
     }
     /* The step: the compute part over the running GPU-time's mean speed. */
-    double running = j->held_node_s[DC_JOB_RUNNING] * gpn, tc = dc_steptime_compute_s(j->sim, j->id);
+    double running = j->held_node_s[DC_JOB_RUNNING] * gpn, tc = dc_steptime_job_compute_s(j->m->steptime, j->id);
     r->mean_step_s = running > slow ? tc * running / (running - slow) : NAN;
-    int comm = source_index(j->cluster, "communication");
+    int comm = j->m->comm_source;
     r->comm_share = running > 0.0 ? (comm >= 0 ? j->slow_gpu_s[comm] / running : 0.0) : NAN;
 }
 

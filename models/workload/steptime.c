@@ -248,13 +248,16 @@ static void rerate(job_step *js)
     apply(js);
 }
 
-double dc_steptime_compute_s(dc_sim *sim, int32_t job)
+dc_steptime *dc_steptime_of(dc_sim *sim) { return dc_sim_model(sim, "steptime"); }
+
+double dc_steptime_job_compute_s(const dc_steptime *sm, int32_t job)
 {
-    steptime_model *sm = dc_sim_model(sim, "steptime");
     if (!sm || !sm->sim || job < 0 || (size_t)job >= sm->n_ids || sm->step_of[job] < 0)
         return NAN;
     return sm->steps[sm->step_of[job]].nominal.compute_s;
 }
+
+double dc_steptime_compute_s(dc_sim *sim, int32_t job) { return dc_steptime_job_compute_s(dc_steptime_of(sim), job); }
 
 static job_step *step_of(dc_sim *sim, int32_t job)
 {

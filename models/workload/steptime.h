@@ -119,6 +119,13 @@ double dc_step_memory_bytes(const dc_step_config *c, double activation_B, bool o
 /* The compute part of a step of cluster job id job on a healthy fabric
  * (Tc), NAN when the job has no step-time model. */
 double dc_steptime_compute_s(dc_sim *sim, int32_t job);
+/* The step-time model's state (NULL when it is not built), for
+ * dc_steptime_job_compute_s, which skips the model's lookup by name (a
+ * caller that asks for every job's, such as the /jobs rows). */
+typedef struct steptime_model dc_steptime;
+dc_steptime *dc_steptime_of(dc_sim *sim);
+/* dc_steptime_compute_s of the model st (NULL: NaN). */
+double dc_steptime_job_compute_s(const dc_steptime *st, int32_t job);
 /* GPUs of one model replica of job (tensor x pipeline), 0 when it has no
  * step-time model: an elastic job runs on multiples of it (job.h). */
 uint32_t dc_steptime_replica_gpus(dc_sim *sim, int32_t job);
