@@ -76,6 +76,7 @@ typedef struct job_slot {
     int32_t lost_node, lost_next; /* its shared node failed: the jobs it held, while the failure is published */
     uint32_t held;
     bool tracked;        /* its held GPUs count in tracked_gpus (dc_cluster_job_track) */
+    bool noted;          /* in held_changed (dc_cluster_note_held_changes) */
     bool cpu;            /* a CPU job: it holds CPU-only nodes, no GPUs */
     uint32_t *list, cap; /* the held nodes (node_pos[n] is n's index) */
     uint64_t changes;
@@ -106,6 +107,8 @@ struct dc_cluster {
     uint64_t shared_free; /* free GPUs on shared nodes, summed */
     uint64_t tracked_gpus; /* GPUs held by the tracked jobs */
     uint32_t tracked_cpu_nodes; /* CPU-only nodes held by the tracked jobs (CPU jobs) */
+    int32_t *held_changed; /* jobs whose held nodes changed since the last clear (NULL: not noted) */
+    size_t n_held_changed, cap_held_changed; /* (its capacity: the jobs registered then) */
     uint32_t n_shares;    /* jobs holding a share */
     uint32_t *node_pos;   /* a BUSY node's index in its job's list */
     uint32_t nodes_per_leaf, leaves_per_pod; /* network domains */
@@ -231,6 +234,18 @@ const uint32_t *dc_cluster_job_node_list(const dc_cluster *c, int32_t job, uint3
     return c->jobs[job].list;
 }
 
+/* job's held nodes changed (its changes count moved): noted for the model
+ * that keeps sums over them (dc_cluster_note_held_changes). */
+static void held_changed(dc_cluster *c, int32_t job)
+{
+    job_slot *j = &c->jobs[job];
+    j->changes++;
+    if (c->held_changed && !j->noted && (size_t)job < c->cap_held_changed) {
+        j->noted = true;
+        c->held_changed[c->n_held_changed++] = job;
+    }
+}
+
 /* Node becomes job's (BUSY): on its list.  false when out of memory. */
 static bool list_add(dc_cluster *c, int32_t job, uint32_t node)
 {
@@ -245,7 +260,7 @@ static bool list_add(dc_cluster *c, int32_t job, uint32_t node)
     }
     c->node_pos[node] = j->held;
     j->list[j->held++] = node;
-    j->changes++;
+    held_changed(c, job);
     if (j->tracked)
         c->tracked_gpus += dc_cluster_job_gpus_per_node(c, job);
     if (j->tracked && j->cpu)
@@ -263,7 +278,7 @@ static void list_remove(dc_cluster *c, uint32_t node)
     uint32_t k = c->node_pos[node], last = j->list[--j->held];
     j->list[k] = last;
     c->node_pos[last] = k;
-    j->changes++;
+    held_changed(c, c->job_of[node]);
     if (j->tracked)
         c->tracked_gpus -= dc_cluster_job_gpus_per_node(c, c->job_of[node]);
     if (j->tracked && j->cpu)
@@ -509,6 +524,30 @@ void dc_cluster_job_track(dc_cluster *c, int32_t job, bool on)
         c->tracked_cpu_nodes = on ? c->tracked_cpu_nodes + j->held : c->tracked_cpu_nodes - j->held;
 }
 
+int dc_cluster_note_held_changes(dc_cluster *c)
+{
+    if (!c->held_changed) {
+        c->held_changed = malloc((c->n_jobs ? c->n_jobs : 1) * sizeof *c->held_changed);
+        if (!c->held_changed)
+            return DC_ENOMEM;
+        c->cap_held_changed = c->n_jobs;
+    }
+    return DC_OK;
+}
+
+size_t dc_cluster_held_changes(const dc_cluster *c, const int32_t **jobs)
+{
+    *jobs = c->held_changed;
+    return c->n_held_changed;
+}
+
+void dc_cluster_held_changes_clear(dc_cluster *c)
+{
+    for (size_t k = 0; k < c->n_held_changed; k++)
+        c->jobs[c->held_changed[k]].noted = false;
+    c->n_held_changed = 0;
+}
+
 uint64_t dc_cluster_tracked_held_gpus(const dc_cluster *c) { return c->tracked_gpus; }
 uint32_t dc_cluster_tracked_cpu_nodes(const dc_cluster *c) { return c->tracked_cpu_nodes; }
 uint32_t dc_cluster_busy_cpu_nodes(const dc_cluster *c) { return c->cpu_n_busy; }
@@ -576,7 +615,7 @@ bool dc_cluster_release_share(dc_cluster *c, int32_t job)
     if (j->tracked)
         c->tracked_gpus -= (uint64_t)j->held * j->gpus;
     j->held = 0;
-    j->changes++;
+    held_changed(c, job);
     c->n_shares--;
     c->used_gpus[node] -= j->gpus;
     shared_free_add(c, node, j->gpus);
@@ -605,7 +644,7 @@ static void shares_lose(dc_cluster *c, uint32_t node)
         if (j->tracked)
             c->tracked_gpus -= (uint64_t)j->held * j->gpus;
         j->held = 0;
-        j->changes++;
+        held_changed(c, k);
         j->lost_node = (int32_t)node;
         j->lost_next = next;
         j->share_node = -1;
@@ -1277,6 +1316,7 @@ static void cluster_destroy(void *state)
     free(c->idle_prev);
     free(c->idle_since_s);
     free(c->jobs);
+    free(c->held_changed);
     for (size_t i = 0; i < c->n_clocks; i++)
         dc_vclock_destroy(c->clocks[i]);
     free(c->clocks);

@@ -281,6 +281,16 @@ uint64_t dc_cluster_tracked_held_gpus(const dc_cluster *c);
  * jobs' nodes against the busy CPU-only nodes. */
 uint32_t dc_cluster_tracked_cpu_nodes(const dc_cluster *c);
 uint32_t dc_cluster_busy_cpu_nodes(const dc_cluster *c);
+/* A model that keeps sums over the jobs' holdings incrementally (the
+ * power model with many jobs) asks the cluster to note every job whose
+ * held nodes change (a node taken or given back, a failure, a share, a
+ * piecemeal refill that publishes nothing): dc_cluster_held_changes lists
+ * each such job once since the last dc_cluster_held_changes_clear.  The
+ * list never holds more than the jobs, so noting allocates nothing.
+ * DC_ENOMEM when the list cannot be made.  One such model per cluster. */
+int dc_cluster_note_held_changes(dc_cluster *c);
+size_t dc_cluster_held_changes(const dc_cluster *c, const int32_t **jobs);
+void dc_cluster_held_changes_clear(dc_cluster *c);
 /* Jobs holding a share now. */
 uint32_t dc_cluster_share_count(const dc_cluster *c);
 /* Gives a share job (holding nothing) its GPUs on node: an IDLE node

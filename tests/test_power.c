@@ -456,6 +456,116 @@ static void test_energy_many_jobs(void)
     dc_sim_destroy(sim);
 }
 
+/* The same four jobs and four more of one node and one hour at 6 h: eight
+ * jobs, so the power model keeps its sums incrementally (power.h); the
+ * energy and the power at each instant are the same closed forms. */
+static void test_energy_eight_jobs(void)
+{
+    write_file("jobs.csv", "arrival_h,nodes,work_gpu_h,priority,pool,user,kind\n"
+                           "0,2,32,0,,,training\n"
+                           "1,4,32,0,,,training\n"
+                           "1.5,1,8,0,,,training\n"
+                           "5,1,8,0,,,training\n"
+                           "6,1,8,0,,,training\n"
+                           "6,1,8,0,,,training\n"
+                           "6,1,8,0,,,training\n"
+                           "6,1,8,0,,,training\n");
+    static const char cfg[] = "horizon_days = 1.0; stop_when_done = true;\n"
+                              "cluster = { nodes = 4; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+                              "scheduler = { backfill = false; };\n"
+                              "jobs = ( { name = \"h\"; trace = \"jobs.csv\"; restart_s = 0.0; } );\n"
+                              "power = { };\n";
+    dc_sim *sim = run_text(cfg, NULL, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(dc_power_sums_agree(dc_power_of(sim)), 1);
+    const double busy_w = 2800.0 + 8 * 700.0, idle_w = 1000.0 + 8 * 70.0;
+    double e_kwh = (14.0 * busy_w + 14.0 * idle_w) / 1e3; /* 147.84 kWh */
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim) / 3600.0, 7.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 8.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_energy_kwh"), e_kwh, 1e-12 * e_kwh);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_peak_mw"), 4 * busy_w / 1e6, 1e-15);
+    const dc_series *it = series(sim, "power_it_w");
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 1.5 * 3600), 2 * busy_w + 2 * idle_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 2.5 * 3600), 4 * busy_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 3.5 * 3600), busy_w + 3 * idle_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 4.5 * 3600), 4 * idle_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 5.5 * 3600), busy_w + 3 * idle_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 6.5 * 3600), 4 * busy_w, 1e-9);
+    dc_sim_destroy(sim);
+}
+
+/* A model that compares the power model's incremental sums with a recount
+ * over every job (dc_power_sums_agree) every every_s. */
+typedef struct sums_check {
+    double every_s;
+    unsigned checks, agreed, kept;
+} sums_check;
+
+static void on_sums_check(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    (void)arg;
+    sums_check *k = ctx;
+    int r = dc_power_sums_agree(dc_power_of(sim));
+    k->checks++;
+    k->agreed += r == 1;
+    k->kept += r >= 0;
+    dc_sim_after(sim, k->every_s, on_sums_check, k, 0);
+}
+
+static int sums_check_start(void *state, dc_sim *sim, dc_error *err)
+{
+    (void)err;
+    sums_check *k = state;
+    k->every_s = 13.0; /* (prime: the checks fall between the stream's round instants too) */
+    dc_sim_after(sim, 1.0, on_sums_check, k, 0);
+    return DC_OK;
+}
+
+static const dc_model_type sums_checker = {.name = "sums_check", .state_size = sizeof(sums_check),
+                                           .start = sums_check_start};
+
+/* 300 jobs of 1 to 64 GPUs (shares of a node and whole nodes) on 32 nodes
+ * under a binding site cap, with GPU failures, stragglers tolerated (other
+ * models' speed factors: utilisation classes), checkpoints, idle shutdown
+ * with boots longer than the restarts (stalled jobs) and cooling units
+ * failing (a heat limit): at every 13 s for four days the incremental sums
+ * equal a recount over every job, exactly. */
+static void test_incremental_sums(void)
+{
+    static const char cfg[] =
+        "horizon_days = 4.0; stop_when_done = false;\n"
+        "cluster = { nodes = 32; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+        "failures = ( { name = \"gpu\"; per = \"gpu\"; mtbf_h = 300.0;\n"
+        "               repair = { law = \"lognormal\"; median_h = 2.0; sigma = 1.0; }; },\n"
+        "             { name = \"slow\"; per = \"node\"; mtbf_h = 200.0; mode = \"slow\"; slow_factor = 0.6;\n"
+        "               policy = \"tolerate\"; repair = { law = \"lognormal\"; median_h = 4.0; sigma = 1.0; }; } );\n"
+        "jobs = ( { name = \"s\"; kind = \"training\"; count = 300; interarrival = { law = \"exponential\"; mean_h = 0.1; };\n"
+        "           gpus_min = 1; gpus_max = 64; duration = { law = \"lognormal\"; median_h = 2.0; sigma = 1.0; };\n"
+        "           max_run_h = 24.0; checkpoint_write_s = 120.0; } );\n"
+        "scheduler = { backfill = true; };\n"
+        "power = { site_cap_mw = 0.15; idle_shutdown = { after_s = 1800.0; power_up_s = 900.0; }; };\n"
+        "cooling = { type = \"liquid\"; capacity_kw = 170.0; units = 4; step_s = 600.0;\n"
+        "            failure = { law = \"exponential\"; afr = 200.0; };\n"
+        "            repair = { law = \"lognormal\"; median_h = 8.0; sigma = 1.0; }; };\n";
+    dc_sim *sim = run_with(cfg, NULL, 0, 1, &sums_checker);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    const sums_check *k = dc_sim_model(sim, "sums_check");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+    printf("\n  %u checks, %u agreed; power_cap %.1f, thermal %.1f, power_up %.1f GPU-h, %.0f stragglers",
+           k->checks, k->agreed, dc_simrun_fig(sim, "gpu_hours.power_cap"), dc_simrun_fig(sim, "gpu_hours.thermal"),
+           dc_simrun_fig(sim, "gpu_hours.power_up"), dc_simrun_fig(sim, "stragglers.onsets"));
+    CU_ASSERT(k->checks >= 26000);
+    CU_ASSERT_EQUAL(k->kept, k->checks); /* the run keeps them */
+    CU_ASSERT_EQUAL(k->agreed, k->checks);
+    /* what the run must have gone through for the check to mean something */
+    CU_ASSERT(dc_simrun_fig(sim, "gpu_hours.power_cap") > 50.0);
+    CU_ASSERT(dc_simrun_fig(sim, "gpu_hours.thermal") > 20.0);
+    CU_ASSERT(dc_simrun_fig(sim, "gpu_hours.power_up") > 10.0);
+    CU_ASSERT(dc_simrun_fig(sim, "stragglers.onsets") >= 3.0);
+    CU_ASSERT(breakdown_sums(sim));
+    dc_sim_destroy(sim);
+}
+
 /* PUE with a constant COP: 1 / (eta_ups eta_pdu) + 1 / COP, exactly, even
  * with a varying outdoor temperature. */
 static void test_pue_constant_cop(void)
@@ -1635,12 +1745,14 @@ static int register_suites(void)
     DC_TEST_SUITE("energy",
                   {"constant load: energy = power x time", test_energy_constant_load},
                   {"many jobs: energy = busy and idle node-hours x power", test_energy_many_jobs},
+                  {"eight jobs (incremental sums): the same closed forms", test_energy_eight_jobs},
                   {"PUE with a constant COP", test_pue_constant_cop},
                   {"cooling energy with a COP that follows the weather", test_cooling_energy_varying_cop});
     DC_TEST_SUITE("caps",
                   {"site cap: never exceeded, rate falls by the DVFS law", test_site_cap_throttle},
                   {"site cap: two jobs on one speed clock, one's end speeds the other (exact)", test_site_cap_clock_two_jobs},
                   {"site cap holds with failures and checkpoints", test_site_cap_with_failures},
+                  {"incremental sums equal a recount over every job (exact, 26,000 instants)", test_incremental_sums},
                   {"hold policy", test_site_cap_hold},
                   {"hold: a held job takes no checkpoint", test_hold_no_checkpoint},
                   {"shared node: free GPUs at idle power, energy = breakdown", test_shared_node_idle},

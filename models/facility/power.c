@@ -33,7 +33,17 @@
  *    change per class, not a factor set per job (docs/DEVELOPING.md).
  *  - After the factors are applied nothing is recomputed unless another
  *    model changed an input meanwhile; the speeds of (utilisation, limit)
- *    pairs are remembered, since the jobs under one cap share its limit. */
+ *    pairs are remembered, since the jobs under one cap share its limit.
+ *  - With 8 jobs or more (one node type, speed clocks) the sums are kept
+ *    incrementally instead (compute_inc): integer GPU counts per state line
+ *    (what a GPU draws with its share of its host) and per utilisation
+ *    class, updated only for the jobs whose inputs changed (a phase or
+ *    another model's factor through their signals, a boot, held nodes as
+ *    the cluster notes them: dc_cluster_note_held_changes), so a
+ *    computation costs O(classes + changed jobs).  The same equations over
+ *    the lines and classes instead of the jobs in job order: the figures
+ *    may differ in the last digits from compute_full's, and runs with
+ *    fewer jobs keep compute_full, bit for bit (every shipped scenario). */
 #include "power.h"
 
 #include <assert.h>
@@ -102,6 +112,10 @@ const dc_param dc_power_params[] = {
 
 #define MEMO_SIZE 4
 
+/* Incremental sums from this many jobs on (with fewer, compute_full's
+ * sums in job order, bit for bit those of every earlier run). */
+#define INC_MIN_JOBS 8
+
 typedef struct memo_key {
     int phase;
     uint32_t held, idle_on;
@@ -128,7 +142,18 @@ typedef struct job_pw {
     int32_t cls, want_cls;   /* speed clocks: its class's clock it is bound to, and the one it should be (-1: none) */
     dc_job_phase phase;      /* its phase at this instant's computation */
     bool in_play;            /* then: held nodes, or restarting, running, checkpointing, hung */
+    /* incremental sums (p->inc): what the job adds to them */
+    int8_t st;               /* its state's line (ST_*; -1: none) */
+    bool storage;            /* checkpointing or restarting: the storage is active */
+    bool dirty;              /* in dirty: its inputs changed since it was summed */
+    bool in_apply;           /* in apply: its factors or clock may need setting */
+    uint32_t units;          /* the GPUs it holds */
 } job_pw;
+
+/* The incremental sums' lines: the GPUs of the jobs in play by what each
+ * GPU draws (with its share of its node's host), a computing GPU's own
+ * power apart (its class's limit). */
+enum { ST_RUN_COMP, ST_RUN_IDLE, ST_CKPT, ST_RESTART, ST_DETECT, ST_IDLE, N_ST };
 
 /* One node type's power figures (cluster.types; the power section's where
  * the type gives none) and, with several types, its nodes' IT power (their
@@ -158,6 +183,11 @@ typedef struct pw_class {
     double m_cap, m_heat, m_scap, m_sheat;
     uint64_t solve_id;       /* solve_limit: its entry's solve */
     size_t slot;             /* and its index there */
+    /* incremental sums (p->inc): the computing jobs of the class, their
+     * GPUs, the class's power range and its limits at the last computation */
+    uint32_t jobs;
+    uint64_t gpus;
+    double lo_w, hi_w, cap_w, heat_w;
 } pw_class;
 
 /* Remembered GPU speeds (speed_at), direct-mapped. */
@@ -244,6 +274,18 @@ struct dc_power {
     pw_class *cls;
     size_t n_cls, cap_cls;
     uint64_t round, solve_id;
+    /* Incremental sums (many jobs: INC_MIN_JOBS or more, one node type,
+     * speed clocks): a computation updates the jobs whose inputs changed
+     * (dirty: a phase, another model's factor, a boot; the cluster notes
+     * held nodes) and sums GPUs per state line and per class, so it costs
+     * O(classes + changed jobs), not O(jobs in play).  Jobs whose factors
+     * or clock may need setting wait in apply for on_apply. */
+    bool inc;
+    uint64_t st_gpus[N_ST];
+    double st_w[N_ST];       /* per GPU of each line */
+    uint32_t n_storage;      /* jobs checkpointing or restarting */
+    int32_t *chg, *apply;     /* (chg: the dirty jobs) */
+    size_t n_chg, n_apply;
     /* constants of the scenario, for compute() */
     double gpn, static_cap_w, node_idle_w, node_ckpt_w, node_restart_w;
     type_pw *tp;     /* per node type (one entry: the power section's) */
@@ -278,6 +320,7 @@ dc_power *dc_power_of(dc_sim *sim)
 }
 
 static void refresh(dc_power *p);
+static void inc_note(dc_power *p, int32_t j);
 
 /* A refresh deferred to the end of the instant runs now, before the
  * power is read (not while it is being computed: then it is fresh). */
@@ -464,6 +507,8 @@ static void scan_off(dc_power *p)
                 jp->ready_at_s = now + p->power_up_s;
                 dc_sim_cancel(p->sim, &jp->ready_ev);
                 jp->ready_ev = dc_sim_at(p->sim, jp->ready_at_s, on_ready, p, (uint64_t)j);
+                if (p->inc)
+                    inc_note(p, j); /* stalled now */
             }
         }
     }
@@ -539,9 +584,15 @@ static int cmp_job(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Job j joins the jobs in play at the next computation. */
+/* Job j joins the jobs in play at the next computation (with incremental
+ * sums: is summed again then). */
 static void act_note(dc_power *p, int32_t j)
 {
+    if (p->inc) {
+        if (j >= 0 && j < p->n_jobs)
+            inc_note(p, j);
+        return;
+    }
     if (j >= 0 && j < p->n_jobs && !p->in_act[j]) {
         p->in_act[j] = 1;
         p->pend[p->n_pend++] = j;
@@ -631,7 +682,7 @@ static int32_t class_of(dc_power *p, const job_pw *jp)
             q->round = p->round;
             return (int32_t)k;
         }
-        if (free_k == p->n_cls && q->members == 0 && q->round != p->round)
+        if (free_k == p->n_cls && q->members == 0 && q->jobs == 0 && q->round != p->round)
             free_k = k;
     }
     if (free_k == p->n_cls) {
@@ -657,6 +708,8 @@ static int32_t class_of(dc_power *p, const job_pw *jp)
     q->util = jp->util;
     q->round = p->round;
     q->m_cap = q->m_heat = NAN; /* no speeds of this key yet */
+    q->lo_w = jp->lo_w; /* (a function of the type and utilisation) */
+    q->hi_w = jp->hi_w;
     return (int32_t)free_k;
 }
 
@@ -854,6 +907,276 @@ static void compute_full(dc_power *p)
         p->tp[p->jobs[p->act[k]].type].it_w += p->jobs[p->act[k]].own_w;
 }
 
+/* ---------- incremental sums (p->inc) ---------- */
+
+/* Job j's inputs changed: it is summed again at the next computation. */
+static void inc_note(dc_power *p, int32_t j)
+{
+    job_pw *jp = &p->jobs[j];
+    if (!jp->dirty) {
+        jp->dirty = true;
+        p->chg[p->n_chg++] = j;
+    }
+}
+
+/* Job j's factors or clock may need setting: on_apply looks at it. */
+static void apply_note(dc_power *p, int32_t j)
+{
+    job_pw *jp = &p->jobs[j];
+    if (!jp->in_apply) {
+        jp->in_apply = true;
+        p->apply[p->n_apply++] = j;
+    }
+}
+
+/* Takes job j out of the sums and puts it back as it is now: its state
+ * line, its class, the storage, whether it is in play, and the factors
+ * it wants (as compute_full decides them, one type of node). */
+static void inc_update(dc_power *p, int32_t j)
+{
+    const dc_cluster *c = p->c;
+    job_pw *jp = &p->jobs[j];
+    jp->dirty = false;
+    if (jp->st >= 0) {
+        p->st_gpus[jp->st] -= jp->units;
+        if (jp->st == ST_RUN_COMP) {
+            pw_class *q = &p->cls[jp->want_cls];
+            q->gpus -= jp->units;
+            q->jobs--;
+        }
+    }
+    if (jp->storage)
+        p->n_storage--;
+    jp->st = -1;
+    jp->storage = false;
+    jp->units = dc_cluster_job_held_gpus(c, j);
+    jp->phase = dc_cluster_job_phase(c, j);
+    jp->in_play = jp->units > 0 || (jp->phase != DC_JOB_PENDING && jp->phase != DC_JOB_WAITING
+                                    && jp->phase != DC_JOB_DONE); /* in_play(c, j) */
+    jp->n_gpu = 0.0;
+    jp->want_cls = jp->cls; /* (not computing: as it is) */
+    jp->stalled = false;
+    int8_t st = ST_IDLE;
+    switch (jp->phase) {
+    case DC_JOB_RUNNING: {
+        const type_pw *tp = &p->tp[0];
+        jp->stalled = dc_sim_now(p->sim) < jp->ready_at_s;
+        st = ST_RUN_IDLE;
+        if (jp->stalled || jp->other <= 0.0 || jp->units == 0)
+            break;
+        jp->util = p->u_run * jp->other;
+        jp->hi_w = mind(dc_gpu_power_w(&tp->gpu, jp->util, 1.0), tp->static_cap_w);
+        jp->lo_w = mind(dc_gpu_power_w(&tp->gpu, jp->util, tp->f_min), jp->hi_w);
+        int32_t k = class_of(p, jp);
+        if (k < 0)
+            break; /* out of memory: the run fails */
+        jp->want_cls = k;
+        jp->n_gpu = jp->units;
+        st = ST_RUN_COMP;
+        p->cls[k].gpus += jp->units;
+        p->cls[k].jobs++;
+        break;
+    }
+    case DC_JOB_CHECKPOINTING:
+        st = ST_CKPT;
+        jp->storage = true;
+        break;
+    case DC_JOB_RESTARTING:
+        st = ST_RESTART;
+        jp->storage = true;
+        break;
+    case DC_JOB_DETECTING:
+        st = ST_DETECT;
+        break;
+    case DC_JOB_PENDING:
+    case DC_JOB_WAITING:
+    case DC_JOB_DONE:
+        break;
+    }
+    if (jp->storage)
+        p->n_storage++;
+    if (jp->in_play) {
+        jp->st = st;
+        p->st_gpus[st] += jp->units;
+        p->in_act[j] = 1;
+    } else {
+        p->in_act[j] = 0; /* out of play: as act_prune drops it */
+        if (jp->cls >= 0) {
+            p->cls[jp->cls].members--;
+            jp->cls = -1;
+            dc_cluster_drop_job_clock(p->c, j);
+        }
+        jp->want_cls = -1;
+    }
+    /* its factors, as compute_full's last pass */
+    bool running = jp->phase == DC_JOB_RUNNING;
+    jp->want_up = jp->stalled ? 0.0 : 1.0;
+    jp->want_set = jp->n_gpu > 0.0 ? running : running && jp->stalled;
+    if (!(jp->n_gpu > 0.0)) {
+        const double *f = dc_cluster_job_speed_factors(c, j);
+        jp->want_cap = f[p->src_cap];
+        jp->want_heat = f[p->src_heat];
+    }
+    if (jp->want_set) {
+        const double *f = dc_cluster_job_speed_factors(c, j);
+        bool need = jp->cls != jp->want_cls || (p->src_up >= 0 && f[p->src_up] != jp->want_up);
+        if (need)
+            apply_note(p, j);
+    }
+}
+
+/* compute_full's figures from the sums: the jobs whose inputs changed
+ * summed again, then the classes' limits (the same equations, over the
+ * classes' GPUs in class order instead of the jobs in job order). */
+static bool compute_inc(dc_power *p)
+{
+    dc_cluster *c = p->c;
+    p->round++;
+    const int32_t *changed;
+    size_t n_changed = dc_cluster_held_changes(c, &changed);
+    for (size_t k = 0; k < n_changed; k++)
+        inc_note(p, changed[k]);
+    dc_cluster_held_changes_clear(c);
+    for (size_t k = 0; k < p->n_chg; k++)
+        inc_update(p, p->chg[k]);
+    p->n_chg = 0;
+
+    double base = p->network_w;
+    base += (double)(dc_cluster_idle_count(c) - p->n_off) * p->node_idle_w;
+    uint64_t free_gpus = dc_cluster_shared_free_gpus(c);
+    if (free_gpus > 0)
+        base += (double)free_gpus * (p->node_idle_w / p->gpn);
+    for (int s = 0; s < N_ST; s++)
+        if (p->st_gpus[s] > 0)
+            base += (double)p->st_gpus[s] * p->st_w[s];
+    base += p->n_storage > 0 ? p->storage_active_w : p->storage_idle_w;
+
+    /* the site cap over the classes with computing GPUs */
+    double full = base;
+    size_t n = 0;
+    pw_class *only = NULL;
+    for (size_t k = 0; k < p->n_cls; k++) {
+        pw_class *q = &p->cls[k];
+        if (q->jobs == 0)
+            continue;
+        q->round = p->round;
+        full += (double)q->gpus * q->hi_w;
+        p->cw[n++] = (dc_powercap_job){(double)q->gpus, q->lo_w, q->hi_w};
+        only = q;
+    }
+    double lim = INFINITY;
+    if (full > p->site_cap_w)
+        lim = n == 1 ? (p->site_cap_w - base) / (double)only->gpus
+                     : dc_powercap_solve(p->cw, n, p->site_cap_w - base, &p->guess_cap);
+    double demand = base, floor_w = base;
+    n = 0;
+    for (size_t k = 0; k < p->n_cls; k++) {
+        pw_class *q = &p->cls[k];
+        if (q->jobs == 0)
+            continue;
+        q->cap_w = clampd(lim, q->lo_w, q->hi_w);
+        demand += (double)q->gpus * q->cap_w;
+        floor_w += (double)q->gpus * q->lo_w;
+        p->cw[n++].hi_w = q->cap_w;
+    }
+    /* the heat limit */
+    double hl = INFINITY;
+    if (p->heat_limit_w < demand)
+        hl = n == 1 ? (p->heat_limit_w - base) / (double)only->gpus
+                    : dc_powercap_solve(p->cw, n, p->heat_limit_w - base, &p->guess_heat);
+    double it = base;
+    bool change = false;
+    p->cap_on = p->heat_on = p->any_computing = false;
+    p->throttle_cap = p->throttle_heat = 1.0;
+    for (size_t k = 0; k < p->n_cls; k++) {
+        pw_class *q = &p->cls[k];
+        if (q->jobs == 0)
+            continue;
+        q->heat_w = clampd(hl, q->lo_w, q->cap_w);
+        it += (double)q->gpus * q->heat_w;
+        if (q->cap_w != q->m_cap || q->heat_w != q->m_heat) {
+            q->m_cap = q->cap_w;
+            q->m_heat = q->heat_w;
+            q->m_scap = speed_at(p, q->type, q->util, q->cap_w);
+            q->m_sheat = q->heat_w == q->cap_w ? q->m_scap : speed_at(p, q->type, q->util, q->heat_w);
+        }
+        double s_cap = q->m_scap, s_heat = q->m_sheat, w_heat = s_cap > 0.0 ? s_heat / s_cap : 1.0;
+        q->want[p->lvl_cap] = s_cap;
+        q->want[p->lvl_heat] = w_heat;
+        const double *kf = dc_vclock_factors(q->clock);
+        change = change || kf[0] != q->want[0] || kf[1] != q->want[1];
+        if (!p->any_computing || s_cap < p->throttle_cap)
+            p->throttle_cap = s_cap;
+        if (!p->any_computing || w_heat < p->throttle_heat)
+            p->throttle_heat = w_heat;
+        p->any_computing = true;
+        p->cap_on = p->cap_on || s_cap < 1.0;
+        p->heat_on = p->heat_on || w_heat < 1.0;
+    }
+    p->it_w = it;
+    p->demand_w = demand;
+    p->floor_w = floor_w;
+    if (p->inf_job >= 0 && p->in_act[p->inf_job]) { /* the one job's power a figure needs */
+        job_pw *jp = &p->jobs[p->inf_job];
+        jp->own_w = (double)jp->units * p->st_w[jp->st];
+        if (jp->st == ST_RUN_COMP)
+            jp->own_w += (double)jp->units * p->cls[jp->want_cls].heat_w;
+    }
+    return change || p->n_apply > 0;
+}
+
+static double other_factor(const dc_power *p, int32_t j);
+
+/* The sums recounted from every job (tests). */
+int dc_power_sums_agree(dc_power *p)
+{
+    flush(p);
+    if (!p->inc)
+        return -1;
+    uint64_t st[N_ST] = {0}, *gpus = calloc(p->n_cls + 1, sizeof *gpus);
+    uint32_t storage = 0, *jobs = calloc(p->n_cls + 1, sizeof *jobs);
+    uint8_t *later = calloc((size_t)p->n_jobs + 1, 1);
+    bool ok = gpus && jobs && later;
+    /* (held nodes changed with no signal since the last computation: the
+     * next one sums them, as it would without this check) */
+    const int32_t *changed;
+    size_t n_changed = dc_cluster_held_changes(p->c, &changed);
+    for (size_t k = 0; ok && k < n_changed; k++)
+        later[changed[k]] = 1;
+    for (int32_t j = 0; ok && j < p->n_jobs; j++) {
+        const job_pw *jp = &p->jobs[j];
+        dc_job_phase ph = dc_cluster_job_phase(p->c, j);
+        uint32_t units = later[j] ? jp->units : dc_cluster_job_held_gpus(p->c, j);
+        bool play = later[j] ? (bool)p->in_act[j] : in_play(p->c, j);
+        ok = !jp->dirty && play == (bool)p->in_act[j] && (!play || units == jp->units) && ph == jp->phase;
+        if (ph == DC_JOB_CHECKPOINTING || ph == DC_JOB_RESTARTING)
+            storage++;
+        if (!ok || !play)
+            continue;
+        /* its line from the cluster's state, not from what the sums hold */
+        double other = other_factor(p, j);
+        int line = ph == DC_JOB_CHECKPOINTING ? ST_CKPT : ph == DC_JOB_RESTARTING ? ST_RESTART
+                   : ph == DC_JOB_DETECTING   ? ST_DETECT
+                   : ph != DC_JOB_RUNNING     ? ST_IDLE
+                   : dc_sim_now(p->sim) < jp->ready_at_s || other <= 0.0 || units == 0 ? ST_RUN_IDLE
+                                                                                         : ST_RUN_COMP;
+        ok = line == jp->st && other == jp->other;
+        st[line] += units;
+        if (ok && line == ST_RUN_COMP) {
+            gpus[jp->want_cls] += units;
+            jobs[jp->want_cls]++;
+            ok = p->cls[jp->want_cls].type == jp->type && p->cls[jp->want_cls].util == p->u_run * other;
+        }
+    }
+    ok = ok && storage == p->n_storage && memcmp(st, p->st_gpus, sizeof st) == 0;
+    for (size_t k = 0; ok && k < p->n_cls; k++)
+        ok = gpus[k] == p->cls[k].gpus && jobs[k] == p->cls[k].jobs;
+    free(gpus);
+    free(jobs);
+    free(later);
+    return ok ? 1 : 0;
+}
+
 static bool same_key(const memo_key *a, const memo_key *b)
 {
     return a->phase == b->phase && a->held == b->held && a->idle_on == b->idle_on && a->stalled == b->stalled
@@ -875,9 +1198,18 @@ static void memo_key_now(const dc_power *p, memo_key *k)
 /* compute_full, or its remembered outputs when a single job is back in a
  * state seen before (a job alternates between computing and checkpointing
  * thousands of times); then the speed changes to apply. */
+static bool compute_inc(dc_power *p);
+
 static void compute(dc_power *p)
 {
     dc_cluster *c = p->c;
+    if (p->inc) {
+        if (compute_inc(p) && !p->apply_pending && !p->applying) {
+            p->apply_pending = true;
+            dc_sim_after(p->sim, 0.0, on_apply, p, 0);
+        }
+        return;
+    }
     act_update(p);
     if (p->n_jobs == 1 && p->n_tp <= 1) {
         memo_key k;
@@ -1018,9 +1350,12 @@ static void on_apply(dc_sim *sim, void *ctx, uint64_t arg)
     for (size_t k = 0; p->clocks && k < p->n_cls; k++)
         if (p->cls[k].round == p->round)
             dc_vclock_set(p->cls[k].clock, p->cls[k].want);
-    for (size_t k = 0; k < p->n_act; k++) {
-        int32_t j = p->act[k];
+    /* (incremental sums: only the jobs noted in apply may need a change) */
+    size_t n_look = p->inc ? p->n_apply : p->n_act;
+    for (size_t k = 0; k < n_look; k++) {
+        int32_t j = p->inc ? p->apply[k] : p->act[k];
         job_pw *jp = &p->jobs[j];
+        jp->in_apply = false;
         if (!jp->want_set)
             continue;
         if (jp->want_cls >= 0) {
@@ -1041,6 +1376,8 @@ static void on_apply(dc_sim *sim, void *ctx, uint64_t arg)
         if (p->src_up >= 0)
             dc_cluster_set_job_speed(p->c, j, p->src_up, up);
     }
+    if (p->inc)
+        p->n_apply = 0;
     p->applying = false;
     /* Only a change another model made meanwhile can move the power; with
      * none, a refresh would find this instant's state unchanged. */
@@ -1052,6 +1389,8 @@ static void on_ready(dc_sim *sim, void *ctx, uint64_t job)
 {
     dc_power *p = ctx;
     p->jobs[job].ready_ev = DC_EVENT_NONE;
+    if (p->inc)
+        inc_note(p, (int32_t)job); /* no longer stalled */
     refresh(p);
 }
 
@@ -1434,6 +1773,13 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     /* Speed clocks where many jobs may share one limit (the hold policy
      * holds jobs one by one; one job keeps its own factors). */
     p->clocks = !p->hold && p->n_jobs > 1;
+    p->inc = p->clocks && p->n_tp == 1 && p->n_jobs >= INC_MIN_JOBS && dc_cluster_gpus_per_node(p->c) > 0;
+    if (p->inc) {
+        p->chg = malloc(nj * sizeof *p->chg);
+        p->apply = malloc(nj * sizeof *p->apply);
+        if (!p->chg || !p->apply || dc_cluster_note_held_changes(p->c) != DC_OK)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+    }
     if (p->clocks) {
         int src[2] = {p->src_cap < p->src_heat ? p->src_cap : p->src_heat,
                       p->src_cap < p->src_heat ? p->src_heat : p->src_cap};
@@ -1444,6 +1790,7 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     }
     for (int32_t j = 0; j < p->n_jobs; j++) {
         p->jobs[j].cls = p->jobs[j].want_cls = -1;
+        p->jobs[j].st = -1;
         p->jobs[j].m_util = NAN; /* nothing memoised yet */
         if (p->n_jobs == 1 || in_play(p->c, j))
             act_note(p, j);
@@ -1482,6 +1829,13 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
                                                                       tp->static_cap_w)
                                          : p->node_restart_w;
     }
+    /* the incremental sums' lines, per GPU (compute_full's terms / gpus_per_node) */
+    p->st_w[ST_RUN_COMP] = p->host_w / p->gpn;
+    p->st_w[ST_RUN_IDLE] = p->host_w / p->gpn + p->gpu.idle_w;
+    p->st_w[ST_CKPT] = p->node_ckpt_w / p->gpn;
+    p->st_w[ST_RESTART] = p->node_restart_w / p->gpn;
+    p->st_w[ST_DETECT] = p->host_w / p->gpn + p->gpu.idle_w;
+    p->st_w[ST_IDLE] = p->node_idle_w / p->gpn;
     for (size_t i = 0; i < sizeof p->last_rec / sizeof p->last_rec[0]; i++)
         p->last_rec[i] = NAN;
     dc_environment *env = dc_environment_of(sim);
@@ -1589,6 +1943,8 @@ static void power_destroy(void *state)
     free(p->act_tmp);
     free(p->pend);
     free(p->in_act);
+    free(p->chg);
+    free(p->apply);
     free(p->off);
     free(p->tp);
     free(p->off_list);

@@ -140,6 +140,13 @@ double dc_gpu_freq_for_cap(const dc_gpu_power *g, double util, double cap_w);
 double dc_gpu_min_freq(const dc_gpu_power *g);
 double dc_gpu_speed(const dc_gpu_power *g, double freq);
 
+/* Tests: with many jobs (8 or more, one node type, the throttle policy)
+ * the model keeps its sums (GPUs per state line and per utilisation class,
+ * jobs using the storage, the jobs in play) incrementally; 1 when they
+ * equal a recount over every job, exactly, 0 when they differ, -1 when the
+ * run keeps no such sums. */
+int dc_power_sums_agree(dc_power *p);
+
 /* The largest max - min of the step function (t[i], v[i]) (v[i] holds from
  * t[i] to t[i+1], the last to end_s) within any window of width_s. */
 double dc_power_swing(const double *t, const double *v, size_t n, double end_s, double width_s);
