@@ -289,15 +289,20 @@ static uint64_t span_hash(const char *p, size_t n)
     return h;
 }
 
-/* The slot of prefix p[0..n) in slots (cap a power of two): its own, or the
- * empty one where it would go. */
-static prefix_slot *prefix_find(prefix_slot *slots, size_t cap, const char *p, size_t n)
+/* The slot of prefix p[0..n), whose span_hash is h, in slots (cap a power
+ * of two): its own, or the empty one where it would go. */
+static prefix_slot *prefix_find_h(prefix_slot *slots, size_t cap, const char *p, size_t n, uint64_t h)
 {
-    for (size_t i = span_hash(p, n) & (cap - 1);; i = (i + 1) & (cap - 1)) {
+    for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
         prefix_slot *e = &slots[i];
         if (!e->key || (e->len == n && memcmp(e->key, p, n) == 0))
             return e;
     }
+}
+
+static prefix_slot *prefix_find(prefix_slot *slots, size_t cap, const char *p, size_t n)
+{
+    return prefix_find_h(slots, cap, p, n, span_hash(p, n));
 }
 
 /* The children rows of schema path parent ("" = root) through the prefix
@@ -331,29 +336,40 @@ static void build_prefixes(dc_scenario *sc)
         cap *= 2;
     prefix_slot *slots = calloc(cap, sizeof *slots);
     const dc_param **kids = malloc((n_rows ? n_rows : 1) * sizeof *kids);
-    if (!slots || !kids) {
+    uint32_t *parent_of = malloc((n_rows ? n_rows : 1) * sizeof *parent_of);
+    if (!slots || !kids || !parent_of) {
         free(slots);
         free(kids);
+        free(parent_of);
         return;
     }
-    /* the prefixes, each kind set by the first row under it; children counted */
+    /* the prefixes, each kind set by the first row under it; children
+     * counted.  A path's prefixes are hashed as the path is read (FNV-1a
+     * goes byte by byte: the hash of "a.b" continues that of "a"), and
+     * each row's parent slot is kept for the second pass. */
     prefix_slot *root = prefix_find(slots, cap, "", 0);
     root->key = "";
+    size_t row = 0;
     FOR_EACH_ROW(sc->schemas, r) {
         if (!r->path)
             continue;
         prefix_slot *parent = root;
-        for (const char *d = strchr(r->path, '.'); d; d = strchr(d + 1, '.')) {
-            size_t len = (size_t)(d - r->path);
-            prefix_slot *e = prefix_find(slots, cap, r->path, len);
-            if (!e->key) {
-                e->key = r->path;
-                e->len = len;
-                e->list = strncmp(d + 1, "[]", 2) == 0;
+        uint64_t h = 0xcbf29ce484222325ULL;
+        for (const char *c = r->path; *c; c++) {
+            if (*c == '.') {
+                size_t len = (size_t)(c - r->path);
+                prefix_slot *e = prefix_find_h(slots, cap, r->path, len, h);
+                if (!e->key) {
+                    e->key = r->path;
+                    e->len = len;
+                    e->list = strncmp(c + 1, "[]", 2) == 0;
+                }
+                parent = e;
             }
-            parent = e;
+            h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
         }
         parent->n++;
+        parent_of[row++] = (uint32_t)(parent - slots);
     }
     size_t at = 0;
     for (size_t i = 0; i < cap; i++)
@@ -362,13 +378,14 @@ static void build_prefixes(dc_scenario *sc)
             at += slots[i].n;
             slots[i].n = 0;
         }
+    row = 0;
     FOR_EACH_ROW(sc->schemas, r) {
         if (!r->path)
             continue;
-        const char *dot = strrchr(r->path, '.');
-        prefix_slot *e = prefix_find(slots, cap, r->path, dot ? (size_t)(dot - r->path) : 0);
+        prefix_slot *e = &slots[parent_of[row++]];
         kids[e->first + e->n++] = r;
     }
+    free(parent_of);
     sc->prefixes = slots;
     sc->prefix_cap = cap;
     sc->children = kids;
