@@ -76,6 +76,7 @@ struct dc_scenario {
      * out of memory at set_schema; lookups then scan the tables). */
     const dc_param **index;
     size_t index_cap;
+    bool shadowing; /* two rows share a path (the first wins) */
     /* Every proper prefix of a row's path (and "" for the root), hashed:
      * whether it is an implicit group or list, and its children rows in
      * table order (check_required and fill_defaults visit a group's own
@@ -227,11 +228,11 @@ static uint64_t path_hash(const char *path)
     return h;
 }
 
-/* The first row whose path is spath, or NULL. */
-static const dc_param *find_row(const dc_scenario *sc, const char *spath)
+/* The first row whose path is spath (path_hash h), or NULL. */
+static const dc_param *find_row_h(const dc_scenario *sc, const char *spath, uint64_t h)
 {
     if (sc->index) {
-        for (size_t i = path_hash(spath) & (sc->index_cap - 1);; i = (i + 1) & (sc->index_cap - 1)) {
+        for (size_t i = h & (sc->index_cap - 1);; i = (i + 1) & (sc->index_cap - 1)) {
             const dc_param *r = sc->index[i];
             if (!r)
                 return NULL;
@@ -246,10 +247,16 @@ static const dc_param *find_row(const dc_scenario *sc, const char *spath)
     return NULL;
 }
 
+static const dc_param *find_row(const dc_scenario *sc, const char *spath)
+{
+    return find_row_h(sc, spath, path_hash(spath));
+}
+
 static void build_index(dc_scenario *sc)
 {
     free(sc->index);
     sc->index = NULL;
+    sc->shadowing = false;
     size_t n = 0;
     FOR_EACH_ROW(sc->schemas, r) {
         (void)r;
@@ -269,6 +276,8 @@ static void build_index(dc_scenario *sc)
             i = (i + 1) & (cap - 1);
         if (!slots[i])
             slots[i] = r; /* the first row with a path wins */
+        else
+            sc->shadowing = true;
     }
     sc->index = slots;
     sc->index_cap = cap;
@@ -305,13 +314,15 @@ static prefix_slot *prefix_find(prefix_slot *slots, size_t cap, const char *p, s
     return prefix_find_h(slots, cap, p, n, span_hash(p, n));
 }
 
-/* The children rows of schema path parent ("" = root) through the prefix
- * index; false when there is no index (then callers scan the tables). */
-static bool children_of(const dc_scenario *sc, const char *parent, const dc_param *const **rows, size_t *n)
+/* The children rows of schema path parent ("" = root; len bytes, span_hash
+ * h) through the prefix index; false when there is no index (then callers
+ * scan the tables). */
+static bool children_of_h(const dc_scenario *sc, const char *parent, size_t len, uint64_t h,
+                          const dc_param *const **rows, size_t *n)
 {
     if (!sc->prefixes)
         return false;
-    const prefix_slot *e = prefix_find(sc->prefixes, sc->prefix_cap, parent, strlen(parent));
+    const prefix_slot *e = prefix_find_h(sc->prefixes, sc->prefix_cap, parent, len, h);
     *rows = sc->children + (e->key ? e->first : 0);
     *n = e->key ? e->n : 0;
     return true;
@@ -389,6 +400,25 @@ static void build_prefixes(dc_scenario *sc)
     sc->prefixes = slots;
     sc->prefix_cap = cap;
     sc->children = kids;
+}
+
+/* resolve of spath, whose length is n and path_hash h. */
+static const dc_param *resolve_h(const dc_scenario *sc, const char *spath, size_t n, uint64_t h)
+{
+    if (spath[0] == '\0')
+        return &group_row;
+    const dc_param *row = find_row_h(sc, spath, h);
+    if (row)
+        return row;
+    if (sc->prefixes) {
+        const prefix_slot *e = prefix_find_h(sc->prefixes, sc->prefix_cap, spath, n, h);
+        return !e->key ? NULL : e->list ? &list_row : &group_row;
+    }
+    FOR_EACH_ROW(sc->schemas, r) {
+        if (r->path && strncmp(r->path, spath, n) == 0 && r->path[n] == '.')
+            return strncmp(r->path + n + 1, "[]", 2) == 0 ? &list_row : &group_row;
+    }
+    return NULL;
 }
 
 static const dc_param *resolve(const dc_scenario *sc, const char *spath)
@@ -946,10 +976,18 @@ static int check_range(const dc_scenario *sc, const config_setting_t *s, const d
                                 got);
 }
 
+/* Whether r is the row of its path (resolve(sc, r->path) == r): always,
+ * unless two rows share a path (hashing the path of each row of each
+ * group cost 0.1 M instructions a load). */
+static bool row_first(const dc_scenario *sc, const dc_param *r)
+{
+    return (sc->index && !sc->shadowing) || resolve(sc, r->path) == r;
+}
+
 /* Row r (a child of g's schema path) when it is required and missing. */
 static int check_required_row(const dc_scenario *sc, const config_setting_t *g, const dc_param *r, dc_error *err)
 {
-    if (!(r->flags & DC_PARAM_REQUIRED) || resolve(sc, r->path) != r)
+    if (!(r->flags & DC_PARAM_REQUIRED) || !row_first(sc, r))
         return DC_OK;
     const char *leaf = row_leaf(r->path);
     if (config_setting_get_member(g, leaf))
@@ -959,12 +997,12 @@ static int check_required_row(const dc_scenario *sc, const config_setting_t *g, 
     return dc_scenario_error_at(sc, g, err, "required key '%s' missing", leaf);
 }
 
-static int check_required(const dc_scenario *sc, const config_setting_t *g, const char *spath,
-                          dc_error *err)
+static int check_required(const dc_scenario *sc, const config_setting_t *g, const char *spath, size_t len,
+                          uint64_t h, dc_error *err)
 {
     const dc_param *const *kids;
     size_t nk;
-    if (children_of(sc, spath, &kids, &nk)) {
+    if (children_of_h(sc, spath, len, h, &kids, &nk)) {
         for (size_t i = 0; i < nk; i++) {
             int rc = check_required_row(sc, g, kids[i], err);
             if (rc)
@@ -1030,7 +1068,7 @@ static bool member_set_has(const member_set *m, const config_setting_t *g, const
 static int fill_default_row(const dc_scenario *sc, config_setting_t *g, const dc_param *r, const member_set *members,
                             dc_error *err)
 {
-    if ((r->flags & (DC_PARAM_REQUIRED | DC_PARAM_NO_DEFAULT)) || resolve(sc, r->path) != r)
+    if ((r->flags & (DC_PARAM_REQUIRED | DC_PARAM_NO_DEFAULT)) || !row_first(sc, r))
         return DC_OK;
     const char *leaf = row_leaf(r->path);
     if (member_set_has(members, g, leaf))
@@ -1073,12 +1111,12 @@ static int fill_default_row(const dc_scenario *sc, config_setting_t *g, const dc
     return DC_OK;
 }
 
-static int fill_defaults(const dc_scenario *sc, config_setting_t *g, const char *spath,
+static int fill_defaults(const dc_scenario *sc, config_setting_t *g, const char *spath, size_t len, uint64_t h,
                          dc_error *err)
 {
     const dc_param *const *kids;
     size_t nk;
-    if (children_of(sc, spath, &kids, &nk)) {
+    if (children_of_h(sc, spath, len, h, &kids, &nk)) {
         /* the rows' leaves are distinct (resolve: the first row of a path
          * wins), so a default added is never asked for again */
         member_set members;
@@ -1127,31 +1165,50 @@ static int visit_distribution(dc_scenario *sc, config_setting_t *s, const dc_par
 }
 
 /* The schema path of s, a child of the setting whose schema path is
- * parent_spath: the characters build_path would write, without walking up
- * to the root again for every setting (1,800 walks in the flagship's
- * validation, 0.7 M instructions). */
-static void child_schema_path(const config_setting_t *s, const char *parent_spath, char *buf, size_t size)
+ * parent (plen bytes, path_hash ph): the characters build_path would
+ * write, without walking up to the root again for every setting (1,800
+ * walks in the flagship's validation, 0.7 M instructions), and its
+ * length and path_hash continued from the parent's (each setting's path
+ * was hashed whole, and copied piece by piece, at each of the five
+ * phases).  Cut at size - 1 bytes as sb_put cuts. */
+static size_t child_schema_path(const config_setting_t *s, const char *parent, size_t plen, uint64_t ph, char *buf,
+                                size_t size, uint64_t *h)
 {
-    sbuf b = {buf, size, 0};
-    buf[0] = '\0';
-    sb_put(&b, parent_spath);
-    if (b.len > 0)
-        sb_put(&b, ".");
-    const config_setting_t *parent = config_setting_parent(s);
-    if (config_setting_is_list(parent) || config_setting_is_array(parent))
-        sb_put(&b, "[]");
-    else
-        sb_put(&b, config_setting_name(s) ? config_setting_name(s) : "?");
+    const config_setting_t *up = config_setting_parent(s);
+    const char *comp = config_setting_is_list(up) || config_setting_is_array(up) ? "[]"
+                       : config_setting_name(s)                                 ? config_setting_name(s)
+                                                                                : "?";
+    size_t len = plen < size - 1 ? plen : size - 1;
+    memcpy(buf, parent, len);
+    uint64_t x = ph;
+    if (len > 0 && len < size - 1) {
+        buf[len++] = '.';
+        x = (x ^ (unsigned char)'.') * 0x100000001b3ULL;
+    }
+    for (const char *c = comp; *c && len < size - 1; c++) {
+        buf[len++] = *c;
+        x = (x ^ (unsigned char)*c) * 0x100000001b3ULL;
+    }
+    buf[len] = '\0';
+    *h = x;
+    return len;
 }
 
-/* parent_spath: the schema path of s's parent, NULL for the root. */
-static int visit(dc_scenario *sc, config_setting_t *s, const char *parent_spath, enum phase phase, dc_error *err)
+/* parent_spath: the schema path of s's parent (plen bytes, path_hash ph),
+ * NULL for the root. */
+static int visit(dc_scenario *sc, config_setting_t *s, const char *parent_spath, size_t plen, uint64_t ph,
+                 enum phase phase, dc_error *err)
 {
     char spath[PATH_BUF];
-    if (parent_spath && !config_setting_is_root(s))
-        child_schema_path(s, parent_spath, spath, sizeof spath);
-    else
+    size_t len;
+    uint64_t h;
+    if (parent_spath && !config_setting_is_root(s)) {
+        len = child_schema_path(s, parent_spath, plen, ph, spath, sizeof spath, &h);
+    } else {
         schema_path(s, spath, sizeof spath);
+        len = strlen(spath);
+        h = path_hash(spath);
+    }
     const dc_param *row;
     bool root = config_setting_is_root(s);
     if (root) {
@@ -1161,7 +1218,7 @@ static int visit(dc_scenario *sc, config_setting_t *s, const char *parent_spath,
         if (config_setting_is_list(p) || config_setting_is_array(p))
             row = &group_row; /* an element of a list of groups */
         else
-            row = resolve(sc, spath);
+            row = resolve_h(sc, spath, len, h);
     }
     if (!row)
         return phase == PH_KNOWN ? unknown_key(sc, s, err) : DC_OK;
@@ -1179,14 +1236,14 @@ static int visit(dc_scenario *sc, config_setting_t *s, const char *parent_spath,
           (row->type == DC_PARAM_LIST && config_setting_is_list(s))))
         return DC_OK;
     if (group && phase == PH_REQUIRED)
-        rc = check_required(sc, s, spath, err);
+        rc = check_required(sc, s, spath, len, h, err);
     else if (group && phase == PH_DEFAULTS)
-        rc = fill_defaults(sc, s, spath, err);
+        rc = fill_defaults(sc, s, spath, len, h, err);
     if (rc)
         return rc;
     int n = config_setting_length(s);
     for (int i = 0; i < n; i++) {
-        rc = visit(sc, config_setting_get_elem(s, (unsigned)i), spath, phase, err);
+        rc = visit(sc, config_setting_get_elem(s, (unsigned)i), spath, len, h, phase, err);
         if (rc)
             return rc;
     }
@@ -1203,7 +1260,7 @@ int dc_scenario_validate(dc_scenario *sc, dc_error *err)
         return dc_error_set(err, DC_EINTERNAL, "%s: no schema to validate against", sc->name);
     static const enum phase phases[] = {PH_KNOWN, PH_TYPE, PH_RANGE, PH_REQUIRED, PH_DEFAULTS};
     for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
-        int rc = visit(sc, config_root_setting(&sc->cfg), NULL, phases[i], err);
+        int rc = visit(sc, config_root_setting(&sc->cfg), NULL, 0, 0, phases[i], err);
         if (rc)
             return rc;
     }
