@@ -163,6 +163,7 @@ typedef struct type_pw {
     double gpn;              /* its GPUs per node: the cluster's, or 0 (a CPU-only type: its nodes draw host power only) */
     double host_w, host_idle_w, f_min, node_idle_w, node_ckpt_w, node_restart_w;
     double static_cap_w;     /* its GPUs' limit: power.gpu.cap_w and what the rack cap leaves after its host_w */
+    double gpu_f_min;        /* dc_gpu_min_freq of its GPU (speed_at: one cube root per speed, not two) */
     uint32_t n_off;
     double it_w, e_j;
 } type_pw;
@@ -569,7 +570,14 @@ static double speed_at(dc_power *p, int type, double util, double cap_w)
         e->type = type;
         e->util = util;
         e->cap_w = cap_w;
-        e->speed = dc_gpu_speed(&tp->gpu, dc_gpu_freq_for_cap(&tp->gpu, util, cap_w));
+        /* dc_gpu_freq_for_cap with its lowest clock computed once */
+        double dyn = util * (tp->gpu.peak_w - tp->gpu.idle_w), f = 1.0;
+        if (dyn > 0.0) {
+            double x = (cap_w - tp->gpu.idle_w) / dyn;
+            f = x >= 1.0 ? 1.0 : x <= 0.0 ? 0.0 : cbrt(x);
+            f = f < tp->gpu_f_min ? tp->gpu_f_min : f;
+        }
+        e->speed = dc_gpu_speed(&tp->gpu, f);
     }
     return e->speed;
 }
@@ -1820,6 +1828,7 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
         tp->host_w = isnan(ty->host_w) ? p->host_w : ty->host_w;
         tp->host_idle_w = isnan(ty->host_idle_w) ? p->host_idle_w : ty->host_idle_w;
         tp->f_min = p->n_tp > 1 ? dc_gpu_min_freq(&tp->gpu) : p->f_min;
+        tp->gpu_f_min = dc_gpu_min_freq(&tp->gpu);
         tp->static_cap_w = p->n_tp > 1 ? type_static_cap_w(p, tp->host_w) : p->static_cap_w;
         tp->node_idle_w = p->n_tp > 1 ? tp->host_idle_w + tp->gpn * tp->gpu.idle_w : p->node_idle_w;
         tp->node_ckpt_w = p->n_tp > 1 ? tp->host_w + tp->gpn * mind(dc_gpu_power_w(&tp->gpu, p->u_ckpt, 1.0),
