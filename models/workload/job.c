@@ -2196,6 +2196,71 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     return DC_OK;
 }
 
+/* job_init's state while the jobs' specs come (dc_jobspec_stream). */
+typedef struct init_run {
+    jobs_model *m;
+    const dc_scenario *sc;
+    job_model *scratch;
+    dc_job_info info;
+    const config_setting_t *info_of; /* the group info was resolved for (a stream's jobs share it) */
+    bool chain_tokens;
+    const dc_checkpoint_plan *global;
+    int global_rc;
+    const dc_error *global_err;
+    int defer_rc; /* an error to give once the specs are read: they are only checked */
+    size_t cap;   /* of m->slots */
+} init_run;
+
+/* The next job (slot m->n) from its spec; legacy_info: the job group's
+ * (slot 0), else resolved from the spec's group. */
+static int init_one(init_run *ir, dc_job_spec *sp, const dc_job_info *legacy_info, dc_error *err)
+{
+    jobs_model *m = ir->m;
+    if ((m->n & 4095) == 0 && dc_sim_cancelled(m->sim)) /* a signal: a million jobs take seconds */
+        return dc_error_set(err, DC_EINPUT, "interrupted while setting up the jobs");
+    if (m->n == ir->cap) {
+        job_slot *g = realloc(m->slots, 2 * ir->cap * sizeof *g);
+        if (!g)
+            return dc_error_set(err, DC_ENOMEM, "out of memory for %zu jobs", m->n + 1);
+        m->slots = g;
+        ir->cap *= 2;
+    }
+    int rc = DC_OK;
+    if (legacy_info) {
+        ir->info = *legacy_info;
+    } else {
+        if (sp->where != ir->info_of) {
+            ir->info = (dc_job_info){0};
+            rc = resolve_model(ir->sc, sp->where, &ir->info, &ir->chain_tokens, err);
+            ir->info_of = sp->where;
+        }
+        if (rc == DC_OK)
+            rc = resolve_work(ir->sc, sp, ir->chain_tokens, &ir->info, err);
+        if (rc != DC_OK)
+            return rc;
+    }
+    size_t i = m->n++;
+    memset(&m->slots[i], 0, sizeof m->slots[i]);
+    memset(ir->scratch, 0, sizeof *ir->scratch);
+    rc = init_job(m, ir->scratch, ir->sc, sp, &ir->info, ir->global, ir->global_rc, ir->global_err, err);
+    if (legacy_info && rc == DC_OK)
+        ir->scratch->ckpt.enabled = ir->global->enabled; /* the job group keeps the group's plan as is */
+    if (rc == DC_OK)
+        rc = freeze(m, &m->slots[i], ir->scratch, &ir->info, i > 0 ? &m->slots[i - 1] : NULL, err);
+    return rc;
+}
+
+static int init_specs(void *ctx, dc_job_spec *specs, size_t n, dc_error *err)
+{
+    init_run *ir = ctx;
+    for (size_t k = 0; k < n && ir->defer_rc == DC_OK; k++) {
+        int rc = init_one(ir, &specs[k], NULL, err);
+        if (rc != DC_OK)
+            return rc;
+    }
+    return DC_OK;
+}
+
 static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
 {
     jobs_model *m = state;
@@ -2228,20 +2293,18 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         if (rc != DC_OK)
             return rc;
     }
-    dc_job_spec *specs = NULL;
-    size_t n_specs = 0;
-    rc = dc_jobspec_read(sc, sim, dc_cluster_gpus_per_node(m->cluster), &specs, &n_specs, err);
-    if (rc != DC_OK)
-        return rc;
-
     /* The checkpoint group; its error matters only to jobs that use it. */
     dc_checkpoint_plan global;
     dc_error global_err = {0};
     int global_rc = dc_checkpoint_plan_read(sc, params, &global, &global_err);
+    /* Errors of the checkpoint group are given once the jobs have been
+     * read without one (the jobs' come first, as when they were read
+     * before these checks). */
+    int defer_rc = DC_OK;
+    dc_error defer_err = {0};
     if (global_rc != DC_OK && g) {
-        free(specs);
-        *err = global_err;
-        return global_rc;
+        defer_rc = global_rc;
+        defer_err = global_err;
     }
     if (global_rc != DC_OK)
         global.enabled = dc_scenario_lookup(sc, "checkpoint") != NULL;
@@ -2266,74 +2329,49 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
             snprintf(m->sdc_class, sizeof m->sdc_class, "%s", fname);
         }
     }
-    if (g && any_corrupting_class(sc, &sdc_class)) {
+    if (defer_rc == DC_OK && g && any_corrupting_class(sc, &sdc_class)) {
         config_setting_t *ck = dc_scenario_lookup(sc, "checkpoint");
-        if (!ck) {
-            free(specs);
-            return dc_scenario_error_at(sc, NULL, err,
-                                        "failure class \"%s\" corrupts silently, which needs checkpoints to roll "
-                                        "back to: add a checkpoint group with retain >= 1",
-                                        sdc_class);
-        }
-        if (global.retain == 0 && !(global.retain_s > 0)) {
-            free(specs);
-            return dc_scenario_error_at(sc, config_setting_get_member(ck, "retain"), err,
-                                        "0 checkpoints kept, but failure class \"%s\" corrupts silently: rolling "
-                                        "back past a corruption needs a checkpoint taken before it (keep 1 or more; "
-                                        "2 or more survive a corruption found after the next checkpoint)",
-                                        sdc_class);
-        }
+        if (!ck)
+            defer_rc = dc_scenario_error_at(sc, NULL, &defer_err,
+                                            "failure class \"%s\" corrupts silently, which needs checkpoints to roll "
+                                            "back to: add a checkpoint group with retain >= 1",
+                                            sdc_class);
+        else if (global.retain == 0 && !(global.retain_s > 0))
+            defer_rc = dc_scenario_error_at(sc, config_setting_get_member(ck, "retain"), &defer_err,
+                                            "0 checkpoints kept, but failure class \"%s\" corrupts silently: rolling "
+                                            "back past a corruption needs a checkpoint taken before it (keep 1 or "
+                                            "more; 2 or more survive a corruption found after the next checkpoint)",
+                                            sdc_class);
     }
 
     m->legacy = g != NULL;
-    m->n = n_specs + (g ? 1 : 0);
-    m->slots = calloc(m->n ? m->n : 1, sizeof *m->slots);
-    job_model *scratch = malloc(sizeof *scratch); /* each job's record while init reads it */
-    if (!m->slots || !scratch) {
-        free(scratch);
-        free(specs);
-        return dc_error_set(err, DC_ENOMEM, "out of memory for %zu jobs", m->n);
+    m->n = 0;
+    init_run ir = {.m = m,
+                   .sc = sc,
+                   .global = &global,
+                   .global_rc = global_rc,
+                   .global_err = &global_err,
+                   .defer_rc = defer_rc,
+                   .cap = 64};
+    m->slots = malloc(ir.cap * sizeof *m->slots);
+    ir.scratch = malloc(sizeof *ir.scratch); /* each job's record while init reads it */
+    if (!m->slots || !ir.scratch) {
+        free(ir.scratch);
+        return dc_error_set(err, DC_ENOMEM, "out of memory for the jobs");
     }
-    dc_job_info info = {0};
-    const config_setting_t *info_of = NULL; /* the group info was resolved for (a stream's jobs share it) */
-    bool chain_tokens = false;
-    size_t touched = 0; /* the jobs init_job ran on: all that job_destroy must look at after a failure */
-    for (size_t i = 0; i < m->n && rc == DC_OK; i++) {
-        if ((i & 4095) == 0 && dc_sim_cancelled(sim)) { /* a signal: a million jobs take seconds */
-            rc = dc_error_set(err, DC_EINPUT, "interrupted while setting up the jobs");
-            break;
-        }
-        dc_job_spec *sp = g ? (i == 0 ? &legacy : &specs[i - 1]) : &specs[i];
-        if (g && i == 0) {
-            info = legacy_info;
-        } else {
-            if (sp->where != info_of) {
-                info = (dc_job_info){0};
-                rc = resolve_model(sc, sp->where, &info, &chain_tokens, err);
-                info_of = sp->where;
-            }
-            if (rc == DC_OK)
-                rc = resolve_work(sc, sp, chain_tokens, &info, err);
-            if (rc != DC_OK)
-                break;
-        }
-        touched = i + 1;
-        memset(scratch, 0, sizeof *scratch);
-        rc = init_job(m, scratch, sc, sp, &info, &global, global_rc, &global_err, err);
-        if (g && i == 0 && rc == DC_OK)
-            scratch->ckpt.enabled = global.enabled; /* the job group keeps the group's plan as is */
-        if (rc == DC_OK)
-            rc = freeze(m, &m->slots[i], scratch, &info, i > 0 ? &m->slots[i - 1] : NULL, err);
+    if (g && defer_rc == DC_OK)
+        rc = init_one(&ir, &legacy, &legacy_info, err);
+    /* the jobs as they are read or generated: a million-job stream's
+     * specs never all exist at once */
+    if (rc == DC_OK)
+        rc = dc_jobspec_stream(sc, sim, dc_cluster_gpus_per_node(m->cluster), init_specs, &ir, err);
+    free(ir.scratch);
+    if (rc == DC_OK && defer_rc != DC_OK) {
+        *err = defer_err;
+        rc = defer_rc;
     }
-    free(scratch);
-    free(specs);
-    if (rc != DC_OK) {
-        /* The records past the failure were never written: reading them in
-         * job_destroy faulted in every page of a million-job calloc
-         * (seconds after a signal while setting up). */
-        m->n = touched;
-        return rc;
-    }
+    if (rc != DC_OK)
+        return rc; /* job_destroy looks at the m->n records init_one began */
 
     m->n_by_id = dc_cluster_job_count(m->cluster);
     m->by_id = calloc(m->n_by_id + 1, sizeof *m->by_id);

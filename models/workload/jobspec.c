@@ -115,10 +115,26 @@ static void number_name(char *dst, size_t n, const char *prefix, size_t k)
     dc_jobspec_copy_name(dst, n, buf);
 }
 
+/* The specs read so far; with each set, given to it SPILL_SPECS at a time
+ * (and the rest at the end), the buffer then reused. */
 typedef struct specs {
     dc_job_spec *a;
     size_t n, cap;
+    dc_jobspec_each each;
+    void *ctx;
 } specs;
+
+enum { SPILL_SPECS = 4096 };
+
+/* Gives the buffered specs to each once there are at least `least` (>= 1). */
+static int spill(specs *v, size_t least, dc_error *err)
+{
+    if (!v->each || v->n < least)
+        return DC_OK;
+    int rc = v->each(v->ctx, v->a, v->n, err);
+    v->n = 0;
+    return rc;
+}
 
 static dc_job_spec *push(specs *v)
 {
@@ -344,6 +360,10 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
         if (*kind)
             t->kind = (dc_job_kind)dc_job_kind_parse(kind);
         t->trace_line = (int)dc_csv_line(csv, r);
+        if ((rc = spill(v, SPILL_SPECS, err)) != DC_OK) {
+            dc_csv_destroy(csv);
+            return rc; /* the receiver's error, with its own place */
+        }
     }
     dc_csv_destroy(csv);
     return in_key(sc, config_setting_get_member(g, "trace"), rc, err);
@@ -432,16 +452,15 @@ static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *
         }
         if (!(j->work_gpu_s > 0))
             j->work_gpu_s = 1.0;
+        if ((rc = spill(v, SPILL_SPECS, err)) != DC_OK)
+            return rc;
     }
     return DC_OK;
 }
 
-int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, dc_job_spec **out, size_t *n,
-                    dc_error *err)
+static int read_groups(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, specs *vp, dc_error *err)
 {
-    specs v = {0};
-    *out = NULL;
-    *n = 0;
+    specs v = *vp;
     config_setting_t *list = dc_scenario_lookup(sc, "jobs");
     for (int i = 0; list && i < config_setting_length(list); i++) {
         config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
@@ -503,12 +522,38 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
         } else {
             rc = generate(sc, sim, g, gpn, &v, err);
         }
+        if (rc == DC_OK)
+            rc = spill(&v, tr ? 1 : SPILL_SPECS, err); /* (a mapped trace's: all at once) */
         if (rc != DC_OK) {
-            free(v.a);
+            *vp = v;
             return rc;
         }
+    }
+    *vp = v;
+    return spill(vp, 1, err);
+}
+
+int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, dc_job_spec **out, size_t *n,
+                    dc_error *err)
+{
+    specs v = {0};
+    *out = NULL;
+    *n = 0;
+    int rc = read_groups(sc, sim, gpus_per_node, &v, err);
+    if (rc != DC_OK) {
+        free(v.a);
+        return rc;
     }
     *out = v.a;
     *n = v.n;
     return DC_OK;
+}
+
+int dc_jobspec_stream(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, dc_jobspec_each each, void *ctx,
+                      dc_error *err)
+{
+    specs v = {.each = each, .ctx = ctx};
+    int rc = read_groups(sc, sim, gpus_per_node, &v, err);
+    free(v.a);
+    return rc;
 }

@@ -91,6 +91,15 @@ extern const dc_param dc_jobspec_params[];
 int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, dc_job_spec **out, size_t *n,
                     dc_error *err);
 
+/* The same jobs given to each(ctx, specs, n, err) in order, a few
+ * thousand at a time as they are read or generated, so that a
+ * million-job stream's specs never exist all at once (a mapped trace's
+ * come all at once); each may change the specs it is given, and its error
+ * (not DC_OK) stops the reading and is returned. */
+typedef int (*dc_jobspec_each)(void *ctx, dc_job_spec *specs, size_t n, dc_error *err);
+int dc_jobspec_stream(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, dc_jobspec_each each, void *ctx,
+                      dc_error *err);
+
 /* Sizes in GPUs (jobs.[].gpus, a trace's gpus column, gpus_min/gpus_max of
  * a stream, a mapped trace's GPUs): fewer GPUs than a node has is a share
  * of one node (nodes = 1; packed with other shares by the scheduler), more
