@@ -62,7 +62,9 @@ const dc_param dc_repair_params[] = {
 
 typedef struct ticket {
     struct repair_model *m;
-    uint32_t *nodes;
+    uint32_t *nodes;     /* &one for a single node, else its own block */
+    struct ticket *next; /* while on the free list */
+    uint32_t one;
     size_t n_nodes;
     int class_id;
     double failed_s, queued_s, parts_since_s;
@@ -118,6 +120,7 @@ typedef struct repair_model {
     tqueue queue, ready; /* waiting for a crew; ready: parts arrived, served first */
     ticket **live;       /* every ticket not yet closed, to free at the end */
     size_t n_live, live_cap;
+    ticket *free_tickets; /* closed tickets kept for reuse: a failure's ticket costs no malloc */
 
     uint64_t n_tickets, n_started, n_manual_done, n_auto_tries, n_auto_fixed, n_misdiag, n_retired, n_replaced;
     uint64_t n_closed, n_parts_waits;
@@ -167,8 +170,10 @@ static void close_ticket(repair_model *m, ticket *t)
 {
     m->live[t->live_index] = m->live[--m->n_live];
     m->live[t->live_index]->live_index = t->live_index;
-    free(t->nodes);
-    free(t);
+    if (t->nodes != &t->one)
+        free(t->nodes);
+    t->next = m->free_tickets;
+    m->free_tickets = t;
 }
 
 /* Closes the ticket and gives its nodes back with what the repair did. */
@@ -399,16 +404,22 @@ static void on_failure(dc_sim *sim, void *ctx, const void *payload)
         return;
     if (ev->return_s > 0.0) /* a logged failure with its repair time: its sender returns the nodes */
         return;
-    ticket *t = calloc(1, sizeof *t);
-    uint32_t *nodes = malloc(ev->n_nodes * sizeof *nodes);
+    ticket *t = m->free_tickets;
+    if (!t)
+        t = malloc(sizeof *t);
+    uint32_t *nodes = t && ev->n_nodes > 1 ? malloc(ev->n_nodes * sizeof *nodes) : t ? &t->one : NULL;
     if (!t || !nodes || (m->n_live == m->live_cap && !grow((void ***)&m->live, &m->live_cap))) {
-        free(t);
-        free(nodes);
+        if (t && nodes != &t->one)
+            free(nodes);
+        if (t && t != m->free_tickets)
+            free(t);
         dc_sim_fail(sim, DC_ENOMEM, "out of memory opening a repair ticket");
         return;
     }
+    if (t == m->free_tickets)
+        m->free_tickets = t->next;
     memcpy(nodes, ev->nodes, ev->n_nodes * sizeof *nodes);
-    *t = (ticket){.m = m, .nodes = nodes, .n_nodes = ev->n_nodes, .class_id = ev->class_id,
+    *t = (ticket){.m = m, .nodes = nodes, .one = nodes[0], .n_nodes = ev->n_nodes, .class_id = ev->class_id,
                   .failed_s = dc_sim_now(sim), .live_index = m->n_live};
     m->live[m->n_live++] = t;
     if (ev->detect_s > 0.0)
@@ -645,8 +656,14 @@ static void repair_destroy(void *state)
 {
     repair_model *m = state;
     for (size_t i = 0; i < m->n_live; i++) {
-        free(m->live[i]->nodes);
+        if (m->live[i]->nodes != &m->live[i]->one)
+            free(m->live[i]->nodes);
         free(m->live[i]);
+    }
+    while (m->free_tickets) {
+        ticket *t = m->free_tickets;
+        m->free_tickets = t->next;
+        free(t);
     }
     free(m->live);
     free(m->queue.q);
