@@ -56,6 +56,20 @@
  * (an earlier time was pushed and popped since), or when the ring cannot
  * grow, goes to the heap.  Cancelled FIFO entries are dropped at its head.
  *
+ * Stand-ins.  A cancelled event's entry stays in the heap, dead, until it
+ * reaches the root.  A push that reuses its slot (the free list is LIFO: a
+ * push soon after a cancel takes the cancelled slot) for a time not
+ * earlier than that entry's leaves the entry in place as the new event's
+ * stand-in, with no heap work: the slot keeps its event's time and
+ * sequence number beside the sequence number of its entry (eseq).  The
+ * stand-in's key (time, seq) is smaller than the event's (no later time,
+ * an older sequence number), so it reaches the root first; there (or in a
+ * rebuild) it is refiled under the event's key, so the pop order is the
+ * same total order.  This is the job that restarts again at every failure
+ * of a large cluster: cancel the restart, push it 600 s later, a failure
+ * after another, at the cost of one refile per restart time instead of a
+ * sift up per push and a sift down per dead entry.
+ *
  * Sequence numbers have 32 bits (the value UINT32_MAX marks a free slot).
  * When they run out (after ~4e9 pushes) the heap is rebuilt without its dead
  * entries, sorted by (time, seq) -- a sorted array is a valid heap -- and
@@ -101,6 +115,7 @@ _Static_assert(DC_EVENTQ_SEQ_BITS >= 2 && DC_EVENTQ_SEQ_BITS <= 32,
 /* Sequence numbers in use are below SEQ_END; UINT32_MAX is never one. */
 #define SEQ_END (((uint64_t)1 << DC_EVENTQ_SEQ_BITS) - (DC_EVENTQ_SEQ_BITS == 32))
 #define FREE_SEQ UINT32_MAX
+#define NO_ENTRY UINT32_MAX
 #define GEN_RETIRED UINT32_MAX
 #define MIN_CAP ((size_t)16)
 #define ALIGN ((size_t)64)
@@ -127,8 +142,10 @@ typedef struct slot_data {
     dc_event_fn fn;
     void *ctx;
     uint64_t arg;  /* while free: the next free slot */
+    uint64_t time; /* time key of its event (while free: of its last event) */
     uint32_t gen;
-    uint32_t seq;  /* the sequence number of its live entry; FREE_SEQ while free */
+    uint32_t seq;  /* the sequence number of its event; FREE_SEQ while free */
+    uint32_t eseq; /* that of its entry in the heap, NO_ENTRY when it has none there */
 } slot_data;
 
 struct dc_eventq {
@@ -193,6 +210,34 @@ static inline bool before(const heap_entry *a, const heap_entry *b)
 static inline bool is_live(const dc_eventq *q, const heap_entry *e)
 {
     return q->slots[entry_slot(e)].seq == entry_seq(e);
+}
+
+/* A stand-in: the entry of a cancelled event whose slot now holds a later
+ * event (see "Stand-ins" above). */
+static inline bool is_standin(const dc_eventq *q, const heap_entry *e)
+{
+    const slot_data *sd = &q->slots[entry_slot(e)];
+    return sd->eseq == entry_seq(e) && sd->seq != FREE_SEQ && sd->seq != entry_seq(e);
+}
+
+/* Whether the heap entry e (of a pending or a cancelled event) stays: a
+ * live entry does, a stand-in does under its event's own key (rewritten in
+ * *e), a cancelled event's does not (its slot then forgets it). */
+static inline bool keep_entry(dc_eventq *q, heap_entry *e)
+{
+    uint32_t s = entry_slot(e), es = entry_seq(e);
+    slot_data *sd = &q->slots[s];
+    if (sd->seq == es)
+        return true;
+    if (sd->eseq != es)
+        return false;
+    if (sd->seq == FREE_SEQ) {
+        sd->eseq = NO_ENTRY;
+        return false;
+    }
+    *e = (heap_entry){sd->time, (uint64_t)sd->seq << 32 | s};
+    sd->eseq = sd->seq;
+    return true;
 }
 
 /* Advice only: the huge pages that fit inside a fresh, untouched block. */
@@ -383,9 +428,11 @@ static void compact(dc_eventq *q)
 {
     heap_entry *heap = q->heap;
     size_t end = ROOT + q->n, k = ROOT;
-    for (size_t j = ROOT + q->hole; j < end; j++)
-        if (is_live(q, &heap[j]))
-            heap[k++] = heap[j];
+    for (size_t j = ROOT + q->hole; j < end; j++) {
+        heap_entry e = heap[j];
+        if (keep_entry(q, &e))
+            heap[k++] = e;
+    }
     for (size_t j = k; j < end; j++)
         heap[j] = SENTINEL;
     q->hole = false;
@@ -419,6 +466,7 @@ static void renumber(dc_eventq *q)
         uint32_t s = entry_slot(&h[i]);
         h[i].key = (uint64_t)i << 32 | s;
         q->slots[s].seq = (uint32_t)i;
+        q->slots[s].eseq = (uint32_t)i;
     }
     q->next_seq = q->n;
 }
@@ -463,6 +511,31 @@ static ALWAYS_INLINE bool fifo_push(dc_eventq *q, heap_entry e)
     return true;
 }
 
+/* Files entry e of slot s (its payload set): in the instant's FIFO, as a
+ * stand-in's event (no heap work), in the hole at the root, or sifted up
+ * from the bottom. */
+static ALWAYS_INLINE void place(dc_eventq *q, slot_data *sd, heap_entry e)
+{
+    if (fifo_push(q, e)) {
+        sd->eseq = NO_ENTRY;
+    } else if (sd->eseq != NO_ENTRY && e.time >= sd->time) {
+        /* the slot's cancelled entry, still in the heap and not later,
+         * stands in for e: it reaches the root first (its key is smaller:
+         * no later time, an older sequence number) and is refiled there
+         * under e's key */
+    } else {
+        sd->eseq = entry_seq(&e);
+        if (q->hole) {
+            q->hole = false;
+            sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
+        } else {
+            sift_up(q->heap, ROOT + q->n, e);
+            q->n++;
+        }
+    }
+    sd->time = e.time;
+}
+
 /* A push that needs more than a free slot: a new slot (perhaps growing the
  * pool), a larger heap, or renumbering. */
 static int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uint64_t arg,
@@ -483,6 +556,7 @@ static int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uin
     if (s == NO_SLOT) {
         s = (uint32_t)q->used++;
         q->slots[s].gen = 0;
+        q->slots[s].eseq = NO_ENTRY;
     } else {
         q->free_head = (uint32_t)q->slots[s].arg;
     }
@@ -495,15 +569,7 @@ static int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uin
     sd->seq = (uint32_t)q->next_seq;
     heap_entry e = {time_key(time_s), q->next_seq++ << 32 | s};
     q->live++;
-    if (fifo_push(q, e)) {
-        /* the instant's FIFO */
-    } else if (q->hole) {
-        q->hole = false;
-        sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
-    } else {
-        sift_up(q->heap, ROOT + q->n, e);
-        q->n++;
-    }
+    place(q, sd, e);
     if (handle)
         *handle = (uint64_t)sd->gen << 32 | (uint64_t)(s + 1);
     return DC_OK;
@@ -526,10 +592,7 @@ int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
     sd->seq = (uint32_t)q->next_seq;
     heap_entry e = {time_key(time_s), q->next_seq++ << 32 | s};
     q->live++;
-    if (!fifo_push(q, e)) {
-        q->hole = false;
-        sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
-    }
+    place(q, sd, e);
     if (handle)
         *handle = (uint64_t)sd->gen << 32 | (uint64_t)(s + 1);
     return DC_OK;
@@ -543,9 +606,13 @@ static inline bool live_root(dc_eventq *q)
         settle(q);
         if (q->n == 0)
             return false;
-        if (is_live(q, &q->heap[ROOT]))
+        heap_entry e = q->heap[ROOT];
+        if (is_live(q, &e))
             return true;
-        q->hole = true; /* a cancelled event's entry: drop it */
+        if (keep_entry(q, &e))
+            sift_down(q->heap, ROOT, e, ROOT + q->n - 1); /* a stand-in, refiled under its event's key */
+        else
+            q->hole = true; /* a cancelled event's entry: drop it */
     }
 }
 
@@ -595,6 +662,7 @@ static inline void take_root(dc_eventq *q, dc_event *out)
     out->ctx = sd->ctx;
     out->arg = sd->arg;
     q->hole = true;
+    q->slots[s].eseq = NO_ENTRY;
     release_slot(q, s);
     /* The next root is one of the children (or the entry pushed next, which
      * is hot): start fetching their payloads, read by the next pop, when

@@ -19,7 +19,11 @@
  * the root at index 3, a node's four children fill exactly one 64-byte cache
  * line, so sift-down costs fewer cache misses (LaMarca & Ladner, "The
  * influence of caches on the performance of heaps", 1996).
- * Memory: 32 bytes per slot of the pool (its peak number of pending events)
+ * - A push reusing a cancelled event's slot, for a time not earlier than the
+ *   cancelled event's, lets that event's heap entry stand in for it (no heap
+ *   work; refiled when it reaches the top): a timer pushed back again and
+ *   again (a job restarting at every failure) costs one sift per firing.
+ * Memory: 48 bytes per slot of the pool (its peak number of pending events)
  * and 16 bytes per heap entry (at most twice that peak, plus a constant).
  * Limits: fewer than 2^32 - 16 pending events; a handle belongs to the queue
  * that issued it (a handle from another queue may match an unrelated event). */

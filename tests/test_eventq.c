@@ -77,12 +77,14 @@ size_t wb_eventq_size(const wb_eventq *q);
 /* Checks every internal invariant of the copy: heap order, sentinels past
  * the entries, one live entry per pending slot, and that each slot handed
  * out is pending, free (once) or retired. */
+static size_t wb_standins_seen; /* stand-in entries met by wb_consistent, to show a run exercised them */
+
 static bool wb_consistent(const wb_eventq *q)
 {
     if (q->n + q->fifo_n < q->live + q->hole || q->n > q->heap_cap || q->used > q->cap ||
         q->next_seq > SEQ_END || q->fifo_n > q->fifo_cap)
         return false;
-    size_t live_entries = 0;
+    size_t live_entries = 0, entries_known = 0, slots_with_entry = 0;
     /* the FIFO: one time, in sequence order */
     for (size_t i = 0; i < q->fifo_n; i++) {
         const heap_entry *e = &q->fifo[(q->fifo_head + i) & (q->fifo_cap - 1)];
@@ -97,7 +99,9 @@ static bool wb_consistent(const wb_eventq *q)
         uint32_t s = entry_slot(e);
         if (s >= q->used || entry_seq(e) >= q->next_seq)
             return false;
-        live_entries += is_live(q, e);
+        live_entries += is_live(q, e) || is_standin(q, e);
+        wb_standins_seen += is_standin(q, e);
+        entries_known += q->slots[s].eseq == entry_seq(e);
         size_t p = j / 4 + 2;
         if (j > ROOT && !(q->hole && p == ROOT) && before(e, &q->heap[p]))
             return false;
@@ -109,7 +113,11 @@ static bool wb_consistent(const wb_eventq *q)
     for (size_t s = 0; s < q->used; s++) {
         pending += q->slots[s].seq != FREE_SEQ;
         nretired += q->slots[s].gen == GEN_RETIRED;
+        slots_with_entry += q->slots[s].eseq != NO_ENTRY;
     }
+    /* a slot's eseq names one of the heap's entries, or none */
+    if (entries_known != slots_with_entry)
+        return false;
     for (uint32_t s = q->free_head; s != NO_SLOT; s = (uint32_t)q->slots[s].arg)
         if (s >= q->used || q->slots[s].seq != FREE_SEQ || ++nfree > q->used)
             return false;
@@ -406,7 +414,9 @@ static void test_random_reference(void)
 
 static void test_random_reference_whitebox(void)
 {
+    wb_standins_seen = 0;
     random_vs_reference(&wb_ops, 100000, 7);
+    CU_ASSERT(wb_standins_seen > 1000);
 }
 
 /* Many pushes, then pops of everything, against a sorted copy. */
@@ -583,6 +593,71 @@ static void test_cancel_and_pending(void)
     CU_ASSERT_EQUAL(dc_eventq_size(q), 0);
     CU_ASSERT_FALSE(dc_eventq_pop(q, &ev));
     dc_eventq_destroy(q);
+}
+
+/* A push after a cancel reuses the cancelled event's slot, and its entry,
+ * still in the heap, stands in for the new event when that is not earlier:
+ * no heap work, the same pop order (time, then push order), also through
+ * a cancel of the new event, a push earlier than the entry (a plain push)
+ * and the hole a pop leaves. */
+static void test_standins(void)
+{
+    wb_eventq *q = wb_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    dc_event_handle a, b, c, d;
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 10.0, handler_a, NULL, 1, &a), DC_OK);
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 30.0, handler_a, NULL, 2, NULL), DC_OK);
+    CU_ASSERT_EQUAL(q->n, 2);
+    CU_ASSERT(wb_eventq_cancel(q, a));
+    /* 20 >= 10: the entry at 10 stands in for it; nothing added to the heap */
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 20.0, handler_a, NULL, 3, &b), DC_OK);
+    CU_ASSERT_EQUAL(q->n, 2);
+    CU_ASSERT_EQUAL(b & UINT32_MAX, a & UINT32_MAX);
+    CU_ASSERT(wb_consistent(q));
+    CU_ASSERT_EQUAL(wb_eventq_peek_time(q), 20.0); /* refiled at the root */
+    CU_ASSERT(wb_consistent(q));
+    /* a tie with the stand-in's event: push order decides */
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 20.0, handler_a, NULL, 4, &c), DC_OK);
+    CU_ASSERT(wb_eventq_cancel(q, c));
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 20.0, handler_a, NULL, 5, &d), DC_OK); /* stands in for 4's entry */
+    CU_ASSERT_EQUAL(q->n, 3);
+    CU_ASSERT(wb_consistent(q));
+    /* cancel a stand-in's event, then push earlier than its entry: a plain push */
+    CU_ASSERT(wb_eventq_cancel(q, d));
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 5.0, handler_a, NULL, 6, NULL), DC_OK);
+    CU_ASSERT_EQUAL(q->n, 4);
+    CU_ASSERT(wb_consistent(q));
+    dc_event ev;
+    const uint64_t want[] = {6, 3, 2};
+    const double want_t[] = {5.0, 20.0, 30.0};
+    for (size_t i = 0; i < 3; i++) {
+        CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+        CU_ASSERT_EQUAL(ev.arg, want[i]);
+        CU_ASSERT_EQUAL(ev.time_s, want_t[i]);
+        CU_ASSERT(wb_consistent(q));
+    }
+    CU_ASSERT_FALSE(wb_eventq_pop(q, &ev));
+    CU_ASSERT_EQUAL(q->n, 0);
+
+    /* a chain, as a job's restart pushed again at every failure: 40
+     * cancels and pushes, each later, keep one entry in the heap */
+    dc_event_handle h;
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 1000.0, handler_a, NULL, 0, NULL), DC_OK);
+    CU_ASSERT_EQUAL(wb_eventq_push(q, 600.0, handler_a, NULL, 100, &h), DC_OK);
+    for (uint64_t i = 1; i <= 40; i++) {
+        CU_ASSERT(wb_eventq_cancel(q, h));
+        CU_ASSERT_EQUAL(wb_eventq_push(q, 600.0 + 10.0 * (double)i, handler_a, NULL, 100 + i, &h), DC_OK);
+        CU_ASSERT_EQUAL(q->n, 2);
+    }
+    CU_ASSERT(wb_consistent(q));
+    /* both at 1000: the earlier push first */
+    CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+    CU_ASSERT_EQUAL(ev.arg, 0);
+    CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+    CU_ASSERT_EQUAL(ev.arg, 140);
+    CU_ASSERT_EQUAL(ev.time_s, 1000.0);
+    CU_ASSERT_FALSE(wb_eventq_pop(q, &ev));
+    wb_eventq_destroy(q);
 }
 
 /* Cancelling from every position of a larger heap leaves the others in order. */
@@ -953,6 +1028,7 @@ static int register_suites(void)
                   {"FIFO across sequence renumbering", test_fifo_across_renumbering},
                   {"cancel and is_pending", test_cancel_and_pending},
                   {"cancel from every position", test_cancel_positions},
+                  {"a cancelled event's entry stands in for a later push", test_standins},
                   {"generation wrap retires the slot", test_generation_retirement},
                   {"empty queue, peek_time and size", test_empty_peek_size},
                   {"create with an impossible hint", test_create_too_large},
