@@ -28,6 +28,22 @@
  * would have done).  The pop order is the total (time, seq) order either
  * way, so the hole changes no result.
  *
+ * Leaving the hole.  When a pop is followed by two pushes, a late one and
+ * then an early one (a failure: its repair days ahead, then the next
+ * failure seconds ahead), replace-top sifts the late one down from the
+ * root through the whole depth and the early one then sifts up through
+ * it again.  So in heaps of more than KEEP_HOLE_MIN entries a push may
+ * leave the hole: one not before the root's earliest child goes up from
+ * the bottom (stopping below the root: the hole is earlier than anything),
+ * one before it fills the hole at once, and a pop or any other operation
+ * settles a hole still open as before.  Whether to leave it is learnt:
+ * a score of 0 .. 3 rises when a pop is followed by a second push (leaving
+ * the hole then costs at most a sift up from the bottom, usually short,
+ * and saves a sift down) and falls when a late push is the only one (the
+ * hole left open then costs a sift down anyway), so a hold model, one push
+ * per pop, keeps replace-top.  The heap's layout depends on it, not the
+ * pop order: no result does.
+ *
  * Lazy cancellation.  Cancel frees the slot at once (O(1)) and leaves its
  * heap entry behind, dead: an entry is live when its slot is pending and
  * holds the entry's sequence number (a reused slot has a newer one).  Dead
@@ -129,6 +145,12 @@ _Static_assert(DC_EVENTQ_SEQ_BITS >= 2 && DC_EVENTQ_SEQ_BITS <= 32,
  * heaps of this many entries (16 KB) their grandchildren. */
 #define PREFETCH_SLOTS ((size_t)4096)
 #define PREFETCH_ENTRIES ((size_t)1024)
+/* Heaps of more entries than this may leave the hole to a second push (see
+ * "Leaving the hole"); overridable for the unit test's small copy. */
+#ifndef DC_EVENTQ_KEEP_HOLE_MIN
+#define DC_EVENTQ_KEEP_HOLE_MIN ((size_t)256)
+#endif
+#define KEEP_HOLE_MIN DC_EVENTQ_KEEP_HOLE_MIN
 
 /* Renumbering needs fewer pending events than sequence numbers. */
 _Static_assert(DC_EVENTQ_MAX_SLOTS < SEQ_END, "pool limit must stay below the sequence space");
@@ -158,6 +180,9 @@ struct dc_eventq {
     size_t used;      /* slots [0, used) have been handed out at least once */
     uint32_t free_head;
     bool hole;        /* the root was popped and not yet refilled */
+    bool kept;        /* a later push went below and left the hole */
+    bool replaced;    /* a later push filled the hole, sifted down from the root */
+    uint8_t keep_score; /* 0 .. 3: whether a later push should leave the hole (>= 2) */
     uint64_t next_seq;
     heap_entry *fifo; /* ring of entries for one time, in seq order */
     size_t fifo_cap;  /* 0 or a power of two */
@@ -349,8 +374,22 @@ void dc_eventq_destroy(dc_eventq *q)
     free(q);
 }
 
-/* Places e at hole j or above it. */
-static inline void sift_up(heap_entry *heap, size_t j, heap_entry e)
+/* Places e at hole j or above it, below stop (ROOT, or past the root's
+ * children while the root is a hole). */
+static inline void sift_up_to(heap_entry *heap, size_t j, heap_entry e, size_t stop)
+{
+    while (j > stop) {
+        size_t p = j / 4 + 2;
+        if (!before(&e, &heap[p]))
+            break;
+        heap[j] = heap[p];
+        j = p;
+    }
+    heap[j] = e;
+}
+
+/* Places e at hole j or above it; returns where. */
+static inline size_t sift_up(heap_entry *heap, size_t j, heap_entry e)
 {
     while (j > ROOT) {
         size_t p = j / 4 + 2;
@@ -360,6 +399,7 @@ static inline void sift_up(heap_entry *heap, size_t j, heap_entry e)
         j = p;
     }
     heap[j] = e;
+    return j;
 }
 
 /* Index of the earliest of the four children c .. c + 3 (sentinels past the
@@ -410,6 +450,10 @@ static ALWAYS_INLINE void sift_down(heap_entry *heap, size_t j, heap_entry e, si
 static void fill_hole(dc_eventq *q)
 {
     q->hole = false;
+    if (q->kept) { /* leaving it did not pay: no other push came */
+        q->kept = false;
+        q->keep_score -= q->keep_score > 0;
+    }
     size_t last = ROOT + --q->n;
     heap_entry e = q->heap[last];
     q->heap[last] = SENTINEL;
@@ -436,6 +480,7 @@ static void compact(dc_eventq *q)
     for (size_t j = k; j < end; j++)
         heap[j] = SENTINEL;
     q->hole = false;
+    q->kept = false;
     q->n = k - ROOT;
     assert(q->n <= q->live); /* the rest are in the FIFO */
     if (q->n < 2)
@@ -525,8 +570,24 @@ static ALWAYS_INLINE void place(dc_eventq *q, slot_data *sd, heap_entry e)
          * under e's key */
     } else {
         sd->eseq = entry_seq(&e);
-        if (q->hole) {
+        if (q->kept | q->replaced) {
+            /* a second push after a pop: leaving the hole to it pays */
+            q->kept = q->replaced = false;
+            q->keep_score += q->keep_score < 3;
+        }
+        if (q->hole && q->keep_score >= 2 && q->n > KEEP_HOLE_MIN) {
+            size_t m = min_child(q->heap, ROOT + 1);
+            if (!before(&q->heap[m], &e)) {
+                q->hole = false;
+                q->heap[ROOT] = e;
+            } else {
+                sift_up_to(q->heap, ROOT + q->n, e, ROOT + 4);
+                q->n++;
+                q->kept = true;
+            }
+        } else if (q->hole) {
             q->hole = false;
+            q->replaced = q->n > KEEP_HOLE_MIN;
             sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
         } else {
             sift_up(q->heap, ROOT + q->n, e);
@@ -662,6 +723,10 @@ static inline void take_root(dc_eventq *q, dc_event *out)
     out->ctx = sd->ctx;
     out->arg = sd->arg;
     q->hole = true;
+    if (q->replaced) { /* no other push after the one that filled the last hole */
+        q->replaced = false;
+        q->keep_score -= q->keep_score > 0;
+    }
     q->slots[s].eseq = NO_ENTRY;
     release_slot(q, s);
     /* The next root is one of the children (or the entry pushed next, which
