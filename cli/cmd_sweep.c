@@ -615,8 +615,6 @@ int dc_cmd_sweep(int argc, char **argv)
     dc_cli_install_signals();
     dc_sweep_set_cancel(sw, dc_cli_interrupt_flag());
     dc_par_agree(&par, DC_OK); /* every rank's handlers are in place */
-    if (root)
-        dc_cli_announce_ready();
     /* Before running: a bad output path must not cost a long sweep, nor may
      * the results replace the scenario or a file it reads. */
     size_t n_in = 0;
@@ -627,6 +625,10 @@ int dc_cmd_sweep(int argc, char **argv)
             goto quiet_fail;
         goto fail;
     }
+    /* After the check, whose probe file (created and removed) two signals
+     * could otherwise leave behind in a test that signals once ready. */
+    if (root)
+        dc_cli_announce_ready();
 
     size_t rows = dc_sweep_rows(sw), n_mine = 0;
     /* Before allocating for the rows: the results table's memory. */

@@ -13,10 +13,17 @@ static volatile sig_atomic_t caught;
 /* The temporary file being written, removed by a second signal. */
 static char cleanup_path[4096];
 static volatile sig_atomic_t cleanup_set;
+/* 1 once an output is complete and being given its name: the command then
+ * ends by itself, with the status that says the file was written. */
+static volatile sig_atomic_t finishing;
 
 static void on_signal(int sig)
 {
     if (caught) {
+        /* Past the rename a kill would end dcsim by the signal with the new
+         * file in place, the status saying nothing was written. */
+        if (finishing)
+            return;
         /* The second signal: kill at once, but leave no temporary file. */
         if (cleanup_set)
             unlink(cleanup_path);
@@ -87,10 +94,16 @@ int dc_cli_write_guarded(const char *path, const char *what, dc_cli_writer write
     if (!out)
         return err->code;
     int rc = write(out, ctx, err);
-    if (rc == DC_OK)
+    if (rc == DC_OK) {
+        /* Set before the rename, so that no signal falls between the two
+         * (nor on another thread, which the mask above does not cover). */
+        finishing = 1;
         rc = dc_outfile_commit(out, err);
-    else
+        if (rc != DC_OK)
+            finishing = 0; /* nothing renamed: a second signal kills again */
+    } else {
         dc_outfile_abort(out);
+    }
     dc_cli_interrupt_cleanup(NULL);
     return rc;
 }

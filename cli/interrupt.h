@@ -7,7 +7,11 @@
  * (130 for SIGINT, 143 for SIGTERM).  A second signal kills at once (the
  * default action), removing first the temporary file of the output being
  * written, if the command named one (dc_cli_interrupt_cleanup), so that
- * nothing half-written is left.  This is the one piece of global mutable
+ * nothing half-written is left; except once dc_cli_write_guarded has the
+ * output complete and renames it: from then on further signals are
+ * ignored and the command ends by itself (printing its figures, freeing),
+ * so that a process killed by a signal never replaced its output and one
+ * that exits 0, 130 or 143 did.  This is the one piece of global mutable
  * state, and it lives in cli/ (a signal handler can reach nothing else). */
 #ifndef DC_CLI_INTERRUPT_H
 #define DC_CLI_INTERRUPT_H
