@@ -1728,13 +1728,73 @@ static void test_csv_strtod(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* dc_csv_strtod's integer path where its remainder decides (sim/csv.c
+ * exact_decimal: m 2^s / 10^k, 64 to 128 bits of quotient, the remainder
+ * its sticky bit): decimals of 18 or 19 digits (a leading 0 counts:
+ * more go to strtod) within one quotient unit (about 2^-65 relative)
+ * above a point halfway between two doubles, whose truncated
+ * quotient's bits below the double's 53 are exactly 1000...0.  The
+ * remainder is not 0, so each rounds up; the first six have an even top,
+ * which a tie (remainder ignored) would round down to.  Then six and six
+ * halfway points exactly (remainder 0: ties to even, the even below and
+ * the odd rounded up).  Found by simulating exact_decimal over random
+ * halfway points (Python, exact integers; the bits are Python's float(),
+ * correctly rounded), and checked against strtod bit for bit.  With the
+ * remainder ignored (sticky false) the first six fail and test_csv_strtod's
+ * 600,000 random strings all still pass. */
+static void test_csv_strtod_halfway(void)
+{
+    static const struct {
+        const char *s;
+        uint64_t bits;
+    } cases[] = {
+        {"7.510639590856723391", 0x401e0ae51adb16fdULL},
+        {"4.024608016555872414", 0x40101932d8094ebfULL},
+        {"6.504679727282040691", 0x401a04cac32e85b3ULL},
+        {"0.038884149830997531", 0x3fa3e89f8fb6bb61ULL},
+        {"8.192795521537250103", 0x402062b61837a2b1ULL},
+        {"1.188227704451055744", 0x3ff302fb0dad1853ULL},
+        {"9.242153815294293473", 0x40227bfb95ba94ccULL},
+        {"1.54672169873324028", 0x3ff8bf5f40812a52ULL},
+        {"2.868458176275625382", 0x4006f29a33486184ULL},
+        {"79.78103237438195805", 0x4053f1fc6f36459eULL},
+        {"9.266321096857821793", 0x4022885b3d227a78ULL},
+        {"3.744370729500965167", 0x400df478a41a7352ULL},
+        {"852805835424681.5625", 0x43083cfaa7101d4cULL},
+        {"6029805081496390.50", 0x43356c1365f28b46ULL},
+        {"6378264697074700.500", 0x4336a8ff798d740cULL},
+        {"2124425904779336.625", 0x431e309dcd9fc122ULL},
+        {"456040086311146784.0", 0x439950b82b4fa854ULL},
+        {"3797350102961273.250", 0x432afb56eff318f2ULL},
+        {"180035394845304368.0", 0x4383fce9e6e60332ULL},
+        {"159268060484566448.0", 0x4381aeaba849fbeeULL},
+        {"772441337827415.9375", 0x4305f4401c6882c0ULL},
+        {"889465622395786176.0", 0x43a8b0088abda528ULL},
+        {"102620550706728088.0", 0x4376c94d8df878caULL},
+        {"371112390716883680.0", 0x439499d30331b40cULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *end = NULL;
+        double v = dc_csv_strtod(cases[i].s, &end);
+        uint64_t b;
+        memcpy(&b, &v, sizeof b);
+        if (b != cases[i].bits || !same_strtod(cases[i].s))
+            fprintf(stderr, "dc_csv_strtod(\"%s\") = %a (bits %016llx, want %016llx)\n", cases[i].s, v,
+                    (unsigned long long)b, (unsigned long long)cases[i].bits);
+        CU_ASSERT_EQUAL(b, cases[i].bits);
+        CU_ASSERT_TRUE(end && *end == '\0');
+        CU_ASSERT_TRUE(same_strtod(cases[i].s));
+    }
+}
+
 static int register_suites(void)
 {
     DC_TEST_SUITE("csv",
                   {"a good file: quotes, comments, CRLF, lines", test_csv_good},
                   {"every error names the file and the line", test_csv_errors},
                   {"mutated input never crashes", test_csv_fuzz},
-                  {"numbers: strtod's, bit for bit", test_csv_strtod});
+                  {"numbers: strtod's, bit for bit", test_csv_strtod},
+                  {"numbers within 2^-64 of halfway: the remainder decides", test_csv_strtod_halfway});
     DC_TEST_SUITE("thermal aging", {"temperature-accelerated failures", test_thermal_aging});
     DC_TEST_SUITE("closed forms",
                   {"GPU power, clock under a cap, speed against clock", test_gpu_forms},
