@@ -60,11 +60,13 @@ static inline void copy_field(char *dst, size_t size, const char *src)
         memcpy(dst, src, n);
 }
 
-void dc_eventlog_add(dc_eventlog *log, double time_s, const char *kind,
-                     const char *component, int32_t id, int32_t job, double value)
+/* The row itself, out of line: dc_eventlog_add is left small enough to be
+ * inlined at its callers, where a disabled log (a run without a trace, a
+ * sweep's replication) costs a test instead of a call (15,000 calls and
+ * 0.3 M instructions in the flagship). */
+static __attribute__((noinline)) void add_row(dc_eventlog *log, double time_s, const char *kind,
+                                              const char *component, int32_t id, int32_t job, double value)
 {
-    if (!log || !log->enabled || log->failed)
-        return;
     if (log->n == log->cap) {
         size_t cap = log->cap ? 2 * log->cap : 256;
         dc_eventlog_row *grown = realloc(log->rows, cap * sizeof *grown);
@@ -87,6 +89,13 @@ void dc_eventlog_add(dc_eventlog *log, double time_s, const char *kind,
         log->n_flushed += log->n;
         log->n = 0;
     }
+}
+
+void dc_eventlog_add(dc_eventlog *log, double time_s, const char *kind,
+                     const char *component, int32_t id, int32_t job, double value)
+{
+    if (log && log->enabled && !log->failed)
+        add_row(log, time_s, kind, component, id, job, value);
 }
 
 void dc_eventlog_set_sink(dc_eventlog *log, dc_eventlog_sink sink, void *ctx, size_t flush_rows)
