@@ -25,6 +25,7 @@ typedef struct slot {
     double banked_s;            /* remaining is as of then */
     dc_event_handle done_ev;    /* its completion at the current rate */
     uint32_t mark;              /* component search */
+    bool fresh;                 /* started since the last solve (dc_flows_changed) */
     dc_flow_done_fn done;
     void *ctx;
 } slot;
@@ -59,6 +60,9 @@ struct dc_flows {
     uint32_t *dirty_res, *dirty_slots;
     size_t n_dirty_res, n_dirty_slots, cap_dirty_res, cap_dirty_slots;
     uint32_t marker;
+    /* the last solve's transfers whose rate changed (dc_flows_changed) */
+    dc_flow_id *changed;
+    size_t n_changed, cap_changed;
     /* scratch for a component */
     uint32_t *c_slots, *c_res;
     int *local;                 /* resource -> index in the component, -1 */
@@ -101,8 +105,17 @@ void dc_flows_destroy(dc_flows *fl)
     free(fl->c_slots);
     free(fl->c_res);
     free(fl->local);
+    free(fl->changed);
     free(fl);
 }
+
+size_t dc_flows_changed(const dc_flows *fl, const dc_flow_id **ids)
+{
+    *ids = fl->changed;
+    return fl->n_changed;
+}
+
+size_t dc_flows_slot(dc_flow_id id) { return (size_t)(id & 0xffffffffu) - 1; }
 
 int dc_flows_on_rerate(dc_flows *fl, dc_flow_rerate_fn fn, void *ctx)
 {
@@ -356,6 +369,7 @@ static void rerate(dc_flows *fl)
     for (size_t i = 0; i < fl->n_dirty_res; i++)
         fl->res[fl->dirty_res[i]].dirty = false;
     fl->n_dirty_res = fl->n_dirty_slots = 0;
+    ok = ok && grow((void **)&fl->changed, &fl->cap_changed, n_s + 1, sizeof *fl->changed);
     double *rates = ok ? malloc((n_s + 1) * sizeof *rates) : NULL;
     int rc = rates ? solve_component(fl, n_s, n_r, NULL, rates) : DC_ENOMEM;
     if (rc != DC_OK) {
@@ -364,10 +378,14 @@ static void rerate(dc_flows *fl)
         return;
     }
     double now = dc_sim_now(fl->sim);
+    fl->n_changed = 0;
     for (size_t i = 0; i < n_s; i++) {
         size_t idx = fl->c_slots[i];
         slot *s = &fl->slots[idx];
         bank_slot(fl, s, now);
+        if (s->fresh || rates[i] != s->rate)
+            fl->changed[fl->n_changed++] = make_id(idx, s->gen);
+        s->fresh = false;
         s->rate = rates[i];
         dc_sim_cancel(fl->sim, &s->done_ev);
         if (isfinite(s->remaining) && s->rate > 0.0)
@@ -467,7 +485,7 @@ dc_flow_id dc_flows_start(dc_flows *fl, const int *res, size_t n_res, double wei
     slot *s = &fl->slots[index];
     uint32_t gen = s->gen + 1;
     *s = (slot){.live = true, .gen = gen, .n_res = n_res, .weight = weight, .cap = cap >= 0.0 ? cap : 0.0,
-                .amount = amount, .remaining = amount, .banked_s = dc_sim_now(fl->sim), .mark = 0, .done = done,
+                .amount = amount, .remaining = amount, .banked_s = dc_sim_now(fl->sim), .mark = 0, .fresh = true, .done = done,
                 .ctx = ctx};
     memcpy(s->res, res, n_res * sizeof *res);
     if (!attach(fl, index)) {

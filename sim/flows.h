@@ -68,4 +68,12 @@ void dc_flows_release(dc_flows *fl);
 /* Calls fn(sim, ctx) after every new allocation.  DC_OK or DC_ENOMEM. */
 int dc_flows_on_rerate(dc_flows *fl, dc_flow_rerate_fn fn, void *ctx);
 
+/* Inside fn: the transfers whose rate that allocation changed (a new
+ * transfer's first rate counts as a change), so that a listener need not
+ * look at every transfer it follows; valid until the next allocation. */
+size_t dc_flows_changed(const dc_flows *fl, const dc_flow_id **ids);
+/* The slot a live transfer occupies: 0 .. (most transfers live at once) - 1,
+ * for a caller's table indexed by transfer. */
+size_t dc_flows_slot(dc_flow_id id);
+
 #endif

@@ -935,6 +935,7 @@ typedef struct pf_state {
     int res[PF_RES];
     double capacity[PF_RES];
     int steps, bad, ended, wrong;
+    int listed, unlisted, extra; /* dc_flows_changed against the rates the test saw move */
     double now;
 } pf_state;
 
@@ -944,8 +945,19 @@ static void pf_rerate(dc_sim *sim, void *ctx)
 {
     pf_state *ps = ctx;
     double now = dc_sim_now(sim);
+    const dc_flow_id *ids;
+    size_t n_ids = dc_flows_changed(ps->fl, &ids);
     for (int i = 0; i < PF_MAX; i++)
         if (ps->f[i].live) {
+            /* listed exactly when its rate moved (a flow being started is not
+             * live here yet; one that completed is gone before its pf_done) */
+            bool gone = !ps->f[i].stream && !(dc_flows_remaining(ps->fl, ps->f[i].id) > 0.0);
+            bool listed = false, moved = !gone && dc_flows_rate(ps->fl, ps->f[i].id) != ps->f[i].rate;
+            for (size_t k = 0; k < n_ids; k++)
+                listed = listed || ids[k] == ps->f[i].id;
+            ps->listed += listed;
+            ps->unlisted += moved && !listed;
+            ps->extra += listed && !moved;
             ps->f[i].moved += ps->f[i].rate * (now - ps->f[i].since_s);
             ps->f[i].since_s = now;
             ps->f[i].rate = dc_flows_rate(ps->fl, ps->f[i].id);
@@ -1064,7 +1076,11 @@ static void test_flows_incremental(void)
     CU_ASSERT(ps.ended > 100);
     /* every transfer that ended had moved its amount, by the test's count */
     CU_ASSERT_EQUAL(ps.wrong, 0);
-    printf("\n  %d steps, %d transfers completed", ps.steps, ps.ended);
+    /* the re-rated flows a listener is given are exactly those whose rate moved */
+    CU_ASSERT_EQUAL(ps.unlisted, 0);
+    CU_ASSERT_EQUAL(ps.extra, 0);
+    CU_ASSERT(ps.listed > 1000);
+    printf("\n  %d steps, %d transfers completed, %d re-rated flows listed", ps.steps, ps.ended, ps.listed);
     dc_flows_destroy(ps.fl);
     gsl_rng_free(ps.rng);
     dc_sim_destroy(sim);

@@ -109,6 +109,7 @@ typedef struct dset {
     double seen[3];        /* the rates the job last read */
     bool standing;
     int32_t at;            /* standing: its place in st->standing */
+    uint32_t mark;         /* on_rerate: a candidate this time */
 } dset;
 
 struct dc_storage {
@@ -140,6 +141,15 @@ struct dc_storage {
     int32_t *scratch;     /* jobs whose stream rates changed */
     int32_t *standing;    /* the dsets whose streams stand */
     size_t n_standing;
+    /* on_rerate looks only at the datasets whose streams the solve
+     * re-rated (dc_flows_changed) and at those told last time whose job
+     * has not read its rates since (stale), not at every standing one */
+    int32_t *slot_dset;   /* a flow's slot -> the dset whose stream it is, -1 */
+    size_t cap_slot_dset;
+    int32_t *stale;
+    size_t n_stale;
+    uint64_t *cand;       /* (standing place << 32) | dset */
+    uint32_t mark;
 };
 
 dc_storage *dc_storage_of(dc_sim *sim)
@@ -454,11 +464,18 @@ int dc_storage_dataset_register(dc_storage *st, int32_t job, uint32_t nodes)
         if (s)
             st->scratch = s;
         int32_t *w = s ? realloc(st->standing, ncap * sizeof *w) : NULL;
+        if (w)
+            st->standing = w;
+        int32_t *z = w ? realloc(st->stale, ncap * sizeof *z) : NULL;
+        if (z)
+            st->stale = z;
+        uint64_t *q = z ? realloc(st->cand, ncap * sizeof *q) : NULL;
+        if (q)
+            st->cand = q;
         if (a)
             st->dsets = a;
-        if (!a || !s || !w)
+        if (!a || !s || !w || !z || !q)
             return DC_ENOMEM;
-        st->standing = w;
         st->cap_dsets = ncap;
     }
     dset *d = &st->dsets[st->n_dsets];
@@ -468,6 +485,27 @@ int dc_storage_dataset_register(dc_storage *st, int32_t job, uint32_t nodes)
     d->share[2] = st->cache >= 0 ? 1.0 - d->hit : 0.0;
     st->dset_of[job] = (int32_t)st->n_dsets++;
     return DC_OK;
+}
+
+/* The flow id (a stream of dataset di) in slot_dset. */
+static void slot_set(dc_storage *st, dc_flow_id id, int32_t di)
+{
+    size_t sl = dc_flows_slot(id);
+    if (sl >= st->cap_slot_dset) {
+        size_t ncap = st->cap_slot_dset ? 2 * st->cap_slot_dset : 64;
+        while (ncap <= sl)
+            ncap *= 2;
+        int32_t *g = realloc(st->slot_dset, ncap * sizeof *g);
+        if (!g) {
+            dc_sim_fail(st->sim, DC_ENOMEM, "out of memory starting a dataset stream");
+            return;
+        }
+        for (size_t i = st->cap_slot_dset; i < ncap; i++)
+            g[i] = -1;
+        st->slot_dset = g;
+        st->cap_slot_dset = ncap;
+    }
+    st->slot_dset[sl] = di;
 }
 
 /* The job's streams start with the demand it last set (it holds nodes). */
@@ -492,6 +530,8 @@ static void streams_stand(dc_storage *st, dset *d)
         stream_target(st, k, &t, &dir);
         size_t n = flow_path(st, t, dir, d->nodes, g, res, &cap);
         d->stream[k] = dc_flows_start(st->flows, res, n, d->nodes ? d->nodes : 1, d->demand[k], INFINITY, NULL, NULL);
+        if (d->stream[k] != DC_FLOW_NONE)
+            slot_set(st, d->stream[k], (int32_t)(d - st->dsets));
     }
     dc_flows_release(st->flows);
 }
@@ -506,6 +546,8 @@ static void streams_fall(dc_storage *st, dset *d)
     st->dsets[last].at = d->at;
     dc_flows_hold(st->flows);
     for (int k = 0; k < 3; k++) {
+        if (d->stream[k] != DC_FLOW_NONE)
+            st->slot_dset[dc_flows_slot(d->stream[k])] = -1;
         dc_flows_stop(st->flows, d->stream[k]);
         d->stream[k] = DC_FLOW_NONE;
     }
@@ -560,15 +602,59 @@ double dc_storage_dataset_cache_hit(const dc_storage *st, int32_t job)
 
 /* After every new allocation: the jobs whose streams now get other rates
  * hear of it ("storage_changed" with the job). */
+/* Dataset di is looked at by this on_rerate (once, if its streams stand). */
+static void cand_add(dc_storage *st, int32_t di, size_t *nc)
+{
+    dset *d = &st->dsets[di];
+    if (d->standing && d->mark != st->mark) {
+        d->mark = st->mark;
+        st->cand[(*nc)++] = (uint64_t)(uint32_t)d->at << 32 | (uint32_t)di;
+    }
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Tells the jobs whose streams' rates differ from what they last read, in
+ * the order of st->standing (as a scan of every standing dataset would):
+ * the candidates are the datasets of the flows this solve re-rated and
+ * those told before whose job has not read since, which hold every such
+ * job (a rate changes only in a solve; reading makes seen the rate). */
 static void on_rerate(dc_sim *sim, void *ctx)
 {
     dc_storage *st = ctx;
-    size_t n = 0;
-    for (size_t i = 0; i < st->n_standing; i++) {
-        const dset *d = &st->dsets[st->standing[i]];
+    size_t n = 0, nc = 0;
+    st->mark++;
+    const dc_flow_id *ids;
+    size_t n_ids = dc_flows_changed(st->flows, &ids);
+    for (size_t i = 0; i < n_ids; i++) {
+        size_t sl = dc_flows_slot(ids[i]);
+        if (sl < st->cap_slot_dset && st->slot_dset[sl] >= 0)
+            cand_add(st, st->slot_dset[sl], &nc);
+    }
+    for (size_t i = 0; i < st->n_stale; i++)
+        cand_add(st, st->stale[i], &nc);
+    if (nc <= 16) { /* (qsort costs about a thousand instructions even for one) */
+        for (size_t i = 1; i < nc; i++)
+            for (size_t j = i; j > 0 && st->cand[j - 1] > st->cand[j]; j--) {
+                uint64_t t = st->cand[j];
+                st->cand[j] = st->cand[j - 1];
+                st->cand[j - 1] = t;
+            }
+    } else {
+        qsort(st->cand, nc, sizeof *st->cand, cmp_u64);
+    }
+    st->n_stale = 0;
+    for (size_t i = 0; i < nc; i++) {
+        int32_t di = (int32_t)(uint32_t)st->cand[i];
+        const dset *d = &st->dsets[di];
         for (int k = 0; k < 3; k++)
             if (d->stream[k] != DC_FLOW_NONE && dc_flows_rate(st->flows, d->stream[k]) != d->seen[k]) {
                 st->scratch[n++] = d->job;
+                st->stale[st->n_stale++] = di;
                 break;
             }
     }
@@ -943,6 +1029,9 @@ static void storage_destroy(void *state)
     free(st->free_jios);
     free(st->dsets);
     free(st->scratch);
+    free(st->slot_dset);
+    free(st->stale);
+    free(st->cand);
     free(st->standing);
     dc_flows_destroy(st->flows);
 }
