@@ -690,6 +690,59 @@ static void test_network_failures_in_run(void)
     dc_sim_destroy(sim);
 }
 
+/* "network_changed" is told only when a ring the job was given (or its
+ * nodes' health) changed.  12 nodes of 8 GPUs on leaves of 4 with 8
+ * spares; nodes fail every ~50 h each and the job restarts on a spare.
+ * Its rings, ordered by location, leave each leaf they span once, so a
+ * ring's bandwidth and latency do not depend on which leaves the nodes
+ * are on: the job is told once (when it first computes) however often its
+ * nodes are replaced.  A job of 4 nodes starts inside one leaf: the first
+ * replacement makes its rings cross leaves (switch hops, uplinks at 1:4)
+ * and it is told again, but not at every replacement after that. */
+static const char replace_cfg[] =
+    "horizon_days = 20.0; stop_when_done = false;\n"
+    "cluster = { nodes = 12; spare_nodes = 8; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "job = { nodes = 12; params = 1e9; tokens = 1e16; mfu = 0.5; gpu_peak_tflops = 1000.0; };\n"
+    "network = { tiers = 2; nodes_per_leaf = 4; leaf_oversubscription = 1.0; };\n"
+    "parallelism = { tensor = 8; global_batch_tokens = 65536.0; seq_len = 4096; dp_overlap = 0.0; };\n"
+    "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 50.0; } );\n"
+    "repair = { crews = 0; law = \"constant\"; mean_h = 24.0; };\n"
+    "trace = { events = false; };\n";
+
+static void count_told(dc_sim *sim, void *ctx, const void *payload)
+{
+    (void)sim;
+    (void)payload;
+    (*(int *)ctx)++;
+}
+
+static int told_in_run(const char *const *sets, size_t n_sets, double *interruptions)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_simrun_build(replace_cfg, sets, n_sets, -1, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    int told = 0;
+    CU_ASSERT_EQUAL(dc_sim_subscribe(sim, dc_sim_signal(sim, "network_changed"), count_told, &told), DC_OK);
+    sim = dc_simrun_run(sim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    *interruptions = dc_simrun_fig(sim, "job.interruptions");
+    dc_sim_destroy(sim);
+    return told;
+}
+
+static void test_told_when_rings_change(void)
+{
+    double flat_int = 0, over_int = 0;
+    int flat = told_in_run(NULL, 0, &flat_int);
+    const char *leaf_sets[] = {"network.leaf_oversubscription=4.0", "cluster.nodes=4", "job.nodes=4"};
+    int over = told_in_run(leaf_sets, 3, &over_int);
+    printf("\n  12 nodes: told %d times in %.0f interruptions; 4 nodes in a leaf: told %d times in %.0f", flat,
+           flat_int, over, over_int);
+    CU_ASSERT(flat_int >= 10 && over_int >= 10);
+    CU_ASSERT_EQUAL(flat, 1);
+    CU_ASSERT(over > 1 && over < over_int + 1);
+}
+
 static const char storage_cfg[] =
     "horizon_days = 10.0; stop_when_done = false;\n"
     "cluster = { nodes = 4; gpus_per_node = 8; nodes_per_rack = 4; };\n"
@@ -996,7 +1049,9 @@ static int register_suites(void)
     DC_TEST_SUITE("step time", {"by hand", test_step_time_by_hand}, {"scaling efficiency", test_scaling_efficiency},
                   {"memory", test_memory});
     DC_TEST_SUITE("in a run", {"job at the step time", test_job_runs_at_step_time},
-                  {"network failures", test_network_failures_in_run}, {"storage tiers", test_storage}, {"tier failures", test_tier_failures},
+                  {"network failures", test_network_failures_in_run},
+                  {"network_changed only when a ring changes", test_told_when_rings_change},
+                  {"storage tiers", test_storage}, {"tier failures", test_tier_failures},
                   {"data stall", test_data_stall}, {"a transfer slows the data stream", test_transfer_slows_stream},
                   {"optimizer offload", test_offload});
     /* The lessons of scenarios/teach/ are run by tests/lessons.sh. */
