@@ -34,6 +34,9 @@ struct dc_sizer {
     aset *asets;
     size_t n_asets, cap_asets;
     bool evaluated_any;
+    /* where an interruption stopped the search (dc_sizer_stopped) */
+    bool stopped, stopped_setting_up;
+    uint64_t stopped_nodes;
 };
 
 static void free_list(char **v, size_t n)
@@ -291,6 +294,25 @@ static int refuse(aset *a, dc_size_eval *e, const dc_error *why, const dc_size_e
     return DC_OK;
 }
 
+static int interrupted(dc_sizer *s, uint64_t n, bool setting_up, dc_error *err)
+{
+    s->stopped = true;
+    s->stopped_nodes = n;
+    s->stopped_setting_up = setting_up;
+    return dc_error_set(err, DC_EINTERNAL, "interrupted");
+}
+
+bool dc_sizer_stopped(const dc_sizer *s, uint64_t *job_nodes, bool *setting_up, size_t *evaluated)
+{
+    size_t n = 0;
+    for (size_t a = 0; a < s->n_asets; a++)
+        n += s->asets[a].n_evals;
+    *job_nodes = s->stopped_nodes;
+    *setting_up = s->stopped_setting_up;
+    *evaluated = n;
+    return s->stopped;
+}
+
 int dc_sizer_evaluate(dc_sizer *s, size_t id, uint64_t n, const dc_size_eval **out, dc_error *err)
 {
     if (id >= s->n_asets || n == 0 || (n % s->shape.step_nodes != 0 && n != s->shape.job_nodes))
@@ -303,7 +325,7 @@ int dc_sizer_evaluate(dc_sizer *s, size_t id, uint64_t n, const dc_size_eval **o
             return DC_OK;
         }
     if (s->spec.cancel && *s->spec.cancel)
-        return dc_error_set(err, DC_EINTERNAL, "interrupted");
+        return interrupted(s, n, true, err);
 
     dc_size_eval *e = calloc(1, sizeof *e);
     char **sets = NULL;
@@ -347,6 +369,8 @@ int dc_sizer_evaluate(dc_sizer *s, size_t id, uint64_t n, const dc_size_eval **o
         .text_name = s->spec.text_name,
         .schemas = s->spec.schemas,
         .build = s->spec.build,
+        .build_cancellable = s->spec.build_cancellable,
+        .cancel = s->spec.cancel,
         .sets = (const char *const *)sets,
         .n_sets = n_sets,
         .reps = s->spec.reps,
@@ -355,6 +379,10 @@ int dc_sizer_evaluate(dc_sizer *s, size_t id, uint64_t n, const dc_size_eval **o
     size_t threads = s->spec.threads ? s->spec.threads : 1;
     dc_error why = {0};
     rc = dc_sweep_create(&sp, threads, &sw, &why);
+    if (rc != DC_OK && s->spec.cancel && *s->spec.cancel) {
+        rc = interrupted(s, n, true, err); /* in the validation build */
+        goto done;
+    }
     if (rc == DC_OK && s->spec.check)
         rc = s->spec.check(s->spec.check_ctx, dc_sweep_scenario(sw, 0), &why);
     if (rc != DC_OK) {
@@ -394,7 +422,7 @@ int dc_sizer_evaluate(dc_sizer *s, size_t id, uint64_t n, const dc_size_eval **o
     if (rc != DC_OK)
         goto done;
     if (dc_sweep_rows_done(sw) < e->reps) {
-        rc = dc_error_set(err, DC_EINTERNAL, "interrupted");
+        rc = interrupted(s, n, false, err);
         goto done;
     }
     e->ideal_days = NAN;

@@ -87,6 +87,9 @@ typedef struct dc_size_spec {
     const char *text_name;     /* its name in messages */
     const dc_param *const *schemas;
     dc_sweep_build_fn build;   /* dc_build (models/registry.h) */
+    /* dc_build_cancellable: with cancel, a signal stops a size's runs while
+     * they are set up too (seconds for a stream of a million jobs); may be NULL. */
+    dc_sweep_build_cancellable_fn build_cancellable;
     const char *const *sets;   /* the user's --set assignments */
     size_t n_sets;
     size_t reps;               /* replications per size */
@@ -173,6 +176,11 @@ int dc_sizer_assume(dc_sizer *s, const char *const *sets, size_t n, size_t *id, 
  * DC_OK with refused set, except the first size ever evaluated (the
  * scenario's own), whose error is returned. */
 int dc_sizer_evaluate(dc_sizer *s, size_t id, uint64_t n, const dc_size_eval **out, dc_error *err);
+/* After an evaluation stopped by *cancel ("interrupted"): the size it was
+ * evaluating, whether its runs were still being set up (the validation
+ * build, or none begun) rather than running, and how many sizes had been
+ * evaluated (all assumption sets).  False when none was interrupted. */
+bool dc_sizer_stopped(const dc_sizer *s, uint64_t *job_nodes, bool *setting_up, size_t *evaluated);
 
 /* Replications of e whose job finished within t days. */
 size_t dc_size_met(const dc_size_eval *e, double t_days);

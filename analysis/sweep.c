@@ -336,6 +336,7 @@ int dc_sweep_create(const dc_sweep_spec *spec, size_t workers, dc_sweep **out, d
     sw->reps = spec->reps;
     sw->build = spec->build;
     sw->build_cancellable = spec->build_cancellable;
+    sw->cancel = spec->cancel;
     sw->points = 1;
     int rc = DC_OK;
     dc_scenario *base = NULL;
@@ -416,8 +417,14 @@ int dc_sweep_create(const dc_sweep_spec *spec, size_t workers, dc_sweep **out, d
                 goto fail;
             if (w == 0) {
                 dc_sim *sim = NULL;
-                rc = sw->build(sw->sc[0][g], (int64_t)sw->base_seed, &sim, err);
+                rc = sw->build_cancellable && sw->cancel
+                         ? sw->build_cancellable(sw->sc[0][g], (int64_t)sw->base_seed, sw->cancel, &sim, err)
+                         : sw->build(sw->sc[0][g], (int64_t)sw->base_seed, &sim, err);
                 dc_sim_destroy(sim);
+                if (rc != DC_OK && sw->cancel && *sw->cancel) {
+                    rc = dc_error_set(err, DC_EINTERNAL, "interrupted");
+                    goto fail;
+                }
                 if (rc != DC_OK) {
                     if (sw->n_axes > 0)
                         vary_message(sw, err, g);

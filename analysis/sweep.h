@@ -69,6 +69,11 @@ typedef struct dc_sweep_spec {
     size_t reps;
     int64_t seed;             /* < 0: the scenario's */
     bool force;               /* lift DC_SWEEP_MAX_POINTS */
+    /* Optional, with build_cancellable: polled by dc_sweep_create's
+     * validation builds too (a signal while the first grid point is set up
+     * stops it: DC_EINTERNAL "interrupted"), and the runs' flag as
+     * dc_sweep_set_cancel sets it. */
+    const volatile sig_atomic_t *cancel;
 } dc_sweep_spec;
 
 typedef struct dc_sweep dc_sweep;

@@ -487,6 +487,7 @@ int dc_cmd_size(int argc, char **argv)
         .text_name = "(embedded 10k_gpu.cfg)",
         .schemas = dc_schemas(),
         .build = dc_build,
+        .build_cancellable = dc_build_cancellable,
         .sets = sets,
         .n_sets = n_sets,
         .reps = (size_t)reps,
@@ -661,7 +662,17 @@ fail:
     if (prog.show && prog.done)
         fputs("\r\033[K", stderr);
     if (dc_cli_interrupted()) {
-        fprintf(stderr, "dcsim: size interrupted by %s\n", dc_cli_signal_name(dc_cli_interrupted()));
+        /* as run and sweep say it: where it stopped, and that nothing was written */
+        uint64_t at = 0;
+        bool setting_up = false;
+        size_t done = 0;
+        char where[160] = "";
+        if (sz && dc_sizer_stopped(sz, &at, &setting_up, &done))
+            snprintf(where, sizeof where, " while %s %llu job nodes (%zu size%s evaluated)",
+                     setting_up ? "setting up the runs of" : "running", (unsigned long long)at, done,
+                     done == 1 ? "" : "s");
+        fprintf(stderr, "dcsim: size interrupted by %s%s: no answer%s\n", dc_cli_signal_name(dc_cli_interrupted()),
+                where, plot ? ", no figure written" : "");
         status = dc_cli_signal_status(dc_cli_interrupted());
     } else {
         status = dc_cli_fail(&err);

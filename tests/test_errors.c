@@ -339,6 +339,20 @@ static const err_case cases[] = {
      "  duration = { law = \"lognormal\"; median_h = 2.0; sigma = 1.0; }; } );\n",
      NULL, 0, NULL, 0, SIGTERM, true, {"run", "@CFG", "-o", "@OUT"}, 143,
      {"interrupted by SIGTERM while setting up the run (0 of 365 simulated days)", "no trace written"}, NULL},
+    /* dcsim size: the signal lands while the first size's runs are set up
+     * (its validation build of a million jobs); before dc_build_cancellable
+     * reached size's sweeps that build ran to its end (1.0-1.5 s) and the
+     * message said only "size interrupted by SIGTERM". */
+    {"size interrupted by SIGTERM while setting up a million jobs",
+     "horizon_days = 365.0;\ncluster = { nodes = 12500; };\njob = { nodes = 1024; work_gpu_h = 1.0e6; };\n"
+     "jobs = ( { name = \"s\"; count = 1000000;\n  interarrival = { law = \"exponential\"; mean_h = 0.0005; };\n"
+     "  nodes_min = 1; nodes_max = 64;\n  duration = { law = \"lognormal\"; median_h = 2.0; sigma = 1.0; }; } );\n",
+     NULL, 0, NULL, 0, SIGTERM, false,
+     {"size", "@CFG", "--deadline-days", "30", "--reps", "2", "--threads", "1", "--no-plans", "--plot", "@DIR/c.png"},
+     143,
+     {"size interrupted by SIGTERM while setting up the runs of 1024 job nodes (0 sizes evaluated)",
+      "no answer, no figure written"},
+     NULL},
     {"sweep interrupted by SIGINT", NULL, NULL, 0, NULL, 0, SIGINT, false,
      {"sweep", "@SMALL", "--reps", "100000", "--threads", "1", "--quiet", "-o", "@OUT", "--set", "horizon_days=300",
       "--set", "job.work_gpu_h=1e9"},
