@@ -86,19 +86,6 @@ static void show(const char *s, size_t len, char *buf, size_t size)
     buf[n] = '\0';
 }
 
-/* Appends len bytes and a NUL to the text buffer; returns the offset. */
-static bool add_text(dc_csv *csv, const char *s, size_t len, size_t *off)
-{
-    if (len > SIZE_MAX - csv->text_len - 1
-        || !grow((void **)&csv->text, &csv->text_cap, csv->text_len + len + 1, 1))
-        return false;
-    memcpy(csv->text + csv->text_len, s, len);
-    *off = csv->text_len;
-    csv->text_len += len;
-    csv->text[csv->text_len++] = '\0';
-    return true;
-}
-
 static bool add_off(dc_csv *csv, size_t off)
 {
     if (!grow((void **)&csv->off, &csv->off_cap, csv->n_off + 1, sizeof *csv->off))
@@ -110,81 +97,79 @@ static bool add_off(dc_csv *csv, size_t off)
 static bool blank(char c) { return c == ' ' || c == '\t'; }
 
 /* Parses one line [p, end) into fields appended to csv; returns the field
- * count, or -1 with err set. */
+ * count, or -1 with err set.  The line is copied once into the text
+ * buffer and its fields are cut there: a NUL after each (trailing blanks
+ * cut), a quoted field unquoted in place (never longer than its text),
+ * rather than a copy and a buffer check per field. */
 static long parse_line(dc_csv *csv, const char *p, const char *end, size_t line, dc_error *err)
 {
+    size_t len = (size_t)(end - p);
+    if (len > SIZE_MAX - csv->text_len - 1 || !grow((void **)&csv->text, &csv->text_cap, csv->text_len + len + 1, 1)) {
+        dc_error_set(err, DC_ENOMEM, "%s: out of memory reading line %zu", csv->name, line);
+        return -1;
+    }
+    char *base = csv->text + csv->text_len;
+    memcpy(base, p, len);
+    base[len] = '\0';
+    csv->text_len += len + 1;
+    char *q = base, *stop = base + len;
     long n = 0;
-    char *scratch = NULL; /* unquoted text of a quoted field */
     for (;;) {
-        while (p < end && blank(*p))
-            p++;
-        size_t off;
-        if (p < end && *p == '"') {
-            const char *q = ++p;
-            size_t len = 0;
-            free(scratch);
-            scratch = malloc((size_t)(end - q) + 1);
-            if (!scratch)
-                goto oom;
+        while (q < stop && blank(*q))
+            q++;
+        char *start = q, *cut;
+        if (q < stop && *q == '"') {
+            char *w = q++;
             for (;;) {
-                if (q == end) {
+                if (q == stop) {
                     dc_error_set(err, DC_EINPUT, "%s:%zu: unterminated quote in field %ld", csv->name, line, n + 1);
-                    goto bad;
+                    return -1;
                 }
                 if (*q == '"') {
-                    if (q + 1 < end && q[1] == '"') {
-                        scratch[len++] = '"';
+                    if (q + 1 < stop && q[1] == '"') {
+                        *w++ = '"';
                         q += 2;
                         continue;
                     }
                     q++;
                     break;
                 }
-                scratch[len++] = *q++;
+                *w++ = *q++;
             }
-            p = q;
-            while (p < end && blank(*p))
-                p++;
-            if (p < end && *p != ',') {
+            cut = w;
+            while (q < stop && blank(*q))
+                q++;
+            if (q < stop && *q != ',') {
                 char shown[48];
-                show(p, (size_t)(end - p), shown, sizeof shown);
+                show(q, (size_t)(stop - q), shown, sizeof shown);
                 dc_error_set(err, DC_EINPUT, "%s:%zu: text after the closing quote of field %ld (\"%s\")", csv->name,
                              line, n + 1, shown);
-                goto bad;
+                return -1;
             }
-            if (!add_text(csv, scratch, len, &off))
-                goto oom;
         } else {
-            const char *s = p;
-            while (p < end && *p != ',') {
-                if (*p == '"') {
+            while (q < stop && *q != ',') {
+                if (*q == '"') {
                     dc_error_set(err, DC_EINPUT, "%s:%zu: a quote inside unquoted field %ld", csv->name, line, n + 1);
-                    goto bad;
+                    return -1;
                 }
-                p++;
+                q++;
             }
-            const char *e = p;
-            while (e > s && blank(e[-1]))
-                e--;
-            if (!add_text(csv, s, (size_t)(e - s), &off))
-                goto oom;
+            cut = q;
+            while (cut > start && blank(cut[-1]))
+                cut--;
         }
-        if (!add_off(csv, off))
-            goto oom;
+        bool more = q < stop && *q == ','; /* (before the cut, which may fall on the comma) */
+        *cut = '\0';
+        if (!add_off(csv, (size_t)(start - csv->text))) {
+            dc_error_set(err, DC_ENOMEM, "%s: out of memory reading line %zu", csv->name, line);
+            return -1;
+        }
         n++;
-        if (p < end && *p == ',') {
-            p++;
-            continue;
-        }
-        break;
+        if (!more)
+            break;
+        q++;
     }
-    free(scratch);
     return n;
-oom:
-    dc_error_set(err, DC_ENOMEM, "%s: out of memory reading line %zu", csv->name, line);
-bad:
-    free(scratch);
-    return -1;
 }
 
 int dc_csv_read_string(const char *text, size_t len, const char *display_name,
