@@ -51,12 +51,13 @@ dc_series_set *dc_series_set_create(void)
     return calloc(1, sizeof(dc_series_set));
 }
 
-/* A series' arrays of MAP_BYTES or more are mapped pages of their own,
- * grown by mremap: the kernel moves the pages instead of realloc copying
- * every point at each doubling (the flagship's trace records 120,000
- * points: 1.9 M instructions of copies; the power model's kept series
- * 0.7 M in every run and sweep replication).  Smaller ones are malloc's. */
-#define MAP_BYTES ((size_t)64 << 10)
+/* A series' arrays of MAP_BYTES (a page) or more are mapped pages of
+ * their own, grown by mremap: the kernel moves the pages instead of
+ * realloc copying every point at each doubling (the flagship's trace
+ * records 120,000 points: 2.7 M instructions of copies; the power model's
+ * kept series 0.9 M in every run and sweep replication).  Smaller ones,
+ * up to 511 points, are malloc's. */
+#define MAP_BYTES ((size_t)4 << 10)
 
 static bool mapped(size_t cap)
 {
