@@ -286,7 +286,7 @@ struct jobs_model {
     dc_jobtable *table;         /* the /jobs rows */
     job_model *spare;           /* ended jobs' records (by next_live), reused by the next arrivals */
     dc_steptime *steptime;      /* found at start, for the rows' mean_step_s */
-    dc_scheduler *sched;        /* found at start, for the records made at arrival */
+    dc_scheduler *sched;        /* found at init and at start, for the jobs' records */
     int comm_source;            /* the "communication" speed source (-1: none), for the rows' comm_share */
     uint32_t *span_mark;        /* scratch: a rack's or pod's last marker */
     uint32_t span_marker;
@@ -2004,7 +2004,7 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     j->sim = sim;
     j->cluster = m->cluster;
     j->log = dc_sim_eventlog(sim);
-    j->sched = dc_scheduler_of(sim);
+    j->sched = m->sched;
     dc_jobspec_copy_name(j->name, sizeof j->name, sp->name);
     dc_jobspec_copy_name(j->user, sizeof j->user, sp->user);
     dc_jobspec_copy_name(j->cls, sizeof j->cls, info->chain.class_name ? info->chain.class_name : "");
@@ -2277,6 +2277,7 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     jobs_model *m = state;
     m->sim = sim;
     m->cluster = dc_cluster_of(sim);
+    m->sched = dc_scheduler_of(sim); /* (found again at start) */
     int stop = 1;
     config_lookup_bool(dc_scenario_config(sc), "stop_when_done", &stop);
     m->stop_when_done = stop;
