@@ -699,6 +699,60 @@ bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node)
     return true;
 }
 
+uint32_t dc_cluster_take_idle_n(dc_cluster *c, int32_t job, uint32_t n, uint32_t *out)
+{
+    job_slot *j = &c->jobs[job];
+    uint32_t k = n < c->idle_count ? n : c->idle_count; /* the idle list's length */
+    if (k == 0)
+        return 0;
+    /* the capacity list_add's doublings would reach */
+    uint32_t cap = j->cap;
+    while (cap - j->held < k) {
+        uint32_t ncap = cap ? 2 * cap : (j->nodes ? j->nodes : 1);
+        if (ncap <= cap) {
+            cap = UINT32_MAX;
+            break;
+        }
+        cap = ncap;
+    }
+    if (cap != j->cap) {
+        uint32_t *g = cap - j->held >= k ? realloc(j->list, (size_t)cap * sizeof *g) : NULL;
+        if (!g) {
+            dc_sim_fail(c->sim, DC_ENOMEM, "out of memory giving a node to a job");
+            return 0;
+        }
+        j->list = g;
+        j->cap = cap;
+    }
+    bank(c); /* once: at one instant a second bank adds nothing */
+    int32_t x = c->idle_head;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t node = (uint32_t)x;
+        x = c->idle_next[node];
+        c->node_pos[node] = j->held;
+        j->list[j->held++] = node;
+        NODE_DEC(c, node, idle_count);
+        c->type_idle[dc_cluster_node_type(c, node)]--;
+        c->state[node] = DC_NODE_BUSY;
+        c->job_of[node] = job;
+        NODE_INC(c, node, n_busy);
+        if (out)
+            out[i] = node;
+    }
+    c->idle_head = x;
+    if (x >= 0)
+        c->idle_prev[x] = -1;
+    else
+        c->idle_tail = -1;
+    j->changes += k - 1;
+    held_changed(c, job); /* the k-th change, and the job noted once */
+    if (j->tracked)
+        c->tracked_gpus += (uint64_t)k * dc_cluster_job_gpus_per_node(c, job);
+    if (j->tracked && j->cpu)
+        c->tracked_cpu_nodes += k;
+    return k;
+}
+
 bool dc_cluster_take_node(dc_cluster *c, int32_t job, uint32_t node)
 {
     if (node >= c->n_nodes || c->state[node] != DC_NODE_IDLE)

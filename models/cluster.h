@@ -354,6 +354,11 @@ dc_vclock *dc_cluster_job_clock(const dc_cluster *c, int32_t job);
 
 /* Takes the longest-idle node for job; false when none is idle. */
 bool dc_cluster_take_idle(dc_cluster *c, int32_t job, uint32_t *node);
+/* Takes the n longest-idle nodes (fewer when fewer are idle) for job, as n
+ * calls of dc_cluster_take_idle would, in one pass (a job of a million
+ * nodes starting); their numbers into out (NULL: not wanted) in that order.
+ * Returns how many. */
+uint32_t dc_cluster_take_idle_n(dc_cluster *c, int32_t job, uint32_t n, uint32_t *out);
 /* A job gives a healthy node back. */
 void dc_cluster_release(dc_cluster *c, uint32_t node);
 /* Takes a given IDLE node for job (placement chooses which: scheduler.h);

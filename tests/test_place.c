@@ -17,7 +17,11 @@
  * - the scheduler's idle counts and the policies' stay consistent with the
  *   cluster through failures and repairs (breakdown sums to capacity);
  * - an unknown policy through the dcsim program: file, line, key, the
- *   choices, exit status 2. */
+ *   choices, exit status 2;
+ * - the cluster's bulk take (dc_cluster_take_idle_n, the fifo policy's
+ *   placement) against one dc_cluster_take_idle per node: the same nodes
+ *   in the same order, idle list, states, job lists and counts, over 3,000
+ *   random takes and releases of two jobs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,6 +296,87 @@ static void test_consistent(void)
 
 static char tmpdir[256];
 
+static uint64_t mix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* Whether two clusters agree on everything a take or a release changes. */
+static bool same_clusters(const dc_cluster *a, const dc_cluster *b, const int32_t *jobs, size_t n_jobs)
+{
+    uint32_t n = dc_cluster_node_count(a);
+    if (dc_cluster_idle_count(a) != dc_cluster_idle_count(b) || dc_cluster_type_idle_count(a, 0) != dc_cluster_type_idle_count(b, 0))
+        return false;
+    int32_t x = dc_cluster_idle_first(a), y = dc_cluster_idle_first(b);
+    for (uint32_t k = 0; k <= n && (x >= 0 || y >= 0); k++) {
+        if (x != y)
+            return false;
+        x = dc_cluster_idle_next(a, (uint32_t)x);
+        y = dc_cluster_idle_next(b, (uint32_t)y);
+    }
+    if (x >= 0 || y >= 0)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (dc_cluster_node_state(a, i) != dc_cluster_node_state(b, i) || dc_cluster_node_job(a, i) != dc_cluster_node_job(b, i))
+            return false;
+    for (size_t j = 0; j < n_jobs; j++) {
+        uint32_t na, nb;
+        const uint32_t *la = dc_cluster_job_node_list(a, jobs[j], &na), *lb = dc_cluster_job_node_list(b, jobs[j], &nb);
+        if (na != nb || (na > 0 && memcmp(la, lb, na * sizeof *la) != 0) ||
+            dc_cluster_job_nodes_changes(a, jobs[j]) != dc_cluster_job_nodes_changes(b, jobs[j]))
+            return false;
+    }
+    return true;
+}
+
+static void test_take_idle_n(void)
+{
+    const char *text = "horizon_days = 1.0;\ncluster = { nodes = 48; gpus_per_node = 8; nodes_per_rack = 4; };\n";
+    dc_error err = {0};
+    dc_sim *sa = dc_simrun_build(text, NULL, 0, 1, &err), *sb = dc_simrun_build(text, NULL, 0, 1, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sa);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sb);
+    dc_cluster *a = dc_cluster_of(sa), *b = dc_cluster_of(sb);
+    int32_t jobs[2];
+    for (size_t j = 0; j < 2; j++) {
+        jobs[j] = dc_cluster_add_job(a, 16);
+        CU_ASSERT_EQUAL_FATAL(dc_cluster_add_job(b, 16), jobs[j]);
+    }
+    uint64_t rng = 11;
+    size_t bad = 0, taken = 0, released = 0, short_takes = 0;
+    for (int op = 0; op < 3000; op++) {
+        int32_t job = jobs[mix64(&rng) % 2];
+        if (mix64(&rng) % 2) {
+            uint32_t k = (uint32_t)(mix64(&rng) % 13), out_a[16], out_b[16], got_b = 0, node;
+            bool with_out = mix64(&rng) % 4 != 0;
+            uint32_t got_a = dc_cluster_take_idle_n(a, job, k, with_out ? out_a : NULL);
+            while (got_b < k && dc_cluster_take_idle(b, job, &node))
+                out_b[got_b++] = node;
+            bad += got_a != got_b || (with_out && got_a > 0 && memcmp(out_a, out_b, got_a * sizeof *out_a) != 0);
+            taken += got_a;
+            short_takes += got_a < k;
+        } else {
+            uint32_t n_held;
+            const uint32_t *list = dc_cluster_job_node_list(a, job, &n_held);
+            for (uint64_t r = mix64(&rng) % 4; n_held > 0 && r > 0; r--) {
+                uint32_t node = list[mix64(&rng) % n_held];
+                dc_cluster_release(a, node);
+                dc_cluster_release(b, node);
+                list = dc_cluster_job_node_list(a, job, &n_held);
+                released++;
+            }
+        }
+        bad += !same_clusters(a, b, jobs, 2);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(taken > 1000 && released > 1000 && short_takes > 10); /* it took, gave back and ran out */
+    dc_sim_destroy(sa);
+    dc_sim_destroy(sb);
+}
+
 static void test_bad_policy(void)
 {
     if (!getenv("DCSIM")) {
@@ -310,7 +395,8 @@ static int register_suites(void)
                   {"random: mean racks and pods (99% intervals), deterministic", test_random},
                   {"topology_aware: a replica per rack where pack splits one", test_topology_aware},
                   {"every policy consistent through failures; breakdown sums", test_consistent},
-                  {"bad input: an unknown policy, status 2", test_bad_policy});
+                  {"bad input: an unknown policy, status 2", test_bad_policy},
+                  {"the bulk take of idle nodes against one at a time", test_take_idle_n});
     return 0;
 }
 

@@ -386,11 +386,12 @@ static uint32_t place_nodes(dc_scheduler *s, pool *p, int32_t job, uint32_t n, b
                 out[got] = node;
             got++;
         }
+    } else if (s->fifo && !share) {
+        got = dc_cluster_take_idle_n(s->cluster, job, n, out);
     } else if (s->fifo) {
         uint32_t node;
-        while (got < n && (share ? dc_cluster_idle_first(s->cluster) >= 0
-                                       && take(s, job, node = (uint32_t)dc_cluster_idle_first(s->cluster), true)
-                                 : dc_cluster_take_idle(s->cluster, job, &node))) {
+        while (got < n && dc_cluster_idle_first(s->cluster) >= 0
+               && take(s, job, node = (uint32_t)dc_cluster_idle_first(s->cluster), true)) {
             if (out)
                 out[got] = node;
             got++;
