@@ -480,7 +480,7 @@ int dc_plot_render(const dc_plot_kind *k, const dc_plot_run *runs, size_t n,
         if ((rc = dc_outfile_check(o->output, "figure", inputs, n_in, err)) != DC_OK)
             goto done;
     }
-    if (!(out = dc_outfile_open(o->output, "figure", err))) {
+    if (!(out = dc_outfile_open_named(o->output, "figure", err))) { /* gnuplot writes it by name */
         rc = err ? err->code : DC_EIO;
         goto done;
     }

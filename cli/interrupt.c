@@ -89,7 +89,7 @@ int dc_cli_write_guarded(const char *path, const char *what, dc_cli_writer write
     pthread_sigmask(SIG_BLOCK, &block, &old);
     dc_outfile *out = dc_outfile_open(path, what, err);
     if (out)
-        dc_cli_interrupt_cleanup(dc_outfile_in_place(out) ? NULL : dc_outfile_name(out));
+        dc_cli_interrupt_cleanup(dc_outfile_temp_name(out)); /* none for an unnamed file */
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!out)
         return err->code;

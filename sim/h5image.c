@@ -97,10 +97,10 @@ static int write_all(const char *p, size_t left, dc_outfile *out, char *why, siz
             continue;
         if (n <= 0) {
             const char *e = n < 0 ? strerror(errno) : "no progress";
-            if (dc_outfile_in_place(out))
+            if (!dc_outfile_temp_name(out))
                 snprintf(why, why_size, "%s", e); /* the message names the file already */
             else
-                snprintf(why, why_size, "cannot write '%s': %s", dc_outfile_name(out), e);
+                snprintf(why, why_size, "cannot write '%s': %s", dc_outfile_temp_name(out), e);
             return -1;
         }
         p += n;
@@ -631,10 +631,10 @@ static int writev_all(struct iovec *iov, size_t n, dc_outfile *out, char *why, s
             continue;
         if (put <= 0) {
             const char *e = put < 0 ? strerror(errno) : "no progress";
-            if (dc_outfile_in_place(out))
+            if (!dc_outfile_temp_name(out))
                 snprintf(why, why_size, "%s", e);
             else
-                snprintf(why, why_size, "cannot write '%s': %s", dc_outfile_name(out), e);
+                snprintf(why, why_size, "cannot write '%s': %s", dc_outfile_temp_name(out), e);
             return -1;
         }
         size_t done = (size_t)put;

@@ -1,5 +1,6 @@
 /* Output files: temporary file beside a regular target then rename, devices and standard streams in place, the rest refused.
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
+#define _GNU_SOURCE /* O_TMPFILE, AT_EMPTY_PATH (Linux) */
 #include "outfile.h"
 
 #include <errno.h>
@@ -19,7 +20,8 @@ enum kind {
 };
 
 struct dc_outfile {
-    char *path, *what, *tmp; /* tmp: NULL when written in place */
+    char *path, *what, *tmp; /* tmp: NULL when written in place, or until commit when anon */
+    bool anon;               /* an O_TMPFILE: no name until commit links it */
     char fd_name[32];        /* standard output or error: /dev/fd/N of the copy */
     int fd;
     FILE *stream;
@@ -230,7 +232,86 @@ int dc_outfile_check(const char *path, const char *what, const char *const *inpu
     return DC_OK;
 }
 
-dc_outfile *dc_outfile_open(const char *path, const char *what, dc_error *err)
+/* An unnamed file in path's directory (O_TMPFILE, Linux 3.11 and the file
+ * systems that support it), which commit can name (link_anon); -1 where
+ * there is none, or no way to link it (no /proc and no
+ * CAP_DAC_READ_SEARCH), and the caller falls back to a named file. */
+static int open_anon(const char *path)
+{
+#if defined(O_TMPFILE) && defined(AT_EMPTY_PATH)
+    char *dir = dir_of(path);
+    if (!dir)
+        return -1;
+    int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    free(dir);
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    if (fd >= 0 && access(self, F_OK) != 0 && errno == ENOENT) {
+        close(fd); /* no /proc: linkat through it would fail at the end */
+        fd = -1;
+    }
+    return fd;
+#else
+    (void)path;
+    return -1;
+#endif
+}
+
+/* Gives the unnamed file o->fd the name `name`: linkat with AT_EMPTY_PATH
+ * (needs CAP_DAC_READ_SEARCH), else through /proc/self/fd. 0 or errno. */
+static int link_anon(const dc_outfile *o, const char *name)
+{
+#if defined(O_TMPFILE) && defined(AT_EMPTY_PATH)
+    if (linkat(o->fd, "", AT_FDCWD, name, AT_EMPTY_PATH) == 0)
+        return 0;
+    if (errno == EEXIST)
+        return EEXIST;
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", o->fd);
+    return linkat(AT_FDCWD, self, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+#else
+    (void)o;
+    (void)name;
+    return ENOTSUP;
+#endif
+}
+
+/* Names the unnamed file beside o->path (NAME.tmp.PID.N, as create_temp
+ * names its files) so that it can be renamed over it; or, when nothing
+ * has the final name, that name itself (*done: renamed already). */
+static int name_anon(dc_outfile *o, bool *done, dc_error *err)
+{
+    *done = false;
+    if (o->kind == K_NEW) {
+        int e = link_anon(o, o->path);
+        if (e == 0) {
+            *done = true;
+            return DC_OK;
+        }
+        if (e != EEXIST)
+            return dc_error_set(err, DC_EIO, "cannot write %s '%s': %s", o->what, o->path, strerror(e));
+        /* something took the name meanwhile: checked, then replaced, below */
+    }
+    size_t len = strlen(o->path) + 48;
+    char *t = malloc(len);
+    if (!t)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
+    int e = EEXIST;
+    for (int attempt = 0; attempt < 100 && e == EEXIST; attempt++) {
+        snprintf(t, len, "%s.tmp.%ld.%d", o->path, (long)getpid(), attempt);
+        e = link_anon(o, t);
+    }
+    if (e != 0) {
+        int rc = dc_error_set(err, DC_EIO, "cannot write %s '%s': cannot create temporary file '%s': %s", o->what,
+                              o->path, t, strerror(e));
+        free(t);
+        return rc;
+    }
+    o->tmp = t;
+    return DC_OK;
+}
+
+static dc_outfile *open_output(const char *path, const char *what, bool named, dc_error *err)
 {
     enum kind kind;
     struct stat target;
@@ -261,7 +342,10 @@ dc_outfile *dc_outfile_open(const char *path, const char *what, dc_error *err)
         if (o->fd < 0)
             rc = dc_error_set(err, DC_EIO, "cannot write %s '%s': %s", what, path, strerror(errno));
     } else {
-        rc = create_temp(path, what, &o->tmp, &o->fd, err);
+        if (!named && (o->fd = open_anon(path)) >= 0)
+            o->anon = true;
+        else
+            rc = create_temp(path, what, &o->tmp, &o->fd, err);
         /* A file replaced keeps its permissions. */
         if (rc == DC_OK && kind == K_REGULAR)
             (void)fchmod(o->fd, target.st_mode & 07777);
@@ -275,10 +359,21 @@ dc_outfile *dc_outfile_open(const char *path, const char *what, dc_error *err)
     return o;
 }
 
+dc_outfile *dc_outfile_open(const char *path, const char *what, dc_error *err)
+{
+    return open_output(path, what, false, err);
+}
+
+dc_outfile *dc_outfile_open_named(const char *path, const char *what, dc_error *err)
+{
+    return open_output(path, what, true, err);
+}
+
 int dc_outfile_fd(const dc_outfile *o) { return o->fd; }
 const char *dc_outfile_name(const dc_outfile *o) { return o->tmp ? o->tmp : o->fd_name[0] ? o->fd_name : o->path; }
+const char *dc_outfile_temp_name(const dc_outfile *o) { return o->anon ? NULL : o->tmp; }
 const char *dc_outfile_path(const dc_outfile *o) { return o->path; }
-bool dc_outfile_in_place(const dc_outfile *o) { return o->tmp == NULL; }
+bool dc_outfile_in_place(const dc_outfile *o) { return o->kind != K_NEW && o->kind != K_REGULAR; }
 bool dc_outfile_is_stdout(const dc_outfile *o) { return o->kind == K_STDOUT; }
 
 FILE *dc_outfile_stream(dc_outfile *o)
@@ -291,7 +386,7 @@ FILE *dc_outfile_stream(dc_outfile *o)
 /* "cannot write trace 'o.h5': cannot write 'o.h5.tmp.1.0': why" */
 static int write_error(const dc_outfile *o, int errnum, dc_error *err)
 {
-    if (o->tmp)
+    if (o->tmp && !o->anon)
         return dc_error_set(err, DC_EIO, "cannot write %s '%s': cannot write '%s': %s", o->what, o->path, o->tmp,
                             strerror(errnum));
     return dc_error_set(err, DC_EIO, "cannot write %s '%s': %s", o->what, o->path, strerror(errnum));
@@ -341,9 +436,32 @@ int dc_outfile_commit(dc_outfile *o, dc_error *err)
 {
     if (!o)
         return dc_error_set(err, DC_EINTERNAL, "dc_outfile_commit: no file");
-    int rc = DC_OK, e = close_all(o);
-    if (e)
+    int rc = DC_OK, e = 0;
+    if (o->anon) {
+        /* Named only once complete (the stream flushed, its errors seen),
+         * and before the descriptor closes (that would free it). */
+        if (o->stream && (fflush(o->stream) != 0 || ferror(o->stream)))
+            e = errno ? errno : EIO;
+        if (e)
+            rc = write_error(o, e, err);
+        bool done = false;
+        if (rc == DC_OK)
+            rc = name_anon(o, &done, err);
+        e = close_all(o);
+        if (e && rc == DC_OK) {
+            rc = write_error(o, e, err);
+            if (done)
+                unlink(o->path); /* the new name is ours: nothing had it */
+        }
+        if (done || rc != DC_OK) {
+            if (rc != DC_OK && o->tmp)
+                unlink(o->tmp);
+            release(o);
+            return rc;
+        }
+    } else if ((e = close_all(o)) != 0) {
         rc = write_error(o, e, err);
+    }
     if (rc == DC_OK && o->tmp) {
         /* What took the name meanwhile must not be replaced either. */
         enum kind kind;

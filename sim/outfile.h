@@ -5,10 +5,16 @@
  * the same rules (docs/errors.md, "Outputs"):
  *
  * - A regular file, or a name not there yet, is written to a temporary file
- *   beside it (NAME.tmp.PID.N, created with O_EXCL and mode 0666 less the
- *   umask, like any new file) and renamed over NAME only once complete, so
- *   a failed or interrupted write leaves the previous NAME as it was and a
- *   half file never carries the final name.
+ *   beside it and renamed over NAME only once complete, so a failed or
+ *   interrupted write leaves the previous NAME as it was and a half file
+ *   never carries the final name.  The temporary file has no name while it
+ *   is written (O_TMPFILE, where the kernel and the file system have it):
+ *   committed, it is linked as NAME itself when nothing has that name, else
+ *   as NAME.tmp.PID.N then renamed over NAME, so a process killed (SIGKILL,
+ *   a crash) while writing leaves nothing behind.  Elsewhere, and for a
+ *   program that writes the file by name (dc_outfile_open_named: gnuplot),
+ *   it is NAME.tmp.PID.N from the start (created with O_EXCL), which a kill
+ *   leaves behind.  Either has mode 0666 less the umask, like any new file.
  * - A character device (/dev/null, a terminal, /dev/full) and the process's
  *   own standard output or error, whatever they are (a pipe, a file; by any
  *   name: /dev/stdout, /dev/fd/1, /proc/self/fd/2), are written in place:
@@ -50,14 +56,22 @@ int dc_outfile_check(const char *path, const char *what, const char *const *inpu
  * with nothing created. */
 dc_outfile *dc_outfile_open(const char *path, const char *what, dc_error *err);
 
+/* The same with a temporary file that has its name from the start, for a
+ * program given dc_outfile_name to write. */
+dc_outfile *dc_outfile_open_named(const char *path, const char *what, dc_error *err);
+
 /* The descriptor to write to. */
 int dc_outfile_fd(const dc_outfile *o);
 /* A stdio stream on it (created on first call, closed by commit or abort);
  * NULL when out of memory. */
 FILE *dc_outfile_stream(dc_outfile *o);
-/* The name that receives the bytes: the temporary file, or the device
- * itself when written in place (for a program that writes by name). */
+/* The name that receives the bytes: the temporary file (the final name
+ * while an unnamed one is written), or the device itself when written in
+ * place (for a program that writes by name: open with dc_outfile_open_named). */
 const char *dc_outfile_name(const dc_outfile *o);
+/* The temporary file's name while it is written; NULL when there is none
+ * (written in place, or unnamed until commit). */
+const char *dc_outfile_temp_name(const dc_outfile *o);
 /* The final name (what the user gave). */
 const char *dc_outfile_path(const dc_outfile *o);
 bool dc_outfile_in_place(const dc_outfile *o);

@@ -1097,6 +1097,87 @@ static void test_signal_after_rename(void)
     remove_tree(dir);
 }
 
+/* Whether process pid has a descriptor open on a file of dir (its
+ * /proc/PID/fd links: "DIR/NAME", or "DIR/#INODE (deleted)" for an
+ * O_TMPFILE); *gone when the process has exited (or is a zombie). */
+static bool has_fd_in(pid_t pid, const char *dir, bool *gone)
+{
+    char path[64], target[1024], st[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "r");
+    char state = 'Z';
+    if (f) {
+        if (fgets(st, sizeof st, f)) {
+            const char *rp = strrchr(st, ')');
+            state = rp && rp[1] ? rp[2] : 'Z';
+        }
+        fclose(f);
+    }
+    *gone = state == 'Z' || state == 'X';
+    snprintf(path, sizeof path, "/proc/%ld/fd", (long)pid);
+    DIR *d = opendir(path);
+    bool found = false;
+    size_t len = strlen(dir);
+    for (struct dirent *e; d && !found && (e = readdir(d));) {
+        char link[320];
+        snprintf(link, sizeof link, "%s/%s", path, e->d_name);
+        ssize_t n = readlink(link, target, sizeof target - 1);
+        if (n <= 0)
+            continue;
+        target[n] = '\0';
+        found = strncmp(target, dir, len) == 0 && target[len] == '/';
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* SIGKILL while a sweep writes its results (sim/outfile.h): nothing left
+ * but the previous out.h5, intact.  The sweep of 100000 rows is
+ * interrupted, then killed once it has a descriptor open in the directory
+ * (its output's temporary file: about a second of writing follows).  The
+ * temporary file is an O_TMPFILE, unnamed until its rename; before, it was
+ * out.h5.tmp.PID.0 from its creation, which the kill left behind.  (A kill
+ * after the rename would find the new file, complete = 0, in its place.) */
+static void test_kill_while_writing(void)
+{
+    char dir[300], out[340], ready[320], ready_env[340], small[400];
+    snprintf(dir, sizeof dir, "%s/killed.XXXXXX", fixdir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(out, sizeof out, "%s/out.h5", dir);
+    snprintf(ready, sizeof ready, "%s/ready", fixdir);
+    snprintf(ready_env, sizeof ready_env, "DCSIM_READY_FILE=%s", ready);
+    snprintf(small, sizeof small, "%s/scenarios/small.cfg", srcdir);
+    CU_ASSERT_EQUAL_FATAL(dc_runner_write(out, "previous", 8), 0);
+    unlink(ready);
+    const char *args[] = {"sweep", small, "--reps", "100000", "--threads", "1", "--quiet", "-o", out, "--set",
+                          "horizon_days=300", "--set", "job.work_gpu_h=1e9", NULL};
+    const char *env[] = {ready_env, NULL};
+    dc_runner_child child;
+    CU_ASSERT_EQUAL_FATAL(dc_runner_start(&child, dcsim_path, args, &(dc_runner_opts){.dir = dir, .env = env}), 0);
+    CU_ASSERT_TRUE(dc_runner_wait_for_file(ready));
+    kill(child.pid, SIGINT);
+    bool seen = false, gone = false;
+    while (!seen && !gone)
+        if (!(seen = has_fd_in(child.pid, dir, &gone)))
+            sched_yield();
+    kill(child.pid, SIGKILL);
+    dc_runner_result r = dc_runner_wait(&child);
+    unlink(ready);
+    CU_ASSERT_TRUE(seen);
+    CU_ASSERT_TRUE(r.signaled && r.signal == SIGKILL);
+    int entries = dc_runner_count_entries(dir);
+    if (entries != 1)
+        fprintf(stderr, "\n  SIGKILL while writing: %d entries in the directory\n", entries);
+    CU_ASSERT_EQUAL(entries, 1);
+    char *now = dc_runner_slurp(out, NULL);
+    long long complete = -1;
+    CU_ASSERT_TRUE(strcmp(now, "previous") == 0 || (attr_int(out, "complete", &complete) == 0 && complete == 0));
+    free(now);
+    dc_runner_free(&r);
+    remove_tree(dir);
+}
+
 /* The warnings of a run (sim/scenario.h, sim/sim.h) in --json
  * ("run.warnings") and in the trace (root attribute "warnings", one per
  * line); none with retain_h covering the detection delay (no line on
@@ -1211,6 +1292,7 @@ static int register_suites(void)
                   {"outputs written in place: a device, standard output", test_in_place},
                   {"a second SIGINT leaves no temporary file", test_second_signal},
                   {"signals once the output is renamed: the command ends by itself", test_signal_after_rename},
+                  {"SIGKILL while a sweep writes: no temporary file, the old output", test_kill_while_writing},
                   {"warnings in --json and in the trace", test_warning_outputs});
     return 0;
 }
