@@ -570,14 +570,19 @@ static ALWAYS_INLINE void place(dc_eventq *q, slot_data *sd, heap_entry e)
          * under e's key */
     } else {
         sd->eseq = entry_seq(&e);
-        if (q->kept | q->replaced) {
-            /* a second push after a pop: leaving the hole to it pays */
-            q->kept = q->replaced = false;
-            q->keep_score += q->keep_score < 3;
-        }
-        if (q->hole && q->keep_score >= 2 && q->n > KEEP_HOLE_MIN) {
-            size_t m = min_child(q->heap, ROOT + 1);
-            if (!before(&q->heap[m], &e)) {
+        /* a second push after a pop (kept: the first left the hole, which
+         * is still open; replaced: the first filled it): leaving the hole
+         * to it pays */
+        if (q->hole && q->n > KEEP_HOLE_MIN) {
+            if (q->kept) {
+                q->kept = false;
+                q->keep_score += q->keep_score < 3;
+            }
+            if (q->keep_score < 2) {
+                q->hole = false;
+                q->replaced = true;
+                sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
+            } else if (!before(&q->heap[min_child(q->heap, ROOT + 1)], &e)) {
                 q->hole = false;
                 q->heap[ROOT] = e;
             } else {
@@ -587,9 +592,12 @@ static ALWAYS_INLINE void place(dc_eventq *q, slot_data *sd, heap_entry e)
             }
         } else if (q->hole) {
             q->hole = false;
-            q->replaced = q->n > KEEP_HOLE_MIN;
             sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
         } else {
+            if (q->replaced) {
+                q->replaced = false;
+                q->keep_score += q->keep_score < 3;
+            }
             sift_up(q->heap, ROOT + q->n, e);
             q->n++;
         }
