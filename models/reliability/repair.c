@@ -74,7 +74,7 @@ typedef struct ticket {
 
 typedef struct tqueue {
     ticket **q;
-    size_t head, len, cap;
+    size_t head, len, cap; /* cap 0 or a power of two (64, doubling): indices wrap by a mask, not a division */
 } tqueue;
 
 typedef struct class_cfg {
@@ -137,20 +137,20 @@ static bool tq_push(tqueue *t, ticket *x)
         if (!q)
             return false;
         for (size_t i = 0; i < t->len; i++)
-            q[i] = t->q[(t->head + i) % t->cap];
+            q[i] = t->q[(t->head + i) & (t->cap - 1)];
         free(t->q);
         t->q = q;
         t->head = 0;
         t->cap = ncap;
     }
-    t->q[(t->head + t->len++) % t->cap] = x;
+    t->q[(t->head + t->len++) & (t->cap - 1)] = x;
     return true;
 }
 
 static ticket *tq_pop(tqueue *t)
 {
     ticket *x = t->q[t->head];
-    t->head = (t->head + 1) % t->cap;
+    t->head = (t->head + 1) & (t->cap - 1);
     t->len--;
     return x;
 }
