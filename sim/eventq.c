@@ -121,9 +121,11 @@ _Static_assert(DC_EVENTQ_SEQ_BITS >= 2 && DC_EVENTQ_SEQ_BITS <= 32,
 #if defined(__GNUC__)
 #define PREFETCH(p) __builtin_prefetch(p)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
 #else
 #define PREFETCH(p) ((void)(p))
 #define ALWAYS_INLINE inline
+#define NOINLINE
 #endif
 
 #define ROOT ((size_t)3)
@@ -437,12 +439,20 @@ static ALWAYS_INLINE void sift_down_loop(heap_entry *heap, size_t j, heap_entry 
     heap[j] = e;
 }
 
+/* Out of line: a large heap's sift costs far more than the call, and
+ * keeping it out leaves a small heap's push and pop short (fewer
+ * registers to save). */
+static NOINLINE void sift_down_far(heap_entry *heap, size_t j, heap_entry e, size_t last)
+{
+    sift_down_loop(heap, j, e, last, true);
+}
+
 static ALWAYS_INLINE void sift_down(heap_entry *heap, size_t j, heap_entry e, size_t last)
 {
     if (last < PREFETCH_ENTRIES)
         sift_down_loop(heap, j, e, last, false);
     else
-        sift_down_loop(heap, j, e, last, true);
+        sift_down_far(heap, j, e, last);
 }
 
 /* Fills the hole a pop left at the root with the last entry, as a plain pop
@@ -607,7 +617,7 @@ static ALWAYS_INLINE void place(dc_eventq *q, slot_data *sd, heap_entry e)
 
 /* A push that needs more than a free slot: a new slot (perhaps growing the
  * pool), a larger heap, or renumbering. */
-static int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uint64_t arg,
+static NOINLINE int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uint64_t arg,
                      dc_event_handle *handle)
 {
     /* room first, so that a failure changes nothing: a slot, and the heap
