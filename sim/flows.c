@@ -67,6 +67,14 @@ struct dc_flows {
     uint32_t *c_slots, *c_res;
     int *local;                 /* resource -> index in the component, -1 */
     size_t cap_c_slots, cap_c_res;
+    /* scratch for a solve, kept between solves (one is made at every change
+     * of a flow set: allocating each time cost more than the solve) */
+    double *s_cap, *s_r, *s_rates, *s_probe;
+    dc_maxmin_flow *s_mf;
+    int *s_paths;
+    size_t *s_which;
+    void *s_work;
+    size_t cap_s_cap, cap_s_r, cap_s_rates, cap_s_probe, cap_s_mf, cap_s_paths, cap_s_which, cap_s_work;
 };
 
 static dc_flow_id make_id(size_t index, uint32_t gen)
@@ -106,6 +114,14 @@ void dc_flows_destroy(dc_flows *fl)
     free(fl->c_res);
     free(fl->local);
     free(fl->changed);
+    free(fl->s_cap);
+    free(fl->s_r);
+    free(fl->s_rates);
+    free(fl->s_probe);
+    free(fl->s_mf);
+    free(fl->s_paths);
+    free(fl->s_which);
+    free(fl->s_work);
     free(fl);
 }
 
@@ -300,13 +316,18 @@ static bool component(dc_flows *fl, const uint32_t *seed_res, size_t n_seed_res,
 static int solve_component(dc_flows *fl, size_t n_s, size_t n_r, const dc_maxmin_flow *extra, double *out)
 {
     size_t nl = 0;
-    double *cap = malloc((n_r + 1) * sizeof *cap);
-    dc_maxmin_flow *mf = malloc((n_s + 2) * sizeof *mf);
-    int *paths = malloc((n_s + 1) * (MAX_FLOW_RES + 1) * sizeof *paths);
-    if (!cap || !mf || !paths) {
-        free(cap), free(mf), free(paths);
+    size_t n_all = n_s + (extra ? 1 : 0), nm = 0;
+    if (!grow((void **)&fl->s_cap, &fl->cap_s_cap, n_r + 1, sizeof *fl->s_cap)
+        || !grow((void **)&fl->s_mf, &fl->cap_s_mf, n_all + 1, sizeof *fl->s_mf)
+        || !grow((void **)&fl->s_paths, &fl->cap_s_paths, (n_all + 1) * (MAX_FLOW_RES + 1), sizeof *fl->s_paths)
+        || !grow((void **)&fl->s_which, &fl->cap_s_which, n_all + 1, sizeof *fl->s_which)
+        || !grow((void **)&fl->s_r, &fl->cap_s_r, n_all + 1, sizeof *fl->s_r)
+        || !grow(&fl->s_work, &fl->cap_s_work, dc_maxmin_work_bytes(n_r, n_all), 1))
         return DC_ENOMEM;
-    }
+    double *cap = fl->s_cap, *r = fl->s_r;
+    dc_maxmin_flow *mf = fl->s_mf;
+    int *paths = fl->s_paths;
+    size_t *which = fl->s_which;
     for (size_t i = 0; i < n_r; i++) {
         resource *R = &fl->res[fl->c_res[i]];
         bool on_extra = false;
@@ -319,12 +340,6 @@ static int solve_component(dc_flows *fl, size_t n_s, size_t n_r, const dc_maxmin
     }
     /* Flows that cross no resource that can fill get their cap (as a
      * flow alone: w (cap / w)); the others are solved together. */
-    size_t n_all = n_s + (extra ? 1 : 0), nm = 0;
-    size_t *which = malloc((n_all + 1) * sizeof *which);
-    if (!which) {
-        free(cap), free(mf), free(paths);
-        return DC_ENOMEM;
-    }
     for (size_t i = 0; i < n_all; i++) {
         const int *res = i < n_s ? fl->slots[fl->c_slots[i]].res : extra->res;
         size_t nres = i < n_s ? fl->slots[fl->c_slots[i]].n_res : extra->n_res;
@@ -342,13 +357,11 @@ static int solve_component(dc_flows *fl, size_t n_s, size_t n_r, const dc_maxmin
         which[nm] = i;
         mf[nm++] = (dc_maxmin_flow){p, n, w, c, NULL};
     }
-    double *r = malloc((nm + 1) * sizeof *r);
-    int rc = r ? dc_maxmin_solve(nl, cap, nm, mf, r) : DC_ENOMEM;
+    int rc = dc_maxmin_solve_in(fl->s_work, nl, cap, nm, mf, r);
     for (size_t k = 0; rc == DC_OK && k < nm; k++)
         out[which[k]] = r[k];
     for (size_t i = 0; i < n_r; i++)
         fl->local[fl->c_res[i]] = -1;
-    free(r), free(which), free(cap), free(mf), free(paths);
     return rc;
 }
 
@@ -370,10 +383,10 @@ static void rerate(dc_flows *fl)
         fl->res[fl->dirty_res[i]].dirty = false;
     fl->n_dirty_res = fl->n_dirty_slots = 0;
     ok = ok && grow((void **)&fl->changed, &fl->cap_changed, n_s + 1, sizeof *fl->changed);
-    double *rates = ok ? malloc((n_s + 1) * sizeof *rates) : NULL;
-    int rc = rates ? solve_component(fl, n_s, n_r, NULL, rates) : DC_ENOMEM;
+    ok = ok && grow((void **)&fl->s_rates, &fl->cap_s_rates, n_s + 1, sizeof *fl->s_rates);
+    double *rates = fl->s_rates;
+    int rc = ok ? solve_component(fl, n_s, n_r, NULL, rates) : DC_ENOMEM;
     if (rc != DC_OK) {
-        free(rates);
         dc_sim_fail(fl->sim, rc, "bandwidth sharing failed (%s)", rc == DC_ENOMEM ? "out of memory" : "bad input");
         return;
     }
@@ -391,7 +404,6 @@ static void rerate(dc_flows *fl)
         if (isfinite(s->remaining) && s->rate > 0.0)
             s->done_ev = dc_sim_after(fl->sim, s->remaining / s->rate, on_complete, fl, idx);
     }
-    free(rates);
     for (size_t i = 0; i < fl->n_listeners; i++)
         fl->listeners[i].fn(fl->sim, fl->listeners[i].ctx);
 }
@@ -564,12 +576,9 @@ double dc_flows_probe(const dc_flows *fl, const int *res, size_t n_res, double w
         return NAN;
     /* The new flow's resources count whether or not they can fill now. */
     dc_maxmin_flow extra = {res, n_res, weight, cap, NULL};
-    double *rates = malloc((n_s + 2) * sizeof *rates);
-    if (!rates)
+    if (!grow((void **)&m->s_probe, &m->cap_s_probe, n_s + 2, sizeof *m->s_probe))
         return NAN;
-    double r = solve_component(m, n_s, n_r, &extra, rates) == DC_OK ? rates[n_s] : NAN;
-    free(rates);
-    return r;
+    return solve_component(m, n_s, n_r, &extra, m->s_probe) == DC_OK ? m->s_probe[n_s] : NAN;
 }
 
 /* Slot arg's transfer is due: it and the others of its component that are

@@ -12,8 +12,24 @@
  * rem - W (rem / W) leaves a few ulps of rem, far below this. */
 #define FULL_EPS 1e-12
 
+size_t dc_maxmin_work_bytes(size_t n_res, size_t n_flows)
+{
+    /* rem, wsum (double), users (size_t), full (bool) per resource; frozen
+     * (bool) per flow; the 8-byte arrays first, so each is aligned */
+    return (n_res + 1) * (2 * sizeof(double) + sizeof(size_t) + sizeof(bool)) + (n_flows + 1) * sizeof(bool);
+}
+
 int dc_maxmin_solve(size_t n_res, const double *capacity, size_t n_flows,
                     const dc_maxmin_flow *flows, double *rate)
+{
+    void *work = malloc(dc_maxmin_work_bytes(n_res, n_flows));
+    int rc = work ? dc_maxmin_solve_in(work, n_res, capacity, n_flows, flows, rate) : DC_ENOMEM;
+    free(work);
+    return rc;
+}
+
+int dc_maxmin_solve_in(void *work, size_t n_res, const double *capacity, size_t n_flows,
+                       const dc_maxmin_flow *flows, double *rate)
 {
     for (size_t r = 0; r < n_res; r++)
         if (!(capacity[r] >= 0.0))
@@ -26,15 +42,11 @@ int dc_maxmin_solve(size_t n_res, const double *capacity, size_t n_flows,
                 || (flows[f].coef && !(flows[f].coef[k] > 0.0 && isfinite(flows[f].coef[k]))))
                 return DC_EINPUT;
     }
-    double *rem = malloc((n_res + 1) * sizeof *rem);
-    double *wsum = malloc((n_res + 1) * sizeof *wsum);
-    size_t *users = malloc((n_res + 1) * sizeof *users);
-    bool *frozen = malloc((n_flows + 1) * sizeof *frozen);
-    bool *full = malloc((n_res + 1) * sizeof *full);
-    if (!rem || !wsum || !users || !frozen || !full) {
-        free(rem), free(wsum), free(users), free(frozen), free(full);
-        return DC_ENOMEM;
-    }
+    double *rem = work;
+    double *wsum = rem + (n_res + 1);
+    size_t *users = (size_t *)(wsum + (n_res + 1));
+    bool *full = (bool *)(users + (n_res + 1));
+    bool *frozen = full + (n_res + 1);
     for (size_t r = 0; r < n_res; r++) {
         rem[r] = capacity[r];
         wsum[r] = 0.0;
@@ -104,6 +116,5 @@ int dc_maxmin_solve(size_t n_res, const double *capacity, size_t n_flows,
             }
         }
     }
-    free(rem), free(wsum), free(users), free(frozen), free(full);
     return DC_OK;
 }

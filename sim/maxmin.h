@@ -41,4 +41,12 @@ typedef struct dc_maxmin_flow {
 int dc_maxmin_solve(size_t n_res, const double *capacity, size_t n_flows,
                     const dc_maxmin_flow *flows, double *rate);
 
+/* The same with the caller's scratch (a solver called at every change of a
+ * flow set keeps one, instead of allocating each time): work holds at
+ * least dc_maxmin_work_bytes(n_res, n_flows) bytes, aligned as malloc's;
+ * DC_OK or DC_EINPUT as above. */
+size_t dc_maxmin_work_bytes(size_t n_res, size_t n_flows);
+int dc_maxmin_solve_in(void *work, size_t n_res, const double *capacity, size_t n_flows,
+                       const dc_maxmin_flow *flows, double *rate);
+
 #endif

@@ -385,6 +385,61 @@ static void test_health_history(void)
 
 /* ---- max-min fairness by hand ---- */
 
+/* dc_maxmin_solve_in on one work buffer reused across 2,000 random problems
+ * of growing and shrinking sizes (caps finite and not, coefficients or
+ * none), filled with 0xA5 bytes before each solve so that a value left
+ * uninitialised shows: the rates are bit for bit those of dc_maxmin_solve,
+ * which allocates afresh. */
+static void test_maxmin_reused_work(void)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 14);
+    enum { MAX_R = 24, MAX_F = 40, MAX_P = 4 };
+    size_t work_bytes = dc_maxmin_work_bytes(MAX_R, MAX_F);
+    void *work = malloc(work_bytes);
+    double cap[MAX_R], coef[MAX_F][MAX_P], a[MAX_F], b[MAX_F];
+    int paths[MAX_F][MAX_P];
+    dc_maxmin_flow f[MAX_F];
+    size_t differ = 0, capped = 0;
+    for (int trial = 0; trial < 2000; trial++) {
+        size_t n_res = 1 + gsl_rng_uniform_int(g, MAX_R), n_flows = 1 + gsl_rng_uniform_int(g, MAX_F);
+        bool with_coef = gsl_rng_uniform(g) < 0.3;
+        for (size_t r = 0; r < n_res; r++)
+            cap[r] = gsl_rng_uniform(g) < 0.05 ? 0.0 : 1.0 + 99.0 * gsl_rng_uniform(g);
+        for (size_t k = 0; k < n_flows; k++) {
+            size_t m = gsl_rng_uniform_int(g, MAX_P + 1);
+            if (m > n_res)
+                m = n_res;
+            for (size_t q = 0; q < m; q++) {
+                int r;
+                bool dup;
+                do { /* each resource at most once per flow */
+                    r = (int)gsl_rng_uniform_int(g, n_res);
+                    dup = false;
+                    for (size_t u = 0; u < q; u++)
+                        dup = dup || paths[k][u] == r;
+                } while (dup);
+                paths[k][q] = r;
+                coef[k][q] = 0.5 + 3.0 * gsl_rng_uniform(g);
+            }
+            double c = gsl_rng_uniform(g) < 0.5 ? 0.5 + 30.0 * gsl_rng_uniform(g) : INFINITY;
+            capped += isfinite(c);
+            f[k] = (dc_maxmin_flow){paths[k], m, 1.0 + gsl_rng_uniform_int(g, 8), c, with_coef ? coef[k] : NULL};
+        }
+        memset(work, 0xA5, work_bytes);
+        CU_ASSERT_EQUAL_FATAL(dc_maxmin_solve(n_res, cap, n_flows, f, a), DC_OK);
+        CU_ASSERT_EQUAL_FATAL(dc_maxmin_solve_in(work, n_res, cap, n_flows, f, b), DC_OK);
+        differ += memcmp(a, b, n_flows * sizeof *a) != 0;
+    }
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT(capped > 10000); /* both kinds of flow were met */
+    /* bad input is refused before the work buffer is touched */
+    cap[0] = -1.0;
+    CU_ASSERT_EQUAL(dc_maxmin_solve_in(NULL, 1, cap, 1, f, b), DC_EINPUT);
+    free(work);
+    gsl_rng_free(g);
+}
+
 static void test_maxmin_by_hand(void)
 {
     double rate[4];
@@ -1045,7 +1100,8 @@ static int register_suites(void)
                   {"on a fat-tree", test_topology_collectives}, {"oversubscription", test_oversubscription},
                   {"ring rates are max-min fair", test_topology_against_maxmin}, {"3D torus", test_torus},
                   {"failures and health", test_failures_health}, {"health after a history", test_health_history});
-    DC_TEST_SUITE("sharing", {"max-min by hand", test_maxmin_by_hand}, {"fluid transfers", test_fluid_transfers});
+    DC_TEST_SUITE("sharing", {"max-min by hand", test_maxmin_by_hand},
+                  {"max-min on reused work", test_maxmin_reused_work}, {"fluid transfers", test_fluid_transfers});
     DC_TEST_SUITE("step time", {"by hand", test_step_time_by_hand}, {"scaling efficiency", test_scaling_efficiency},
                   {"memory", test_memory});
     DC_TEST_SUITE("in a run", {"job at the step time", test_job_runs_at_step_time},
