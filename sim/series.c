@@ -189,6 +189,11 @@ void dc_series_keep(dc_series *s)
         s->kept = s->on = true;
 }
 
+bool dc_series_recording(const dc_series *s)
+{
+    return s && s->on;
+}
+
 static bool same_value(double a, double b)
 {
     return a == b || (isnan(a) && isnan(b));

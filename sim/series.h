@@ -34,6 +34,8 @@ void dc_series_set_enable(dc_series_set *set, bool enabled);
 /* The model computes a figure from this series: it is recorded even when
  * its set is off. */
 void dc_series_keep(dc_series *series);
+/* Whether series records (its set is on, or it is kept). */
+bool dc_series_recording(const dc_series *series);
 
 void dc_series_record(dc_series *series, double time_s, double value);
 

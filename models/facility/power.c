@@ -55,6 +55,7 @@
 #include "cluster.h"
 #include "environment.h"
 #include "powercap.h"
+#include "swing.h"
 #include "workload/inference.h"
 
 const dc_param dc_power_params[] = {
@@ -312,6 +313,12 @@ struct dc_power {
     int sig_it;
     double last_rec[8];
     dc_series *s_it, *s_cool, *s_fac, *s_pue, *s_thr, *s_thr_cap, *s_thr_heat, *s_off;
+    /* Without these two series (no trace): the IT power's peak, the
+     * facility power's peak and swings (1 min, 1 h) as the run goes; with
+     * them, over them at the end (the same figures; the series are there
+     * anyway, and the scan over them costs less than the streams). */
+    bool swing_stream;
+    dc_swing *st_it, *st_fac;
 };
 
 dc_power *dc_power_of(dc_sim *sim)
@@ -469,9 +476,19 @@ static void record(dc_power *p)
     double now = dc_sim_now(p->sim);
     p->loss_w = p->it_w * (1.0 / p->eta - 1.0);
     p->facility_w = p->it_w + p->loss_w + p->cooling_w + p->overhead_w;
-    rec(p->s_it, &p->last_rec[0], now, p->it_w);
+    if (!(p->it_w == p->last_rec[0])) { /* (rec, and the peak) */
+        p->last_rec[0] = p->it_w;
+        dc_series_record(p->s_it, now, p->it_w);
+        if (p->swing_stream)
+            dc_swing_record(p->st_it, now, p->it_w);
+    }
     rec(p->s_cool, &p->last_rec[1], now, p->cooling_w);
-    rec(p->s_fac, &p->last_rec[2], now, p->facility_w);
+    if (!(p->facility_w == p->last_rec[2])) { /* (rec, the peak and the swings) */
+        p->last_rec[2] = p->facility_w;
+        dc_series_record(p->s_fac, now, p->facility_w);
+        if (p->swing_stream)
+            dc_swing_record(p->st_fac, now, p->facility_w);
+    }
     rec(p->s_pue, &p->last_rec[3], now, p->it_w > 0.0 ? p->facility_w / p->it_w : NAN);
     if (p->any_computing) {
         rec(p->s_thr_cap, &p->last_rec[4], now, p->throttle_cap);
@@ -1742,9 +1759,12 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     if (p->src_cap < 0 || p->src_heat < 0 || p->sig_it < 0 || !p->s_it || !p->s_cool || !p->s_fac || !p->s_pue
         || !p->s_thr || !p->s_thr_cap || !p->s_thr_heat)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
-    /* power_finish reads these two (peaks, swings) */
-    dc_series_keep(p->s_it);
-    dc_series_keep(p->s_fac);
+    /* the peaks and swings as the points come, when the series are off */
+    static const double widths_s[] = {60.0, 3600.0};
+    p->st_it = dc_swing_create(NULL, 0);
+    p->st_fac = dc_swing_create(widths_s, 2);
+    if (!p->st_it || !p->st_fac)
+        return dc_error_set(err, DC_ENOMEM, "out of memory");
     /* "job_nodes": a running service took nodes (cluster.h) */
     static const char *const sigs[] = {"failure", "nodes_up", "node_idle", "job_phase", "job_speed", "job_nodes"};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
@@ -1764,6 +1784,8 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     dc_power *p = state;
     if (!p->enabled)
         return DC_OK;
+    /* (the series are switched on or off before the run starts) */
+    p->swing_stream = !dc_series_recording(p->s_it) || !dc_series_recording(p->s_fac);
     p->n_jobs = (int32_t)dc_cluster_job_count(p->c);
     p->jobs = calloc(p->n_jobs ? (size_t)p->n_jobs : 1, sizeof *p->jobs);
     size_t nj = p->n_jobs ? (size_t)p->n_jobs : 1;
@@ -1901,23 +1923,33 @@ static void power_finish(void *state, dc_sim *sim)
                    "energy drawn by the facility: IT, losses, cooling");
     dc_summary_set(s, "power.pue", p->e_it_j > 0 ? p->e_fac_j / p->e_it_j : NAN, "",
                    "power usage effectiveness: facility energy / IT energy");
-    double it_peak = 0, fac_peak = 0;
-    const double *v = dc_series_values(p->s_it);
-    for (size_t i = 0; i < dc_series_length(p->s_it); i++)
-        it_peak = fmax(it_peak, v[i]);
-    v = dc_series_values(p->s_fac);
-    size_t n = dc_series_length(p->s_fac);
-    for (size_t i = 0; i < n; i++)
-        fac_peak = fmax(fac_peak, v[i]);
+    double it_peak = 0, fac_peak = 0, swing_1min, swing_1h;
+    if (p->swing_stream) {
+        dc_swing_end(p->st_it);
+        dc_swing_end(p->st_fac);
+        it_peak = dc_swing_peak(p->st_it);
+        fac_peak = dc_swing_peak(p->st_fac);
+        swing_1min = dc_swing_range(p->st_fac, 0);
+        swing_1h = dc_swing_range(p->st_fac, 1);
+    } else {
+        const double *v = dc_series_values(p->s_it);
+        for (size_t i = 0; i < dc_series_length(p->s_it); i++)
+            it_peak = fmax(it_peak, v[i]);
+        v = dc_series_values(p->s_fac);
+        size_t n = dc_series_length(p->s_fac);
+        for (size_t i = 0; i < n; i++)
+            fac_peak = fmax(fac_peak, v[i]);
+        const double *t = dc_series_times(p->s_fac);
+        swing_1min = dc_power_swing(t, v, n, now, 60.0);
+        swing_1h = dc_power_swing(t, v, n, now, 3600.0);
+    }
     dc_summary_set(s, "power.it_mean_mw", now > 0 ? p->e_it_j / now / 1e6 : NAN, "MW", "mean IT power");
     dc_summary_set(s, "power.it_peak_mw", it_peak / 1e6, "MW", "highest IT power");
     dc_summary_set(s, "power.facility_mean_mw", now > 0 ? p->e_fac_j / now / 1e6 : NAN, "MW", "mean facility power");
     dc_summary_set(s, "power.facility_peak_mw", fac_peak / 1e6, "MW", "highest facility power");
-    const double *t = dc_series_times(p->s_fac);
-    dc_summary_set(s, "power.swing_1min_mw", dc_power_swing(t, v, n, now, 60.0) / 1e6, "MW",
+    dc_summary_set(s, "power.swing_1min_mw", swing_1min / 1e6, "MW",
                    "largest change of facility power within one minute");
-    dc_summary_set(s, "power.swing_1h_mw", dc_power_swing(t, v, n, now, 3600.0) / 1e6, "MW",
-                   "largest change of facility power within one hour");
+    dc_summary_set(s, "power.swing_1h_mw", swing_1h / 1e6, "MW", "largest change of facility power within one hour");
     dc_summary_set(s, "power.energy_cost_usd", p->priced_j > 0 || isfinite(p->price) ? p->cost_usd : NAN, "USD",
                    "facility energy x price (null: no price given)");
     dc_summary_set(s, "power.mean_price_usd_per_kwh", p->priced_j > 0 ? p->cost_usd / (p->priced_j / 3.6e6) : NAN,
@@ -1958,6 +1990,8 @@ static void power_destroy(void *state)
     free(p->tp);
     free(p->off_list);
     free(p->cls); /* (the clocks are the cluster's) */
+    dc_swing_destroy(p->st_it);
+    dc_swing_destroy(p->st_fac);
 }
 
 const dc_model_type dc_model_power = {

@@ -1,0 +1,250 @@
+/* A power's peak and sliding-window swings computed as its points come (see swing.h).
+ * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
+#include "swing.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+/* Final point number i is at ring index i & mask of t and v, and of each
+ * window's monotone deques (the numbers of its points that may still be
+ * its window's maximum, resp. minimum); the rings hold the points from the
+ * widest window's first on.  The last point is pending while a point at
+ * its time may still replace it. */
+typedef struct swing_win {
+    double width_s, best;
+    size_t *qmax, *qmin;
+    size_t first, hmax, tmax, hmin, tmin;
+    bool deques;         /* the deques hold the window (see SWING_SCAN) */
+} swing_win;
+
+/* Windows of fewer points than this are scanned (their maximum and minimum
+ * are those the deques would give, exactly), unless their deques are kept
+ * already and they have SWING_SCAN / 2 points or more (so that a window
+ * near the bound does not rebuild its deques at every point). */
+#define SWING_SCAN 16
+
+struct dc_swing {
+    bool pending, has_final, failed;
+    bool settled;        /* every window short (scanned) and its best the whole range, peak - lo_v */
+    double pend_t, pend_v, final_v, peak, lo_v; /* (lo_v: the lowest final point) */
+    double *t, *v;
+    size_t mask, n;      /* (n: the final points) */
+    swing_win win[DC_SWING_MAX_WIDTHS]; /* by increasing width: the last has the earliest first */
+    size_t n_win;
+};
+
+/* Room in the rings for point st->n: doubled, the points and deques in
+ * play moved to their new places; false (the swings unknown) when out of
+ * memory. */
+static __attribute__((noinline)) bool grow(dc_swing *st)
+{
+    size_t cap = st->t ? 2 * (st->mask + 1) : 64, nm = cap - 1, lo = st->win[st->n_win - 1].first;
+    double *nt = malloc(cap * sizeof *nt), *nv = malloc(cap * sizeof *nv);
+    size_t *nq[2 * DC_SWING_MAX_WIDTHS] = {NULL};
+    bool ok = nt && nv;
+    for (size_t k = 0; k < 2 * st->n_win; k++)
+        ok = ok && (nq[k] = malloc(cap * sizeof *nq[k]));
+    if (!ok) {
+        free(nt);
+        free(nv);
+        for (size_t k = 0; k < 2 * DC_SWING_MAX_WIDTHS; k++)
+            free(nq[k]);
+        st->failed = true;
+        return false;
+    }
+    for (size_t i = lo; i < st->n; i++) {
+        nt[i & nm] = st->t[i & st->mask];
+        nv[i & nm] = st->v[i & st->mask];
+    }
+    for (size_t k = 0; k < st->n_win; k++) {
+        swing_win *w = &st->win[k];
+        for (size_t i = w->hmax; w->deques && i < w->tmax; i++)
+            nq[2 * k][i & nm] = w->qmax[i & st->mask];
+        for (size_t i = w->hmin; w->deques && i < w->tmin; i++)
+            nq[2 * k + 1][i & nm] = w->qmin[i & st->mask];
+        free(w->qmax);
+        free(w->qmin);
+        w->qmax = nq[2 * k];
+        w->qmin = nq[2 * k + 1];
+    }
+    free(st->t);
+    free(st->v);
+    st->t = nt;
+    st->v = nv;
+    st->mask = nm;
+    return true;
+}
+
+/* The windows' ranges at final point j, (t, v), of first wfirst in the
+ * widest window: dc_power_swing's step for it (the same comparisons in the
+ * same order, on rings instead of arrays: the same figures bit for bit;
+ * every point is at or before the end, so that loop's end test never stops
+ * it).  A window of a point is skipped when its range cannot exceed its
+ * best (it is within [lo_v, peak], and a rounded difference is monotone in
+ * its terms). */
+static __attribute__((noinline)) void windows(dc_swing *st, size_t j, size_t wfirst, double t, double v)
+{
+    size_t m = st->mask;
+    double *wt = st->t, *wv = st->v;
+    st->settled = true;
+    for (size_t k = 0; k < st->n_win; k++) {
+        swing_win *w = &st->win[k];
+        size_t first = w->first > wfirst ? w->first : wfirst;
+        while (first < j && wt[(first + 1) & m] < t - w->width_s)
+            first++;
+        w->first = first;
+        double r;
+        if (j - first < (w->deques ? SWING_SCAN / 2 : SWING_SCAN)) {
+            /* a short window (the common case: changes minutes apart): its
+             * range by a scan, the deques left aside; none when it cannot
+             * exceed the best (its range is within [lo_v, peak], and a
+             * rounded difference is monotone in its terms) */
+            w->deques = false;
+            if (w->best >= st->peak - st->lo_v)
+                continue;
+            st->settled = false;
+            double hi = v, lo = v;
+            for (size_t i = first; i < j; i++) {
+                double x = wv[i & m];
+                hi = x > hi ? x : hi;
+                lo = x < lo ? x : lo;
+            }
+            r = hi - lo;
+        } else {
+            /* (in locals: the stores into the rings could alias the fields) */
+            size_t hmax = w->hmax, tmax = w->tmax, hmin = w->hmin, tmin = w->tmin;
+            size_t *qmax = w->qmax, *qmin = w->qmin;
+            if (!w->deques) { /* a window grown past the scan's: its deques from its points */
+                hmax = tmax = hmin = tmin = 0;
+                for (size_t i = first; i < j; i++) {
+                    double x = wv[i & m];
+                    while (tmax > hmax && wv[qmax[(tmax - 1) & m] & m] <= x)
+                        tmax--;
+                    qmax[tmax++ & m] = i;
+                    while (tmin > hmin && wv[qmin[(tmin - 1) & m] & m] >= x)
+                        tmin--;
+                    qmin[tmin++ & m] = i;
+                }
+                w->deques = true;
+            }
+            while (tmax > hmax && wv[qmax[(tmax - 1) & m] & m] <= v)
+                tmax--;
+            qmax[tmax++ & m] = j;
+            while (tmin > hmin && wv[qmin[(tmin - 1) & m] & m] >= v)
+                tmin--;
+            qmin[tmin++ & m] = j;
+            while (qmax[hmax & m] < first)
+                hmax++;
+            while (qmin[hmin & m] < first)
+                hmin++;
+            r = wv[qmax[hmax & m] & m] - wv[qmin[hmin & m] & m];
+            st->settled = false;
+            w->hmax = hmax;
+            w->tmax = tmax;
+            w->hmin = hmin;
+            w->tmin = tmin;
+        }
+        if (r > w->best)
+            w->best = r;
+        if (w->best < st->peak - st->lo_v)
+            st->settled = false;
+    }
+}
+
+/* Point (t, v) is final: the peak, and the swings' windows (number st->n;
+ * the widest window's first is kept, the rings start there; a narrower
+ * one's only when it is computed: its own is no earlier than that nor
+ * than it was). */
+static __attribute__((noinline)) void push(dc_swing *st, double t, double v, bool inside)
+{
+    size_t j = st->n;
+    swing_win *wide = &st->win[st->n_win - 1];
+    if (j + 1 > (st->t ? st->mask + 1 : 0) + wide->first && !grow(st))
+        return;
+    size_t m = st->mask;
+    st->t[j & m] = t;
+    st->v[j & m] = v;
+    st->n = j + 1;
+    /* segment i ends at t[i + 1] */
+    size_t wfirst = wide->first;
+    while (wfirst < j && st->t[(wfirst + 1) & m] < t - wide->width_s)
+        wfirst++;
+    wide->first = wfirst;
+    if (!(st->settled && inside)) /* (else no window's range can exceed its best, nor had to be kept) */
+        windows(st, j, wfirst, t, v);
+}
+
+static inline void final(dc_swing *st, double t, double v)
+{
+    bool inside = v <= st->peak && v >= st->lo_v; /* (lo_v is 0 before the first point, which settled ignores) */
+    if (v > st->peak) /* (fmax for the finite, non-negative powers) */
+        st->peak = v;
+    if (!st->has_final || v < st->lo_v)
+        st->lo_v = v;
+    st->final_v = v;
+    st->has_final = true;
+    if (st->n_win > 0 && !st->failed)
+        push(st, t, v, inside);
+}
+
+/* A point given to dc_series_record: what the series keeps of it. */
+void dc_swing_record(dc_swing *st, double t, double v)
+{
+    if (st->pending) {
+        st->pending = false;
+        if (st->pend_t != t) /* a later time: the pending point stays */
+            final(st, st->pend_t, st->pend_v);
+    }
+    if (st->has_final && (st->final_v == v || (isnan(st->final_v) && isnan(v))))
+        return; /* no change of the step function */
+    st->pending = true;
+    st->pend_t = t;
+    st->pend_v = v;
+}
+
+/* The end of the run: the pending point is final. */
+void dc_swing_end(dc_swing *st)
+{
+    if (st->pending)
+        final(st, st->pend_t, st->pend_v);
+    st->pending = false;
+}
+
+double dc_swing_range(const dc_swing *st, size_t k)
+{
+    return st->failed ? NAN : st->win[k].best;
+}
+
+double dc_swing_peak(const dc_swing *st)
+{
+    return st->peak;
+}
+
+dc_swing *dc_swing_create(const double *widths_s, size_t n)
+{
+    assert(n <= DC_SWING_MAX_WIDTHS);
+    dc_swing *st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    for (size_t k = 0; k < n; k++) {
+        assert(k == 0 || widths_s[k] >= widths_s[k - 1]);
+        st->win[k].width_s = widths_s[k];
+    }
+    st->n_win = n;
+    return st;
+}
+
+void dc_swing_destroy(dc_swing *st)
+{
+    if (!st)
+        return;
+    free(st->t);
+    free(st->v);
+    for (size_t k = 0; k < st->n_win; k++) {
+        free(st->win[k].qmax);
+        free(st->win[k].qmin);
+    }
+    free(st);
+}
