@@ -268,7 +268,7 @@ struct dc_power {
     int other_src[DC_MAX_SPEED_SOURCES]; /* their indices, ascending */
     size_t n_other_src;
     memo_entry memo[MEMO_SIZE];
-    int memo_next;
+    int memo_next, memo_last, memo_prev; /* the entries of the last two computations */
     /* Speed clocks (throttle policy, several jobs): the computing jobs'
      * cap and heat factors follow their utilisation class's clock. */
     bool clocks;
@@ -319,6 +319,7 @@ struct dc_power {
      * anyway, and the scan over them costs less than the streams). */
     bool swing_stream;
     dc_swing *st_it, *st_fac;
+    bool series_on; /* any of the other series records (else record() skips them) */
 };
 
 dc_power *dc_power_of(dc_sim *sim)
@@ -482,13 +483,16 @@ static void record(dc_power *p)
         if (p->swing_stream)
             dc_swing_record(p->st_it, now, p->it_w);
     }
-    rec(p->s_cool, &p->last_rec[1], now, p->cooling_w);
+    if (p->series_on)
+        rec(p->s_cool, &p->last_rec[1], now, p->cooling_w);
     if (!(p->facility_w == p->last_rec[2])) { /* (rec, the peak and the swings) */
         p->last_rec[2] = p->facility_w;
         dc_series_record(p->s_fac, now, p->facility_w);
         if (p->swing_stream)
             dc_swing_record(p->st_fac, now, p->facility_w);
     }
+    if (!p->series_on)
+        return;
     rec(p->s_pue, &p->last_rec[3], now, p->it_w > 0.0 ? p->facility_w / p->it_w : NAN);
     if (p->any_computing) {
         rec(p->s_thr_cap, &p->last_rec[4], now, p->throttle_cap);
@@ -1239,10 +1243,17 @@ static void compute(dc_power *p)
     if (p->n_jobs == 1 && p->n_tp <= 1) {
         memo_key k;
         memo_key_now(p, &k);
-        int hit = -1;
+        /* the entry of two computations ago first: a job alternating
+         * between two states is back in it (keys are unique: an entry is
+         * made only when none matches) */
+        int hit = -1, prev = p->memo_prev;
+        if (p->memo[prev].valid && same_key(&p->memo[prev].key, &k))
+            hit = prev;
         for (int i = 0; i < MEMO_SIZE && hit < 0; i++)
             if (p->memo[i].valid && same_key(&p->memo[i].key, &k))
                 hit = i;
+        p->memo_prev = p->memo_last;
+        p->memo_last = hit >= 0 ? hit : p->memo_next;
         if (hit >= 0) {
             const memo_entry *e = &p->memo[hit];
             p->it_w = e->it_w;
@@ -1786,6 +1797,9 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
         return DC_OK;
     /* (the series are switched on or off before the run starts) */
     p->swing_stream = !dc_series_recording(p->s_it) || !dc_series_recording(p->s_fac);
+    p->series_on = dc_series_recording(p->s_cool) || dc_series_recording(p->s_pue) || dc_series_recording(p->s_thr)
+                   || dc_series_recording(p->s_thr_cap) || dc_series_recording(p->s_thr_heat)
+                   || dc_series_recording(p->s_off);
     p->n_jobs = (int32_t)dc_cluster_job_count(p->c);
     p->jobs = calloc(p->n_jobs ? (size_t)p->n_jobs : 1, sizeof *p->jobs);
     size_t nj = p->n_jobs ? (size_t)p->n_jobs : 1;
