@@ -134,6 +134,7 @@ struct dc_cooling {
     /* state since last_s */
     enum mode mode;
     double t_c, last_s, heat_w, avail_w, amb_c, cop_now, cooling_w;
+    bool heat_quiet; /* quiet(heat_w) known true (update set heat_w so; cleared where heat_w or avail_w change otherwise) */
     uint32_t *shut;
     size_t n_shut, shut_cap;
     int down_reason; /* gpu_hours.heat_shutdown */
@@ -314,9 +315,12 @@ static void advance(dc_cooling *m)
             m->hot_s += dt;
         else if (m->mode == MODE_SHUTDOWN)
             m->shutdown_s += dt;
-        m->unit_down_s += (double)(m->units - m->up) * dt;
-        m->shut_node_s += (double)m->n_shut * dt;
-        m->shut_gpu_s += m->shut_gpus * dt;
+        if (m->up != m->units) /* (else each adds +0: the sums are the same) */
+            m->unit_down_s += (double)(m->units - m->up) * dt;
+        if (m->n_shut > 0) {
+            m->shut_node_s += (double)m->n_shut * dt;
+            m->shut_gpu_s += m->shut_gpus * dt;
+        }
         m->t_c = t1;
         if (t1 > m->max_t_c)
             m->max_t_c = t1;
@@ -363,6 +367,7 @@ static void conditions(dc_cooling *m)
 {
     double now = dc_sim_now(m->sim);
     m->avail_w = available_w(m);
+    m->heat_quiet = false;
     m->cop_now = dc_cop(&m->cop, m->amb_c);
     dc_series_record(m->s_cap, now, m->avail_w);
     dc_series_record(m->s_units, now, (double)m->up);
@@ -406,6 +411,7 @@ static void settle(dc_cooling *m, bool sample)
     }
     dc_power_set_heat_limit(m->power, limit);
     m->heat_w = dc_power_it_w(m->power);
+    m->heat_quiet = false;
     m->cooling_w = fmin(m->heat_w, m->avail_w) / m->cop_now;
     dc_power_set_cooling_w(m->power, m->cooling_w);
     if (sample)
@@ -431,8 +437,10 @@ static void update(dc_cooling *m)
     m->busy = true;
     advance(m);
     double q = dc_power_it_w(m->power);
-    if (m->mode == MODE_NORMAL && m->cross_ev == DC_EVENT_NONE && quiet(m, m->heat_w) && quiet(m, q)) {
+    if (m->mode == MODE_NORMAL && m->cross_ev == DC_EVENT_NONE && (m->heat_quiet || quiet(m, m->heat_w))
+        && quiet(m, q)) {
         m->heat_w = q;
+        m->heat_quiet = true;
         m->cooling_w = (q < m->avail_w ? q : m->avail_w) / m->cop_now;
         dc_power_set_cooling_w(m->power, m->cooling_w);
     } else {
@@ -731,6 +739,7 @@ static int cooling_start(void *state, dc_sim *sim, dc_error *err)
     m->amb_c = m->env ? dc_environment_ambient_c(m->env, 0.5 * m->step_s) : DC_ENVIRONMENT_DEFAULT_AMBIENT_C;
     m->max_amb_c = m->amb_c;
     m->avail_w = available_w(m);
+    m->heat_quiet = false;
     m->cop_now = dc_cop(&m->cop, m->amb_c);
     m->heat_w = dc_power_it_w(m->power);
     /* equilibrium with the first heat load */
