@@ -4,7 +4,10 @@
 /* See vclock.h.  Targets live in a slab (an index and a generation make
  * the handle, so a stale handle is recognised) and a binary heap of slab
  * indices ordered by (value, order set).  The engine event is scheduled
- * for the heap's top and moved only when that time changes. */
+ * for the heap's top; when the factors change, it is moved only if the
+ * top is now due earlier: if later (the factors fell), it stays, and when
+ * it runs early it moves itself to the time then due (one push instead of
+ * a cancel and a push at every fall). */
 #include "vclock.h"
 
 #include <assert.h>
@@ -36,7 +39,8 @@ struct dc_vclock {
     uint32_t n_t, cap_t, n_heap, free_head;
     uint64_t seq;
     dc_event_handle ev;
-    double ev_at;
+    double ev_at;  /* the event's time, at most due_at */
+    double due_at; /* the top target's time at the current rates */
 };
 
 #define NO_FREE UINT32_MAX
@@ -148,15 +152,18 @@ static void reschedule(dc_vclock *k)
     double now = dc_sim_now(k->sim), last = k->rate[k->n - 1];
     double ahead = k->t[k->heap[0]].value - dc_vclock_value(k, k->n - 1);
     double at = ahead > 0.0 ? now + ahead / last : now;
-    if (k->ev != DC_EVENT_NONE && at == k->ev_at)
-        return;
+    k->due_at = at;
+    if (k->ev != DC_EVENT_NONE && at >= k->ev_at)
+        return; /* the same time, or later: the event moves when it runs */
     dc_sim_cancel(k->sim, &k->ev);
     k->ev_at = at;
     k->ev = dc_sim_at(k->sim, at, on_event, k, 0);
 }
 
 /* The earliest target is reached: it goes, then its callback runs (which
- * may set or cancel targets); the event follows the next one. */
+ * may set or cancel targets); the event follows the next one.  An event
+ * early for the top (the factors fell since it was set) moves to when the
+ * top is due. */
 static void on_event(struct dc_sim *sim, void *ctx, uint64_t arg)
 {
     dc_vclock *k = ctx;
@@ -164,6 +171,11 @@ static void on_event(struct dc_sim *sim, void *ctx, uint64_t arg)
     k->ev = DC_EVENT_NONE;
     if (k->n_heap == 0)
         return;
+    if (k->ev_at < k->due_at) {
+        k->ev_at = k->due_at;
+        k->ev = dc_sim_at(sim, k->due_at, on_event, k, 0);
+        return;
+    }
     target t = k->t[k->heap[0]];
     remove_at(k, 0);
     reschedule(k);

@@ -12,7 +12,10 @@
  * one bank here, not one per member.  A target asks for a callback when
  * I_{n-1} reaches a value; the clock keeps its targets in a binary heap
  * (ties in the order they were set) and one engine event for the earliest,
- * rescheduled when the factors change: t = t0 + (value - I(t0)) / rate.
+ * due at t = t0 + (value - I(t0)) / rate after each change of the factors:
+ * moved at once when t comes earlier, and when t comes later left to run
+ * early and move itself to the t then due (its callbacks run at the same
+ * instants either way).
  * Since every factor is at most 1, I_l grows no faster than time: a value
  * d ahead of I_{n-1}(now) is reached no earlier than now + d. */
 #ifndef DC_VCLOCK_H
