@@ -377,8 +377,8 @@ void dc_eventq_destroy(dc_eventq *q)
 }
 
 /* Places e at hole j or above it, below stop (ROOT, or past the root's
- * children while the root is a hole). */
-static inline void sift_up_to(heap_entry *heap, size_t j, heap_entry e, size_t stop)
+ * children while the root is a hole); returns where. */
+static inline size_t sift_up_to(heap_entry *heap, size_t j, heap_entry e, size_t stop)
 {
     while (j > stop) {
         size_t p = j / 4 + 2;
@@ -388,21 +388,11 @@ static inline void sift_up_to(heap_entry *heap, size_t j, heap_entry e, size_t s
         j = p;
     }
     heap[j] = e;
+    return j;
 }
 
 /* Places e at hole j or above it; returns where. */
-static inline size_t sift_up(heap_entry *heap, size_t j, heap_entry e)
-{
-    while (j > ROOT) {
-        size_t p = j / 4 + 2;
-        if (!before(&e, &heap[p]))
-            break;
-        heap[j] = heap[p];
-        j = p;
-    }
-    heap[j] = e;
-    return j;
-}
+static inline size_t sift_up(heap_entry *heap, size_t j, heap_entry e) { return sift_up_to(heap, j, e, ROOT); }
 
 /* Index of the earliest of the four children c .. c + 3 (sentinels past the
  * last entry lose every comparison). */

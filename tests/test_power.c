@@ -486,6 +486,16 @@ static void test_energy_constant_load(void)
     dc_sim_destroy(sim);
 }
 
+/* The four jobs' IT power at a few instants: A alone, B, C, nothing, D. */
+static void check_four_jobs_power(const dc_series *it, double busy_w, double idle_w)
+{
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 1.5 * 3600), 2 * busy_w + 2 * idle_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 2.5 * 3600), 4 * busy_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 3.5 * 3600), busy_w + 3 * idle_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 4.5 * 3600), 4 * idle_w, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 5.5 * 3600), busy_w + 3 * idle_w, 1e-9);
+}
+
 /* Many jobs: each node draws its job's power while its job runs and the
  * idle power otherwise, so the IT energy is the busy and idle node-hours at
  * those powers, whatever the order in which jobs come and go (the model
@@ -514,11 +524,7 @@ static void test_energy_many_jobs(void)
     CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_peak_mw"), 4 * busy_w / 1e6, 1e-15);
     /* the IT power at a few instants: A alone, B, C, nothing, D */
     const dc_series *it = series(sim, "power_it_w");
-    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 1.5 * 3600), 2 * busy_w + 2 * idle_w, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 2.5 * 3600), 4 * busy_w, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 3.5 * 3600), busy_w + 3 * idle_w, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 4.5 * 3600), 4 * idle_w, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 5.5 * 3600), busy_w + 3 * idle_w, 1e-9);
+    check_four_jobs_power(it, busy_w, idle_w);
     dc_sim_destroy(sim);
 }
 
@@ -551,11 +557,7 @@ static void test_energy_eight_jobs(void)
     CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_energy_kwh"), e_kwh, 1e-12 * e_kwh);
     CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.it_peak_mw"), 4 * busy_w / 1e6, 1e-15);
     const dc_series *it = series(sim, "power_it_w");
-    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 1.5 * 3600), 2 * busy_w + 2 * idle_w, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 2.5 * 3600), 4 * busy_w, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 3.5 * 3600), busy_w + 3 * idle_w, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 4.5 * 3600), 4 * idle_w, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(series_at(it, 5.5 * 3600), busy_w + 3 * idle_w, 1e-9);
+    check_four_jobs_power(it, busy_w, idle_w);
     CU_ASSERT_DOUBLE_EQUAL(series_at(it, 6.5 * 3600), 4 * busy_w, 1e-9);
     dc_sim_destroy(sim);
 }
