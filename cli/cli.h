@@ -62,6 +62,10 @@ int dc_cli_report_html(const char *trace, const char *output, dc_error *err);
 /* The closeout rule (cli/closeout.c), registered with atexit by main. */
 void dc_cli_close_stdout(void);
 
+/* The heap grown in 32 MiB steps on transparent huge pages (cli/heap.c),
+ * called by main before anything is allocated. */
+void dc_cli_heap_setup(void);
+
 int dc_cmd_run(int argc, char **argv);
 int dc_cmd_scenarios(int argc, char **argv);
 int dc_cmd_validate(int argc, char **argv);

@@ -93,6 +93,7 @@ static int no_opt(void *ctx, int key, const char *arg, dc_error *err)
 
 int main(int argc, char **argv)
 {
+    dc_cli_heap_setup();
     gsl_set_error_handler(gsl_report);
     /* Past a file-size limit (ulimit -f) a write must fail with EFBIG and
      * be reported, not kill dcsim halfway through a trace. */
