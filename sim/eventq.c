@@ -816,3 +816,17 @@ size_t dc_eventq_size(const dc_eventq *q)
 {
     return q->live;
 }
+
+bool dc_eventq_may_be_due(const dc_eventq *q)
+{
+    if (q->fifo_n > 0)
+        return true;
+    const heap_entry *h = q->heap;
+    if (!q->hole)
+        return q->n > 0 && h[ROOT].time <= q->now;
+    /* the root was popped: the earliest entry is one of its four children
+     * (a push that left the hole stops there too); past the last entry
+     * they are sentinels, later than any time */
+    return h[ROOT + 1].time <= q->now || h[ROOT + 2].time <= q->now || h[ROOT + 3].time <= q->now
+           || h[ROOT + 4].time <= q->now;
+}

@@ -81,4 +81,11 @@ double dc_eventq_peek_time(dc_eventq *q);
 
 size_t dc_eventq_size(const dc_eventq *q);
 
+/* false only when no event is pending at or before the time of the last
+ * pop (none in the FIFO, no heap entry, live or cancelled, that early);
+ * true when one may be.  Constant time, and it changes nothing (the hole
+ * a pop left stays for the next push).  Before any pop: whether any
+ * event may be pending. */
+bool dc_eventq_may_be_due(const dc_eventq *q);
+
 #endif

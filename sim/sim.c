@@ -25,6 +25,18 @@ typedef struct subscriber {
     void *ctx;
 } subscriber;
 
+/* An event of the current instant kept out of the queue (see dc_sim_at). */
+typedef struct now_event {
+    dc_event_fn fn; /* NULL: cancelled */
+    void *ctx;
+    uint64_t arg;
+    uint32_t id;
+} now_event;
+
+/* Handles of now_events: generation UINT32_MAX, which the queue never
+ * issues (it retires a slot instead), and the event's id. */
+#define NOW_TAG ((uint64_t)UINT32_MAX << 32)
+
 typedef struct signal_slot {
     char *name;
     subscriber *subs;
@@ -43,6 +55,13 @@ struct dc_sim {
     dc_error run_error; /* set by dc_sim_fail */
 
     dc_eventq *queue;
+    /* Events for the current instant pushed while an event runs and none
+     * is due in the queue: they run next, in order, before the queue is
+     * read again (dc_sim_at). */
+    now_event *nows;
+    size_t nows_cap, nows_head, nows_n;
+    uint32_t last_now_id; /* UINT32_MAX: ids ran out, the queue takes them all */
+    bool in_event;
 
     model_slot *models;
     size_t n_models;
@@ -129,6 +148,7 @@ void dc_sim_destroy(dc_sim *sim)
     }
     free(sim->models);
     free(sim->samplers);
+    free(sim->nows);
     for (size_t i = 0; i < sim->n_rngs; i++) {
         gsl_rng_free(sim->rngs[i].rng);
         free(sim->rngs[i].name);
@@ -206,11 +226,40 @@ void dc_sim_fail(dc_sim *sim, int code, const char *fmt, ...)
 
 void dc_sim_stop(dc_sim *sim) { sim->stopped = true; }
 
+/* Appends an event of the current instant to nows; DC_EVENT_NONE when
+ * it cannot (out of memory or of ids: the queue takes it). */
+static dc_event_handle now_push(dc_sim *sim, dc_event_fn fn, void *ctx, uint64_t arg)
+{
+    if (sim->nows_n == sim->nows_cap) {
+        size_t cap = sim->nows_cap ? 2 * sim->nows_cap : 16;
+        now_event *grown = cap <= SIZE_MAX / sizeof *grown ? realloc(sim->nows, cap * sizeof *grown) : NULL;
+        if (!grown)
+            return DC_EVENT_NONE;
+        sim->nows = grown;
+        sim->nows_cap = cap;
+    }
+    uint32_t id = ++sim->last_now_id;
+    sim->nows[sim->nows_n++] = (now_event){fn, ctx, arg, id};
+    return NOW_TAG | id;
+}
+
 dc_event_handle dc_sim_at(dc_sim *sim, double at_s, dc_event_fn fn, void *ctx, uint64_t arg)
 {
     /* A time before now would break causality: it is a model bug, not input. */
     if (at_s < sim->now_s)
         at_s = sim->now_s;
+    /* An event for now, pushed while an event runs with none due in the
+     * queue (nothing at this time scheduled before it, which would run
+     * first): in the queue it would be the next to run after the events
+     * of this instant pushed before it (nows), and before any pushed
+     * after it; so it goes after those in nows, with no heap or FIFO work.
+     * The order of every event is the queue's. */
+    if (at_s == sim->now_s && sim->in_event && sim->last_now_id != UINT32_MAX
+        && !dc_eventq_may_be_due(sim->queue)) {
+        dc_event_handle h = now_push(sim, fn, ctx, arg);
+        if (h != DC_EVENT_NONE)
+            return h;
+    }
     dc_event_handle h = DC_EVENT_NONE;
     if (dc_eventq_push(sim->queue, at_s, fn, ctx, arg, &h) != DC_OK) {
         dc_sim_fail(sim, DC_ENOMEM, "out of memory: the event queue cannot grow (%zu events pending)",
@@ -227,8 +276,14 @@ dc_event_handle dc_sim_after(dc_sim *sim, double delay_s, dc_event_fn fn, void *
 
 void dc_sim_cancel(dc_sim *sim, dc_event_handle *handle)
 {
-    if (*handle != DC_EVENT_NONE)
+    if ((*handle & NOW_TAG) == NOW_TAG) {
+        uint32_t id = (uint32_t)*handle;
+        for (size_t i = sim->nows_head; i < sim->nows_n; i++)
+            if (sim->nows[i].id == id)
+                sim->nows[i].fn = NULL;
+    } else if (*handle != DC_EVENT_NONE) {
         dc_eventq_cancel(sim->queue, *handle);
+    }
     *handle = DC_EVENT_NONE;
 }
 
@@ -389,9 +444,20 @@ int dc_sim_run(dc_sim *sim, dc_error *err)
     const volatile sig_atomic_t *cancel = sim->cancel;
     double window_start_s = 0.0;
     while (!sim->stopped) {
-        if (dc_eventq_pop_until(q, tick_s < horizon_s ? tick_s : horizon_s, &ev)) {
+        bool now_ev = sim->nows_head < sim->nows_n;
+        if (now_ev) {
+            const now_event *ne = &sim->nows[sim->nows_head++];
+            ev = (dc_event){sim->now_s, ne->fn, ne->ctx, ne->arg};
+            if (sim->nows_head == sim->nows_n)
+                sim->nows_head = sim->nows_n = 0;
+            if (!ev.fn)
+                continue; /* cancelled */
+        }
+        if (now_ev || dc_eventq_pop_until(q, tick_s < horizon_s ? tick_s : horizon_s, &ev)) {
             sim->now_s = ev.time_s;
+            sim->in_event = true;
             ev.fn(sim, ev.ctx, ev.arg);
+            sim->in_event = false;
             if (cancel && *cancel)
                 sim->stopped = true; /* a signal: the caller reports it */
             if ((++sim->events_processed & 0xffff) == 0) {

@@ -77,7 +77,11 @@ uint64_t dc_sim_events_processed(const dc_sim *sim);
 
 /* Schedules fn(sim, ctx, arg) at absolute time at_s (>= now) or delay_s from now.
  * Events past the horizon are accepted and simply never run.  Returns the
- * handle, or DC_EVENT_NONE after failing the run (out of memory). */
+ * handle, or DC_EVENT_NONE after failing the run (out of memory).
+ * An event for now (delay 0: a model deferring work to the end of the
+ * instant), scheduled while an event runs and with no event of the queue
+ * due now, skips the queue: it runs after the events for now scheduled
+ * before it, in the order the queue would give (see sim.c). */
 dc_event_handle dc_sim_at(dc_sim *sim, double at_s, dc_event_fn fn, void *ctx, uint64_t arg);
 dc_event_handle dc_sim_after(dc_sim *sim, double delay_s, dc_event_fn fn, void *ctx, uint64_t arg);
 /* Cancels a pending event; a stale handle is ignored.  Sets *handle to NONE. */

@@ -470,6 +470,141 @@ static void test_engine_sampling_order(void)
  * fabric's (job << 32 | level << 30 | unit): 200,000 random puts, gets and
  * removals (so the table grows and long probe runs are cut by removals,
  * wrapping around its end), every key checked after each 1,000. */
+/* --- the current instant: events for now kept out of the queue --- */
+
+/* A random program of events run twice: by the engine, and by a bare
+ * event queue popped in a loop (every push in the queue, its FIFO for the
+ * current instant included).  Each event's actions are a function of its
+ * id alone: pushes for now (delay 0), for a little later or for a time
+ * already past (clamped to now), and cancels of earlier events, pending
+ * or not.  The two logs of ids, times and counts must be equal: the
+ * engine's events for now (dc_sim_at's list) run in the queue's order. */
+#define PROG_MAX 20000
+
+typedef struct prog {
+    dc_sim *sim;     /* NULL: the bare queue */
+    dc_eventq *q;
+    double now_s;
+    dc_event_handle h[PROG_MAX + 1];
+    uint64_t log[PROG_MAX + 1];
+    double log_t[PROG_MAX + 1];
+    size_t n_log, next_id, cancels;
+} prog;
+
+static uint64_t prog_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15u;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+    return x ^ (x >> 31);
+}
+
+static void prog_event(dc_sim *sim, void *ctx, uint64_t id);
+
+static void prog_push(prog *g, double at_s)
+{
+    if (g->next_id > PROG_MAX)
+        return;
+    uint64_t id = g->next_id++;
+    if (g->sim)
+        g->h[id] = dc_sim_at(g->sim, at_s, prog_event, g, id);
+    else
+        dc_eventq_push(g->q, at_s < g->now_s ? g->now_s : at_s, prog_event, g, id, &g->h[id]);
+}
+
+static void prog_event(dc_sim *sim, void *ctx, uint64_t id)
+{
+    prog *g = ctx;
+    double now = sim ? dc_sim_now(sim) : g->now_s;
+    g->h[id] = DC_EVENT_NONE;
+    g->log[g->n_log] = id;
+    g->log_t[g->n_log++] = now;
+    uint64_t r = prog_mix(id);
+    int actions = 1 + (int)(r % 4); /* 1..4: the program grows, then runs dry at PROG_MAX ids */
+    for (int a = 0; a < actions; a++) {
+        r = prog_mix(r);
+        switch (r % 8) {
+        case 0: case 1:
+            prog_push(g, now); /* for now */
+            break;
+        case 2: case 3: case 4:
+            prog_push(g, now + (double)(1 + (r >> 40 & 3))); /* 1..4 s later: several at each time */
+            break;
+        case 5:
+            prog_push(g, now - 1.0); /* past: clamped to now */
+            break;
+        default: { /* cancel an earlier event, pending or not */
+            uint64_t victim = 1 + (r >> 20) % (g->next_id - 1);
+            if (g->h[victim] != DC_EVENT_NONE)
+                g->cancels++;
+            if (g->sim)
+                dc_sim_cancel(g->sim, &g->h[victim]);
+            else if (g->h[victim] != DC_EVENT_NONE)
+                dc_eventq_cancel(g->q, g->h[victim]);
+            g->h[victim] = DC_EVENT_NONE;
+        }
+        }
+    }
+}
+
+static void push_now_event(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    record_event(sim, ctx, arg);
+    if (arg < 10)
+        dc_sim_at(sim, dc_sim_now(sim), push_now_event, ctx, arg + 10); /* for now */
+}
+
+static void test_engine_now_events(void)
+{
+    /* by hand: 1 and 2 at 5 s, each pushing one for now (11, 12): 1, 2,
+     * 11, 12 (2 was scheduled first); at 6 s, 3 alone: 3, 13 */
+    dc_error e0 = {0};
+    dc_sim *s0 = dc_sim_create(1, 100.0, &e0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s0);
+    trace_ctx t = {0};
+    dc_sim_at(s0, 5.0, push_now_event, &t, 1);
+    dc_sim_at(s0, 5.0, push_now_event, &t, 2);
+    dc_sim_at(s0, 6.0, push_now_event, &t, 3);
+    CU_ASSERT_EQUAL(dc_sim_run(s0, &e0), DC_OK);
+    static const uint64_t want[] = {1, 2, 11, 12, 3, 13};
+    CU_ASSERT_EQUAL_FATAL(t.n, 6);
+    for (int i = 0; i < 6; i++)
+        CU_ASSERT_EQUAL(t.args[i], want[i]);
+    CU_ASSERT_EQUAL(dc_sim_events_processed(s0), 6);
+    dc_sim_destroy(s0);
+
+    static prog a, b;
+    dc_error err = {0};
+    a = (prog){.next_id = 1};
+    b = (prog){.next_id = 1};
+    a.sim = dc_sim_create(1, 1e9, &err);
+    b.q = dc_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.sim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b.q);
+    for (int k = 0; k < 4; k++) { /* four roots at 0 and 1 s */
+        prog_push(&a, (double)(k / 2));
+        prog_push(&b, (double)(k / 2));
+    }
+    CU_ASSERT_EQUAL(dc_sim_run(a.sim, &err), DC_OK);
+    dc_event ev;
+    while (dc_eventq_pop(b.q, &ev)) {
+        b.now_s = ev.time_s;
+        ev.fn(NULL, ev.ctx, ev.arg);
+    }
+    CU_ASSERT(a.n_log > 10000); /* the program ran long, with cancels */
+    CU_ASSERT(a.cancels > 500);
+    CU_ASSERT_EQUAL(a.n_log, b.n_log);
+    CU_ASSERT_EQUAL(a.cancels, b.cancels);
+    CU_ASSERT_EQUAL(dc_sim_events_processed(a.sim), b.n_log);
+    size_t first_diff = a.n_log;
+    for (size_t i = 0; i < a.n_log && i < b.n_log && first_diff == a.n_log; i++)
+        if (a.log[i] != b.log[i] || a.log_t[i] != b.log_t[i])
+            first_diff = i;
+    CU_ASSERT_EQUAL(first_diff, a.n_log);
+    dc_sim_destroy(a.sim);
+    dc_eventq_destroy(b.q);
+}
+
 static void test_keymap_reference(void)
 {
     enum { NK = 4096, OPS = 200000 };
@@ -528,7 +663,8 @@ static int register_suites(void)
                   {"a cancel flag stops the run after its event", test_engine_cancel},
                   {"a cancelled run skips finish; ticks check the flag", test_engine_cancel_skips_finish},
                   {"signals", test_engine_signals}, {"models and sampling", test_engine_models_and_sampling},
-                  {"sampling instants after the events at or before them", test_engine_sampling_order});
+                  {"sampling instants after the events at or before them", test_engine_sampling_order},
+                  {"events for now run in the queue's order (20,000 random events)", test_engine_now_events});
     return test_scenario_register();
 }
 

@@ -49,6 +49,7 @@ static void *wb_alloc(size_t size)
 #define dc_eventq_is_pending wb_eventq_is_pending
 #define dc_eventq_peek_time wb_eventq_peek_time
 #define dc_eventq_size wb_eventq_size
+#define dc_eventq_may_be_due wb_eventq_may_be_due
 
 typedef struct wb_eventq wb_eventq;
 wb_eventq *wb_eventq_create(size_t capacity_hint);
@@ -61,6 +62,7 @@ bool wb_eventq_cancel(wb_eventq *q, dc_event_handle handle);
 bool wb_eventq_is_pending(const wb_eventq *q, dc_event_handle handle);
 double wb_eventq_peek_time(wb_eventq *q);
 size_t wb_eventq_size(const wb_eventq *q);
+bool wb_eventq_may_be_due(const wb_eventq *q);
 
 #include "eventq.c"
 
@@ -74,6 +76,7 @@ size_t wb_eventq_size(const wb_eventq *q);
 #undef dc_eventq_is_pending
 #undef dc_eventq_peek_time
 #undef dc_eventq_size
+#undef dc_eventq_may_be_due
 
 /* Checks every internal invariant of the copy: heap order, sentinels past
  * the entries, one live entry per pending slot, and that each slot handed
@@ -141,6 +144,7 @@ typedef struct queue_ops {
     bool (*is_pending)(const void *q, dc_event_handle h);
     double (*peek)(void *q);
     size_t (*size)(const void *q);
+    bool (*may_be_due)(const void *q);
     bool (*consistent)(const void *q); /* NULL when the internals are hidden */
     size_t max_pending;
     bool failing_alloc; /* whether the allocator can be made to fail */
@@ -161,7 +165,8 @@ typedef struct queue_ops {
         return P##_is_pending(q, h);                                                     \
     }                                                                                    \
     static double P##_w_peek(void *q) { return P##_peek_time(q); }                       \
-    static size_t P##_w_size(const void *q) { return P##_size(q); }
+    static size_t P##_w_size(const void *q) { return P##_size(q); }                     \
+    static bool P##_w_may_be_due(const void *q) { return P##_may_be_due(q); }
 WRAP(dc_eventq)
 WRAP(wb_eventq)
 
@@ -173,13 +178,13 @@ static bool wb_w_consistent(const void *q)
 static const queue_ops real_ops = {
     dc_eventq_w_create, dc_eventq_w_destroy, dc_eventq_w_push, dc_eventq_w_pop,
     dc_eventq_w_cancel, dc_eventq_w_is_pending, dc_eventq_w_peek, dc_eventq_w_size,
-    NULL, SIZE_MAX, false,
+    dc_eventq_w_may_be_due, NULL, SIZE_MAX, false,
 };
 
 static const queue_ops wb_ops = {
     wb_eventq_w_create, wb_eventq_w_destroy, wb_eventq_w_push, wb_eventq_w_pop,
     wb_eventq_w_cancel, wb_eventq_w_is_pending, wb_eventq_w_peek, wb_eventq_w_size,
-    wb_w_consistent, DC_EVENTQ_MAX_SLOTS, true,
+    wb_eventq_w_may_be_due, wb_w_consistent, DC_EVENTQ_MAX_SLOTS, true,
 };
 
 /* ------------------------------------------------------------------------ */
@@ -306,7 +311,9 @@ static void random_vs_reference(const queue_ops *ops, size_t nops, uint64_t seed
     size_t niss = 0;
     uint64_t next_id = 1, order = 0;
     size_t pops = 0, empty_pops = 0, cancels_ok = 0, cancels_stale = 0, enomem = 0, max_n = 0;
-    size_t errors = 0;
+    size_t errors = 0, not_due = 0;
+    bool popped = false;
+    double last_pop = 0.0;
 
     for (size_t op = 0; op < nops && errors < 10; op++) {
         /* phases in which the queue grows, shrinks (to empty) or holds */
@@ -352,6 +359,8 @@ static void random_vs_reference(const queue_ops *ops, size_t nops, uint64_t seed
                     errors++;
                 ref_remove(&ref, m);
                 pops++;
+                popped = true;
+                last_pop = ev.time_s;
             }
         } else {
             dc_event_handle h;
@@ -386,6 +395,15 @@ static void random_vs_reference(const queue_ops *ops, size_t nops, uint64_t seed
         }
         if (ops->size(q) != ref.n)
             errors++;
+        /* may_be_due: false only when no pending event is at or before
+         * the last pop's time (before any pop: none pending) */
+        if (!ops->may_be_due(q)) {
+            not_due++;
+            bool due = !popped && ref.n > 0;
+            for (size_t i = 0; i < ref.n && !due; i++)
+                due = ref.ev[i].t <= last_pop;
+            errors += due;
+        }
         /* peek settles the hole a pop leaves: half the time, so that
          * pushes also meet it (replace-top, the hole left open) */
         double want_peek = ref.n ? ref.ev[ref_min(&ref)].t : INFINITY;
@@ -402,6 +420,7 @@ static void random_vs_reference(const queue_ops *ops, size_t nops, uint64_t seed
     CU_ASSERT(empty_pops > 0);
     CU_ASSERT(cancels_ok > nops / 500);
     CU_ASSERT(cancels_stale > nops / 100);
+    CU_ASSERT(not_due > nops / 100);
     if (ops->max_pending == SIZE_MAX) {
         CU_ASSERT(max_n > 1000);
         CU_ASSERT_EQUAL(enomem, 0);
