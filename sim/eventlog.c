@@ -69,6 +69,8 @@ static __attribute__((noinline)) void add_row(dc_eventlog *log, double time_s, c
 {
     if (log->n == log->cap) {
         size_t cap = log->cap ? 2 * log->cap : 256;
+        if (log->sink && cap < log->flush_rows)
+            cap = log->flush_rows; /* streamed: the block at once, not copied as it doubles */
         dc_eventlog_row *grown = realloc(log->rows, cap * sizeof *grown);
         if (!grown) {
             log->failed = true;

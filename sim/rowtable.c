@@ -34,7 +34,8 @@ struct dc_rowtable_set {
     bool failed;
     dc_rowtable_sink sink;
     void *sink_ctx;
-    size_t flush_bytes;
+    size_t flush_bytes; /* a chunk's */
+    size_t flush_chunks;
 };
 
 dc_rowtable_set *dc_rowtable_set_create(void)
@@ -181,6 +182,9 @@ void dc_rowtable_commit(dc_rowtable *t)
         return;
     if (t->n_rows == t->cap_rows) {
         size_t nc = t->cap_rows ? 2 * t->cap_rows : 64;
+        size_t block = t->set->sink ? dc_rowtable_chunk_rows(t, t->set->flush_bytes) * t->set->flush_chunks : 0;
+        if (nc < block)
+            nc = block; /* streamed: the block at once, not copied as it doubles */
         unsigned char *g = realloc(t->data, nc * t->row_size);
         if (!g) {
             t->set->failed = true;
@@ -194,18 +198,27 @@ void dc_rowtable_commit(dc_rowtable *t)
     t->n_rows++;
     blank(t);
     dc_rowtable_set *set = t->set;
-    if (set->sink && t->n_rows * t->row_size >= set->flush_bytes) {
+    if (set->sink && t->n_rows >= dc_rowtable_chunk_rows(t, set->flush_bytes) * set->flush_chunks) {
         set->sink(set->sink_ctx, t, t->data, t->n_rows);
         t->n_flushed += t->n_rows;
         t->n_rows = 0;
     }
 }
 
-void dc_rowtable_set_sink(dc_rowtable_set *set, dc_rowtable_sink sink, void *ctx, size_t flush_bytes)
+void dc_rowtable_set_sink(dc_rowtable_set *set, dc_rowtable_sink sink, void *ctx, size_t chunk_bytes,
+                          size_t chunks)
 {
     set->sink = sink;
     set->sink_ctx = ctx;
-    set->flush_bytes = flush_bytes ? flush_bytes : 1;
+    set->flush_bytes = chunk_bytes ? chunk_bytes : 1;
+    set->flush_chunks = chunks ? chunks : 1;
+}
+
+size_t dc_rowtable_chunk_rows(const dc_rowtable *t, size_t chunk_bytes)
+{
+    size_t row = t->row_size ? t->row_size : 1;
+    size_t n = (chunk_bytes + row - 1) / row;
+    return n ? n : 1;
 }
 
 static void drop_rows(void *ctx, dc_rowtable *t, const void *rows, size_t n)
@@ -213,7 +226,7 @@ static void drop_rows(void *ctx, dc_rowtable *t, const void *rows, size_t n)
     (void)ctx, (void)t, (void)rows, (void)n;
 }
 
-void dc_rowtable_set_drop(dc_rowtable_set *set) { dc_rowtable_set_sink(set, drop_rows, NULL, (size_t)64 << 10); }
+void dc_rowtable_set_drop(dc_rowtable_set *set) { dc_rowtable_set_sink(set, drop_rows, NULL, (size_t)64 << 10, 1); }
 
 size_t dc_rowtable_flushed(const dc_rowtable *t) { return t->n_flushed; }
 size_t dc_rowtable_buffered(const dc_rowtable *t) { return t->n_rows; }

@@ -11,7 +11,7 @@
  * memory or a file the rows stream to (for runs of millions of jobs: the
  * append-only interface is all a model sees): with a sink
  * (dc_rowtable_set_sink, the trace writer's), a table hands its rows over
- * whenever they fill flush_bytes and forgets them.  A row is at most
+ * whenever they fill a block of whole chunks and forgets them.  A row is at most
  * DC_ROWTABLE_MAX_ROW bytes.  Columns: 64-bit floats, 32-bit integers,
  * fixed-length strings (truncated to fit, NUL-padded).  Out of memory marks
  * the set as failed (dc_rowtable_set_failed), as series do. */
@@ -55,10 +55,15 @@ void dc_rowtable_set_str(dc_rowtable *t, int col, const char *v);
 void dc_rowtable_commit(dc_rowtable *t);
 
 /* Rows reach sink(ctx, table, rows, n) whenever a table's unsent rows fill
- * flush_bytes (from the next commit on, every table of the set); the table
- * keeps none of them.  NULL: kept in memory (a new set). */
+ * chunks chunks of chunk_bytes each (a chunk: the fewest rows that fill
+ * chunk_bytes, dc_rowtable_chunk_rows; from the next commit on, every
+ * table of the set), so n is a whole number of chunks; the table keeps
+ * none of them.  NULL: kept in memory (a new set). */
 typedef void (*dc_rowtable_sink)(void *ctx, dc_rowtable *t, const void *rows, size_t n);
-void dc_rowtable_set_sink(dc_rowtable_set *set, dc_rowtable_sink sink, void *ctx, size_t flush_bytes);
+void dc_rowtable_set_sink(dc_rowtable_set *set, dc_rowtable_sink sink, void *ctx, size_t chunk_bytes,
+                          size_t chunks);
+/* The rows of t's chunk of chunk_bytes: ceil(chunk_bytes / row size), at least 1. */
+size_t dc_rowtable_chunk_rows(const dc_rowtable *t, size_t chunk_bytes);
 /* Rows counted and dropped, at most 64 KiB of them held per table: for a
  * run that writes no trace and a sweep's replications, which read no row
  * (a million jobs' /jobs rows are ~400 MB). */

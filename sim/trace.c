@@ -65,6 +65,12 @@
 /* 64 KiB chunks: /series rows of two float64, tables rows of their size. */
 #define SERIES_CHUNK_ROWS 4096
 #define TABLE_CHUNK_BYTES 65536
+/* Rows streamed during a run reach the file 16 chunks (1 MiB) at a time:
+ * an H5Dwrite costs some 45,000 instructions whatever it writes (its type
+ * set-up, H5D__typeinfo_init, alone 25,000: the compound types compared
+ * member by member) and a chunk some 17,000 more; one call per chunk was
+ * 63,000 instructions a chunk (ITP cluster08: 117 flushes, 7.4 M). */
+#define STREAM_BLOCK_CHUNKS 16
 
 int dc_trace_check_writable(const char *path, dc_error *err)
 {
@@ -890,7 +896,7 @@ struct dc_trace_stream {
 
 /* The first flush of key creates its table; every flush appends. */
 static void stream_rows(dc_trace_stream *ts, const void *key, const char *path, hid_t file_type, hid_t mem_type,
-                        const void *rows, size_t n)
+                        size_t chunk_rows, const void *rows, size_t n)
 {
     if (ts->failed)
         return;
@@ -906,7 +912,7 @@ static void stream_rows(dc_trace_stream *ts, const void *key, const char *path, 
         o = &w->streamed[w->n_streamed++];
         *o = (table_out){.key = key, .d = -1, .mem = -1};
         snprintf(o->path, sizeof o->path, "%s", path);
-        rc = table_create(w, o, file_type, mem_type, 0, n); /* a flush is a chunk */
+        rc = table_create(w, o, file_type, mem_type, 0, chunk_rows); /* a flush is whole chunks */
     }
     if (rc == DC_OK)
         rc = table_append(w, o, rows, n);
@@ -921,7 +927,7 @@ static void events_sink(void *ctx, const dc_eventlog_row *rows, size_t n)
      * 20,000 instructions; the flagship flushes 15 times) */
     bool first = !streamed_of(&ts->w, ts->log);
     hid_t mem = first ? dc_trace_event_type(true) : -1, file = first ? dc_trace_event_type(false) : -1;
-    stream_rows(ts, ts->log, "/events", file, mem, rows, n);
+    stream_rows(ts, ts->log, "/events", file, mem, TABLE_CHUNK_BYTES / sizeof(dc_eventlog_row), rows, n);
     if (mem >= 0)
         H5Tclose(mem);
     if (file >= 0)
@@ -942,7 +948,7 @@ static void table_sink(void *ctx, dc_rowtable *t, const void *rows, size_t n)
     snprintf(path, sizeof path, "/%s", dc_rowtable_name(t));
     bool first = !streamed_of(&ts->w, t); /* the types only to create the table */
     hid_t mem = first ? rowtable_type(t, true) : -1, file = first ? rowtable_type(t, false) : -1;
-    stream_rows(ts, t, path, file, mem, rows, n);
+    stream_rows(ts, t, path, file, mem, dc_rowtable_chunk_rows(t, TABLE_CHUNK_BYTES), rows, n);
     if (mem >= 0)
         H5Tclose(mem);
     if (file >= 0)
@@ -974,9 +980,9 @@ dc_trace_stream *dc_trace_stream_open(const char *path, int compression_level, d
     ts->tables = tables;
     ts->log = log;
     if (tables)
-        dc_rowtable_set_sink(tables, table_sink, ts, TABLE_CHUNK_BYTES);
+        dc_rowtable_set_sink(tables, table_sink, ts, TABLE_CHUNK_BYTES, STREAM_BLOCK_CHUNKS);
     if (log)
-        dc_eventlog_set_sink(log, events_sink, ts, TABLE_CHUNK_BYTES / sizeof(dc_eventlog_row));
+        dc_eventlog_set_sink(log, events_sink, ts, STREAM_BLOCK_CHUNKS * (TABLE_CHUNK_BYTES / sizeof(dc_eventlog_row)));
     return ts;
 }
 
@@ -1012,7 +1018,7 @@ void dc_trace_stream_destroy(dc_trace_stream *ts)
     if (!ts)
         return;
     if (ts->tables)
-        dc_rowtable_set_sink(ts->tables, NULL, NULL, 0);
+        dc_rowtable_set_sink(ts->tables, NULL, NULL, 0, 0);
     if (ts->log)
         dc_eventlog_set_sink(ts->log, NULL, NULL, 0);
     dc_h5quiet q;

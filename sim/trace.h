@@ -73,9 +73,9 @@ int dc_trace_write_to(dc_outfile *out, const dc_trace_meta *meta, const dc_summa
 
 /* A trace whose big tables stream into it during the run: opened before
  * the run (the file in memory, sim/h5image.h), it takes the rows of every
- * table of tables and of log as they fill 64 KiB (rowtable.h, eventlog.h
- * sinks), so that a row costs its bytes in the file's image only and is
- * not kept in memory as well; dc_trace_stream_write_to then writes the
+ * table of tables and of log as they fill 16 chunks of 64 KiB (rowtable.h,
+ * eventlog.h sinks; the datasets' chunks stay 64 KiB), so that a row costs
+ * its bytes in the file's image only and is not kept in memory as well; dc_trace_stream_write_to then writes the
  * rest and the image (the same datasets and values as dc_trace_write_to).
  * path: for messages; compression_level as meta's.  A failure while
  * streaming is reported by dc_trace_stream_write_to.  destroy detaches

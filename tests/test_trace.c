@@ -1316,6 +1316,9 @@ static void test_rowtable_drop(void)
     dc_rowtable_set_destroy(set);
 }
 
+/* Rows streamed: enough for 2 blocks of /jobs rows (32 bytes) and 4 of events (64). */
+#define STREAM_ROWS 80011
+
 static void test_trace_stream(void)
 {
     for (int level = 0; level <= 6; level += 6) {
@@ -1341,7 +1344,7 @@ static void test_trace_stream(void)
                 dc_rowtable_set_i4(small, p, i);
                 dc_rowtable_commit(small);
             }
-            for (int i = 0; i < 20011; i++) {
+            for (int i = 0; i < STREAM_ROWS; i++) {
                 char nm[32];
                 snprintf(nm, sizeof nm, "job-%d", i);
                 dc_rowtable_set_i4(t, id, i);
@@ -1353,11 +1356,15 @@ static void test_trace_stream(void)
             }
             fx.meta.tables = tabs[k];
             if (k == 0) {
-                CU_ASSERT_TRUE(dc_rowtable_flushed(t) > 0);
-                CU_ASSERT_TRUE(dc_rowtable_buffered(t) * dc_rowtable_row_size(t) < 65536);
-                CU_ASSERT_EQUAL(dc_rowtable_rows(t), 20011);
-                CU_ASSERT_TRUE(dc_eventlog_buffered(logs[k]) < 1024);
-                CU_ASSERT_EQUAL(dc_eventlog_count(logs[k]), 20011);
+                /* given over in blocks of 16 chunks of 64 KiB (rows of 32
+                 * bytes: 2,048 a chunk; events of 64: 1,024), whole chunks */
+                CU_ASSERT_EQUAL(dc_rowtable_row_size(t), 32);
+                CU_ASSERT_EQUAL(dc_rowtable_flushed(t), 2 * 16 * 2048);
+                CU_ASSERT_TRUE(dc_rowtable_buffered(t) < 16 * 2048);
+                CU_ASSERT_EQUAL(dc_rowtable_rows(t), STREAM_ROWS);
+                CU_ASSERT_EQUAL(dc_eventlog_flushed(logs[k]), 4 * 16 * 1024);
+                CU_ASSERT_TRUE(dc_eventlog_buffered(logs[k]) < 16 * 1024);
+                CU_ASSERT_EQUAL(dc_eventlog_count(logs[k]), STREAM_ROWS);
                 dc_outfile *out = dc_outfile_open(paths[0], "trace", &err);
                 CU_ASSERT_PTR_NOT_NULL_FATAL(out);
                 CU_ASSERT_EQUAL(dc_trace_stream_write_to(ts, out, &fx.meta, fx.summary, fx.series, logs[0], &err),
@@ -1388,7 +1395,7 @@ static void test_trace_stream(void)
                     for (size_t r = 0; r < dc_table_rows(a); r++)
                         CU_ASSERT_STRING_EQUAL(dc_table_text(a, r, c), dc_table_text(b, r, c));
             if (strcmp(l0[i], "/jobs") == 0)
-                CU_ASSERT_EQUAL(dc_table_rows(a), 20011);
+                CU_ASSERT_EQUAL(dc_table_rows(a), STREAM_ROWS);
             dc_table_destroy(a);
             dc_table_destroy(b);
         }
@@ -1396,11 +1403,29 @@ static void test_trace_stream(void)
         dc_trace_free_list(l1, n1);
         dc_eventlog *back = dc_eventlog_create();
         CU_ASSERT_EQUAL(dc_trace_read_events(t0, back, &err), DC_OK);
-        CU_ASSERT_EQUAL_FATAL(dc_eventlog_count(back), 20011);
-        CU_ASSERT_EQUAL(memcmp(dc_eventlog_rows(back), dc_eventlog_rows(logs[1]), 20011 * sizeof(dc_eventlog_row)), 0);
+        CU_ASSERT_EQUAL_FATAL(dc_eventlog_count(back), STREAM_ROWS);
+        CU_ASSERT_EQUAL(
+            memcmp(dc_eventlog_rows(back), dc_eventlog_rows(logs[1]), STREAM_ROWS * sizeof(dc_eventlog_row)), 0);
         dc_eventlog_destroy(back);
         dc_trace_close(t0);
         dc_trace_close(t1);
+        /* the streamed datasets' chunks stay 64 KiB, as the whole file's */
+        hid_t f = H5Fopen(paths[0], H5F_ACC_RDONLY, H5P_DEFAULT);
+        CU_ASSERT_TRUE_FATAL(f >= 0);
+        const char *ds[2] = {"/jobs", "/events"};
+        const hsize_t want[2] = {2048, 1024};
+        for (int i = 0; i < 2; i++) {
+            hid_t d = H5Dopen2(f, ds[i], H5P_DEFAULT);
+            hid_t pl = d >= 0 ? H5Dget_create_plist(d) : -1;
+            hsize_t dims[1] = {0};
+            CU_ASSERT_EQUAL(pl >= 0 ? H5Pget_chunk(pl, 1, dims) : -1, 1);
+            CU_ASSERT_EQUAL(dims[0], want[i]);
+            if (pl >= 0)
+                H5Pclose(pl);
+            if (d >= 0)
+                H5Dclose(d);
+        }
+        H5Fclose(f);
         unlink(paths[0]);
         unlink(paths[1]);
         for (int k = 0; k < 2; k++) {
