@@ -10,6 +10,15 @@
 #              ITP_SIZING  daily (default: the cluster holds the largest
 #                          daily mean of the zero-wait node demand) or peak
 #                          (its instantaneous peak: nobody waits)
+#              ITP_CPU_REPS  N > 0: also each cluster's CPU time (user +
+#                          system, median of N runs by bench/measure beside
+#                          DCSIM: make bench/measure), dcsim's and Python's,
+#                          and a process's cost whatever its work: a 1-job
+#                          trace (the first cluster's first job) replayed by
+#                          both, and `python -c pass`.  dcsim's runs here
+#                          write over the trace of the run before (the old
+#                          file's removal is in its time: a little more than
+#                          the timed runs above pay).
 #
 # For each cluNN.csv: bench/itp_replay.py prepare converts it to dcsim's job
 # CSV and a scenario in a temporary directory (never in the repository) and
@@ -80,4 +89,31 @@ awk -v d="$t0" -v e="$t1" -v f="$t2" -v g="$t3" -v py="$py" 'BEGIN {
     printf "Python replay, nine whole processes:   %.0f ms (%s)\n", f - e, py
     printf "Python start alone, nine python -c pass: %.0f ms\n", g - f
     printf "dcsim is %.1fx faster (%.1fx without Python'"'"'s starts)\n", (f - e) / (e - d), (f - e - (g - f)) / (e - d) }'
+
+reps=${ITP_CPU_REPS:-0}
+if [ "$reps" -gt 0 ]; then
+    measure=$(dirname "$dcsim")/bench/measure
+    bench_built "make bench/measure" "$measure"
+    first=${names# }
+    first=${first%% *}
+    head -n 2 "$work/$first.csv" > "$work/one_job.csv"
+    sed "s/$first\.csv/one_job.csv/" "$work/$first.cfg" > "$work/one_job.cfg"
+    first_nodes=$(awk -v n="$first" '$1 == n { print $2 }' "$work/sizes")
+    cpu() { "$measure" --reps "$reps" -- "$@" | tail -n 1 | sed 's/.*cpu_ms_median=\([0-9.]*\).*/\1/'; }
+    echo "CPU time, median of $reps runs each (bench/measure):"
+    printf '%-10s %7s %9s %10s %6s\n' cluster jobs dcsim_ms python_ms ratio
+    for n in one_job $names; do
+        if [ "$n" = one_job ]; then nodes=$first_nodes jobs=1; else
+            nodes=$(awk -v n="$n" '$1 == n { print $2 }' "$work/sizes")
+            jobs=$(awk -v n="$n" '$1 == n { print $3 }' "$work/sizes")
+        fi
+        d=$(cd "$work" && cpu "$dcsim" run "$n.cfg" --quiet -o "$n.cpu.h5") || exit 1
+        p=$(cpu "$py" "$here/itp_replay.py" replay "$work/$n.csv" "$nodes" "$work/$n.cpu.txt") || exit 1
+        printf '%-10s %7s %9s %10s %6s\n' "$n" "$jobs" "$d" "$p" "$(awk -v d="$d" -v p="$p" 'BEGIN { printf "%.1f", p / d }')"
+        [ "$n" = one_job ] || echo "$d $p" >> "$work/cpu"
+    done
+    s=$(cpu "$py" -c pass) || exit 1
+    awk -v s="$s" '{ d += $1; p += $2 } END {
+        printf "%d clusters: dcsim %.1f ms, Python %.1f ms: %.1fx; python -c pass %.1f ms (%d of them: %.1f ms)\n", NR, d, p, p / d, s, NR, NR * s }' "$work/cpu"
+fi
 exit $status
