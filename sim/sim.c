@@ -226,21 +226,30 @@ void dc_sim_fail(dc_sim *sim, int code, const char *fmt, ...)
 
 void dc_sim_stop(dc_sim *sim) { sim->stopped = true; }
 
-/* Appends an event of the current instant to nows; DC_EVENT_NONE when
- * it cannot (out of memory or of ids: the queue takes it). */
-static dc_event_handle now_push(dc_sim *sim, dc_event_fn fn, void *ctx, uint64_t arg)
+/* Room for one more event of the current instant in nows; false when
+ * out of memory (the queue takes it). */
+static __attribute__((noinline)) bool nows_grow(dc_sim *sim)
 {
-    if (sim->nows_n == sim->nows_cap) {
-        size_t cap = sim->nows_cap ? 2 * sim->nows_cap : 16;
-        now_event *grown = cap <= SIZE_MAX / sizeof *grown ? realloc(sim->nows, cap * sizeof *grown) : NULL;
-        if (!grown)
-            return DC_EVENT_NONE;
-        sim->nows = grown;
-        sim->nows_cap = cap;
+    size_t cap = sim->nows_cap ? 2 * sim->nows_cap : 16;
+    now_event *grown = cap <= SIZE_MAX / sizeof *grown ? realloc(sim->nows, cap * sizeof *grown) : NULL;
+    if (!grown)
+        return false;
+    sim->nows = grown;
+    sim->nows_cap = cap;
+    return true;
+}
+
+/* The queue's push, out of line: dc_sim_at's path for now stays short. */
+static __attribute__((noinline)) dc_event_handle queue_push(dc_sim *sim, double at_s, dc_event_fn fn, void *ctx,
+                                                            uint64_t arg)
+{
+    dc_event_handle h = DC_EVENT_NONE;
+    if (dc_eventq_push(sim->queue, at_s, fn, ctx, arg, &h) != DC_OK) {
+        dc_sim_fail(sim, DC_ENOMEM, "out of memory: the event queue cannot grow (%zu events pending)",
+                    dc_eventq_size(sim->queue));
+        return DC_EVENT_NONE;
     }
-    uint32_t id = ++sim->last_now_id;
-    sim->nows[sim->nows_n++] = (now_event){fn, ctx, arg, id};
-    return NOW_TAG | id;
+    return h;
 }
 
 dc_event_handle dc_sim_at(dc_sim *sim, double at_s, dc_event_fn fn, void *ctx, uint64_t arg)
@@ -253,20 +262,15 @@ dc_event_handle dc_sim_at(dc_sim *sim, double at_s, dc_event_fn fn, void *ctx, u
      * first): in the queue it would be the next to run after the events
      * of this instant pushed before it (nows), and before any pushed
      * after it; so it goes after those in nows, with no heap or FIFO work.
-     * The order of every event is the queue's. */
+     * The order of every event is the queue's.  (Out of memory or of ids:
+     * the queue takes it.) */
     if (at_s == sim->now_s && sim->in_event && sim->last_now_id != UINT32_MAX
-        && !dc_eventq_may_be_due(sim->queue)) {
-        dc_event_handle h = now_push(sim, fn, ctx, arg);
-        if (h != DC_EVENT_NONE)
-            return h;
+        && !dc_eventq_may_be_due(sim->queue) && (sim->nows_n < sim->nows_cap || nows_grow(sim))) {
+        uint32_t id = ++sim->last_now_id;
+        sim->nows[sim->nows_n++] = (now_event){fn, ctx, arg, id};
+        return NOW_TAG | id;
     }
-    dc_event_handle h = DC_EVENT_NONE;
-    if (dc_eventq_push(sim->queue, at_s, fn, ctx, arg, &h) != DC_OK) {
-        dc_sim_fail(sim, DC_ENOMEM, "out of memory: the event queue cannot grow (%zu events pending)",
-                    dc_eventq_size(sim->queue));
-        return DC_EVENT_NONE;
-    }
-    return h;
+    return queue_push(sim, at_s, fn, ctx, arg);
 }
 
 dc_event_handle dc_sim_after(dc_sim *sim, double delay_s, dc_event_fn fn, void *ctx, uint64_t arg)

@@ -1539,7 +1539,8 @@ void dc_power_set_cooling_w(dc_power *p, double cooling_w)
 {
     if (cooling_w == p->cooling_w)
         return;
-    bank(p);
+    if (!p->busy) /* (refresh, which publishes "it_power", banked to now first) */
+        bank(p);
     p->cooling_w = cooling_w;
     if (!p->busy) /* else refresh records it */
         record(p);
