@@ -188,7 +188,7 @@ typedef struct pw_class {
     /* incremental sums (p->inc): the computing jobs of the class, their
      * GPUs, the class's power range and its limits at the last computation */
     uint32_t jobs;
-    uint64_t gpus;
+    int64_t gpus;            /* (signed: one instruction to a double) */
     double lo_w, hi_w, cap_w, heat_w;
 } pw_class;
 
@@ -275,6 +275,14 @@ struct dc_power {
     int lvl_cap, lvl_heat;   /* the two sources' levels on a clock */
     pw_class *cls;
     size_t n_cls, cap_cls;
+    /* (incremental sums) the classes with computing jobs (jobs > 0),
+     * ascending (at most cap_cls), so that the sums visit these only, in
+     * class order, as a pass over every class skipping the others did; and
+     * how many classes this computation wanted (round == p->round: its
+     * computing classes and those class_of found): when none but these,
+     * on_apply sets their clocks from acls. */
+    uint32_t *acls;
+    size_t n_acls, n_wanted;
     uint64_t round, solve_id;
     /* Incremental sums (many jobs: INC_MIN_JOBS or more, one node type,
      * speed clocks): a computation updates the jobs whose inputs changed
@@ -694,6 +702,34 @@ static void act_prune(dc_power *p)
     p->n_act = n;
 }
 
+/* Class k is wanted by this computation (its clock is set by on_apply). */
+static void want_class(dc_power *p, size_t k)
+{
+    pw_class *q = &p->cls[k];
+    if (q->round != p->round) {
+        q->round = p->round;
+        p->n_wanted++;
+    }
+}
+
+/* Class k gains its first computing job, or loses its last (incremental
+ * sums): it joins or leaves acls, kept ascending. */
+static void class_active(dc_power *p, uint32_t k, bool on)
+{
+    size_t i = p->n_acls;
+    while (i > 0 && p->acls[i - 1] > k)
+        i--;
+    if (on) {
+        memmove(&p->acls[i + 1], &p->acls[i], (p->n_acls - i) * sizeof *p->acls);
+        p->acls[i] = k;
+        p->n_acls++;
+    } else {
+        assert(i > 0 && p->acls[i - 1] == k);
+        memmove(&p->acls[i - 1], &p->acls[i], (p->n_acls - i) * sizeof *p->acls);
+        p->n_acls--;
+    }
+}
+
 /* The class of a computing job (its type and utilisation as computed):
  * the one it is bound to when it matches, else one that does, else an
  * unused one (no job bound, not wanted by this computation), else a new
@@ -701,14 +737,14 @@ static void act_prune(dc_power *p)
 static int32_t class_of(dc_power *p, const job_pw *jp)
 {
     if (jp->cls >= 0 && p->cls[jp->cls].type == jp->type && p->cls[jp->cls].util == jp->util) {
-        p->cls[jp->cls].round = p->round;
+        want_class(p, (size_t)jp->cls);
         return jp->cls;
     }
     size_t free_k = p->n_cls;
     for (size_t k = 0; k < p->n_cls; k++) {
         pw_class *q = &p->cls[k];
         if (q->type == jp->type && q->util == jp->util) {
-            q->round = p->round;
+            want_class(p, k);
             return (int32_t)k;
         }
         if (free_k == p->n_cls && q->members == 0 && q->jobs == 0 && q->round != p->round)
@@ -718,11 +754,14 @@ static int32_t class_of(dc_power *p, const job_pw *jp)
         if (p->n_cls == p->cap_cls) {
             size_t ncap = p->cap_cls ? 2 * p->cap_cls : 16;
             pw_class *g = realloc(p->cls, ncap * sizeof *g);
-            if (!g) {
+            if (g)
+                p->cls = g;
+            uint32_t *a = g ? realloc(p->acls, ncap * sizeof *a) : NULL;
+            if (!a) {
                 dc_sim_fail(p->sim, DC_ENOMEM, "out of memory");
                 return -1;
             }
-            p->cls = g;
+            p->acls = a;
             p->cap_cls = ncap;
         }
         dc_vclock *k = dc_cluster_new_clock(p->c);
@@ -735,7 +774,7 @@ static int32_t class_of(dc_power *p, const job_pw *jp)
     pw_class *q = &p->cls[free_k];
     q->type = jp->type;
     q->util = jp->util;
-    q->round = p->round;
+    want_class(p, free_k);
     q->m_cap = q->m_heat = NAN; /* no speeds of this key yet */
     q->lo_w = jp->lo_w; /* (a function of the type and utilisation) */
     q->hi_w = jp->hi_w;
@@ -750,6 +789,7 @@ static void compute_full(dc_power *p)
     double base = p->network_w;
     assert(p->n_pend == 0);
     p->round++;
+    p->n_wanted = 0;
     p->comp = p->pend;
     p->n_comp = 0;
     bool storage_active = false;
@@ -971,7 +1011,8 @@ static void inc_update(dc_power *p, int32_t j)
         if (jp->st == ST_RUN_COMP) {
             pw_class *q = &p->cls[jp->want_cls];
             q->gpus -= jp->units;
-            q->jobs--;
+            if (--q->jobs == 0)
+                class_active(p, (uint32_t)jp->want_cls, false);
         }
     }
     if (jp->storage)
@@ -1003,7 +1044,8 @@ static void inc_update(dc_power *p, int32_t j)
         jp->n_gpu = jp->units;
         st = ST_RUN_COMP;
         p->cls[k].gpus += jp->units;
-        p->cls[k].jobs++;
+        if (p->cls[k].jobs++ == 0)
+            class_active(p, (uint32_t)k, true);
         break;
     }
     case DC_JOB_CHECKPOINTING:
@@ -1061,6 +1103,7 @@ static bool compute_inc(dc_power *p)
 {
     dc_cluster *c = p->c;
     p->round++;
+    p->n_wanted = 0;
     const int32_t *changed;
     size_t n_changed = dc_cluster_held_changes(c, &changed);
     for (size_t k = 0; k < n_changed; k++)
@@ -1084,11 +1127,9 @@ static bool compute_inc(dc_power *p)
     double full = base;
     size_t n = 0;
     pw_class *only = NULL;
-    for (size_t k = 0; k < p->n_cls; k++) {
-        pw_class *q = &p->cls[k];
-        if (q->jobs == 0)
-            continue;
-        q->round = p->round;
+    for (size_t a = 0; a < p->n_acls; a++) {
+        pw_class *q = &p->cls[p->acls[a]];
+        want_class(p, p->acls[a]);
         full += (double)q->gpus * q->hi_w;
         p->cw[n++] = (dc_powercap_job){(double)q->gpus, q->lo_w, q->hi_w};
         only = q;
@@ -1099,10 +1140,8 @@ static bool compute_inc(dc_power *p)
                      : dc_powercap_solve(p->cw, n, p->site_cap_w - base, &p->guess_cap);
     double demand = base, floor_w = base;
     n = 0;
-    for (size_t k = 0; k < p->n_cls; k++) {
-        pw_class *q = &p->cls[k];
-        if (q->jobs == 0)
-            continue;
+    for (size_t a = 0; a < p->n_acls; a++) {
+        pw_class *q = &p->cls[p->acls[a]];
         q->cap_w = clampd(lim, q->lo_w, q->hi_w);
         demand += (double)q->gpus * q->cap_w;
         floor_w += (double)q->gpus * q->lo_w;
@@ -1117,10 +1156,8 @@ static bool compute_inc(dc_power *p)
     bool change = false;
     p->cap_on = p->heat_on = p->any_computing = false;
     p->throttle_cap = p->throttle_heat = 1.0;
-    for (size_t k = 0; k < p->n_cls; k++) {
-        pw_class *q = &p->cls[k];
-        if (q->jobs == 0)
-            continue;
+    for (size_t a = 0; a < p->n_acls; a++) {
+        pw_class *q = &p->cls[p->acls[a]];
         q->heat_w = clampd(hl, q->lo_w, q->cap_w);
         it += (double)q->gpus * q->heat_w;
         if (q->cap_w != q->m_cap || q->heat_w != q->m_heat) {
@@ -1162,7 +1199,8 @@ int dc_power_sums_agree(dc_power *p)
     flush(p);
     if (!p->inc)
         return -1;
-    uint64_t st[N_ST] = {0}, *gpus = calloc(p->n_cls + 1, sizeof *gpus);
+    uint64_t st[N_ST] = {0};
+    int64_t *gpus = calloc(p->n_cls + 1, sizeof *gpus);
     uint32_t storage = 0, *jobs = calloc(p->n_cls + 1, sizeof *jobs);
     uint8_t *later = calloc((size_t)p->n_jobs + 1, 1);
     bool ok = gpus && jobs && later;
@@ -1198,8 +1236,13 @@ int dc_power_sums_agree(dc_power *p)
         }
     }
     ok = ok && storage == p->n_storage && memcmp(st, p->st_gpus, sizeof st) == 0;
-    for (size_t k = 0; ok && k < p->n_cls; k++)
+    size_t a = 0; /* and acls: the classes with computing jobs, ascending */
+    for (size_t k = 0; ok && k < p->n_cls; k++) {
         ok = gpus[k] == p->cls[k].gpus && jobs[k] == p->cls[k].jobs;
+        if (ok && jobs[k] > 0)
+            ok = a < p->n_acls && p->acls[a++] == k;
+    }
+    ok = ok && a == p->n_acls;
     free(gpus);
     free(jobs);
     free(later);
@@ -1383,9 +1426,14 @@ static void on_apply(dc_sim *sim, void *ctx, uint64_t arg)
     p->missed = false;
     /* the clocks of the classes this computation wanted: one change each
      * for all their jobs */
-    for (size_t k = 0; p->clocks && k < p->n_cls; k++)
-        if (p->cls[k].round == p->round)
-            dc_vclock_set(p->cls[k].clock, p->cls[k].want);
+    if (p->inc && p->n_wanted == p->n_acls) { /* (the computing classes are wanted: these are all) */
+        for (size_t a = 0; a < p->n_acls; a++)
+            dc_vclock_set(p->cls[p->acls[a]].clock, p->cls[p->acls[a]].want);
+    } else { /* (in class order: the sets may move engine events) */
+        for (size_t k = 0; p->clocks && k < p->n_cls; k++)
+            if (p->cls[k].round == p->round)
+                dc_vclock_set(p->cls[k].clock, p->cls[k].want);
+    }
     /* (incremental sums: only the jobs noted in apply may need a change) */
     size_t n_look = p->inc ? p->n_apply : p->n_act;
     for (size_t k = 0; k < n_look; k++) {
@@ -2005,6 +2053,7 @@ static void power_destroy(void *state)
     free(p->tp);
     free(p->off_list);
     free(p->cls); /* (the clocks are the cluster's) */
+    free(p->acls);
     dc_swing_destroy(p->st_it);
     dc_swing_destroy(p->st_fac);
 }
