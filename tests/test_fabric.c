@@ -272,6 +272,78 @@ static void test_stream_step_time(void)
     dc_sim_destroy(sim);
 }
 
+/* A stream's jobs come in a few sizes, interleaved, and share their groups:
+ * the step-time model reads a layout once per (groups, size, model) and
+ * reuses it.  Each job's layout and compute part must be those of a job of
+ * its size alone: its replica (tensor x pipeline) and Tc bit for bit; and
+ * the sizes and models must differ (else the check could not see a layout
+ * given to the wrong job): four streams of four models, 1 to 16 nodes. */
+static void test_stream_layout_memo(void)
+{
+#define MEMO_CLASS                                                                                                 \
+    "cluster = { nodes = 64; gpus_per_node = 8; nodes_per_rack = 4; };\n"                                          \
+    "network = { tiers = 2; nodes_per_leaf = 4; };\n"                                                              \
+    "job_classes = ( { name = \"c\"; parallelism = { tensor = \"auto\"; pipeline = 1;\n"                           \
+    "  global_batch_tokens = 1048576.0; seq_len = 2048; }; } );\n"
+    const char cfg[] = "horizon_days = 2.0; stop_when_done = false;\n" MEMO_CLASS
+                       "jobs = ( { name = \"s1\"; class = \"c\"; params = 1e9; count = 30; restart_s = 0.0;\n"
+                       "  interarrival = { law = \"exponential\"; mean_h = 0.5; }; nodes_min = 1; nodes_max = 16;\n"
+                       "  duration = { law = \"lognormal\"; median_h = 2.0; sigma = 0.5; }; },\n"
+                       "  { name = \"s2\"; class = \"c\"; params = 2e9; count = 30; restart_s = 0.0;\n"
+                       "  interarrival = { law = \"exponential\"; mean_h = 0.5; }; nodes_min = 1; nodes_max = 16;\n"
+                       "  duration = { law = \"lognormal\"; median_h = 2.0; sigma = 0.5; }; },\n"
+                       "  { name = \"s3\"; class = \"c\"; params = 3e9; count = 30; restart_s = 0.0;\n"
+                       "  interarrival = { law = \"exponential\"; mean_h = 0.5; }; nodes_min = 1; nodes_max = 16;\n"
+                       "  duration = { law = \"lognormal\"; median_h = 2.0; sigma = 0.5; }; },\n"
+                       "  { name = \"s4\"; class = \"c\"; params = 4e9; count = 30; restart_s = 0.0;\n"
+                       "  interarrival = { law = \"exponential\"; mean_h = 0.5; }; nodes_min = 1; nodes_max = 16;\n"
+                       "  duration = { law = \"lognormal\"; median_h = 2.0; sigma = 0.5; }; } );\n";
+    dc_sim *sim = run_text(cfg, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    dc_cluster *c = dc_cluster_of(sim);
+    int32_t n = (int32_t)dc_cluster_job_count(c);
+    CU_ASSERT_EQUAL(n, 120);
+    /* the layout alone, by (params, nodes) */
+    double solo_tc[4][17], solo_rep[4][17];
+    bool have[4][17];
+    memset(have, 0, sizeof have);
+    int checked = 0, size_changes = 0, same = 0;
+    uint32_t last_nodes = 0;
+    for (int32_t j = 0; j < n; j++) {
+        uint32_t nodes = dc_cluster_job_nodes(c, j);
+        int m = j / 30; /* the stream (its params) */
+        CU_ASSERT_FATAL(nodes >= 1 && nodes <= 16);
+        size_changes += j % 30 > 0 && nodes != last_nodes;
+        last_nodes = nodes;
+        if (!have[m][nodes]) {
+            char text[2048];
+            snprintf(text, sizeof text,
+                     "horizon_days = 2.0; stop_when_done = false;\n" MEMO_CLASS
+                     "jobs = ( { name = \"alone\"; class = \"c\"; params = %.1e; nodes = %u; work_gpu_h = 100.0; } );\n",
+                     (m + 1) * 1e9, nodes);
+            dc_sim *solo = run_text(text, NULL, 0);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(solo);
+            solo_tc[m][nodes] = dc_steptime_compute_s(solo, 0);
+            solo_rep[m][nodes] = dc_steptime_replica_gpus(solo, 0);
+            have[m][nodes] = true;
+            dc_sim_destroy(solo);
+        } else {
+            same++;
+        }
+        CU_ASSERT_EQUAL(dc_steptime_compute_s(sim, j), solo_tc[m][nodes]);
+        CU_ASSERT_EQUAL(dc_steptime_replica_gpus(sim, j), solo_rep[m][nodes]);
+        checked += dc_steptime_compute_s(sim, j) == solo_tc[m][nodes];
+    }
+    CU_ASSERT_EQUAL(checked, n);
+    CU_ASSERT(size_changes > 40); /* interleaved sizes */
+    CU_ASSERT(same > 60);         /* most jobs' layouts were seen before */
+    /* different sizes and models, different compute parts */
+    CU_ASSERT(have[0][1] && have[0][16]);
+    CU_ASSERT(solo_tc[0][1] != solo_tc[0][16] && solo_tc[0][1] != solo_tc[1][1]);
+    dc_sim_destroy(sim);
+#undef MEMO_CLASS
+}
+
 /* A job's own checkpoint tier and size, and a class's write time. */
 static void test_job_checkpoints(void)
 {
@@ -1493,6 +1565,7 @@ static int register_suites(void)
                   {"the same job from its own keys, a class, a jobs entry, the defaults", test_class_inheritance},
                   {"auto layout: tensor to the node, then pipeline, until it fits", test_auto_layout},
                   {"every job of a stream has its step time", test_stream_step_time},
+                  {"a stream's layouts, read once per size, are its jobs' own", test_stream_layout_memo},
                   {"a job's checkpoint tier and size, a class's write time", test_job_checkpoints},
                   {"bad input: file, line, key and what is wrong", test_bad_input});
     DC_TEST_SUITE("shared fabric",

@@ -249,18 +249,31 @@ int dc_checkpoint_plan_read(const dc_scenario *sc, double model_params,
     return DC_OK;
 }
 
+int dc_checkpoint_tier_level(const dc_scenario *sc, const config_setting_t *at, const char *tier,
+                             dc_checkpoint_level *lv, dc_error *err)
+{
+    *lv = (dc_checkpoint_level){.every = 1};
+    int rc = set_level(sc, (config_setting_t *)at, lv, tier, err);
+    if (rc == DC_OK && !lv->durable)
+        warn_lone_local(sc, at, tier);
+    return rc;
+}
+
+void dc_checkpoint_plan_use_level(dc_checkpoint_plan *plan, const dc_checkpoint_level *lv)
+{
+    plan->levels[0] = *lv;
+    plan->n_levels = 1;
+    plan->write_s = NAN; /* from the tier at the job's start */
+}
+
 int dc_checkpoint_plan_set_tier(const dc_scenario *sc, const config_setting_t *at, dc_checkpoint_plan *plan,
                                 const char *tier, dc_error *err)
 {
-    dc_checkpoint_level lv = {.every = 1};
-    int rc = set_level(sc, (config_setting_t *)at, &lv, tier, err);
-    if (rc == DC_OK && !lv.durable)
-        warn_lone_local(sc, at, tier);
+    dc_checkpoint_level lv;
+    int rc = dc_checkpoint_tier_level(sc, at, tier, &lv, err);
     if (rc != DC_OK)
         return rc;
-    plan->levels[0] = lv;
-    plan->n_levels = 1;
-    plan->write_s = NAN; /* from the tier at the job's start */
+    dc_checkpoint_plan_use_level(plan, &lv);
     return DC_OK;
 }
 

@@ -163,6 +163,12 @@ extern const dc_param dc_checkpoint_params[];
  * checkpoint.tier = "NAME" does; at names the key for messages. */
 int dc_checkpoint_plan_set_tier(const dc_scenario *sc, const config_setting_t *at, dc_checkpoint_plan *plan,
                                 const char *tier, dc_error *err);
+/* dc_checkpoint_plan_set_tier in two steps, for many jobs naming one tier:
+ * the level (checked against storage.tiers, with its warning when the tier
+ * is on the job's nodes), once; then each plan set to it. */
+int dc_checkpoint_tier_level(const dc_scenario *sc, const config_setting_t *at, const char *tier,
+                             dc_checkpoint_level *lv, dc_error *err);
+void dc_checkpoint_plan_use_level(dc_checkpoint_plan *plan, const dc_checkpoint_level *lv);
 
 /* The level checkpoint number k (from 1) is written to. */
 size_t dc_checkpoint_level_of(const dc_checkpoint_plan *plan, uint64_t k);

@@ -252,6 +252,8 @@ typedef struct chain_keys {
     bool has_write;                    /* rest: checkpoint_write_s */
     double write_s;
     const char *tier;                  /* checkpoint_tier (NULL: none) */
+    bool tier_read;                    /* tier_lv holds the tier's level (checked once for the chain) */
+    dc_checkpoint_level tier_lv;
     bool has_size;
     double size_gb;                    /* checkpoint_gb */
     double bytes_per_param;            /* checkpoint.bytes_per_param */
@@ -2142,10 +2144,15 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
             j->ckpt.size_gb = size_gb;
         }
         if (tier) {
-            int rc = dc_checkpoint_plan_set_tier(sc, dc_job_chain_setting(&info->chain, "checkpoint_tier"), &j->ckpt,
-                                                 tier, err);
-            if (rc != DC_OK)
-                return rc;
+            /* (the tier's level once per chain: ck's tier is the chain's) */
+            if (!ck->tier_read) {
+                int rc = dc_checkpoint_tier_level(sc, dc_job_chain_setting(&info->chain, "checkpoint_tier"), tier,
+                                                  &m->keys.tier_lv, err);
+                if (rc != DC_OK)
+                    return rc;
+                m->keys.tier_read = true;
+            }
+            dc_checkpoint_plan_use_level(&j->ckpt, &ck->tier_lv);
             j->ckpt.async = false;
             if (!(j->ckpt.size_gb > 0))
                 return dc_scenario_error_at(sc, dc_job_chain_setting(&info->chain, "checkpoint_tier"), err,

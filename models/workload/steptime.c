@@ -593,12 +593,75 @@ static bool chain_any(const dc_job_chain *c)
     return c->at[0] || c->at[1] || c->at[2];
 }
 
-/* A job whose layout comes from the same groups as the previous one's, and
- * of the same size, has the same layout (a stream's jobs). */
-static bool same_layout(const job_step *a, const dc_job_chain *pa, const job_step *b, const dc_job_chain *pb)
+/* The layouts read lately (read_layout and place_memory), by what they
+ * read: the groups of the job's chain and of its parallelism chain, and the
+ * job's size and model.  A stream's or a trace's jobs share their groups
+ * and come in a few sizes, so most jobs find theirs here instead of
+ * reading some twenty keys through libconfig's list searches again. */
+#define LAYOUT_MEMO 16
+
+typedef struct layout_key {
+    const config_setting_t *at[3], *pat[3];
+    uint32_t nodes, gpus, min_gpus;
+    double params, flop_per_param_token, peak_flops, kernel_eff;
+} layout_key;
+
+typedef struct layout_entry {
+    layout_key key;
+    dc_step_config cfg;
+    double memory_B, hbm_B;
+} layout_entry;
+
+typedef struct layout_memo {
+    layout_entry e[LAYOUT_MEMO];
+    size_t n, next;
+} layout_memo;
+
+static layout_key layout_key_of(const dc_job_info *info, const dc_job_chain *pc)
 {
-    return a->info->nodes == b->info->nodes && a->info->gpus == b->info->gpus && a->info->params == b->info->params && pa->at[0] == pb->at[0]
-           && pa->at[1] == pb->at[1] && pa->at[2] == pb->at[2] && !a->info->legacy && !b->info->legacy;
+    layout_key k;
+    memset(&k, 0, sizeof k); /* (compared whole: no padding left unset) */
+    memcpy(k.at, info->chain.at, sizeof k.at);
+    memcpy(k.pat, pc->at, sizeof k.pat);
+    k.nodes = info->nodes;
+    k.gpus = info->gpus;
+    k.min_gpus = info->min_gpus;
+    k.params = info->params;
+    k.flop_per_param_token = info->flop_per_param_token;
+    k.peak_flops = info->peak_flops;
+    k.kernel_eff = info->kernel_eff;
+    return k;
+}
+
+static bool same_key(const layout_key *a, const layout_key *b)
+{
+    return memcmp(a->at, b->at, sizeof a->at) == 0 && memcmp(a->pat, b->pat, sizeof a->pat) == 0
+           && a->nodes == b->nodes && a->gpus == b->gpus && a->min_gpus == b->min_gpus && a->params == b->params
+           && a->flop_per_param_token == b->flop_per_param_token && a->peak_flops == b->peak_flops
+           && a->kernel_eff == b->kernel_eff;
+}
+
+/* The job's layout from the memo (true), or false when it must be read. */
+static bool layout_find(const layout_memo *lm, const layout_key *k, job_step *js)
+{
+    for (size_t i = 0; i < lm->n; i++) {
+        const layout_entry *e = &lm->e[(lm->next + LAYOUT_MEMO - 1 - i) % LAYOUT_MEMO]; /* the newest first */
+        if (same_key(&e->key, k)) {
+            js->cfg = e->cfg;
+            js->memory_B = e->memory_B;
+            js->hbm_B = e->hbm_B;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void layout_keep(layout_memo *lm, const layout_key *k, const job_step *js)
+{
+    lm->e[lm->next] = (layout_entry){.key = *k, .cfg = js->cfg, .memory_B = js->memory_B, .hbm_B = js->hbm_B};
+    lm->next = (lm->next + 1) % LAYOUT_MEMO;
+    if (lm->n < LAYOUT_MEMO)
+        lm->n++;
 }
 
 static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
@@ -648,7 +711,13 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
     sm->n_ids = n_ids;
     bool wanted[N_SRC] = {false};
     bool any_data = false;
-    dc_job_chain prev_pc = {0};
+    layout_memo memo_l;
+    layout_memo *lm = &memo_l;
+    lm->n = lm->next = 0;
+    /* the dataset key of the last chain asked (a stream's jobs share it) */
+    const config_setting_t *ds_at[3] = {NULL, NULL, NULL};
+    bool ds_valid = false, ds_reads = true;
+    int rc = DC_OK;
     for (uint32_t id = 0; id < n_ids; id++) {
         sm->step_of[id] = -1;
         int stop = cancelled(sim, id, err);
@@ -662,41 +731,50 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
             continue;
         job_step *js = &sm->steps[sm->n_steps];
         *js = (job_step){.sm = sm, .job = (int32_t)id, .info = info};
-        if (sm->n_steps > 0 && same_layout(js, &pc, &sm->steps[sm->n_steps - 1], &prev_pc)) {
-            const job_step *p = &sm->steps[sm->n_steps - 1];
-            js->cfg = p->cfg;
-            js->memory_B = p->memory_B;
-            js->hbm_B = p->hbm_B;
-        } else {
-            int rc = read_layout(sm, sc, &pc, js, err);
+        /* (the job group's layout is its own: never shared) */
+        layout_key key = layout_key_of(info, &pc);
+        if (info->legacy || !layout_find(lm, &key, js)) {
+            rc = read_layout(sm, sc, &pc, js, err);
             if (rc == DC_OK)
                 rc = place_memory(sm, sc, &pc, js, err);
             if (rc != DC_OK)
-                return rc;
+                break;
+            if (!info->legacy)
+                layout_keep(lm, &key, js);
         }
-        prev_pc = pc;
         /* every job with a step model reads the dataset, unless it says not */
-        bool reads = true;
-        dc_job_chain_bool(&info->chain, "dataset", &reads);
+        if (!ds_valid || memcmp(ds_at, info->chain.at, sizeof ds_at) != 0) {
+            ds_reads = true;
+            dc_job_chain_bool(&info->chain, "dataset", &ds_reads);
+            memcpy(ds_at, info->chain.at, sizeof ds_at);
+            ds_valid = true;
+        }
+        bool reads = ds_reads;
         js->has_data = reads && sm->storage && dc_storage_has_dataset(sm->storage);
         if (js->has_data) {
             js->data_bytes_per_step = js->cfg.tokens_per_step * dc_storage_dataset_bytes_per_token(sm->storage);
             js->prefetch = dc_storage_dataset_prefetch(sm->storage);
-            if (dc_storage_dataset_register(sm->storage, (int32_t)id, info->nodes) != DC_OK)
-                return dc_error_set(err, DC_ENOMEM, "out of memory");
+            if (dc_storage_dataset_register(sm->storage, (int32_t)id, info->nodes) != DC_OK) {
+                rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+                break;
+            }
         }
         if (info->legacy) {
             sm->legacy = js;
             js->series_step = dc_sim_series(sim, "step_time", "s", "time of one training step");
-            if (!js->series_step)
-                return dc_error_set(err, DC_ENOMEM, "out of memory");
+            if (!js->series_step) {
+                rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+                break;
+            }
         }
         const dc_step_config *c = &js->cfg;
         /* its load on the fabric: its outermost ring (data, else pipeline, else tensor) */
         uint32_t rep_n = c->dp > 1 ? (uint32_t)c->dp : c->pp > 1 ? 2 : (uint32_t)c->tp;
         uint32_t rep_s = c->dp > 1 ? (uint32_t)(c->tp * c->pp) : c->pp > 1 ? (uint32_t)c->tp : 1;
-        if (rep_n > 1 && dc_network_job_traffic(sm->net, (int32_t)id, info->nodes, rep_n, rep_s) != DC_OK)
-            return dc_error_set(err, DC_ENOMEM, "out of memory");
+        if (rep_n > 1 && dc_network_job_traffic(sm->net, (int32_t)id, info->nodes, rep_n, rep_s) != DC_OK) {
+            rc = dc_error_set(err, DC_ENOMEM, "out of memory");
+            break;
+        }
         bool want[N_SRC] = {c->full_recompute, c->pp > 1, c->tp > 1 || c->pp > 1 || c->dp > 1, c->offload,
                             js->has_data};
         for (int i = 0; i < N_SRC; i++)
@@ -704,6 +782,8 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
         any_data = any_data || js->has_data;
         sm->step_of[id] = (int32_t)sm->n_steps++;
     }
+    if (rc != DC_OK)
+        return rc;
     /* Sources in a fixed order, only those some job can use. */
     for (int i = 0; i < N_SRC; i++) {
         sm->src[i] = -1;
