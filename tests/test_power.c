@@ -718,7 +718,9 @@ static double ref_solve(const dc_powercap_job *jobs, size_t n, double target)
 /* Random job sets (ranges inside 200-700 W, some shared, some a single
  * point), budgets from below the floor to above the top: the answer is
  * bit for bit the reference's, whatever the guess (none, random, the last
- * answer), and within the range it meets the budget to 1e-12. */
+ * answer, the answer to a budget 1e-4 away: most often on the same
+ * segment, where the solver takes the guess's segment at once), and within
+ * the range it meets the budget to 1e-12. */
 static void test_powercap_solve(void)
 {
     uint64_t x = 12345;
@@ -747,6 +749,9 @@ static void test_powercap_solve(void)
             CU_ASSERT_EQUAL(memcmp(&got, &want, sizeof got), 0);
             CU_ASSERT_EQUAL(dc_powercap_solve(jobs, n, target, &g_random), want);
             CU_ASSERT_EQUAL(dc_powercap_solve(jobs, n, target, &g_none), want);
+            double g_near = ref_solve(jobs, n, target * (1.0 + 1e-4 * (RND() - 0.5)));
+            double near = dc_powercap_solve(jobs, n, target, &g_near);
+            CU_ASSERT_EQUAL(memcmp(&near, &want, sizeof near), 0);
             if (target > f0 && target < f1) {
                 CU_ASSERT_DOUBLE_EQUAL(dc_powercap_fill(jobs, n, got), target, 1e-12 * target);
                 checked++;

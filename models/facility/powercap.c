@@ -62,6 +62,24 @@ static void neighbours(const dc_powercap_job *jobs, size_t n, double x, double *
 
 double dc_powercap_solve(const dc_powercap_job *jobs, size_t n, double target_w, double *guess_w)
 {
+    /* The guess's segment first (the last answer: a budget that moved a
+     * little is often still on it).  When fill(a) < T < fill(b) there, it
+     * is the segment the search below would end on, the only one of
+     * adjacent breakpoints with fill(a) <= T < fill(b); and with fill of the
+     * lowest breakpoint below T and of the highest above, the search does
+     * not stop at either.  The same a, b, fill(a), fill(b): the same C. */
+    if (isfinite(*guess_w)) {
+        double a, b, ga, gb;
+        neighbours(jobs, n, *guess_w, &a, &b);
+        if (isfinite(a) && isfinite(b)) {
+            fill2(jobs, n, a, b, &ga, &gb);
+            if (ga < target_w && gb > target_w) {
+                double c = a + (target_w - ga) * (b - a) / (gb - ga); /* (b > a) */
+                *guess_w = c;
+                return c;
+            }
+        }
+    }
     double first = INFINITY, last = -INFINITY; /* the lowest and highest breakpoints */
     for (size_t k = 0; k < n; k++) {
         first = jobs[k].lo_w < first ? jobs[k].lo_w : first;
