@@ -193,7 +193,7 @@ typedef struct pw_class {
 } pw_class;
 
 /* Remembered GPU speeds (speed_at), direct-mapped. */
-#define SPEED_CACHE 64
+#define SPEED_CACHE 1024
 
 typedef struct speed_entry {
     int type;
@@ -593,7 +593,7 @@ static double speed_at(dc_power *p, int type, double util, double cap_w)
     memcpy(&a, &util, sizeof a);
     memcpy(&b, &cap_w, sizeof b);
     uint64_t h = (a ^ (b * UINT64_C(0x9e3779b97f4a7c15)) ^ (uint64_t)type) * UINT64_C(0xff51afd7ed558ccd);
-    speed_entry *e = &p->speeds[h >> 58]; /* 64 entries */
+    speed_entry *e = &p->speeds[h >> 54]; /* 1024 entries */
     if (e->type != type || e->util != util || e->cap_w != cap_w) {
         const type_pw *tp = &p->tp[type];
         e->type = type;
