@@ -1123,62 +1123,79 @@ static bool compute_inc(dc_power *p)
             base += (double)p->st_gpus[s] * p->st_w[s];
     base += p->n_storage > 0 ? p->storage_active_w : p->storage_idle_w;
 
-    /* the site cap over the classes with computing GPUs */
+    /* the site cap over the classes with computing GPUs (kept in locals:
+     * the stores through q would make the compiler reload p's fields) */
+    const uint32_t *acls = p->acls;
+    size_t na = p->n_acls;
+    pw_class *cls = p->cls;
+    dc_powercap_job *cw = p->cw;
     double full = base;
-    size_t n = 0;
     pw_class *only = NULL;
-    for (size_t a = 0; a < p->n_acls; a++) {
-        pw_class *q = &p->cls[p->acls[a]];
-        want_class(p, p->acls[a]);
-        full += (double)q->gpus * q->hi_w;
-        p->cw[n++] = (dc_powercap_job){(double)q->gpus, q->lo_w, q->hi_w};
+    uint64_t round = p->round;
+    size_t wanted = p->n_wanted;
+    for (size_t a = 0; a < na; a++) {
+        pw_class *q = &cls[acls[a]];
+        if (q->round != round) { /* want_class */
+            q->round = round;
+            wanted++;
+        }
+        double g = (double)q->gpus;
+        full += g * q->hi_w;
+        cw[a] = (dc_powercap_job){g, q->lo_w, q->hi_w};
         only = q;
     }
+    p->n_wanted = wanted;
     double lim = INFINITY;
     if (full > p->site_cap_w)
-        lim = n == 1 ? (p->site_cap_w - base) / (double)only->gpus
-                     : dc_powercap_solve(p->cw, n, p->site_cap_w - base, &p->guess_cap);
+        lim = na == 1 ? (p->site_cap_w - base) / (double)only->gpus
+                      : dc_powercap_solve(cw, na, p->site_cap_w - base, &p->guess_cap);
     double demand = base, floor_w = base;
-    n = 0;
-    for (size_t a = 0; a < p->n_acls; a++) {
-        pw_class *q = &p->cls[p->acls[a]];
-        q->cap_w = clampd(lim, q->lo_w, q->hi_w);
-        demand += (double)q->gpus * q->cap_w;
-        floor_w += (double)q->gpus * q->lo_w;
-        p->cw[n++].hi_w = q->cap_w;
+    for (size_t a = 0; a < na; a++) {
+        pw_class *q = &cls[acls[a]];
+        double g = (double)q->gpus, cap = clampd(lim, q->lo_w, q->hi_w);
+        q->cap_w = cap;
+        demand += g * cap;
+        floor_w += g * q->lo_w;
+        cw[a].hi_w = cap;
     }
     /* the heat limit */
     double hl = INFINITY;
     if (p->heat_limit_w < demand)
-        hl = n == 1 ? (p->heat_limit_w - base) / (double)only->gpus
-                    : dc_powercap_solve(p->cw, n, p->heat_limit_w - base, &p->guess_heat);
+        hl = na == 1 ? (p->heat_limit_w - base) / (double)only->gpus
+                     : dc_powercap_solve(cw, na, p->heat_limit_w - base, &p->guess_heat);
     double it = base;
-    bool change = false;
-    p->cap_on = p->heat_on = p->any_computing = false;
-    p->throttle_cap = p->throttle_heat = 1.0;
-    for (size_t a = 0; a < p->n_acls; a++) {
-        pw_class *q = &p->cls[p->acls[a]];
-        q->heat_w = clampd(hl, q->lo_w, q->cap_w);
-        it += (double)q->gpus * q->heat_w;
-        if (q->cap_w != q->m_cap || q->heat_w != q->m_heat) {
-            q->m_cap = q->cap_w;
-            q->m_heat = q->heat_w;
-            q->m_scap = speed_at(p, q->type, q->util, q->cap_w);
-            q->m_sheat = q->heat_w == q->cap_w ? q->m_scap : speed_at(p, q->type, q->util, q->heat_w);
+    bool change = false, any = false, cap_on = false, heat_on = false;
+    double thr_cap = 1.0, thr_heat = 1.0;
+    int lc = p->lvl_cap, lh = p->lvl_heat;
+    for (size_t a = 0; a < na; a++) {
+        pw_class *q = &cls[acls[a]];
+        double cap = q->cap_w, heat = clampd(hl, q->lo_w, cap);
+        q->heat_w = heat;
+        it += (double)q->gpus * heat;
+        if (cap != q->m_cap || heat != q->m_heat) {
+            q->m_cap = cap;
+            q->m_heat = heat;
+            q->m_scap = speed_at(p, q->type, q->util, cap);
+            q->m_sheat = heat == cap ? q->m_scap : speed_at(p, q->type, q->util, heat);
         }
         double s_cap = q->m_scap, s_heat = q->m_sheat, w_heat = s_cap > 0.0 ? s_heat / s_cap : 1.0;
-        q->want[p->lvl_cap] = s_cap;
-        q->want[p->lvl_heat] = w_heat;
+        q->want[lc] = s_cap;
+        q->want[lh] = w_heat;
         const double *kf = dc_vclock_factors(q->clock);
         change = change || kf[0] != q->want[0] || kf[1] != q->want[1];
-        if (!p->any_computing || s_cap < p->throttle_cap)
-            p->throttle_cap = s_cap;
-        if (!p->any_computing || w_heat < p->throttle_heat)
-            p->throttle_heat = w_heat;
-        p->any_computing = true;
-        p->cap_on = p->cap_on || s_cap < 1.0;
-        p->heat_on = p->heat_on || w_heat < 1.0;
+        if (!any || s_cap < thr_cap)
+            thr_cap = s_cap;
+        if (!any || w_heat < thr_heat)
+            thr_heat = w_heat;
+        any = true;
+        cap_on = cap_on || s_cap < 1.0;
+        heat_on = heat_on || w_heat < 1.0;
     }
+    p->cap_on = cap_on;
+    p->heat_on = heat_on;
+    p->any_computing = any;
+    p->throttle_cap = thr_cap;
+    p->throttle_heat = thr_heat;
     p->it_w = it;
     p->demand_w = demand;
     p->floor_w = floor_w;
