@@ -146,7 +146,8 @@ static void on_event(struct dc_sim *sim, void *ctx, uint64_t arg);
 static void reschedule(dc_vclock *k)
 {
     if (k->n_heap == 0) {
-        dc_sim_cancel(k->sim, &k->ev);
+        if (k->ev != DC_EVENT_NONE) /* (most clocks set have no targets then: spare the call) */
+            dc_sim_cancel(k->sim, &k->ev);
         return;
     }
     double now = dc_sim_now(k->sim), last = k->rate[k->n - 1];
@@ -189,9 +190,10 @@ void dc_vclock_set(dc_vclock *k, const double *factors)
         same = same && factors[l] == k->f[l];
     if (same)
         return;
-    double now = dc_sim_now(k->sim);
-    for (size_t l = 0; l < k->n; l++)
-        k->value[l] = dc_vclock_value(k, l);
+    double now = dc_sim_now(k->sim), dt = now - k->at_s;
+    if (dt > 0.0) /* dc_vclock_value of each level */
+        for (size_t l = 0; l < k->n; l++)
+            k->value[l] = k->value[l] + dt * k->rate[l];
     k->at_s = now;
     double r = 1.0;
     for (size_t l = 0; l < k->n; l++) {
