@@ -122,6 +122,8 @@ struct dc_fabric {
     dc_maxmin_flow *flows;
     size_t cap_solve_res, cap_solve_flows, cap_solve_paths;
     size_t cap_rate, cap_coefs; /* rate[] and coefs[] hold this many */
+    void *work;                 /* the solver's (dc_maxmin_solve_in), cap_work bytes */
+    size_t cap_work;
 };
 
 static double dmin(double a, double b) { return a < b ? a : b; }
@@ -279,6 +281,7 @@ void dc_fabric_destroy(dc_fabric *f)
     free(f->coefs);
     free(f->res);
     free(f->flows);
+    free(f->work);
     dc_keymap_destroy(f->entries);
     free(f);
 }
@@ -1037,7 +1040,15 @@ static bool resolve(dc_fabric *f, const int32_t *seed_jobs, uint32_t n_sj, const
             }
         f->flows[q] = (dc_maxmin_flow){f->res + first, p - first, 1.0, J->cap, f->coefs + first};
     }
-    if (nu > 0 && dc_maxmin_solve(nu, f->capacity, nq, f->flows, f->rate) != DC_OK)
+    size_t work_bytes = dc_maxmin_work_bytes(nu, nq);
+    if (nu > 0 && f->cap_work < work_bytes) {
+        free(f->work); /* (its contents need not survive) */
+        f->work = malloc(work_bytes);
+        f->cap_work = f->work ? work_bytes : 0;
+        if (!f->work)
+            return false;
+    }
+    if (nu > 0 && dc_maxmin_solve_in(f->work, nu, f->capacity, nq, f->flows, f->rate) != DC_OK)
         return false;
     for (uint32_t q = 0; q < nq; q++) {
         fjob *J = &f->jobs[f->qjobs[q]];
