@@ -10,7 +10,8 @@
 #     the flagship without and with its trace (targets 40 M and 70 M), RBW
 #     and bare.c, and a flagship sweep replication (--reps 6 minus --reps 2,
 #     over 4; target 25 M).
-#  3. The event queue against plain binary heaps (bench_eventq: 8, 64,
+#  3. The event queue against plain binary heaps, driven as the engine drives
+#     it (bench_eventq: 4, 8, 64,
 #     1e3 .. 1e6 pending).
 #  4. The flagship's wall time and peak memory with and without its trace,
 #     and 1,000 replications of it as one sweep on every core (target 6 s

@@ -28,6 +28,22 @@
  * would have done).  The pop order is the total (time, seq) order either
  * way, so the hole changes no result.
  *
+ * The engine's pair.  dc_sim_run pops an event and its handler pushes the
+ * next (dc_sim_at): in a heap of at most KEEP_HOLE_MIN entries the pop notes
+ * that its hole and the slot it freed (at the head of the free list) wait
+ * for that push (fast), and the push takes both at once: the slot, its
+ * entry at the root sifted down, nothing else tested (not the instant's
+ * FIFO, not a stand-in: the freed slot has no entry in the heap).  A push
+ * for the current instant then fills the hole rather than the FIFO; the pop
+ * order is the same total order.  Anything else in between (a cancel, a
+ * peek, a second pop) clears fast.  The pop before it takes the root
+ * without the general path's tests when there is no hole and the FIFO is
+ * empty.  Sifts find the earliest child by value as well as by address
+ * (selects on the four children loaded), so that the comparison with the
+ * entry sifted and the move do not wait for a second load: more
+ * instructions, a shorter chain of dependent ones (docs/DEVELOPING.md,
+ * Benchmarks: what was tried and what it gave).
+ *
  * Leaving the hole.  When a pop is followed by two pushes, a late one and
  * then an early one (a failure: its repair days ahead, then the next
  * failure seconds ahead), replace-top sifts the late one down from the
@@ -184,6 +200,8 @@ struct dc_eventq {
     bool hole;        /* the root was popped and not yet refilled */
     bool kept;        /* a later push went below and left the hole */
     bool replaced;    /* a later push filled the hole, sifted down from the root */
+    bool fast;        /* the hole of a pop and its slot at free_head wait for the next push
+                         (see "The engine's pair") */
     uint8_t keep_score; /* 0 .. 3: whether a later push should leave the hole (>= 2) */
     uint64_t next_seq;
     heap_entry *fifo; /* ring of entries for one time, in seq order */
@@ -405,28 +423,48 @@ static inline size_t min_child(const heap_entry *heap, size_t c)
 
 /* Places e at hole j or below it; last is the index of the last entry.
  * prefetch: fetch the grandchildren while comparing the children (worth it
- * only once the heap outgrows the first-level cache). */
+ * only once the heap outgrows the first-level cache).  Addresses are
+ * computed as integers: node j at heap + j has its children at
+ * heap + 4j - 8, i.e. at byte address 4 x (its own) - (3 x heap's + 8
+ * entries), an address and a shift instead of an index scaled and added
+ * at every step. */
 static ALWAYS_INLINE void sift_down_loop(heap_entry *heap, size_t j, heap_entry e, size_t last,
                                          bool prefetch)
 {
+    const uintptr_t k = 3 * (uintptr_t)heap + 8 * sizeof *heap;
+    const uintptr_t end = (uintptr_t)(heap + last);
+    uintptr_t p = (uintptr_t)(heap + j);
     for (;;) {
-        size_t c = 4 * j - 8;
-        if (c > last)
+        uintptr_t c = 4 * p - k;
+        if (c > end)
             break;
-        size_t g = 4 * c - 8; /* the 16 grandchildren: 4 lines */
-        if (prefetch && g + 15 <= last) {
-            PREFETCH(&heap[g]);
-            PREFETCH(&heap[g + 4]);
-            PREFETCH(&heap[g + 8]);
-            PREFETCH(&heap[g + 12]);
+        uintptr_t g = 4 * c - k; /* the 16 grandchildren: 4 lines */
+        if (prefetch && g + 15 * sizeof *heap <= end) {
+            PREFETCH((const void *)g);
+            PREFETCH((const void *)(g + 4 * sizeof *heap));
+            PREFETCH((const void *)(g + 8 * sizeof *heap));
+            PREFETCH((const void *)(g + 12 * sizeof *heap));
         }
-        size_t m = min_child(heap, c);
-        if (!before(&heap[m], &e))
+        /* the earliest child by value as well as by address, so that the
+         * comparison with e and the move wait for no second load */
+        const heap_entry *cp = (const heap_entry *)c;
+        uint64_t t0 = cp[0].time, k0 = cp[0].key, t1 = cp[1].time, k1 = cp[1].key;
+        uint64_t t2 = cp[2].time, k2 = cp[2].key, t3 = cp[3].time, k3 = cp[3].key;
+        uint64_t l1 = -(uint64_t)(t1 < t0 + (k1 < k0));
+        uint64_t l3 = -(uint64_t)(t3 < t2 + (k3 < k2));
+        uint64_t ta = t0 ^ ((t0 ^ t1) & l1), ka = k0 ^ ((k0 ^ k1) & l1);
+        uint64_t tb = t2 ^ ((t2 ^ t3) & l3), kb = k2 ^ ((k2 ^ k3) & l3);
+        uintptr_t a = c + (sizeof *heap & l1), b = c + 2 * sizeof *heap + (sizeof *heap & l3);
+        uint64_t lb = -(uint64_t)(tb < ta + (kb < ka));
+        uint64_t tm = ta ^ ((ta ^ tb) & lb), km = ka ^ ((ka ^ kb) & lb);
+        uintptr_t m = a ^ ((a ^ b) & lb);
+        if (!(tm < e.time + (km < e.key)))
             break;
-        heap[j] = heap[m];
-        j = m;
+        ((heap_entry *)p)->time = tm;
+        ((heap_entry *)p)->key = km;
+        p = m;
     }
-    heap[j] = e;
+    *(heap_entry *)p = e;
 }
 
 /* Out of line: a large heap's sift costs far more than the call, and
@@ -450,6 +488,7 @@ static ALWAYS_INLINE void sift_down(heap_entry *heap, size_t j, heap_entry e, si
 static void fill_hole(dc_eventq *q)
 {
     q->hole = false;
+    q->fast = false;
     if (q->kept) { /* leaving it did not pay: no other push came */
         q->kept = false;
         q->keep_score -= q->keep_score > 0;
@@ -480,6 +519,7 @@ static void compact(dc_eventq *q)
     for (size_t j = k; j < end; j++)
         heap[j] = SENTINEL;
     q->hole = false;
+    q->fast = false;
     q->kept = false;
     q->n = k - ROOT;
     assert(q->n <= q->live); /* the rest are in the FIFO */
@@ -644,15 +684,14 @@ static NOINLINE int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void 
     return DC_OK;
 }
 
-int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
-                   uint64_t arg, dc_event_handle *handle)
+/* A push into the hole of a pop that is not the engine's pair (a large
+ * heap, or a stand-in's slot): replace-top, or leaving the hole (place). */
+static NOINLINE int push_hole(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uint64_t arg,
+                              dc_event_handle *handle)
 {
-    assert(!isnan(time_s));
     uint32_t s = q->free_head;
-    if (!q->hole || s == NO_SLOT || q->next_seq == SEQ_END)
+    if (s == NO_SLOT || q->next_seq == SEQ_END)
         return push_slow(q, time_s, fn, ctx, arg, handle);
-    /* replace-top: the pop before this push left the root empty and freed
-     * a slot */
     slot_data *sd = &q->slots[s];
     q->free_head = (uint32_t)sd->arg;
     sd->fn = fn;
@@ -662,6 +701,35 @@ int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
     heap_entry e = {time_key(time_s), q->next_seq++ << 32 | s};
     q->live++;
     place(q, sd, e);
+    if (handle)
+        *handle = (uint64_t)sd->gen << 32 | (uint64_t)(s + 1);
+    return DC_OK;
+}
+
+int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
+                   uint64_t arg, dc_event_handle *handle)
+{
+    assert(!isnan(time_s));
+    if (!q->fast)
+        return q->hole ? push_hole(q, time_s, fn, ctx, arg, handle) : push_slow(q, time_s, fn, ctx, arg, handle);
+    /* the engine's pair: the slot the pop freed and the hole at the root,
+     * the entry sifted down from there at once (the heap is small: no
+     * prefetching) */
+    q->fast = false;
+    q->hole = false;
+    uint32_t s = q->free_head;
+    slot_data *sd = &q->slots[s];
+    q->free_head = (uint32_t)sd->arg;
+    sd->fn = fn;
+    sd->ctx = ctx;
+    sd->arg = arg;
+    uint32_t seq = (uint32_t)q->next_seq++;
+    sd->seq = seq;
+    sd->eseq = seq;
+    heap_entry e = {time_key(time_s), (uint64_t)seq << 32 | s};
+    sd->time = e.time;
+    q->live++;
+    sift_down_loop(q->heap, ROOT, e, ROOT + q->n - 1, false);
     if (handle)
         *handle = (uint64_t)sd->gen << 32 | (uint64_t)(s + 1);
     return DC_OK;
@@ -737,6 +805,7 @@ static inline void take_root(dc_eventq *q, dc_event *out)
     }
     q->slots[s].eseq = NO_ENTRY;
     release_slot(q, s);
+    q->fast = q->free_head == s && q->n <= KEEP_HOLE_MIN && q->next_seq != SEQ_END;
     /* The next root is one of the children (or the entry pushed next, which
      * is hot): start fetching their payloads, read by the next pop, when
      * the pool is too large to stay in the cache. */
@@ -765,6 +834,14 @@ bool dc_eventq_pop(dc_eventq *q, dc_event *out)
 bool dc_eventq_pop_until(dc_eventq *q, double limit_s, dc_event *out)
 {
     assert(out && !isnan(limit_s));
+    /* the engine's pair: no hole (the last push filled it), the FIFO
+     * empty, the root live */
+    if (!q->hole && q->fifo_n == 0 && q->n > 0 && is_live(q, &q->heap[ROOT])) {
+        if (q->heap[ROOT].time > time_key(limit_s))
+            return false;
+        take_root(q, out);
+        return true;
+    }
     bool from_fifo;
     const heap_entry *e = next_entry(q, &from_fifo);
     if (!e || e->time > time_key(limit_s))
@@ -795,6 +872,7 @@ bool dc_eventq_cancel(dc_eventq *q, dc_event_handle handle)
     if (s == NO_SLOT)
         return false;
     release_slot(q, s); /* its entry is dead from now on */
+    q->fast = false;    /* free_head is this slot now */
     if (q->n - q->hole > 2 * q->live + DEAD_MARGIN)
         compact(q);
     return true;
