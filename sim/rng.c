@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 
+#include "mt_lazy.h"
+
 uint64_t dc_rng_splitmix64(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ULL;
@@ -30,10 +32,11 @@ uint64_t dc_rng_seed_for(uint64_t seed, const char *stream_name)
 gsl_rng *dc_rng_create(uint64_t seed, const char *stream_name)
 {
     /* What gsl_rng_alloc does, without its seeding with the default seed
-     * (a full mt19937 initialisation, about 5,000 instructions, that the
-     * seeding below redoes at once) and without zeroing the state first
-     * (gsl_rng_set writes all of it).  gsl_rng_free frees both blocks. */
-    const gsl_rng_type *type = gsl_rng_mt19937;
+     * and without zeroing the state first (gsl_rng_set writes what is
+     * read).  The generator is gsl_rng_mt19937's, seeded and twisted as far
+     * as the draws need (sim/mt_lazy.h): many streams draw a few numbers or
+     * none.  gsl_rng_free frees both blocks. */
+    const gsl_rng_type *type = dc_rng_mt19937_lazy;
     gsl_rng *r = malloc(sizeof *r);
     if (!r)
         return NULL;

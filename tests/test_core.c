@@ -12,6 +12,7 @@
 
 #include "dist.h"
 #include "keymap.h"
+#include "mt_lazy.h"
 #include "rng.h"
 #include "sim.h"
 #include "testutil.h"
@@ -41,6 +42,56 @@ static void test_rng_streams(void)
     gsl_rng_free(b);
     gsl_rng_free(c);
     gsl_rng_free(d);
+}
+
+/* The lazy generator against GSL's mt19937, bit for bit: seeds 0 (GSL's
+ * 4357), 1, 4357 and random ones, each drawn a random number of times up
+ * to 2,000 (past the first block and a later one), mixing gsl_rng_get,
+ * _uniform, _uniform_pos and _uniform_int so that every entry point is
+ * compared; then the same after reseeding a used generator. */
+static void test_rng_lazy_mt(void)
+{
+    gsl_rng *ref = gsl_rng_alloc(gsl_rng_mt19937), *lz = gsl_rng_alloc(dc_rng_mt19937_lazy);
+    gsl_rng *pick = gsl_rng_alloc(gsl_rng_mt19937);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lz);
+    gsl_rng_set(pick, 99);
+    size_t mismatches = 0, draws = 0, past_block = 0;
+    for (int t = 0; t < 400; t++) {
+        unsigned long seed = t == 0 ? 0 : t == 1 ? 1 : t == 2 ? 4357 : gsl_rng_get(pick);
+        gsl_rng_set(ref, seed);
+        gsl_rng_set(lz, seed);
+        size_t n = t < 8 ? 2000 : gsl_rng_uniform_int(pick, t < 200 ? 40 : 2000);
+        past_block += n > 624;
+        for (size_t i = 0; i < n; i++, draws++) {
+            switch (i % 4) {
+            case 0:
+                mismatches += gsl_rng_get(ref) != gsl_rng_get(lz);
+                break;
+            case 1:
+                mismatches += gsl_rng_uniform(ref) != gsl_rng_uniform(lz);
+                break;
+            case 2:
+                mismatches += gsl_rng_uniform_pos(ref) != gsl_rng_uniform_pos(lz);
+                break;
+            default:
+                mismatches += gsl_rng_uniform_int(ref, 1000003) != gsl_rng_uniform_int(lz, 1000003);
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    CU_ASSERT(draws > 100000);
+    CU_ASSERT(past_block > 50);
+    /* dc_rng_create's streams are the lazy generator with the folded seed */
+    gsl_rng *a = dc_rng_create(3, "failure.gpu");
+    uint64_t h = dc_rng_seed_for(3, "failure.gpu");
+    gsl_rng_set(ref, (unsigned long)((h >> 32) ^ (h & 0xffffffffULL)));
+    for (int i = 0; i < 1500; i++)
+        mismatches += gsl_rng_get(ref) != gsl_rng_get(a);
+    CU_ASSERT_EQUAL(mismatches, 0);
+    gsl_rng_free(a);
+    gsl_rng_free(ref);
+    gsl_rng_free(lz);
+    gsl_rng_free(pick);
 }
 
 /* Sample means against the closed-form mean, within a 99% interval
@@ -654,7 +705,8 @@ static void test_keymap_reference(void)
 static int register_suites(void)
 {
     DC_TEST_SUITE("keymap", {"random operations vs reference (200k ops)", test_keymap_reference});
-    DC_TEST_SUITE("rng", {"named streams", test_rng_streams});
+    DC_TEST_SUITE("rng", {"named streams", test_rng_streams},
+                  {"the lazy mt19937 against GSL's, bit for bit", test_rng_lazy_mt});
     DC_TEST_SUITE("dist", {"sample means within 99% of closed forms", test_dist_means},
                   {"laws from scenario keys", test_dist_from_setting});
     DC_TEST_SUITE("engine", {"order, ties, cancel, horizon", test_engine_order_cancel_horizon},
