@@ -14,7 +14,7 @@ uint64_t dc_rng_splitmix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static uint64_t fnv1a64(const char *s)
+uint64_t dc_rng_name_hash(const char *s)
 {
     uint64_t h = 0xcbf29ce484222325ULL;
     for (; *s; s++) {
@@ -26,7 +26,7 @@ static uint64_t fnv1a64(const char *s)
 
 uint64_t dc_rng_seed_for(uint64_t seed, const char *stream_name)
 {
-    return dc_rng_splitmix64(dc_rng_splitmix64(seed) ^ fnv1a64(stream_name));
+    return dc_rng_splitmix64(dc_rng_splitmix64(seed) ^ dc_rng_name_hash(stream_name));
 }
 
 gsl_rng *dc_rng_create(uint64_t seed, const char *stream_name)

@@ -21,6 +21,8 @@
 #include <gsl/gsl_rng.h>
 
 uint64_t dc_rng_seed_for(uint64_t seed, const char *stream_name);
+/* fnv1a64 of the name (the part of seed_for that depends on it alone). */
+uint64_t dc_rng_name_hash(const char *stream_name);
 /* NULL when out of memory. */
 gsl_rng *dc_rng_create(uint64_t seed, const char *stream_name);
 

@@ -17,6 +17,7 @@ typedef struct model_slot {
 
 typedef struct named_rng {
     char *name;
+    uint64_t hash; /* dc_rng_name_hash(name): compared before the name */
     gsl_rng *rng;
 } named_rng;
 
@@ -67,7 +68,7 @@ struct dc_sim {
     size_t n_models;
 
     named_rng *rngs;
-    size_t n_rngs;
+    size_t n_rngs, cap_rngs;
 
     signal_slot *signals;
     size_t n_signals;
@@ -293,13 +294,20 @@ void dc_sim_cancel(dc_sim *sim, dc_event_handle *handle)
 
 gsl_rng *dc_sim_rng(dc_sim *sim, const char *name)
 {
+    /* some 80 streams in a flagship build: names compared on equal hashes
+     * only, the table grown by doubling */
+    uint64_t h = dc_rng_name_hash(name);
     for (size_t i = 0; i < sim->n_rngs; i++)
-        if (strcmp(sim->rngs[i].name, name) == 0)
+        if (sim->rngs[i].hash == h && strcmp(sim->rngs[i].name, name) == 0)
             return sim->rngs[i].rng;
-    named_rng *grown = realloc(sim->rngs, (sim->n_rngs + 1) * sizeof *grown);
-    if (!grown)
-        goto oom;
-    sim->rngs = grown;
+    if (sim->n_rngs == sim->cap_rngs) {
+        size_t cap = sim->cap_rngs ? 2 * sim->cap_rngs : 32;
+        named_rng *grown = realloc(sim->rngs, cap * sizeof *grown);
+        if (!grown)
+            goto oom;
+        sim->rngs = grown;
+        sim->cap_rngs = cap;
+    }
     char *copy = strdup(name);
     gsl_rng *r = copy ? dc_rng_create(sim->seed, name) : NULL;
     if (!r) {
@@ -307,6 +315,7 @@ gsl_rng *dc_sim_rng(dc_sim *sim, const char *name)
         goto oom;
     }
     sim->rngs[sim->n_rngs].name = copy;
+    sim->rngs[sim->n_rngs].hash = h;
     sim->rngs[sim->n_rngs].rng = r;
     sim->n_rngs++;
     return r;
