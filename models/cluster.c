@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfgget.h"
+
 /* Caps that keep a typo from asking for terabytes before anything runs. */
 #define MAX_NODES 10000000.0
 #define MAX_GPUS_PER_NODE 1024.0
@@ -996,7 +998,7 @@ double dc_cluster_job_hazard(const dc_cluster *c, uint32_t nodes)
  * nodes add up to the cluster's, names unique. */
 static int read_types(dc_cluster *c, const dc_scenario *sc, config_setting_t *g, dc_error *err)
 {
-    config_setting_t *list = config_setting_get_member(g, "types");
+    config_setting_t *list = dc_cfg_member(g, "types");
     size_t n = list ? (size_t)config_setting_length(list) : 0;
     if (list && n == 0)
         return dc_scenario_error_at(sc, list, err, "give at least one type, or leave types out");
@@ -1019,14 +1021,14 @@ static int read_types(dc_cluster *c, const dc_scenario *sc, config_setting_t *g,
         dc_cluster_type *ty = &c->types[t];
         const char *name = "";
         int nodes = 0;
-        config_setting_lookup_string(e, "name", &name);
-        config_setting_lookup_int(e, "nodes", &nodes);
+        dc_cfg_lookup_string(e, "name", &name);
+        dc_cfg_lookup_int(e, "nodes", &nodes);
         if (!*name || strlen(name) >= sizeof ty->name)
-            return dc_scenario_error_at(sc, config_setting_get_member(e, "name"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(e, "name"), err,
                                         "a type name has 1 to %zu characters", sizeof ty->name - 1);
         for (size_t k = 0; k < t; k++)
             if (strcmp(c->types[k].name, name) == 0)
-                return dc_scenario_error_at(sc, config_setting_get_member(e, "name"), err, "type \"%s\" named twice",
+                return dc_scenario_error_at(sc, dc_cfg_member(e, "name"), err, "type \"%s\" named twice",
                                             name);
         snprintf(ty->name, sizeof ty->name, "%s", name);
         ty->first = (uint32_t)sum;
@@ -1037,24 +1039,24 @@ static int read_types(dc_cluster *c, const dc_scenario *sc, config_setting_t *g,
         double *v[] = {&ty->gpu_peak_tflops, &ty->gpu_idle_w, &ty->gpu_peak_w, &ty->host_w,
                        &ty->host_idle_w,     &ty->gpu_usd,    &ty->server_usd};
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-            if (!config_setting_lookup_float(e, keys[k], v[k]))
+            if (!dc_cfg_lookup_float(e, keys[k], v[k]))
                 *v[k] = NAN;
         ty->failure_scale = 1.0;
-        config_setting_lookup_float(e, "failure_scale", &ty->failure_scale);
+        dc_cfg_lookup_float(e, "failure_scale", &ty->failure_scale);
         int gpn = (int)c->gpus_per_node, cores = 0;
-        config_setting_t *at = config_setting_get_member(e, "gpus_per_node");
+        config_setting_t *at = dc_cfg_member(e, "gpus_per_node");
         if (at && (gpn = config_setting_get_int(at)) != 0 && gpn != (int)c->gpus_per_node)
             return dc_scenario_error_at(sc, at, err,
                                         "a type has the cluster's gpus_per_node (%u) or 0 (a CPU-only type), not %d",
                                         c->gpus_per_node, gpn);
         ty->gpus_per_node = (uint32_t)gpn;
-        config_setting_lookup_int(e, "cores_per_node", &cores);
+        dc_cfg_lookup_int(e, "cores_per_node", &cores);
         ty->cores_per_node = (uint32_t)cores;
         if (gpn == 0) {
             static const char *const gpu_keys[] = {"gpu_peak_tflops", "gpu_idle_w", "gpu_peak_w", "gpu_usd"};
             for (size_t k = 0; k < sizeof gpu_keys / sizeof gpu_keys[0]; k++)
-                if (config_setting_get_member(e, gpu_keys[k]))
-                    return dc_scenario_error_at(sc, config_setting_get_member(e, gpu_keys[k]), err,
+                if (dc_cfg_member(e, gpu_keys[k]))
+                    return dc_scenario_error_at(sc, dc_cfg_member(e, gpu_keys[k]), err,
                                                 "type \"%s\" is CPU-only (gpus_per_node = 0): it has no GPU for %s",
                                                 ty->name, gpu_keys[k]);
             c->has_cpu = true;
@@ -1081,7 +1083,7 @@ static int read_types(dc_cluster *c, const dc_scenario *sc, config_setting_t *g,
  * it): their nodes add up to the cluster's, retire_day after day. */
 static int read_stages(dc_cluster *c, const dc_scenario *sc, config_setting_t *g, dc_error *err)
 {
-    config_setting_t *list = config_setting_get_member(g, "delivery");
+    config_setting_t *list = dc_cfg_member(g, "delivery");
     size_t n = list ? (size_t)config_setting_length(list) : 0;
     if (list && n == 0)
         return dc_scenario_error_at(sc, list, err, "give at least one stage, or leave delivery out");
@@ -1099,18 +1101,18 @@ static int read_stages(dc_cluster *c, const dc_scenario *sc, config_setting_t *g
         config_setting_t *e = config_setting_get_elem(list, (unsigned)k);
         int nodes = 0;
         double day = 0, retire = INFINITY, rent = -INFINITY;
-        config_setting_lookup_int(e, "nodes", &nodes);
-        config_setting_lookup_float(e, "day", &day);
-        bool has_retire = config_setting_lookup_float(e, "retire_day", &retire);
-        config_setting_lookup_float(e, "rent_until_day", &rent);
+        dc_cfg_lookup_int(e, "nodes", &nodes);
+        dc_cfg_lookup_float(e, "day", &day);
+        bool has_retire = dc_cfg_lookup_float(e, "retire_day", &retire);
+        dc_cfg_lookup_float(e, "rent_until_day", &rent);
         if (has_retire && !(retire > day))
-            return dc_scenario_error_at(sc, config_setting_get_member(e, "retire_day"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(e, "retire_day"), err,
                                         "the stage retires on day %g, not after it arrives (day %g)", retire, day);
         c->stages[k] = (dc_cluster_stage){(uint32_t)sum, (uint32_t)nodes, day * 86400.0, retire * 86400.0,
                                           rent * 86400.0};
         if (sum + nodes <= c->n_nodes
             && dc_cluster_node_type(c, (uint32_t)sum) != dc_cluster_node_type(c, (uint32_t)(sum + nodes - 1)))
-            return dc_scenario_error_at(sc, config_setting_get_member(e, "nodes"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(e, "nodes"), err,
                                         "the stage's nodes %.0f to %.0f are of types \"%s\" and \"%s\": a stage "
                                         "holds nodes of one type",
                                         sum, sum + nodes - 1, c->types[dc_cluster_node_type(c, (uint32_t)sum)].name,
@@ -1207,17 +1209,17 @@ static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     c->sim = sim;
     int nodes = 0, spares = 0, gpn = 0, npr = 0;
     config_setting_t *g = dc_scenario_lookup(sc, "cluster");
-    config_setting_lookup_int(g, "nodes", &nodes);
-    config_setting_lookup_int(g, "spare_nodes", &spares);
-    config_setting_lookup_int(g, "gpus_per_node", &gpn);
-    config_setting_lookup_int(g, "nodes_per_rack", &npr);
+    dc_cfg_lookup_int(g, "nodes", &nodes);
+    dc_cfg_lookup_int(g, "spare_nodes", &spares);
+    dc_cfg_lookup_int(g, "gpus_per_node", &gpn);
+    dc_cfg_lookup_int(g, "nodes_per_rack", &npr);
     double total = (double)nodes + spares;
     if (total > MAX_NODES)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "spare_nodes"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "spare_nodes"), err,
                                     "nodes plus spare_nodes is %.0f, more than the %.0f a run can hold",
                                     total, MAX_NODES);
     if (total * gpn > 1e9)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "gpus_per_node"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "gpus_per_node"), err,
                                     "%.0f GPUs in all is more than the 1e9 a run can hold", total * gpn);
     c->n_nodes = (uint32_t)total;
     c->gpus_per_node = (uint32_t)gpn;

@@ -8,6 +8,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 
+#include "cfgget.h"
+
 static const char *const kind_names[] = {
     [DC_DIST_CONSTANT] = "constant",
     [DC_DIST_EXPONENTIAL] = "exponential",
@@ -57,7 +59,7 @@ double dc_dist_mean(const dc_dist *d)
 /* Looks up an optional float key of a law group; *found tells whether it was there. */
 static double law_key(const config_setting_t *group, const char *key, int *found)
 {
-    const config_setting_t *s = config_setting_get_member(group, key);
+    const config_setting_t *s = dc_cfg_member(group, key);
     *found = s != NULL;
     return s ? config_setting_get_float(s) : NAN;
 }
@@ -66,7 +68,7 @@ int dc_dist_from_setting(const dc_scenario *sc, const config_setting_t *group,
                          dc_dist *out, dc_error *err)
 {
     const char *law = "exponential";
-    config_setting_lookup_string(group, "law", &law);
+    dc_cfg_lookup_string(group, "law", &law);
     int has_mean, has_mtbf, has_afr, has_median, has_scale, has_shape, has_sigma;
     double mean_h = law_key(group, "mean_h", &has_mean);
     double mtbf_h = law_key(group, "mtbf_h", &has_mtbf);

@@ -12,6 +12,7 @@
 
 #include "dist.h"
 #include "keymap.h"
+#include "cfgget.h"
 #include "mt_lazy.h"
 #include "rng.h"
 #include "sim.h"
@@ -92,6 +93,72 @@ static void test_rng_lazy_mt(void)
     gsl_rng_free(ref);
     gsl_rng_free(lz);
     gsl_rng_free(pick);
+}
+
+/* dc_cfg_member and dc_cfg_lookup_* against libconfig's own functions on
+ * every kind of member (int, int64, int64 out of int's range, float,
+ * integral and not, bool, string, group, list, array), names sharing a
+ * first character, absent names, "", names with path tokens (libconfig's
+ * rules), a list and a scalar as the "group"; with AUTOCONVERT off and on.
+ * Every answer and value must be libconfig's. */
+static void test_cfg_lookups(void)
+{
+    static const char text[] =
+        "g = { a = 1; ab = 2; abc = 3.5; b = 7L; big = 9000000000L; f = 2.0; fneg = -3.75; t = true; "
+        "u = false; s = \"str\"; s2 = \"\"; sub = { x = 4; y = { z = 1.5; }; }; lst = ( 1, 2 ); "
+        "arr = [ 1.0, 2.0 ]; A = 5; zz = \"last\"; };\n";
+    const char *names[] = {"a",   "ab",  "abc", "abcd", "b",      "big",   "f",      "fneg", "t",   "u",
+                           "s",   "s2",  "sub", "lst",  "arr",    "A",     "zz",     "",     "x",   "sub.x",
+                           "sub.y.z", "sub:x", "sub/x", "sub.", ".a", "a.", "nope", "zz.q", "lst.x"};
+    size_t nn = sizeof names / sizeof *names, answers = 0, agree = 0;
+    for (int ac = 0; ac < 2; ac++) {
+        config_t cfg;
+        config_init(&cfg);
+        if (ac)
+            config_set_options(&cfg, config_get_options(&cfg) | CONFIG_OPTION_AUTOCONVERT);
+        CU_ASSERT_FATAL(config_read_string(&cfg, text) == CONFIG_TRUE);
+        config_setting_t *root = config_root_setting(&cfg), *g = config_setting_get_member(root, "g");
+        config_setting_t *groups[] = {g, root, config_setting_get_member(g, "sub"), config_setting_get_member(g, "lst"),
+                                      config_setting_get_member(g, "a")};
+        for (size_t gi = 0; gi < sizeof groups / sizeof *groups; gi++)
+            for (size_t k = 0; k < nn; k++) {
+                const config_setting_t *G = groups[gi];
+                const char *n = names[k];
+                answers++;
+                agree += dc_cfg_member(G, n) == config_setting_get_member(G, n);
+                double f1 = -1, f2 = -1;
+                int i1 = -1, i2 = -1, b1 = -1, b2 = -1;
+                long long l1 = -1, l2 = -1;
+                const char *s1 = NULL, *s2 = NULL;
+                int r1 = dc_cfg_lookup_float(G, n, &f1), r2 = config_setting_lookup_float(G, n, &f2);
+                answers++;
+                agree += r1 == r2 && memcmp(&f1, &f2, sizeof f1) == 0;
+                r1 = dc_cfg_lookup_int(G, n, &i1);
+                r2 = config_setting_lookup_int(G, n, &i2);
+                answers++;
+                agree += r1 == r2 && i1 == i2;
+                r1 = dc_cfg_lookup_int64(G, n, &l1);
+                r2 = config_setting_lookup_int64(G, n, &l2);
+                answers++;
+                agree += r1 == r2 && l1 == l2;
+                r1 = dc_cfg_lookup_bool(G, n, &b1);
+                r2 = config_setting_lookup_bool(G, n, &b2);
+                answers++;
+                agree += r1 == r2 && b1 == b2;
+                r1 = dc_cfg_lookup_string(G, n, &s1);
+                r2 = config_setting_lookup_string(G, n, &s2);
+                answers++;
+                agree += r1 == r2 && s1 == s2;
+            }
+        /* found where expected (the test is not vacuous) */
+        double v = 0;
+        CU_ASSERT(dc_cfg_lookup_float(g, "abc", &v) == CONFIG_TRUE && v == 3.5);
+        CU_ASSERT_PTR_NOT_NULL(dc_cfg_member(g, "zz"));
+        CU_ASSERT_EQUAL(dc_cfg_lookup_float(g, "a", &v), ac ? CONFIG_TRUE : CONFIG_FALSE);
+        config_destroy(&cfg);
+    }
+    CU_ASSERT_EQUAL(agree, answers);
+    CU_ASSERT_EQUAL(answers, 2 * 5 * 29 * 6);
 }
 
 /* Sample means against the closed-form mean, within a 99% interval
@@ -707,6 +774,7 @@ static int register_suites(void)
     DC_TEST_SUITE("keymap", {"random operations vs reference (200k ops)", test_keymap_reference});
     DC_TEST_SUITE("rng", {"named streams", test_rng_streams},
                   {"the lazy mt19937 against GSL's, bit for bit", test_rng_lazy_mt});
+    DC_TEST_SUITE("cfgget", {"member lookups as libconfig's", test_cfg_lookups});
     DC_TEST_SUITE("dist", {"sample means within 99% of closed forms", test_dist_means},
                   {"laws from scenario keys", test_dist_from_setting});
     DC_TEST_SUITE("engine", {"order, ties, cancel, horizon", test_engine_order_cancel_horizon},

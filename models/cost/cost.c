@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfgget.h"
 #include "cluster.h"
 #include "fabric/network.h"
 #include "fabric_bom.h"
@@ -229,7 +230,7 @@ static double num(const config_setting_t *g, const char *key, double def)
 {
     double v = def;
     if (g)
-        config_setting_lookup_float(g, key, &v);
+        dc_cfg_lookup_float(g, key, &v);
     return v;
 }
 
@@ -237,7 +238,7 @@ static int read_repairs(cost_model *m, const dc_scenario *sc, const config_setti
 {
     double labour = num(opex, "labour_usd_per_h", 0);
     m->repair_default_usd = num(opex, "repair_parts_usd", 0) + num(opex, "repair_labour_h", 0) * labour;
-    const config_setting_t *list = opex ? config_setting_get_member(opex, "repairs") : NULL;
+    const config_setting_t *list = opex ? dc_cfg_member(opex, "repairs") : NULL;
     if (!list)
         return DC_OK;
     size_t n = (size_t)config_setting_length(list);
@@ -248,19 +249,19 @@ static int read_repairs(cost_model *m, const dc_scenario *sc, const config_setti
     for (size_t i = 0; i < n; i++) {
         const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         const char *cls = "";
-        config_setting_lookup_string(e, "class", &cls);
+        dc_cfg_lookup_string(e, "class", &cls);
         bool found = false;
         for (int k = 0; failures && k < config_setting_length(failures) && !found; k++) {
             const char *fn = NULL;
-            config_setting_lookup_string(config_setting_get_elem(failures, (unsigned)k), "name", &fn);
+            dc_cfg_lookup_string(config_setting_get_elem(failures, (unsigned)k), "name", &fn);
             found = fn && strcmp(fn, cls) == 0;
         }
         if (!found)
-            return dc_scenario_error_at(sc, config_setting_get_member(e, "class"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(e, "class"), err,
                                         "no failure class is named \"%s\" (failures.[].name)", cls);
         for (size_t k = 0; k < i; k++)
             if (strcmp(m->repairs[k].name, cls) == 0)
-                return dc_scenario_error_at(sc, config_setting_get_member(e, "class"), err,
+                return dc_scenario_error_at(sc, dc_cfg_member(e, "class"), err,
                                             "class \"%s\" is priced twice", cls);
         snprintf(m->repairs[i].name, sizeof m->repairs[i].name, "%s", cls);
         m->repairs[i].usd = num(e, "parts_usd", 0) + num(e, "labour_h", 0) * labour;
@@ -283,20 +284,20 @@ static int read_storage(cost_model *m, const dc_scenario *sc, const config_setti
     for (size_t i = 0; i < n; i++) {
         const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         double tb;
-        if (config_setting_lookup_float(e, "tb", &tb)) {
+        if (dc_cfg_lookup_float(e, "tb", &tb)) {
             m->storage_usd += tb * num(e, "usd_per_tb", 0);
             continue;
         }
         const char *name = "";
-        config_setting_lookup_string(e, "tier", &name);
+        dc_cfg_lookup_string(e, "tier", &name);
         bool found = false;
         for (int k = 0; tiers && k < config_setting_length(tiers) && !found; k++) {
             const char *tn = NULL;
-            config_setting_lookup_string(config_setting_get_elem(tiers, (unsigned)k), "name", &tn);
+            dc_cfg_lookup_string(config_setting_get_elem(tiers, (unsigned)k), "name", &tn);
             found = tn && strcmp(tn, name) == 0;
         }
         if (!found || strlen(name) >= sizeof m->storage[0].tier)
-            return dc_scenario_error_at(sc, config_setting_get_member(e, "tier"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(e, "tier"), err,
                                         "no storage tier is named \"%s\" (storage.tiers.[].name): give its tb", name);
         storage_price *sp = &m->storage[m->n_storage++];
         snprintf(sp->tier, sizeof sp->tier, "%s", name);
@@ -374,9 +375,9 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
     m->reserved_share = num(g, "rented_reserved", 0);
     m->discount_rate = num(g, "discount_rate", 0);
     m->models_per_job = num(g, "models_per_job", 1);
-    m->has_lost_value = config_setting_lookup_float(g, "lost_gpu_h_usd", &m->lost_gpu_h_usd);
+    m->has_lost_value = dc_cfg_lookup_float(g, "lost_gpu_h_usd", &m->lost_gpu_h_usd);
 
-    const config_setting_t *cap = config_setting_get_member(g, "capex");
+    const config_setting_t *cap = dc_cfg_member(g, "capex");
     m->gpu_usd = num(cap, "gpu_usd", 0);
     m->server_usd = num(cap, "server_usd", 0);
     m->port_usd = num(cap, "network_port_usd", 0);
@@ -393,14 +394,14 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
         m->switches = (long long)m->bom.switches;
     }
     if (cap)
-        config_setting_lookup_int64(cap, "switches", &m->switches);
-    int rc = read_storage(m, sc, cap ? config_setting_get_member(cap, "storage") : NULL, err);
+        dc_cfg_lookup_int64(cap, "switches", &m->switches);
+    int rc = read_storage(m, sc, cap ? dc_cfg_member(cap, "storage") : NULL, err);
     if (rc != DC_OK)
         return rc;
     m->facility_usd_per_mw = num(cap, "facility_usd_per_mw", 0);
     m->power_usd_per_mw = num(cap, "power_usd_per_mw", 0);
     m->cooling_usd_per_mw = num(cap, "cooling_usd_per_mw", 0);
-    m->has_it_kw = cap && config_setting_lookup_float(cap, "it_kw_per_gpu", &m->it_kw_per_gpu);
+    m->has_it_kw = cap && dc_cfg_lookup_float(cap, "it_kw_per_gpu", &m->it_kw_per_gpu);
     m->has_site_cap = config_lookup_float(dc_scenario_config(sc), "power.site_cap_mw", &m->site_cap_mw);
     double cool_kw = 0;
     m->has_cooling = config_lookup_float(dc_scenario_config(sc), "cooling.capacity_kw", &cool_kw);
@@ -414,22 +415,22 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
     double per_mw_v[] = {m->facility_usd_per_mw, m->power_usd_per_mw, m->cooling_usd_per_mw};
     for (size_t k = 0; k < 3; k++)
         if (per_mw_v[k] > 0.0 && !m->has_it_kw && !dc_scenario_lookup(sc, "power"))
-            return dc_scenario_error_at(sc, config_setting_get_member(cap, per_mw[k]), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(cap, per_mw[k]), err,
                                         "a price per MW needs the IT capacity: give cost.capex.it_kw_per_gpu, or "
                                         "a power section (its site_cap_mw, else the IT peak it simulates)");
 
-    const config_setting_t *op = config_setting_get_member(g, "opex");
+    const config_setting_t *op = dc_cfg_member(g, "opex");
     m->electricity_usd_per_kwh = num(op, "electricity_usd_per_kwh", 0);
-    m->has_facility_mw = op && config_setting_lookup_float(op, "facility_mw", &m->facility_mw);
+    m->has_facility_mw = op && dc_cfg_lookup_float(op, "facility_mw", &m->facility_mw);
     if (m->electricity_usd_per_kwh > 0.0 && !m->has_facility_mw && !dc_scenario_lookup(sc, "power"))
-        return dc_scenario_error_at(sc, config_setting_get_member(op, "electricity_usd_per_kwh"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(op, "electricity_usd_per_kwh"), err,
                                     "an electricity price needs the energy: give cost.opex.facility_mw (the "
                                     "average facility power) or a power section that simulates it");
     m->maintenance_fraction = num(op, "maintenance_fraction", 0);
     m->staff_per_nodes = num(op, "staff_per_nodes", 0);
     m->staff_usd_per_year = num(op, "staff_usd_per_year", 0);
     if (m->staff_usd_per_year > 0.0 && !(m->staff_per_nodes > 0.0))
-        return dc_scenario_error_at(sc, config_setting_get_member(op, "staff_usd_per_year"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(op, "staff_usd_per_year"), err,
                                     "a staff cost needs cost.opex.staff_per_nodes (nodes per staff member)");
     m->licence_usd_per_gpu_year = num(op, "licence_usd_per_gpu_year", 0);
     m->transfer_tb_per_month = num(op, "data_transfer_tb_per_month", 0);
@@ -438,21 +439,21 @@ static int cost_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *
     if (rc != DC_OK)
         return rc;
 
-    const config_setting_t *rent = config_setting_get_member(g, "rent");
+    const config_setting_t *rent = dc_cfg_member(g, "rent");
     m->on_demand_usd = num(rent, "on_demand_usd_per_gpu_h", 0);
     m->cpu_node_h_usd = num(rent, "on_demand_usd_per_cpu_node_h", 0);
     m->reserved_discount = num(rent, "reserved_discount", 0);
     m->reserved_term_y = num(rent, "reserved_term_years", 1);
     m->reserved_terms = 1;
     if (rent)
-        config_setting_lookup_int64(rent, "reserved_terms", &m->reserved_terms);
+        dc_cfg_lookup_int64(rent, "reserved_terms", &m->reserved_terms);
     m->spot_usd = num(rent, "spot_usd_per_gpu_h", 0);
     m->spot_gpu_h = num(rent, "spot_gpu_h", 0);
     m->spot_rework = num(rent, "spot_rework", 0);
 
     const config_setting_t *job = dc_scenario_lookup(sc, "job");
     if (job)
-        config_setting_lookup_float(job, "tokens", &m->job_tokens);
+        dc_cfg_lookup_float(job, "tokens", &m->job_tokens);
     return DC_OK;
 }
 

@@ -9,6 +9,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "cfgget.h"
 #include "cluster.h"
 #include "dist.h"
 #include "fabric.h"
@@ -393,14 +394,14 @@ static void on_net_failure(dc_sim *sim, void *ctx, uint64_t ci)
 static int read_int(const config_setting_t *g, const char *key, int def)
 {
     int v = def;
-    config_setting_lookup_int(g, key, &v);
+    dc_cfg_lookup_int(g, key, &v);
     return v;
 }
 
 static double read_float(const config_setting_t *g, const char *key, double def)
 {
     double v = def;
-    config_setting_lookup_float(g, key, &v);
+    dc_cfg_lookup_float(g, key, &v);
     return v;
 }
 
@@ -415,23 +416,23 @@ static int parse_failures(dc_network *net, dc_sim *sim, const dc_scenario *sc, c
         config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
         net_class *nc = &net->classes[i];
         const char *part = "";
-        config_setting_lookup_string(g, "part", &part);
+        dc_cfg_lookup_string(g, "part", &part);
         for (int p = 0; p < DC_PART_COUNT; p++)
             if (strcmp(part, part_names[p]) == 0)
                 nc->part = (dc_net_part)p;
         for (size_t k = 0; k < i; k++)
             if (net->classes[k].part == nc->part)
-                return dc_scenario_error_at(sc, config_setting_get_member(g, "part"), err,
+                return dc_scenario_error_at(sc, dc_cfg_member(g, "part"), err,
                                             "part \"%s\" is listed twice", part);
         double mtbf_h = 0, afr = 0;
-        bool has_mtbf = config_setting_lookup_float(g, "mtbf_h", &mtbf_h);
-        bool has_afr = config_setting_lookup_float(g, "afr", &afr);
+        bool has_mtbf = dc_cfg_lookup_float(g, "mtbf_h", &mtbf_h);
+        bool has_afr = dc_cfg_lookup_float(g, "afr", &afr);
         if (has_mtbf == has_afr)
             return dc_scenario_error_at(sc, g, err, "give exactly one of mtbf_h and afr");
         nc->mean_s = (has_mtbf ? mtbf_h : DC_HOURS_PER_YEAR / afr) * 3600.0;
         nc->units = dc_topology_part_count(net->topo, nc->part);
         if (nc->units == 0)
-            return dc_scenario_error_at(sc, config_setting_get_member(g, "part"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(g, "part"), err,
                                         "this fabric has no %s (a torus has only links; 2 tiers have no pods or cores)",
                                         part);
         if (nc->units > UNIT_MASK)
@@ -439,11 +440,11 @@ static int parse_failures(dc_network *net, dc_sim *sim, const dc_scenario *sc, c
         /* The progress guarantee (sim.h): bounded failures per simulated second. */
         double per_s = (double)nc->units / nc->mean_s;
         if (!(per_s <= DC_SIM_MAX_FAILURES_PER_S))
-            return dc_scenario_error_at(sc, config_setting_get_member(g, has_mtbf ? "mtbf_h" : "afr"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(g, has_mtbf ? "mtbf_h" : "afr"), err,
                                         "%s: %.3g failures per simulated second over its %llu units, more than the "
                                         "limit of %g (a run would do nothing but fail): a longer mtbf_h or a lower afr",
                                         part, per_s, (unsigned long long)nc->units, DC_SIM_MAX_FAILURES_PER_S);
-        int rc = dc_dist_from_setting(sc, config_setting_get_member(g, "repair"), &nc->repair, err);
+        int rc = dc_dist_from_setting(sc, dc_cfg_member(g, "repair"), &nc->repair, err);
         if (rc != DC_OK)
             return rc;
         char stream[64];
@@ -466,9 +467,9 @@ static int network_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     net->log = dc_sim_eventlog(sim);
     dc_cluster *c = net->cluster;
     const char *topo = "fat_tree", *placement = "packed", *algo = "auto";
-    config_setting_lookup_string(g, "topology", &topo);
-    config_setting_lookup_string(g, "placement", &placement);
-    config_setting_lookup_string(g, "collective", &algo);
+    dc_cfg_lookup_string(g, "topology", &topo);
+    dc_cfg_lookup_string(g, "placement", &placement);
+    dc_cfg_lookup_string(g, "collective", &algo);
     dc_topology_spec s = {
         .kind = strcmp(topo, "torus3d") == 0          ? DC_TOPO_TORUS
                 : strcmp(topo, "rail_optimized") == 0 ? DC_TOPO_RAIL
@@ -498,7 +499,7 @@ static int network_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
         static const char *const dims[3] = {"torus_x", "torus_y", "torus_z"};
         for (int d = 0; d < 3; d++) {
             int v = 0;
-            if (!config_setting_lookup_int(g, dims[d], &v))
+            if (!dc_cfg_lookup_int(g, dims[d], &v))
                 return dc_scenario_error_at(sc, g, err, "a torus3d needs torus_x, torus_y and torus_z");
             s.torus[d] = (uint32_t)v;
         }
@@ -508,7 +509,7 @@ static int network_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     int rc = dc_topology_create(&s, dc_cluster_node_count(c), job_nodes, &net->topo, &bad_key, err);
     if (rc != DC_OK) {
         if (rc == DC_EINPUT) {
-            config_setting_t *at = config_setting_get_member(g, bad_key);
+            config_setting_t *at = dc_cfg_member(g, bad_key);
             char msg[DC_ERROR_MSG_MAX];
             snprintf(msg, sizeof msg, "%s", err->msg);
             return dc_scenario_error_at(sc, at ? at : g, err, "%s", msg);

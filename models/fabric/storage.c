@@ -9,6 +9,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "cfgget.h"
 #include "cluster.h"
 #include "dist.h"
 #include "law_params.h"
@@ -794,9 +795,9 @@ static int parse_tier(dc_storage *st, dc_sim *sim, const dc_scenario *sc, config
 {
     tier *tr = &st->tiers[i];
     const char *name = "", *kind = "hbm";
-    config_setting_lookup_string(g, "name", &name);
-    config_setting_lookup_string(g, "kind", &kind);
-    config_setting_t *name_s = config_setting_get_member(g, "name");
+    dc_cfg_lookup_string(g, "name", &name);
+    dc_cfg_lookup_string(g, "kind", &kind);
+    config_setting_t *name_s = dc_cfg_member(g, "name");
     if (strlen(name) == 0 || strlen(name) >= sizeof tr->name
         || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(name))
         return dc_scenario_error_at(sc, name_s, err, "tier names are 1 to %zu characters of a-z, 0-9 and _ (got \"%s\")",
@@ -810,18 +811,18 @@ static int parse_tier(dc_storage *st, dc_sim *sim, const dc_scenario *sc, config
         if (strcmp(kind, kinds[k]) == 0)
             tr->kind = (dc_tier_kind)k;
     double cap = 0, rd = 0, wr = 0, lat = 0, cost = 0;
-    config_setting_lookup_float(g, "capacity_tb", &cap);
-    config_setting_lookup_float(g, "read_gb_per_s", &rd);
-    config_setting_lookup_float(g, "write_gb_per_s", &wr);
-    config_setting_lookup_float(g, "latency_us", &lat);
-    config_setting_lookup_float(g, "cost_usd_per_tb_month", &cost);
+    dc_cfg_lookup_float(g, "capacity_tb", &cap);
+    dc_cfg_lookup_float(g, "read_gb_per_s", &rd);
+    dc_cfg_lookup_float(g, "write_gb_per_s", &wr);
+    dc_cfg_lookup_float(g, "latency_us", &lat);
+    dc_cfg_lookup_float(g, "cost_usd_per_tb_month", &cost);
     tr->capacity_B = cap * TB;
     tr->bw_Bps[DC_IO_READ] = rd * GB;
     tr->bw_Bps[DC_IO_WRITE] = wr * GB;
     tr->latency_s = lat * 1e-6;
     tr->cost_per_tb_month = cost;
-    config_setting_t *failure = config_setting_get_member(g, "failure");
-    config_setting_t *repair = config_setting_get_member(g, "repair");
+    config_setting_t *failure = dc_cfg_member(g, "failure");
+    config_setting_t *repair = dc_cfg_member(g, "repair");
     if (failure) {
         if (!repair)
             return dc_scenario_error_at(sc, failure, err,
@@ -856,11 +857,11 @@ static int find_tier(const dc_storage *st, const dc_scenario *sc, config_setting
 {
     const char *name = NULL;
     *out = -1;
-    if (!config_setting_lookup_string(g, key, &name))
+    if (!dc_cfg_lookup_string(g, key, &name))
         return DC_OK;
     *out = dc_storage_tier(st, name);
     if (*out < 0)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, key), err, "no tier is named \"%s\"", name);
+        return dc_scenario_error_at(sc, dc_cfg_member(g, key), err, "no tier is named \"%s\"", name);
     return DC_OK;
 }
 
@@ -872,22 +873,22 @@ static int parse_dataset(dc_storage *st, const dc_scenario *sc, config_setting_t
     if (rc != DC_OK)
         return rc;
     if (st->cache == st->src)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "cache_tier"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "cache_tier"), err,
                                     "the cache tier is the dataset's own tier");
     double size_tb = 0;
-    config_setting_lookup_float(g, "size_tb", &size_tb);
-    config_setting_lookup_float(g, "bytes_per_token", &st->bytes_per_token);
+    dc_cfg_lookup_float(g, "size_tb", &size_tb);
+    dc_cfg_lookup_float(g, "bytes_per_token", &st->bytes_per_token);
     int prefetch = 1;
-    config_setting_lookup_bool(g, "prefetch", &prefetch);
+    dc_cfg_lookup_bool(g, "prefetch", &prefetch);
     st->prefetch = prefetch;
     st->size_B = size_tb * TB;
     const tier *src = &st->tiers[st->src];
     double src_cap = src->capacity_B * (dc_storage_kind_per_node(src->kind) ? st->job_nodes : 1.0);
     if (st->size_B > src_cap)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "size_tb"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "size_tb"), err,
                                     "a dataset of %.4g TB does not fit tier \"%s\" (%.4g TB for the job)", size_tb,
                                     src->name, src_cap / TB);
-    config_setting_t *hit = config_setting_get_member(g, "cache_hit");
+    config_setting_t *hit = dc_cfg_member(g, "cache_hit");
     st->hit_given = hit && config_setting_type(hit) != CONFIG_TYPE_STRING ? config_setting_get_float(hit) : NAN;
     st->hit = cache_hit(st, st->job_nodes);
     st->has_dataset = true;
@@ -901,9 +902,9 @@ static double checkpoint_bytes(const dc_scenario *sc)
     if (!g)
         return 0.0;
     double size_gb = 0, bpp = 14, params = 0;
-    if (config_setting_lookup_float(g, "size_gb", &size_gb))
+    if (dc_cfg_lookup_float(g, "size_gb", &size_gb))
         return size_gb * GB;
-    config_setting_lookup_float(g, "bytes_per_param", &bpp);
+    dc_cfg_lookup_float(g, "bytes_per_param", &bpp);
     config_lookup_float(dc_scenario_config(sc), "job.params", &params);
     return params * bpp;
 }
@@ -928,9 +929,9 @@ static int storage_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     for (uint32_t i = 0; i < st->n_ids; i++)
         st->jio_of[i] = st->dset_of[i] = -1;
     double link_gbps = 400;
-    config_setting_lookup_float(g, "node_link_gbps", &link_gbps);
+    dc_cfg_lookup_float(g, "node_link_gbps", &link_gbps);
     st->link_Bps = link_gbps * 1.25e8;
-    config_setting_t *list = config_setting_get_member(g, "tiers");
+    config_setting_t *list = dc_cfg_member(g, "tiers");
     st->n_tiers = (size_t)config_setting_length(list);
     if (st->n_tiers == 0 || st->n_tiers > MAX_TIERS)
         return dc_scenario_error_at(sc, list, err, "give 1 to %d tiers (got %zu)", MAX_TIERS, st->n_tiers);
@@ -940,7 +941,7 @@ static int storage_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
             return rc;
     }
     st->src = st->cache = -1;
-    config_setting_t *ds = config_setting_get_member(g, "dataset");
+    config_setting_t *ds = dc_cfg_member(g, "dataset");
     if (ds) {
         int rc = parse_dataset(st, sc, ds, err);
         if (rc != DC_OK)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfgget.h"
 #include "csv.h"
 
 #define MAX_PERIODS 96
@@ -194,7 +195,7 @@ static int read_series(const dc_scenario *sc, const config_setting_t *file_s, co
 static int no_key_unless(const dc_scenario *sc, const config_setting_t *g, const char *key, const char *source,
                          const char *need, dc_error *err)
 {
-    config_setting_t *s = config_setting_get_member(g, key);
+    config_setting_t *s = dc_cfg_member(g, key);
     if (s && strcmp(source, need) != 0)
         return dc_scenario_error_at(sc, s, err, "only read when source = \"%s\" (source is \"%s\")", need, source);
     return DC_OK;
@@ -207,20 +208,20 @@ static int read_tariff(const dc_scenario *sc, const char *group, const char *val
     if (!g)
         return DC_OK;
     const char *source = "flat";
-    config_setting_lookup_string(g, "source", &source);
+    dc_cfg_lookup_string(g, "source", &source);
     int rc = no_key_unless(sc, g, "file", source, "csv", err);
     if (rc == DC_OK)
         rc = no_key_unless(sc, g, value_key, source, "flat", err);
-    if (rc == DC_OK && config_setting_get_member(g, "periods"))
+    if (rc == DC_OK && dc_cfg_member(g, "periods"))
         rc = no_key_unless(sc, g, "periods", source, "tou", err);
     if (rc != DC_OK)
         return rc;
     if (strcmp(source, "flat") == 0) {
-        if (!config_setting_lookup_float(g, value_key, &tf->value))
+        if (!dc_cfg_lookup_float(g, value_key, &tf->value))
             return dc_scenario_error_at(sc, g, err, "source \"flat\" needs %s", value_key);
         tf->kind = TARIFF_FLAT;
     } else if (strcmp(source, "csv") == 0) {
-        config_setting_t *f = config_setting_get_member(g, "file");
+        config_setting_t *f = dc_cfg_member(g, "file");
         if (!f)
             return dc_scenario_error_at(sc, g, err, "source \"csv\" needs file");
         rc = read_series(sc, f, column, 0.0, max, horizon_s, &tf->csv, err);
@@ -228,7 +229,7 @@ static int read_tariff(const dc_scenario *sc, const char *group, const char *val
             return rc;
         tf->kind = TARIFF_CSV;
     } else {
-        config_setting_t *list = config_setting_get_member(g, "periods");
+        config_setting_t *list = dc_cfg_member(g, "periods");
         int n = list ? config_setting_length(list) : 0;
         if (n == 0)
             return dc_scenario_error_at(sc, list ? list : g, err, "source \"tou\" needs at least one period");
@@ -237,10 +238,10 @@ static int read_tariff(const dc_scenario *sc, const char *group, const char *val
         for (int i = 0; i < n; i++) {
             config_setting_t *p = config_setting_get_elem(list, (unsigned)i);
             tou_period *tp = &tf->periods[i];
-            config_setting_lookup_float(p, "from_hour", &tp->from_h);
-            config_setting_lookup_float(p, "usd_per_kwh", &tp->usd_per_kwh);
+            dc_cfg_lookup_float(p, "from_hour", &tp->from_h);
+            dc_cfg_lookup_float(p, "usd_per_kwh", &tp->usd_per_kwh);
             if (i > 0 && !(tp->from_h > tf->periods[i - 1].from_h))
-                return dc_scenario_error_at(sc, config_setting_get_member(p, "from_hour"), err,
+                return dc_scenario_error_at(sc, dc_cfg_member(p, "from_hour"), err,
                                             "periods must start at increasing hours (got %g after %g)", tp->from_h,
                                             tf->periods[i - 1].from_h);
         }
@@ -339,19 +340,19 @@ static int env_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     if (!g)
         return DC_OK; /* 15 C, no price, no carbon */
     double start_day = 1.0;
-    config_setting_lookup_float(g, "start_day_of_year", &start_day);
+    dc_cfg_lookup_float(g, "start_day_of_year", &start_day);
     e->offset_h = (start_day - 1.0) * 24.0;
     double horizon_s = dc_sim_horizon(sim);
 
-    config_setting_t *a = config_setting_get_member(g, "ambient");
+    config_setting_t *a = dc_cfg_member(g, "ambient");
     if (a) {
         const char *source = "sinusoid";
-        config_setting_lookup_string(a, "source", &source);
+        dc_cfg_lookup_string(a, "source", &source);
         int rc = no_key_unless(sc, a, "file", source, "csv", err);
         if (rc != DC_OK)
             return rc;
         if (strcmp(source, "csv") == 0) {
-            config_setting_t *f = config_setting_get_member(a, "file");
+            config_setting_t *f = dc_cfg_member(a, "file");
             if (!f)
                 return dc_scenario_error_at(sc, a, err, "source \"csv\" needs file");
             rc = read_series(sc, f, "temp_c", -90.0, 70.0, horizon_s, &e->ambient, err);
@@ -359,11 +360,11 @@ static int env_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
                 return rc;
             e->ambient_csv = true;
         } else {
-            config_setting_lookup_float(a, "mean_c", &e->mean_c);
-            config_setting_lookup_float(a, "seasonal_amplitude_c", &e->seasonal_c);
-            config_setting_lookup_float(a, "daily_amplitude_c", &e->daily_c);
-            config_setting_lookup_float(a, "warmest_day", &e->warmest_day);
-            config_setting_lookup_float(a, "warmest_hour", &e->warmest_hour);
+            dc_cfg_lookup_float(a, "mean_c", &e->mean_c);
+            dc_cfg_lookup_float(a, "seasonal_amplitude_c", &e->seasonal_c);
+            dc_cfg_lookup_float(a, "daily_amplitude_c", &e->daily_c);
+            dc_cfg_lookup_float(a, "warmest_day", &e->warmest_day);
+            dc_cfg_lookup_float(a, "warmest_hour", &e->warmest_hour);
         }
     }
     int rc = read_tariff(sc, "environment.price", "usd_per_kwh", "usd_per_kwh", PRICE_MAX, horizon_s, &e->price, err);

@@ -19,6 +19,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "cfgget.h"
 #include "cluster.h"
 #include "dist.h"
 #include "law_params.h"
@@ -221,7 +222,7 @@ static double num(const config_setting_t *g, const char *key, double def)
 {
     double v = def;
     if (g)
-        config_setting_lookup_float(g, key, &v);
+        dc_cfg_lookup_float(g, key, &v);
     return v;
 }
 
@@ -238,23 +239,23 @@ static int facility_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
     m->c = dc_cluster_of(sim);
     m->on = true;
     double rating_mw = 0, no_load = num(g, "ups_no_load_fraction", 0);
-    if (!config_setting_lookup_float(g, "ups_rating_mw", &rating_mw) &&
+    if (!dc_cfg_lookup_float(g, "ups_rating_mw", &rating_mw) &&
         !config_lookup_float(dc_scenario_config(sc), "power.site_cap_mw", &rating_mw) && no_load > 0.0)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "ups_no_load_fraction"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "ups_no_load_fraction"), err,
                                     "a no-load loss needs the UPS's rating: give facility.ups_rating_mw (or "
                                     "power.site_cap_mw)");
     m->overhead_w = no_load * rating_mw * 1e6 + num(g, "pumps_fans_kw", 0) * 1e3 + num(g, "lighting_kw", 0) * 1e3;
 
-    const config_setting_t *o = config_setting_get_member(g, "outages");
+    const config_setting_t *o = dc_cfg_member(g, "outages");
     if (o) {
         m->outages = true;
         m->rate_per_s = num(o, "per_year", 1) / (DC_HOURS_PER_YEAR * 3600.0);
         m->ride_s = num(o, "ride_through_s", 600);
         m->restart_s = num(o, "restart_s", 0);
-        int rc = dc_dist_from_setting(sc, config_setting_get_member(o, "duration"), &m->duration, err);
+        int rc = dc_dist_from_setting(sc, dc_cfg_member(o, "duration"), &m->duration, err);
         if (rc != DC_OK)
             return rc;
-        const config_setting_t *gen = config_setting_get_member(o, "generator");
+        const config_setting_t *gen = dc_cfg_member(o, "generator");
         m->has_gen = gen != NULL;
         m->gen_start_s = num(gen, "start_s", 15);
         m->gen_fail_p = num(gen, "start_failure", 0);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfgget.h"
+
 const dc_param dc_thermal_aging_params[] = {
     {"cooling.acceleration", DC_PARAM_STRING, 0, "", 0, "none", 0, 0, "none|arrhenius|doubling",
      "how the inlet temperature speeds up failure classes marked thermal (failures.[].thermal)"},
@@ -36,14 +38,14 @@ int dc_thermal_aging_read(dc_thermal_aging *a, const dc_scenario *sc, dc_error *
     config_setting_t *g = dc_scenario_lookup(sc, "cooling");
     const char *law = "none";
     if (g)
-        config_setting_lookup_string(g, "acceleration", &law);
+        dc_cfg_lookup_string(g, "acceleration", &law);
     a->law = strcmp(law, "arrhenius") == 0 ? DC_THERMAL_ARRHENIUS
              : strcmp(law, "doubling") == 0 ? DC_THERMAL_DOUBLING
                                              : DC_THERMAL_NONE;
     if (a->law == DC_THERMAL_NONE)
         return DC_OK;
-    config_setting_lookup_float(g, "activation_ev", &a->activation_ev);
-    config_setting_lookup_float(g, "reference_c", &a->reference_c);
+    dc_cfg_lookup_float(g, "activation_ev", &a->activation_ev);
+    dc_cfg_lookup_float(g, "reference_c", &a->reference_c);
     config_setting_t *list = dc_scenario_lookup(sc, "failures");
     int n = list ? config_setting_length(list) : 0;
     a->classes = calloc(n > 0 ? (size_t)n : 1, sizeof *a->classes);
@@ -51,12 +53,12 @@ int dc_thermal_aging_read(dc_thermal_aging *a, const dc_scenario *sc, dc_error *
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     for (int i = 0; i < n; i++) {
         int thermal = 0;
-        config_setting_lookup_bool(config_setting_get_elem(list, (unsigned)i), "thermal", &thermal);
+        dc_cfg_lookup_bool(config_setting_get_elem(list, (unsigned)i), "thermal", &thermal);
         if (thermal)
             a->classes[a->n_classes++] = i;
     }
     if (a->n_classes == 0)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "acceleration"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "acceleration"), err,
                                     "no failure class is marked thermal (failures.[].thermal = true)");
     return DC_OK;
 }

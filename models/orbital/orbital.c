@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "battery.h"
+#include "cfgget.h"
 #include "cluster.h"
 #include "orbit.h"
 #include "facility/power.h"
@@ -176,7 +177,7 @@ static double fget(const config_setting_t *g, const char *key, double def)
 {
     double v = def;
     if (g)
-        config_setting_lookup_float(g, key, &v);
+        dc_cfg_lookup_float(g, key, &v);
     return v;
 }
 
@@ -490,7 +491,7 @@ static double idle_it_w(const dc_scenario *sc, const dc_cluster *c)
     config_setting_t *tiers = config_lookup(cfg, "power.storage");
     for (int i = 0; tiers && i < config_setting_length(tiers); i++) {
         double kw = 0;
-        config_setting_lookup_float(config_setting_get_elem(tiers, (unsigned)i), "idle_kw", &kw);
+        dc_cfg_lookup_float(config_setting_get_elem(tiers, (unsigned)i), "idle_kw", &kw);
         st += kw * 1e3;
     }
     return dc_cluster_node_count(c) * (host_idle + dc_cluster_gpus_per_node(c) * gpu_idle) + switches * sw_w + st;
@@ -518,7 +519,7 @@ static int orbital_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     m->enabled = true;
     m->c = dc_cluster_of(sim);
     int sats = 1;
-    config_setting_lookup_int(g, "satellites", &sats);
+    dc_cfg_lookup_int(g, "satellites", &sats);
     m->sats = sats;
     m->alt_km = fget(g, "altitude_km", 650);
     m->ltan_h = fget(g, "ltan_h", 18);
@@ -526,7 +527,7 @@ static int orbital_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     m->step_s = fget(g, "step_s", 300);
     m->period_s = dc_orbit_period_s(m->alt_km);
     if (isnan(dc_orbit_sso_inclination_rad(m->alt_km)))
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "altitude_km"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "altitude_km"), err,
                                     "no sun-synchronous orbit exists at %g km", m->alt_km);
     m->aux_w = m->sats * fget(g, "bus_w", 500);
     config_t *cfg = dc_scenario_config(sc);
@@ -535,13 +536,13 @@ static int orbital_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     config_lookup_float(cfg, "power.pdu_efficiency", &pdu);
     m->eta = ups * pdu;
 
-    config_setting_t *sg = config_setting_get_member(g, "solar");
+    config_setting_t *sg = dc_cfg_member(g, "solar");
     m->solar_w_m2 = fget(g, "solar_constant_w_m2", DC_SOLAR_CONSTANT_W_M2);
     m->array_bol_w = m->sats * fget(sg, "area_m2", 0) * fget(sg, "efficiency", 0.3) * m->solar_w_m2 *
                      (1.0 - fget(sg, "pointing_loss", 0.05));
     m->degr = fget(sg, "degradation_per_year", 0.01);
 
-    config_setting_t *bg = config_setting_get_member(g, "battery");
+    config_setting_t *bg = dc_cfg_member(g, "battery");
     m->bat_kwh = m->sats * fget(bg, "capacity_kwh", 0);
     m->bat.capacity_j = m->bat_kwh * 3.6e6;
     m->bat.min_charge_j = m->bat.capacity_j * (1.0 - fget(bg, "depth_of_discharge", 0.8));
@@ -549,11 +550,11 @@ static int orbital_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     m->bat.discharge_eff = fget(bg, "discharge_efficiency", 0.95);
     m->bat.charge_j = fmax(m->bat.min_charge_j, m->bat.capacity_j * fget(bg, "initial_soc", 1));
 
-    config_setting_t *rg = config_setting_get_member(g, "radiator");
+    config_setting_t *rg = dc_cfg_member(g, "radiator");
     int sides = 2, earth_faces = 1;
     if (rg) {
-        config_setting_lookup_int(rg, "sides", &sides);
-        config_setting_lookup_int(rg, "earth_faces", &earth_faces);
+        dc_cfg_lookup_int(rg, "sides", &sides);
+        dc_cfg_lookup_int(rg, "earth_faces", &earth_faces);
     }
     double emissivity = fget(rg, "emissivity", 0.92);
     m->rad = (dc_radiator){
@@ -572,7 +573,7 @@ static int orbital_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
         .heat_capacity_j_k = m->sats * fget(rg, "heat_capacity_kj_per_k", 0) * 1e3,
     };
     m->max_k = fget(rg, "max_temp_c", 30) + 273.15;
-    config_setting_t *it = config_setting_get_member(rg, "initial_temp_c");
+    config_setting_t *it = dc_cfg_member(rg, "initial_temp_c");
     if (it) {
         m->has_init_k = true;
         m->init_k = config_setting_get_float(it) + 273.15;
@@ -581,21 +582,21 @@ static int orbital_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     double idle_load = load_of(m, idle_it_w(sc, m->c));
     double cap = dc_radiator_capacity_w(&m->rad, m->max_k, true);
     if (cap < idle_load)
-        return dc_scenario_error_at(sc, config_setting_get_member(rg, "area_m2"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(rg, "area_m2"), err,
                                     "the radiators (%g m2 per satellite) reject at most %.4g kW at max_temp_c = %g C in sunlight, "
                                     "less than the %.4g kW the idle cluster and buses dissipate: compute could never run",
                                     m->rad.area_m2 / m->sats, cap / 1e3, m->max_k - 273.15, idle_load / 1e3);
     if (m->array_bol_w < idle_load)
-        return dc_scenario_error_at(sc, config_setting_get_member(sg, "area_m2"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(sg, "area_m2"), err,
                                     "the solar arrays (%g m2 per satellite) give %.4g kW, less than the %.4g kW the idle cluster and buses draw",
                                     m->array_bol_w / m->sats / (fget(sg, "efficiency", 0.3) * m->solar_w_m2 * (1.0 - fget(sg, "pointing_loss", 0.05))),
                                     m->array_bol_w / 1e3, idle_load / 1e3);
 
     /* inter-satellite links: the ring all-reduce between satellites */
-    config_setting_t *lg = config_setting_get_member(g, "links");
+    config_setting_t *lg = dc_cfg_member(g, "links");
     int lps = 1;
     if (lg)
-        config_setting_lookup_int(lg, "links_per_satellite", &lps);
+        dc_cfg_lookup_int(lg, "links_per_satellite", &lps);
     double sync_gb = fget(lg, "sync_gb_per_step", 0), comp = fget(lg, "compute_s_per_step", 1);
     double xfer = m->sats > 1 ? 2.0 * (m->sats - 1.0) / m->sats * sync_gb / (lps * fget(lg, "isl_gbps", 800) / 8.0) : 0.0;
     double exposed = fmax(0.0, xfer - fmin(fget(lg, "overlap", 0.8) * xfer, comp));
@@ -614,7 +615,7 @@ static int orbital_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     m->ckpt_gb = ckpt_gb;
     m->ground_ckpt_h = fmax(ckpt_gb / m->ground_gb_per_day, 1.0 / fget(lg, "ground_passes_per_day", 10)) * 24.0;
 
-    config_setting_t *cg = config_setting_get_member(g, "cost");
+    config_setting_t *cg = dc_cfg_member(g, "cost");
     cost_in *k = &m->cost;
     k->nodes_per_sat = fget(cg, "nodes_per_satellite", dc_cluster_node_count(m->c) / m->sats);
     k->compute_kg_per_node = fget(cg, "compute_kg_per_node", 30);

@@ -16,6 +16,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "cluster.h"
+#include "cfgget.h"
 #include "orbital.h"
 
 #define F(path, flags, unit, def, lo, hi, doc) {path, DC_PARAM_FLOAT, flags, unit, def, NULL, lo, hi, NULL, doc}
@@ -81,7 +82,7 @@ static double fget(const config_setting_t *g, const char *key, double def)
 {
     double v = def;
     if (g)
-        config_setting_lookup_float(g, key, &v);
+        dc_cfg_lookup_float(g, key, &v);
     return v;
 }
 
@@ -221,8 +222,8 @@ static int rad_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     config_setting_t *o = dc_scenario_lookup(sc, "orbital");
     if (!o)
         return DC_OK;
-    config_setting_t *g = config_setting_get_member(o, "radiation");
-    config_setting_t *sv = config_setting_get_member(o, "servicing");
+    config_setting_t *g = dc_cfg_member(o, "radiation");
+    config_setting_t *sv = dc_cfg_member(o, "servicing");
     r->c = dc_cluster_of(sim);
     r->enabled = true;
     r->nodes = dc_cluster_node_count(r->c);
@@ -241,7 +242,7 @@ static int rad_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     for (int k = 0; g && k < N_EFFECT; k++) {
         double per_s = (double)r->nodes * r->gpn * r->dose_per_s / r->rad_per[k];
         if (!(per_s <= DC_SIM_MAX_FAILURES_PER_S))
-            return dc_scenario_error_at(sc, config_setting_get_member(g, per_keys[k]), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(g, per_keys[k]), err,
                                         "%.3g events per simulated second over the %llu GPUs, more than the limit "
                                         "of %g (a run would do nothing else): a larger dose per event",
                                         per_s, (unsigned long long)r->nodes * r->gpn, DC_SIM_MAX_FAILURES_PER_S);
@@ -250,14 +251,14 @@ static int rad_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     if (sv) {
         r->service = true;
         int n = 0;
-        config_setting_lookup_int(sv, "nodes_per_launch", &n);
+        dc_cfg_lookup_int(sv, "nodes_per_launch", &n);
         r->svc_nodes = (uint32_t)n;
         r->svc_interval_s = fget(sv, "interval_days", 365) * 86400.0;
         r->svc_kg = fget(sv, "kg_per_node", 60);
         r->svc_fixed = fget(sv, "usd_per_launch", 0);
         r->svc_node_usd = fget(sv, "node_usd", 0);
     }
-    config_setting_t *cg = config_setting_get_member(o, "cost");
+    config_setting_t *cg = dc_cfg_member(o, "cost");
     r->launch_year = fget(cg, "launch_year", 2026);
     r->launch_p0 = fget(cg, "launch_usd_per_kg_today", 3600);
     r->launch_pf = fget(cg, "launch_usd_per_kg_future", 200);

@@ -12,6 +12,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 
+#include "cfgget.h"
 #include "cluster.h"
 #include "dist.h"
 #include "failurelog.h"
@@ -745,7 +746,7 @@ static void on_accel(dc_sim *sim, void *ctx, const void *payload)
 
 static bool has_key(config_setting_t *g, const char *key)
 {
-    return config_setting_get_member(g, key) != NULL;
+    return dc_cfg_member(g, key) != NULL;
 }
 
 static int choose_bad_nodes(failure_model *m, dc_sim *sim, double fraction, const char *stream, badset *b,
@@ -756,12 +757,12 @@ static int parse_class(failure_model *m, dc_sim *sim, const dc_scenario *sc,
 {
     fclass *fc = &m->classes[ci];
     const char *name = NULL, *per = "node", *takes = NULL, *mode = "stop", *policy = "evict";
-    config_setting_lookup_string(g, "name", &name);
-    config_setting_lookup_string(g, "per", &per);
-    config_setting_lookup_string(g, "takes", &takes);
-    config_setting_lookup_string(g, "mode", &mode);
-    config_setting_lookup_string(g, "policy", &policy);
-    config_setting_t *name_s = config_setting_get_member(g, "name");
+    dc_cfg_lookup_string(g, "name", &name);
+    dc_cfg_lookup_string(g, "per", &per);
+    dc_cfg_lookup_string(g, "takes", &takes);
+    dc_cfg_lookup_string(g, "mode", &mode);
+    dc_cfg_lookup_string(g, "policy", &policy);
+    config_setting_t *name_s = dc_cfg_member(g, "name");
     if (strlen(name) == 0 || strlen(name) >= sizeof fc->name || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(name))
         return dc_scenario_error_at(sc, name_s, err,
                                     "class names are 1 to %zu characters of a-z, 0-9 and _ (got \"%s\")",
@@ -782,12 +783,12 @@ static int parse_class(failure_model *m, dc_sim *sim, const dc_scenario *sc,
         enum takes t = strcmp(takes, "node") == 0 ? TAKES_NODE : strcmp(takes, "rack") == 0 ? TAKES_RACK : TAKES_JOB;
         bool ok = job_basis ? t == TAKES_JOB : fc->basis == PER_RACK ? t == TAKES_RACK : t != TAKES_JOB;
         if (!ok)
-            return dc_scenario_error_at(sc, config_setting_get_member(g, "takes"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(g, "takes"), err,
                                         "a class per %s cannot take \"%s\" (per gpu/node: node or rack; per rack: rack; per job/job_gpu: job)",
                                         per, takes);
         fc->takes = t;
     }
-    config_setting_t *mode_s = config_setting_get_member(g, "mode");
+    config_setting_t *mode_s = dc_cfg_member(g, "mode");
     if (fc->mode == MODE_SLOW && (job_basis || fc->basis == PER_RACK || fc->takes != TAKES_NODE))
         return dc_scenario_error_at(sc, mode_s, err,
                                     "mode \"slow\" makes one node a straggler: it needs per gpu or node and takes node");
@@ -797,20 +798,20 @@ static int parse_class(failure_model *m, dc_sim *sim, const dc_scenario *sc,
     static const char *const slow_keys[] = {"slow_factor", "policy", "evict_below"};
     for (size_t k = 0; k < 3; k++)
         if (fc->mode != MODE_SLOW && has_key(g, slow_keys[k]))
-            return dc_scenario_error_at(sc, config_setting_get_member(g, slow_keys[k]), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(g, slow_keys[k]), err,
                                         "%s applies to mode \"slow\" only (this class has mode \"%s\")", slow_keys[k],
                                         mode);
     fc->slow_factor = 0.5;
     fc->evict_below = 1.0;
-    config_setting_lookup_float(g, "slow_factor", &fc->slow_factor);
-    config_setting_lookup_float(g, "evict_below", &fc->evict_below);
+    dc_cfg_lookup_float(g, "slow_factor", &fc->slow_factor);
+    dc_cfg_lookup_float(g, "evict_below", &fc->evict_below);
     fc->evict = strcmp(policy, "evict") == 0;
     if (!fc->evict && has_key(g, "evict_below"))
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "evict_below"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "evict_below"), err,
                                     "evict_below applies to policy \"evict\" only");
 
     int from_log = 0;
-    config_setting_lookup_bool(g, "from_log", &from_log);
+    dc_cfg_lookup_bool(g, "from_log", &from_log);
     fc->from_log = from_log;
     int rc = DC_OK;
     if (from_log)
@@ -820,25 +821,25 @@ static int parse_class(failure_model *m, dc_sim *sim, const dc_scenario *sc,
     if (rc != DC_OK)
         return rc;
     if (job_basis && fc->law.kind != DC_DIST_EXPONENTIAL)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "law"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "law"), err,
                                     "a class per %s must have law \"exponential\"", per);
     if (fc->mode != MODE_STOP && fc->law.kind != DC_DIST_EXPONENTIAL)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "law"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "law"), err,
                                     "a class of mode \"%s\" must have law \"exponential\"", mode);
-    config_setting_lookup_float(g, "detect_s", &fc->detect_s);
-    config_setting_lookup_float(g, "check_interval_s", &fc->check_s);
+    dc_cfg_lookup_float(g, "detect_s", &fc->detect_s);
+    dc_cfg_lookup_float(g, "check_interval_s", &fc->check_s);
     double age_h = 0;
-    config_setting_lookup_float(g, "initial_age_h", &age_h);
+    dc_cfg_lookup_float(g, "initial_age_h", &age_h);
     fc->initial_age_s = age_h * 3600.0;
     fc->bad_factor = bad_default;
-    config_setting_lookup_float(g, "bad_factor", &fc->bad_factor);
+    dc_cfg_lookup_float(g, "bad_factor", &fc->bad_factor);
     fc->upn = fc->basis == PER_GPU ? dc_cluster_gpus_per_node(m->cluster) : fc->basis == PER_NODE ? 1 : 0;
     if (!fc->upn)
         fc->bad_factor = 1.0;
     fc->bs = &m->bad;
     double own_fraction;
-    if (config_setting_lookup_float(g, "bad_fraction", &own_fraction)) {
-        config_setting_t *at = config_setting_get_member(g, "bad_fraction");
+    if (dc_cfg_lookup_float(g, "bad_fraction", &own_fraction)) {
+        config_setting_t *at = dc_cfg_member(g, "bad_fraction");
         if (!fc->upn)
             return dc_scenario_error_at(sc, at, err, "bad_fraction applies to classes per gpu or per node");
         if (fc->bad_factor == 1.0 && !has_key(g, "bad_factor"))
@@ -859,9 +860,9 @@ static int parse_class(failure_model *m, dc_sim *sim, const dc_scenario *sc,
     uint64_t n_units = fc->basis == PER_JOB || fc->basis == PER_JOB_GPU ? 1 : class_units(m, fc);
     double per_s = (double)n_units / mean_life_s(&fc->law, 1.0);
     if (!(per_s <= DC_SIM_MAX_FAILURES_PER_S)) {
-        const config_setting_t *at = config_setting_get_member(g, "mtbf_h");
+        const config_setting_t *at = dc_cfg_member(g, "mtbf_h");
         if (!at)
-            at = config_setting_get_member(g, "afr");
+            at = dc_cfg_member(g, "afr");
         return dc_scenario_error_at(sc, at ? at : g, err,
                                     "class \"%s\": %.3g failures per simulated second over its %llu unit%s, more "
                                     "than the limit of %g (a run would do nothing but fail): a longer mtbf_h or a "
@@ -1048,8 +1049,8 @@ static int failure_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     double bad_factor = 1.0, bad_fraction = 0.0;
     config_setting_t *bad = dc_scenario_lookup(sc, "bad_nodes");
     if (bad) {
-        config_setting_lookup_float(bad, "fraction", &bad_fraction);
-        config_setting_lookup_float(bad, "rate_factor", &bad_factor);
+        dc_cfg_lookup_float(bad, "fraction", &bad_fraction);
+        dc_cfg_lookup_float(bad, "rate_factor", &bad_factor);
         int rc = choose_bad_nodes(m, sim, bad_fraction, "failure.bad_nodes", &m->bad, err);
         if (rc != DC_OK)
             return rc;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cfgget.h"
 #include "csv.h"
 #include "timefmt.h"
 
@@ -104,42 +105,42 @@ int dc_failurelog_read(const dc_scenario *sc, const char *const *class_names, si
     if (!g)
         return DC_OK;
     const char *rel = "", *unit = "s", *fmt = "number", *map = NULL, *dflt = NULL;
-    config_setting_lookup_string(g, "file", &rel);
-    config_setting_lookup_string(g, "time_unit", &unit);
-    config_setting_lookup_string(g, "time_format", &fmt);
-    config_setting_lookup_string(g, "class_map", &map);
-    config_setting_lookup_string(g, "class", &dflt);
+    dc_cfg_lookup_string(g, "file", &rel);
+    dc_cfg_lookup_string(g, "time_unit", &unit);
+    dc_cfg_lookup_string(g, "time_format", &fmt);
+    dc_cfg_lookup_string(g, "class_map", &map);
+    dc_cfg_lookup_string(g, "class", &dflt);
     int base = 0;
-    config_setting_lookup_int(g, "node_base", &base);
+    dc_cfg_lookup_int(g, "node_base", &base);
     double u = dc_timefmt_unit_s(unit);
     bool datetime = strcmp(fmt, "datetime") == 0;
-    config_setting_t *ep = config_setting_get_member(g, "epoch");
+    config_setting_t *ep = dc_cfg_member(g, "epoch");
     bool epoch_auto = ep && config_setting_type(ep) == CONFIG_TYPE_STRING;
     double epoch = ep && !epoch_auto ? config_setting_get_float(ep) * (datetime ? 1.0 : u) : 0.0;
     char path[4096];
     if (!dc_csv_resolve_path(dc_scenario_file(sc), rel, path, sizeof path))
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "file"), err, "path too long");
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "file"), err, "path too long");
     dc_csv *csv = NULL;
     int rc = dc_csv_read_file(path, &csv, err);
     if (rc == DC_EIO) {
         char msg[DC_ERROR_MSG_MAX];
         snprintf(msg, sizeof msg, "%s", err->msg);
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "file"), err, "%s", msg);
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "file"), err, "%s", msg);
     }
     if (rc != DC_OK)
         return rc;
-    config_setting_t *cols = config_setting_get_member(g, "columns");
+    config_setting_t *cols = dc_cfg_member(g, "columns");
     size_t col[N_COLS];
     bool has[N_COLS] = {false};
     for (int k = 0; k < N_COLS && rc == DC_OK; k++) {
         const char *h;
-        if (!config_setting_lookup_string(cols, col_keys[k], &h))
+        if (!dc_cfg_lookup_string(cols, col_keys[k], &h))
             continue;
         has[k] = true;
         if ((rc = dc_csv_find_column(csv, h, &col[k], err)) != DC_OK) {
             char msg[DC_ERROR_MSG_MAX];
             snprintf(msg, sizeof msg, "%s", err->msg);
-            dc_scenario_error_at(sc, config_setting_get_member(cols, col_keys[k]), err, "%s", msg);
+            dc_scenario_error_at(sc, dc_cfg_member(cols, col_keys[k]), err, "%s", msg);
         }
     }
     int dflt_class = -1;
@@ -149,7 +150,7 @@ int dc_failurelog_read(const dc_scenario *sc, const char *const *class_names, si
         if (!dflt)
             rc = dc_scenario_error_at(sc, g, err, "name the failure class: a class column, or class = \"...\"");
         else if ((dflt_class = find_class(dflt, NULL, class_names, n_classes)) < 0)
-            rc = dc_scenario_error_at(sc, config_setting_get_member(g, "class"), err,
+            rc = dc_scenario_error_at(sc, dc_cfg_member(g, "class"), err,
                                       "no failure class \"%s\" in failures", dflt);
     }
     size_t nr = dc_csv_row_count(csv);

@@ -9,6 +9,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "cfgget.h"
 #include "cluster.h"
 #include "dist.h"
 #include "law_params.h"
@@ -439,21 +440,21 @@ static int read_parts(repair_model *m, const dc_scenario *sc, config_setting_t *
         const char *name = "";
         int stock = 0, rp = 0, upto;
         double lead_h = 0;
-        config_setting_lookup_string(g, "name", &name);
-        config_setting_lookup_int(g, "stock", &stock);
-        config_setting_lookup_int(g, "reorder_point", &rp);
-        if (!config_setting_lookup_int(g, "order_up_to", &upto))
+        dc_cfg_lookup_string(g, "name", &name);
+        dc_cfg_lookup_int(g, "stock", &stock);
+        dc_cfg_lookup_int(g, "reorder_point", &rp);
+        if (!dc_cfg_lookup_int(g, "order_up_to", &upto))
             upto = stock;
-        config_setting_lookup_float(g, "lead_time_h", &lead_h);
+        dc_cfg_lookup_float(g, "lead_time_h", &lead_h);
         if (strlen(name) == 0 || strlen(name) >= sizeof ps->name)
-            return dc_scenario_error_at(sc, config_setting_get_member(g, "name"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(g, "name"), err,
                                         "part names are 1 to %zu characters (got \"%s\")", sizeof ps->name - 1, name);
         for (size_t k = 0; k < i; k++)
             if (strcmp(m->parts[k].name, name) == 0)
-                return dc_scenario_error_at(sc, config_setting_get_member(g, "name"), err,
+                return dc_scenario_error_at(sc, dc_cfg_member(g, "name"), err,
                                             "part \"%s\" is named twice", name);
         if (upto <= rp)
-            return dc_scenario_error_at(sc, config_setting_get_member(g, config_setting_get_member(g, "order_up_to") ? "order_up_to" : "stock"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(g, dc_cfg_member(g, "order_up_to") ? "order_up_to" : "stock"), err,
                                         "an order must bring the stock of \"%s\" above its reorder point %d "
                                         "(order_up_to, by default the initial stock, is %d)",
                                         name, rp, upto);
@@ -472,9 +473,9 @@ static int read_class(repair_model *m, dc_sim *sim, const dc_scenario *sc, confi
 {
     class_cfg *cl = &m->classes[i];
     const char *name = "", *part = NULL;
-    config_setting_lookup_string(fc, "name", &name);
+    dc_cfg_lookup_string(fc, "name", &name);
     snprintf(cl->name, sizeof cl->name, "%s", name);
-    config_setting_t *rg = config_setting_get_member(fc, "repair");
+    config_setting_t *rg = dc_cfg_member(fc, "repair");
     if (rg) {
         int rc = dc_dist_from_setting(sc, rg, &cl->law, err);
         if (rc != DC_OK)
@@ -488,8 +489,8 @@ static int read_class(repair_model *m, dc_sim *sim, const dc_scenario *sc, confi
         return DC_EINPUT;
     }
     cl->auto_success = auto_success;
-    config_setting_lookup_float(fc, "auto_success", &cl->auto_success);
-    config_setting_t *ag = config_setting_get_member(fc, "auto");
+    dc_cfg_lookup_float(fc, "auto_success", &cl->auto_success);
+    config_setting_t *ag = dc_cfg_member(fc, "auto");
     if (ag) {
         int rc = dc_dist_from_setting(sc, ag, &cl->auto_law, err);
         if (rc != DC_OK)
@@ -500,17 +501,17 @@ static int read_class(repair_model *m, dc_sim *sim, const dc_scenario *sc, confi
         cl->has_auto_law = true;
     }
     if (cl->auto_success > 0.0 && !cl->has_auto_law)
-        return dc_scenario_error_at(sc, config_setting_get_member(fc, "auto_success") ? config_setting_get_member(fc, "auto_success") : fc, err,
+        return dc_scenario_error_at(sc, dc_cfg_member(fc, "auto_success") ? dc_cfg_member(fc, "auto_success") : fc, err,
                                     "automated remediation of \"%s\" (auto_success %g) needs its duration: a "
                                     "repair.auto group or failures.[%zu].auto",
                                     name, cl->auto_success, i);
     cl->part = -1;
-    if (config_setting_lookup_string(fc, "part", &part)) {
+    if (dc_cfg_lookup_string(fc, "part", &part)) {
         for (size_t k = 0; k < m->n_parts; k++)
             if (strcmp(m->parts[k].name, part) == 0)
                 cl->part = (int)k;
         if (cl->part < 0)
-            return dc_scenario_error_at(sc, config_setting_get_member(fc, "part"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(fc, "part"), err,
                                         "no part \"%s\" in repair.parts", part);
     }
     char stream[64];
@@ -533,23 +534,23 @@ static int repair_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error
     m->sim = sim;
     m->cluster = dc_cluster_of(sim);
     m->log = dc_sim_eventlog(sim);
-    config_setting_lookup_int(g, "crews", &m->crews);
+    dc_cfg_lookup_int(g, "crews", &m->crews);
     double refail_h = 1.0, auto_success = 0.0;
-    config_setting_lookup_float(g, "misdiagnosis", &m->misdiagnosis);
-    config_setting_lookup_float(g, "refail_h", &refail_h);
-    config_setting_lookup_float(g, "auto_success", &auto_success);
+    dc_cfg_lookup_float(g, "misdiagnosis", &m->misdiagnosis);
+    dc_cfg_lookup_float(g, "refail_h", &refail_h);
+    dc_cfg_lookup_float(g, "auto_success", &auto_success);
     m->refail_mean_s = refail_h * 3600.0;
 
-    int rc = read_parts(m, sc, config_setting_get_member(g, "parts"), err);
+    int rc = read_parts(m, sc, dc_cfg_member(g, "parts"), err);
     if (rc != DC_OK)
         return rc;
-    config_setting_t *rt = config_setting_get_member(g, "retire");
+    config_setting_t *rt = dc_cfg_member(g, "retire");
     if (rt) {
         double window_d = 0, replace_d;
-        config_setting_lookup_int(rt, "failures", &m->retire_k);
-        config_setting_lookup_float(rt, "window_days", &window_d);
+        dc_cfg_lookup_int(rt, "failures", &m->retire_k);
+        dc_cfg_lookup_float(rt, "window_days", &window_d);
         m->retire_window_s = window_d * 86400.0;
-        m->replace = config_setting_lookup_float(rt, "replace_days", &replace_d);
+        m->replace = dc_cfg_lookup_float(rt, "replace_days", &replace_d);
         m->replace_s = m->replace ? replace_d * 86400.0 : 0.0;
         m->retire = true;
         uint32_t n = dc_cluster_node_count(m->cluster);
@@ -564,7 +565,7 @@ static int repair_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error
     dc_dist def, auto_def;
     dc_error def_err = {0}, auto_err = {0};
     bool has_def = dc_dist_from_setting(sc, g, &def, &def_err) == DC_OK;
-    config_setting_t *ag = config_setting_get_member(g, "auto");
+    config_setting_t *ag = dc_cfg_member(g, "auto");
     bool has_auto_def = false;
     if (ag) {
         rc = dc_dist_from_setting(sc, ag, &auto_def, &auto_err);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfgget.h"
+
 const dc_param dc_checkpoint_params[] = {
     {"checkpoint", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
      "checkpointing of the job; absent: no checkpoints (a failure loses all work)"},
@@ -97,8 +99,8 @@ static const char *tier_kind(const dc_scenario *sc, const char *name)
     for (int i = 0; list && i < config_setting_length(list); i++) {
         config_setting_t *t = config_setting_get_elem(list, (unsigned)i);
         const char *n = NULL, *kind = "";
-        config_setting_lookup_string(t, "name", &n);
-        config_setting_lookup_string(t, "kind", &kind);
+        dc_cfg_lookup_string(t, "name", &n);
+        dc_cfg_lookup_string(t, "kind", &kind);
         if (n && strcmp(n, name) == 0)
             return kind;
     }
@@ -132,19 +134,19 @@ static void warn_lone_local(const dc_scenario *sc, const config_setting_t *at, c
 static int read_levels(const dc_scenario *sc, config_setting_t *g, dc_checkpoint_plan *plan, dc_error *err)
 {
     const char *tier = NULL, *mode = NULL;
-    config_setting_t *levels = config_setting_get_member(g, "levels");
-    bool has_tier = config_setting_lookup_string(g, "tier", &tier);
+    config_setting_t *levels = dc_cfg_member(g, "levels");
+    bool has_tier = dc_cfg_lookup_string(g, "tier", &tier);
     if (has_tier && levels)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "tier"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "tier"), err,
                                     "give either tier or levels, not both");
     if (has_tier) {
         plan->n_levels = 1;
         plan->levels[0].every = 1;
-        int rc = set_level(sc, config_setting_get_member(g, "tier"), &plan->levels[0], tier, err);
+        int rc = set_level(sc, dc_cfg_member(g, "tier"), &plan->levels[0], tier, err);
         if (rc != DC_OK)
             return rc;
         if (!plan->levels[0].durable)
-            warn_lone_local(sc, config_setting_get_member(g, "tier"), tier);
+            warn_lone_local(sc, dc_cfg_member(g, "tier"), tier);
     } else if (levels) {
         int n = config_setting_length(levels);
         if (n < 1 || n > DC_CHECKPOINT_MAX_LEVELS)
@@ -155,19 +157,19 @@ static int read_levels(const dc_scenario *sc, config_setting_t *g, dc_checkpoint
             dc_checkpoint_level *lv = &plan->levels[i];
             const char *name = "";
             int partner = 0;
-            config_setting_lookup_string(l, "tier", &name);
-            config_setting_lookup_int(l, "every", &lv->every);
-            config_setting_lookup_bool(l, "partner", &partner);
+            dc_cfg_lookup_string(l, "tier", &name);
+            dc_cfg_lookup_int(l, "every", &lv->every);
+            dc_cfg_lookup_bool(l, "partner", &partner);
             lv->partner = partner;
-            int rc = set_level(sc, config_setting_get_member(l, "tier"), lv, name, err);
+            int rc = set_level(sc, dc_cfg_member(l, "tier"), lv, name, err);
             if (rc != DC_OK)
                 return rc;
             if (i == 0 && lv->every != 1)
-                return dc_scenario_error_at(sc, config_setting_get_member(l, "every"), err,
+                return dc_scenario_error_at(sc, dc_cfg_member(l, "every"), err,
                                             "the first level takes every checkpoint not taken by another: every = 1 "
                                             "(got %d)", lv->every);
             if (lv->partner && lv->durable)
-                return dc_scenario_error_at(sc, config_setting_get_member(l, "partner"), err,
+                return dc_scenario_error_at(sc, dc_cfg_member(l, "partner"), err,
                                             "partner copies are for node tiers; \"%s\" is shared", name);
             durable = durable || lv->durable;
         }
@@ -177,15 +179,15 @@ static int read_levels(const dc_scenario *sc, config_setting_t *g, dc_checkpoint
                                         "no level is on a durable tier (kind pfs or object): a node or rack "
                                         "failure would leave nothing to restart from");
     }
-    bool has_mode = config_setting_lookup_string(g, "mode", &mode);
+    bool has_mode = dc_cfg_lookup_string(g, "mode", &mode);
     plan->async = has_mode && strcmp(mode, "async") == 0;
     double snap = 0;
-    bool has_snap = config_setting_lookup_float(g, "snapshot_gb_per_s", &snap);
+    bool has_snap = dc_cfg_lookup_float(g, "snapshot_gb_per_s", &snap);
     if (has_mode && plan->n_levels == 0)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "mode"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "mode"), err,
                                     "mode needs a storage tier to write to (tier or levels)");
     if (plan->async && !has_snap)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "mode"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "mode"), err,
                                     "mode \"async\" needs snapshot_gb_per_s (the copy to host memory)");
     plan->snapshot_s = snap; /* a bandwidth until the size is known */
     return DC_OK;
@@ -201,36 +203,36 @@ int dc_checkpoint_plan_read(const dc_scenario *sc, double model_params,
         return DC_OK;
     plan->enabled = true;
     const char *policy = "young", *estimate = "observed";
-    config_setting_lookup_string(g, "policy", &policy);
-    config_setting_lookup_string(g, "estimate", &estimate);
+    dc_cfg_lookup_string(g, "policy", &policy);
+    dc_cfg_lookup_string(g, "estimate", &estimate);
     plan->policy = strcmp(policy, "daly") == 0 ? DC_CHECKPOINT_DALY
                    : strcmp(policy, "fixed") == 0 ? DC_CHECKPOINT_FIXED
                                                   : DC_CHECKPOINT_YOUNG;
     plan->observed = strcmp(estimate, "observed") == 0;
-    config_setting_t *iv = config_setting_get_member(g, "interval_s");
+    config_setting_t *iv = dc_cfg_member(g, "interval_s");
     if (config_setting_type(iv) != CONFIG_TYPE_STRING) {
         plan->policy = DC_CHECKPOINT_FIXED;
         plan->interval_s = config_setting_get_float(iv);
     } else if (plan->policy == DC_CHECKPOINT_FIXED) {
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "policy"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "policy"), err,
                                     "policy \"fixed\" needs a number for checkpoint.interval_s (got \"auto\")");
     }
     double window_h = 168, prior_h = 24, prior_mtbi_h;
-    config_setting_lookup_float(g, "window_h", &window_h);
-    config_setting_lookup_float(g, "prior_h", &prior_h);
-    if (config_setting_lookup_float(g, "prior_mtbi_h", &prior_mtbi_h))
+    dc_cfg_lookup_float(g, "window_h", &window_h);
+    dc_cfg_lookup_float(g, "prior_h", &prior_h);
+    if (dc_cfg_lookup_float(g, "prior_mtbi_h", &prior_mtbi_h))
         plan->prior_mtbi_s = prior_mtbi_h * 3600.0;
     plan->window_s = window_h * 3600.0;
     plan->prior_s = prior_h * 3600.0;
     plan->retain = 1;
-    config_setting_lookup_int(g, "retain", &plan->retain);
+    dc_cfg_lookup_int(g, "retain", &plan->retain);
     double retain_h = 0;
-    config_setting_lookup_float(g, "retain_h", &retain_h);
+    dc_cfg_lookup_float(g, "retain_h", &retain_h);
     plan->retain_s = retain_h * 3600.0;
     double bw = 0, bpp = 14;
-    bool has_bw = config_setting_lookup_float(g, "write_gb_per_s", &bw);
-    config_setting_lookup_float(g, "bytes_per_param", &bpp);
-    if (!config_setting_lookup_float(g, "size_gb", &plan->size_gb)) {
+    bool has_bw = dc_cfg_lookup_float(g, "write_gb_per_s", &bw);
+    dc_cfg_lookup_float(g, "bytes_per_param", &bpp);
+    if (!dc_cfg_lookup_float(g, "size_gb", &plan->size_gb)) {
         if (!(model_params > 0))
             return dc_scenario_error_at(sc, g, err,
                                         "give size_gb, or job.params so the size can be computed from bytes_per_param");

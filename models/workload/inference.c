@@ -1,6 +1,7 @@
 /* The inference service: scenario, replicas on the cluster, autoscaling and outputs.
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 #include "inference.h"
+#include "cfgget.h"
 #include "scheduler.h"
 
 #include <math.h>
@@ -153,14 +154,14 @@ static double row_default(const char *path)
 /* A number from an optional group, else the schema's default. */
 static double opt_number(const config_setting_t *g, const char *key, const char *path)
 {
-    const config_setting_t *s = g ? config_setting_get_member(g, key) : NULL;
+    const config_setting_t *s = g ? dc_cfg_member(g, key) : NULL;
     double v;
     return dc_scenario_number(s, &v) ? v : row_default(path);
 }
 
 static double num(const config_setting_t *g, const char *key)
 {
-    const config_setting_t *s = config_setting_get_member(g, key);
+    const config_setting_t *s = dc_cfg_member(g, key);
     double v;
     return dc_scenario_number(s, &v) ? v : NAN;
 }
@@ -170,7 +171,7 @@ static double num(const config_setting_t *g, const char *key)
 static int read_tokens(const dc_scenario *sc, const config_setting_t *g, inf_tokens *t, dc_error *err)
 {
     const char *law = "lognormal";
-    config_setting_lookup_string(g, "law", &law);
+    dc_cfg_lookup_string(g, "law", &law);
     double mean = num(g, "mean"), median = num(g, "median"), sigma = num(g, "sigma"), shape = num(g, "shape");
     bool has_mean = !isnan(mean), has_median = !isnan(median), has_sigma = !isnan(sigma), has_shape = !isnan(shape);
     t->max = num(g, "max");
@@ -701,16 +702,16 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     m->cluster = dc_cluster_of(sim);
     m->log = dc_sim_eventlog(sim);
     const char *name = "service", *mode = "aggregate", *memory = "hbm", *policy = "none";
-    config_setting_lookup_string(g, "name", &name);
+    dc_cfg_lookup_string(g, "name", &name);
     snprintf(m->name, sizeof m->name, "%s", name);
-    config_setting_lookup_string(g, "mode", &mode);
+    dc_cfg_lookup_string(g, "mode", &mode);
     m->aggregate = strcmp(mode, "aggregate") == 0;
     m->start_s = num(g, "start_s");
     m->queue_limit = (uint32_t)num(g, "queue_limit");
 
     /* roofline */
-    config_setting_t *mg = config_setting_get_member(g, "model");
-    config_setting_t *rg = config_setting_get_member(g, "replica");
+    config_setting_t *mg = dc_cfg_member(g, "model");
+    config_setting_t *rg = dc_cfg_member(g, "replica");
     double params = num(mg, "params"), bpp = num(mg, "bytes_per_param");
     m->kv_bytes_per_token = num(mg, "kv_bytes_per_token");
     m->flop_per_token = num(mg, "flop_per_param_token") * params;
@@ -719,15 +720,15 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     m->batch = (uint32_t)num(rg, "batch_size");
     double G = m->gpus_per_replica;
     m->compute_flops = G * num(rg, "gpu_peak_tflops") * 1e12 * num(rg, "compute_efficiency");
-    config_setting_lookup_string(rg, "memory", &memory);
+    dc_cfg_lookup_string(rg, "memory", &memory);
     bool hbm = strcmp(memory, "hbm") == 0;
     m->bw_bytes_per_s = G * num(rg, hbm ? "hbm_gb_per_s" : "ddr_gb_per_s") * 1e9 * num(rg, "bandwidth_efficiency");
     m->startup_s = num(rg, "startup_s");
 
     /* tokens */
-    int rc = read_tokens(sc, config_setting_get_member(g, "tokens_in"), &m->tok_in, err);
+    int rc = read_tokens(sc, dc_cfg_member(g, "tokens_in"), &m->tok_in, err);
     if (rc == DC_OK)
-        rc = read_tokens(sc, config_setting_get_member(g, "tokens_out"), &m->tok_out, err);
+        rc = read_tokens(sc, dc_cfg_member(g, "tokens_out"), &m->tok_out, err);
     if (rc != DC_OK)
         return rc;
     m->mean_in = tok_expect(m, &m->tok_in, g_id);
@@ -745,13 +746,13 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         const char *tier = hbm ? "HBM" : "host DDR";
         double per_gpu_gb = num(rg, hbm ? "hbm_gb" : "ddr_gb"), cap = G * per_gpu_gb * 1e9;
         if (m->weight_bytes > cap)
-            return dc_scenario_error_at(sc, config_setting_get_member(mg, "params"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(mg, "params"), err,
                                         "the weights (%.0f GB) do not fit in the replica's %s (%u GPUs x %g GB)",
                                         m->weight_bytes / 1e9, tier, m->gpus_per_replica, per_gpu_gb);
         double kv = m->batch * (m->mean_in + m->mean_out) * m->kv_bytes_per_token;
         if (m->weight_bytes + kv > cap)
             return dc_scenario_error_at(
-                sc, config_setting_get_member(rg, "batch_size"), err,
+                sc, dc_cfg_member(rg, "batch_size"), err,
                 "weights (%.0f GB) and the KV cache of a full batch (%u x %.0f tokens: %.0f GB) do not fit in "
                 "the replica's %s (%.0f GB); use a smaller batch or more GPUs per replica",
                 m->weight_bytes / 1e9, m->batch, m->mean_in + m->mean_out, kv / 1e9, tier, cap / 1e9);
@@ -761,26 +762,26 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     m->gpus_per_node = dc_cluster_gpus_per_node(m->cluster);
     m->sched = dc_scheduler_of(sim);
     const char *pool_name = "";
-    config_setting_lookup_string(g, "pool", &pool_name);
+    dc_cfg_lookup_string(g, "pool", &pool_name);
     m->pool = dc_sched_pool(m->sched, pool_name);
     m->priority = 1001;
-    config_setting_lookup_int(g, "priority", &m->priority);
+    dc_cfg_lookup_int(g, "priority", &m->priority);
     if (m->pool < 0)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "pool"), err, "no pool \"%s\" in scheduler.pools",
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "pool"), err, "no pool \"%s\" in scheduler.pools",
                                     pool_name);
     if (dc_sched_pool_spot(m->sched, m->pool))
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "pool"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "pool"), err,
                                     "pool \"%s\" is spot capacity, which is for non-critical batch jobs", pool_name);
     int cpu_type = dc_sched_pool_cpu_type(m->sched, m->pool);
     if (cpu_type >= 0) {
-        config_setting_t *at = config_setting_get_member(g, "pool");
+        config_setting_t *at = dc_cfg_member(g, "pool");
         return dc_scenario_error_at(sc, at ? at : g, err,
                                     "pool \"%s\" holds CPU-only nodes (type \"%s\"): a service needs a pool with GPUs",
                                     dc_sched_pool_name(m->sched, m->pool),
                                     dc_cluster_type_at(m->cluster, (size_t)cpu_type)->name);
     }
     uint32_t gpn = m->gpus_per_node, nodes = dc_sched_pool_nodes(m->sched, m->pool);
-    config_setting_t *gpus_s = config_setting_get_member(rg, "gpus");
+    config_setting_t *gpus_s = dc_cfg_member(rg, "gpus");
     if (m->gpus_per_replica >= gpn) {
         if (m->gpus_per_replica % gpn != 0)
             return dc_scenario_error_at(sc, gpus_s, err,
@@ -802,39 +803,39 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     if (m->nodes_per_unit > nodes)
         return dc_scenario_error_at(sc, gpus_s, err, "a replica needs %u nodes (%u GPUs) but %s %u%s",
                                     m->nodes_per_unit, m->gpus_per_replica, where, nodes, spares);
-    config_setting_t *pg = config_setting_get_member(g, "replicas");
+    config_setting_t *pg = dc_cfg_member(g, "replicas");
     double rmin = num(pg, "min"), rmax = num(pg, "max");
     double rinit = num(pg, "initial");
     if (isnan(rinit))
         rinit = rmin;
     if (rmin > rmax)
-        return dc_scenario_error_at(sc, config_setting_get_member(pg, "min"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(pg, "min"), err,
                                     "min (%.0f) is more than max (%.0f)", rmin, rmax);
     if (rinit < rmin || rinit > rmax)
-        return dc_scenario_error_at(sc, config_setting_get_member(pg, "initial"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(pg, "initial"), err,
                                     "initial (%.0f) is outside [min, max] = [%.0f, %.0f]", rinit, rmin, rmax);
     uint32_t k = m->replicas_per_unit;
     m->min_units = (uint32_t)ceil(rmin / k);
     m->max_units = (uint32_t)ceil(rmax / k);
     m->initial_units = (uint32_t)ceil(rinit / k);
     if ((double)m->min_units * m->nodes_per_unit > nodes)
-        return dc_scenario_error_at(sc, config_setting_get_member(pg, "min"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(pg, "min"), err,
                                     "%.0f replicas need %.0f nodes but %s %u%s", rmin,
                                     (double)m->min_units * m->nodes_per_unit, where, nodes, spares);
     if (!m->aggregate && (double)m->max_units * k * m->batch * (sizeof(int32_t) + sizeof(inf_dec)) > MAX_REQUEST_MODE_BYTES)
-        return dc_scenario_error_at(sc, config_setting_get_member(pg, "max"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(pg, "max"), err,
                                     "mode \"request\" would need %.3g GB for %.0f replicas of %u requests: use mode "
                                     "\"aggregate\", fewer replicas or a smaller batch",
                                     (double)m->max_units * k * m->batch * (sizeof(int32_t) + sizeof(inf_dec)) / 1e9,
                                     (double)m->max_units * k, m->batch);
     if ((double)m->max_units * k * m->batch + m->queue_limit > 2e9)
-        return dc_scenario_error_at(sc, config_setting_get_member(pg, "max"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(pg, "max"), err,
                                     "max x batch_size + queue_limit is more than the 2e9 requests a run can hold");
 
     /* autoscaling */
-    config_setting_t *ag = config_setting_get_member(g, "autoscale");
+    config_setting_t *ag = dc_cfg_member(g, "autoscale");
     if (ag)
-        config_setting_lookup_string(ag, "policy", &policy);
+        dc_cfg_lookup_string(ag, "policy", &policy);
     m->autoscale = strcmp(policy, "utilization") == 0;
     m->target_util = opt_number(ag, "target_utilization", "inference.autoscale.target_utilization");
     m->scale_tolerance = opt_number(ag, "tolerance", "inference.autoscale.tolerance");
@@ -843,11 +844,11 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     m->below_since_s = -1.0;
 
     /* arrivals */
-    config_setting_t *arr = config_setting_get_member(g, "arrivals");
+    config_setting_t *arr = dc_cfg_member(g, "arrivals");
     if (dc_nhpp_init(&m->nhpp, num(arr, "qps")) != DC_OK)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     dc_nhpp_set_growth(&m->nhpp, num(arr, "growth_per_year"));
-    config_setting_t *daily = config_setting_get_member(arr, "daily");
+    config_setting_t *daily = dc_cfg_member(arr, "daily");
     if (daily && config_setting_length(daily) > 0) {
         size_t n = (size_t)config_setting_length(daily);
         double *from = malloc(n * sizeof *from), *fac = malloc(n * sizeof *fac);
@@ -864,7 +865,7 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
                 double prev_h = from[i - 1] / 3600.0;
                 free(from);
                 free(fac);
-                return dc_scenario_error_at(sc, config_setting_get_member(e, "from_h"), err,
+                return dc_scenario_error_at(sc, dc_cfg_member(e, "from_h"), err,
                                             "from_h must increase along the list (got %g after %g)",
                                             num(e, "from_h"), prev_h);
             }
@@ -875,31 +876,31 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         if (rc != DC_OK)
             return dc_error_set(err, DC_ENOMEM, "out of memory");
     }
-    config_setting_t *weekly = config_setting_get_member(arr, "weekly");
+    config_setting_t *weekly = dc_cfg_member(arr, "weekly");
     bool seen[7] = {false};
     for (int i = 0; weekly && i < config_setting_length(weekly); i++) {
         config_setting_t *e = config_setting_get_elem(weekly, (unsigned)i);
         int day = (int)num(e, "day");
         if (seen[day])
-            return dc_scenario_error_at(sc, config_setting_get_member(e, "day"), err, "day %d is listed twice", day);
+            return dc_scenario_error_at(sc, dc_cfg_member(e, "day"), err, "day %d is listed twice", day);
         seen[day] = true;
         m->nhpp.weekly[day] = num(e, "factor");
     }
     double horizon = dc_sim_horizon(sim);
     if (!m->aggregate && m->start_s < horizon
         && dc_nhpp_integral(&m->nhpp, m->start_s, horizon) > MAX_REQUEST_MODE_ARRIVALS)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "mode"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "mode"), err,
                                     "mode \"request\" would simulate %.3g requests (more than %.0g): use mode "
                                     "\"aggregate\" or a shorter horizon",
                                     dc_nhpp_integral(&m->nhpp, m->start_s, horizon), MAX_REQUEST_MODE_ARRIVALS);
 
     /* SLO */
-    config_setting_t *slo = config_setting_get_member(g, "slo");
+    config_setting_t *slo = dc_cfg_member(g, "slo");
     m->slo_ttft_s = slo ? num(slo, "ttft_s") : NAN;
     m->slo_tpot_s = slo ? num(slo, "tpot_s") : NAN;
     m->slo_e2e_s = slo ? num(slo, "e2e_s") : NAN;
 
-    config_setting_t *agg = config_setting_get_member(g, "aggregate");
+    config_setting_t *agg = dc_cfg_member(g, "aggregate");
     m->agg_interval_s = opt_number(agg, "interval_s", "inference.aggregate.interval_s");
     m->agg_samples = (uint32_t)opt_number(agg, "latency_samples", "inference.aggregate.latency_samples");
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfgget.h"
 #include "checkpoint.h"
 #include "cluster.h"
 #include "jobspec.h"
@@ -1528,9 +1529,9 @@ static bool any_corrupting_class(const dc_scenario *sc, const char **name)
     for (int i = 0; list && i < config_setting_length(list); i++) {
         const char *mode = "stop";
         config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
-        config_setting_lookup_string(g, "mode", &mode);
+        dc_cfg_lookup_string(g, "mode", &mode);
         if (strcmp(mode, "corrupt") == 0) {
-            config_setting_lookup_string(g, "name", name);
+            dc_cfg_lookup_string(g, "name", name);
             return true;
         }
     }
@@ -1542,13 +1543,13 @@ static void type_peak(const dc_scenario *sc, const config_setting_t *where, doub
 {
     const char *type = NULL;
     const config_setting_t *types = dc_scenario_lookup(sc, "cluster.types");
-    if (!where || !types || !config_setting_lookup_string(where, "type", &type))
+    if (!where || !types || !dc_cfg_lookup_string(where, "type", &type))
         return;
     for (int t = 0; t < config_setting_length(types); t++) {
         const config_setting_t *e = config_setting_get_elem(types, (unsigned)t);
         const char *name = NULL;
-        if (config_setting_lookup_string(e, "name", &name) && strcmp(name, type) == 0) {
-            config_setting_lookup_float(e, "gpu_peak_tflops", peak);
+        if (dc_cfg_lookup_string(e, "name", &name) && strcmp(name, type) == 0) {
+            dc_cfg_lookup_float(e, "gpu_peak_tflops", peak);
             return;
         }
     }
@@ -1606,13 +1607,13 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
 {
     memset(sp, 0, sizeof *sp);
     const char *name = "job", *str;
-    config_setting_lookup_string(g, "name", &name);
+    dc_cfg_lookup_string(g, "name", &name);
     snprintf(sp->name, sizeof sp->name, "%s", name);
     sp->where = g;
     int nodes = 0, gpus = 0;
-    bool has_n = config_setting_lookup_int(g, "nodes", &nodes), has_g = config_setting_lookup_int(g, "gpus", &gpus);
+    bool has_n = dc_cfg_lookup_int(g, "nodes", &nodes), has_g = dc_cfg_lookup_int(g, "gpus", &gpus);
     if (has_n && has_g)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "gpus"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "gpus"), err,
                                     "give the job's size as nodes or gpus, not both");
     if (!has_n && !has_g)
         return dc_scenario_error_at(sc, g, err, "the job needs nodes or gpus");
@@ -1621,16 +1622,16 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
         nodes = (int)sp->nodes;
     }
     if ((uint32_t)nodes > dc_cluster_node_count(c))
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "nodes"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "nodes"), err,
                                     "the job needs %d nodes but the cluster has %u (nodes + spare_nodes)", nodes,
                                     dc_cluster_node_count(c));
     sp->nodes = (uint32_t)nodes;
     sp->gpus = has_g ? (uint32_t)gpus : 0;
     double work_h, tokens;
-    bool has_work = config_setting_lookup_float(g, "work_gpu_h", &work_h);
-    bool has_tokens = config_setting_lookup_float(g, "tokens", &tokens);
+    bool has_work = dc_cfg_lookup_float(g, "work_gpu_h", &work_h);
+    bool has_tokens = dc_cfg_lookup_float(g, "tokens", &tokens);
     if (has_work && has_tokens)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "work_gpu_h"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "work_gpu_h"), err,
                                     "give either work_gpu_h or params and tokens, not both");
     sp->work_gpu_s = has_work ? work_h * 3600.0 : NAN;
     bool chain_tokens;
@@ -1642,17 +1643,17 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
     double params = info->params;
     *params_out = params;
     sp->restart_s = 600;
-    config_setting_lookup_float(g, "restart_s", &sp->restart_s);
-    config_setting_lookup_float(g, "start_s", &sp->submit_s);
-    if (config_setting_lookup_string(g, "pool", &str))
+    dc_cfg_lookup_float(g, "restart_s", &sp->restart_s);
+    dc_cfg_lookup_float(g, "start_s", &sp->submit_s);
+    if (dc_cfg_lookup_string(g, "pool", &str))
         snprintf(sp->pool, sizeof sp->pool, "%s", str);
-    if (config_setting_lookup_string(g, "type", &str))
+    if (dc_cfg_lookup_string(g, "type", &str))
         snprintf(sp->type, sizeof sp->type, "%s", str);
-    if (config_setting_lookup_string(g, "user", &str))
+    if (dc_cfg_lookup_string(g, "user", &str))
         snprintf(sp->user, sizeof sp->user, "%s", str);
-    config_setting_lookup_int(g, "priority", &sp->priority);
+    dc_cfg_lookup_int(g, "priority", &sp->priority);
     double h;
-    sp->max_run_s = config_setting_lookup_float(g, "max_run_h", &h) ? h * 3600.0 : INFINITY;
+    sp->max_run_s = dc_cfg_lookup_float(g, "max_run_h", &h) ? h * 3600.0 : INFINITY;
     sp->kind = DC_KIND_TRAINING;
     sp->checkpoint = -1;
     sp->ckpt_interval_s = sp->ckpt_write_s = NAN;
@@ -1941,8 +1942,8 @@ static const chain_keys *chain_keys_of(jobs_model *m, const dc_scenario *sc, con
     /* the elastic floor: the first level that gives min_nodes or min_gpus */
     k->min_level = -1;
     for (int i = 0; i < 3 && k->min_level < 0; i++) {
-        const config_setting_t *mn = ch->at[i] ? config_setting_get_member(ch->at[i], "min_nodes") : NULL;
-        const config_setting_t *mg = ch->at[i] ? config_setting_get_member(ch->at[i], "min_gpus") : NULL;
+        const config_setting_t *mn = ch->at[i] ? dc_cfg_member(ch->at[i], "min_nodes") : NULL;
+        const config_setting_t *mg = ch->at[i] ? dc_cfg_member(ch->at[i], "min_gpus") : NULL;
         if ((mg || mn) && dc_scenario_number(mg ? mg : mn, &k->min_size)) {
             k->min_level = i;
             k->min_in_gpus = mg != NULL;
@@ -1979,7 +1980,7 @@ static int elastic_floor(const dc_scenario *sc, const dc_job_spec *sp, job_model
     if (ck->min_level < 0)
         return DC_OK;
     const config_setting_t *g = ch->at[ck->min_level];
-    const config_setting_t *mn = config_setting_get_member(g, "min_nodes"), *mg = config_setting_get_member(g, "min_gpus");
+    const config_setting_t *mn = dc_cfg_member(g, "min_nodes"), *mg = dc_cfg_member(g, "min_gpus");
     if (mn && mg)
         return dc_scenario_error_at(sc, mg, err, "give the job's elastic floor as min_nodes or min_gpus, not both");
     if (sp->cpu && mg) /* a CPU job holds no GPUs: its floor is in nodes (one unit per node) */
@@ -1989,7 +1990,7 @@ static int elastic_floor(const dc_scenario *sc, const dc_job_spec *sp, job_model
                                     sp->type, sp->name);
     double min_gpus = ck->min_in_gpus ? ck->min_size : ck->min_size * j->gpus_per_node;
     if (ck->min_level == 0 && (mg ? ck->min_size > j->gpus_full : ck->min_size > j->nodes_needed)
-        && (config_setting_get_member(g, "gpus") || config_setting_get_member(g, "nodes")))
+        && (dc_cfg_member(g, "gpus") || dc_cfg_member(g, "nodes")))
         return dc_scenario_error_at(sc, mg ? mg : mn, err, "%s = %.0f is more than the job's %u %s",
                                     mg ? "min_gpus" : "min_nodes", ck->min_size, mg ? j->gpus_full : j->nodes_needed,
                                     mg ? "GPUs" : "nodes");
@@ -2033,7 +2034,7 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     int pool = dc_sched_pool(j->sched, sp->pool);
     const config_setting_t *where = sp->where;
     if (sp->cpu && info->params > 0) { /* a model's step time and tokens are GPU work */
-        config_setting_t *at = config_setting_get_member(where, "class");
+        config_setting_t *at = dc_cfg_member(where, "class");
         return dc_scenario_error_at(sc, at ? at : (config_setting_t *)where, err,
                                     "type \"%s\" is CPU-only: its job trains no model, but its class or the job "
                                     "defaults give it params",
@@ -2043,26 +2044,26 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
         if (sp->trace_file[0])
             return dc_error_set(err, DC_EINPUT, "%s:%d: no pool \"%s\" in scheduler.pools", sp->trace_file,
                                 sp->trace_line, sp->pool);
-        return dc_scenario_error_at(sc, config_setting_get_member(where, "pool"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(where, "pool"), err,
                                     "no pool \"%s\" in scheduler.pools", sp->pool);
     }
     if (sp->type[0]) { /* mixed hardware: a pool of its type only */
         int t = dc_cluster_type_find(j->cluster, sp->type);
         if (t < 0)
-            return dc_scenario_error_at(sc, config_setting_get_member(where, "type"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(where, "type"), err,
                                         "no node type \"%s\" in cluster.types", sp->type);
         if (!sp->pool[0])
             pool = dc_sched_pool_of_type(j->sched, t);
         int have = pool < 0 ? -1 : dc_sched_pool_type(j->sched, pool);
         if (pool < 0)
-            return dc_scenario_error_at(sc, config_setting_get_member(where, "type"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(where, "type"), err,
                                         "no scheduler pool holds nodes of type \"%s\" alone", sp->type);
         if (have < 0)
-            return dc_scenario_error_at(sc, config_setting_get_member(where, "pool"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(where, "pool"), err,
                                         "pool \"%s\" holds nodes of several types, not only nodes of type \"%s\"",
                                         dc_sched_pool_name(j->sched, pool), sp->type);
         if (have != t)
-            return dc_scenario_error_at(sc, config_setting_get_member(where, "pool"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(where, "pool"), err,
                                         "pool \"%s\" holds nodes of type \"%s\", not \"%s\"",
                                         dc_sched_pool_name(j->sched, pool),
                                         dc_cluster_type_at(j->cluster, (size_t)have)->name, sp->type);
@@ -2075,9 +2076,9 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
             return dc_error_set(err, DC_EINPUT, "%s:%d: pool \"%s\" holds CPU-only nodes (type \"%s\"): a GPU job "
                                 "needs a pool or type with GPUs", sp->trace_file, sp->trace_line,
                                 dc_sched_pool_name(j->sched, pool), tn);
-        config_setting_t *at = config_setting_get_member(where, "type");
+        config_setting_t *at = dc_cfg_member(where, "type");
         if (!at || config_setting_source_line(at) <= 0) /* (the schema's default pool has no line) */
-            at = config_setting_get_member(where, "pool");
+            at = dc_cfg_member(where, "pool");
         if (at && config_setting_source_line(at) <= 0)
             at = NULL;
         return dc_scenario_error_at(sc, at ? at : (config_setting_t *)where, err,
@@ -2091,7 +2092,7 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
             return dc_error_set(err, DC_EINPUT, "%s:%d: the job needs %u nodes but pool \"%s\" has %u",
                                 sp->trace_file, sp->trace_line, sp->nodes, dc_sched_pool_name(j->sched, pool),
                                 pool_nodes);
-        config_setting_t *at = config_setting_get_member(where, "nodes");
+        config_setting_t *at = dc_cfg_member(where, "nodes");
         return dc_scenario_error_at(sc, at ? at : (config_setting_t *)where, err,
                                     "the job needs %u nodes but pool \"%s\" has %u", sp->nodes,
                                     dc_sched_pool_name(j->sched, pool), pool_nodes);
@@ -2296,7 +2297,7 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     for (size_t i = 0; i < m->n_classes; i++) {
         const char *cn = "";
-        config_setting_lookup_string(config_setting_get_elem(list, (unsigned)i), "name", &cn);
+        dc_cfg_lookup_string(config_setting_get_elem(list, (unsigned)i), "name", &cn);
         snprintf(m->class_names[i], sizeof m->class_names[i], "%s", cn);
     }
 
@@ -2331,7 +2332,7 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     const char *sdc_class = NULL;
     {
         config_setting_t *ck = dc_scenario_lookup(sc, "checkpoint");
-        config_setting_t *r = ck ? config_setting_get_member(ck, global.retain_s > 0 ? "retain_h" : "retain") : NULL;
+        config_setting_t *r = ck ? dc_cfg_member(ck, global.retain_s > 0 ? "retain_h" : "retain") : NULL;
         dc_scenario_where_text(sc, r ? r : ck, m->retain_at, sizeof m->retain_at);
     }
     config_setting_t *flist = dc_scenario_lookup(sc, "failures");
@@ -2339,10 +2340,10 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
         config_setting_t *fg = config_setting_get_elem(flist, (unsigned)i);
         const char *mode = "stop", *fname = "";
         double detect_s = 0, check_s = 0;
-        config_setting_lookup_string(fg, "mode", &mode);
-        config_setting_lookup_string(fg, "name", &fname);
-        config_setting_lookup_float(fg, "detect_s", &detect_s);
-        config_setting_lookup_float(fg, "check_interval_s", &check_s);
+        dc_cfg_lookup_string(fg, "mode", &mode);
+        dc_cfg_lookup_string(fg, "name", &fname);
+        dc_cfg_lookup_float(fg, "detect_s", &detect_s);
+        dc_cfg_lookup_float(fg, "check_interval_s", &check_s);
         if (strcmp(mode, "corrupt") == 0 && detect_s + check_s > m->sdc_delay_s) {
             m->sdc_delay_s = detect_s + check_s;
             snprintf(m->sdc_class, sizeof m->sdc_class, "%s", fname);
@@ -2356,7 +2357,7 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
                                             "back to: add a checkpoint group with retain >= 1",
                                             sdc_class);
         else if (global.retain == 0 && !(global.retain_s > 0))
-            defer_rc = dc_scenario_error_at(sc, config_setting_get_member(ck, "retain"), &defer_err,
+            defer_rc = dc_scenario_error_at(sc, dc_cfg_member(ck, "retain"), &defer_err,
                                             "0 checkpoints kept, but failure class \"%s\" corrupts silently: rolling "
                                             "back past a corruption needs a checkpoint taken before it (keep 1 or "
                                             "more; 2 or more survive a corruption found after the next checkpoint)",

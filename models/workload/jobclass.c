@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cfgget.h"
+
 #define NOD DC_PARAM_NO_DEFAULT
 #define NOD_X (DC_PARAM_NO_DEFAULT | DC_PARAM_MIN_EXCLUSIVE)
 #define NOD_AUTO_X (DC_PARAM_NO_DEFAULT | DC_PARAM_AUTO | DC_PARAM_MIN_EXCLUSIVE)
@@ -113,7 +115,7 @@ static const config_setting_t *find_class(const dc_scenario *sc, const char *nam
     for (int i = 0; list && i < config_setting_length(list); i++) {
         config_setting_t *c = config_setting_get_elem(list, (unsigned)i);
         const char *n = NULL;
-        if (config_setting_lookup_string(c, "name", &n) && strcmp(n, name) == 0)
+        if (dc_cfg_lookup_string(c, "name", &n) && strcmp(n, name) == 0)
             return c;
     }
     return NULL;
@@ -126,10 +128,10 @@ int dc_job_chain_of(const dc_scenario *sc, const config_setting_t *own, dc_job_c
     const config_setting_t *dflt = dc_scenario_lookup(sc, "defaults");
     const char *cls = NULL;
     const config_setting_t *where = NULL;
-    if (own && config_setting_lookup_string(own, "class", &cls))
-        where = config_setting_get_member(own, "class");
-    else if (dflt && config_setting_lookup_string(dflt, "class", &cls))
-        where = config_setting_get_member(dflt, "class");
+    if (own && dc_cfg_lookup_string(own, "class", &cls))
+        where = dc_cfg_member(own, "class");
+    else if (dflt && dc_cfg_lookup_string(dflt, "class", &cls))
+        where = dc_cfg_member(dflt, "class");
     out->at[0] = own;
     out->at[2] = dflt;
     if (cls) {
@@ -145,7 +147,7 @@ dc_job_chain dc_job_chain_sub(const dc_job_chain *ch, const char *name, const co
 {
     dc_job_chain s = {.class_name = ch->class_name};
     for (int i = 0; i < 3; i++)
-        s.at[i] = ch->at[i] ? config_setting_get_member(ch->at[i], name) : NULL;
+        s.at[i] = ch->at[i] ? dc_cfg_member(ch->at[i], name) : NULL;
     if (own_sub)
         s.at[0] = own_sub;
     return s;
@@ -154,7 +156,7 @@ dc_job_chain dc_job_chain_sub(const dc_job_chain *ch, const char *name, const co
 const config_setting_t *dc_job_chain_setting(const dc_job_chain *ch, const char *key)
 {
     for (int i = 0; i < 3; i++) {
-        const config_setting_t *s = ch->at[i] ? config_setting_get_member(ch->at[i], key) : NULL;
+        const config_setting_t *s = ch->at[i] ? dc_cfg_member(ch->at[i], key) : NULL;
         if (s)
             return s;
     }
@@ -212,13 +214,13 @@ int dc_jobclass_check(const dc_scenario *sc, dc_error *err)
     for (int i = 0; list && i < config_setting_length(list); i++) {
         config_setting_t *c = config_setting_get_elem(list, (unsigned)i);
         const char *n = "";
-        config_setting_lookup_string(c, "name", &n);
-        config_setting_t *at = config_setting_get_member(c, "name");
+        dc_cfg_lookup_string(c, "name", &n);
+        config_setting_t *at = dc_cfg_member(c, "name");
         if (!*n || strlen(n) > 31)
             return dc_scenario_error_at(sc, at, err, "a class name of 1 to 31 characters (got \"%s\")", n);
         for (int k = 0; k < i; k++) {
             const char *m = "";
-            config_setting_lookup_string(config_setting_get_elem(list, (unsigned)k), "name", &m);
+            dc_cfg_lookup_string(config_setting_get_elem(list, (unsigned)k), "name", &m);
             if (strcmp(m, n) == 0)
                 return dc_scenario_error_at(sc, at, err, "class \"%s\" is named twice", n);
         }

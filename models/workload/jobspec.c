@@ -9,6 +9,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "cfgget.h"
 #include "csv.h"
 #include "dist.h"
 #include "law_params.h"
@@ -173,8 +174,8 @@ static bool cpu_type(const dc_scenario *sc, const char *type)
         config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
         const char *name = "";
         int gpn = 1;
-        if (config_setting_lookup_string(e, "name", &name) && strcmp(name, type) == 0)
-            return config_setting_lookup_int(e, "gpus_per_node", &gpn) && gpn == 0;
+        if (dc_cfg_lookup_string(e, "name", &name) && strcmp(name, type) == 0)
+            return dc_cfg_lookup_int(e, "gpus_per_node", &gpn) && gpn == 0;
     }
     return false;
 }
@@ -185,7 +186,7 @@ static int check_cpu_keys(const dc_scenario *sc, const config_setting_t *g, cons
     static const char *const gpu_keys[] = {"gpus",     "work_gpu_h", "tokens", "gpus_min",
                                            "gpus_max", "min_gpus",   "trace"};
     if (!t->cpu) {
-        config_setting_t *at = config_setting_get_member(g, "duration_h");
+        config_setting_t *at = dc_cfg_member(g, "duration_h");
         if (at)
             return dc_scenario_error_at(sc, at, err,
                                         "duration_h is a CPU job's run time: it needs type naming a CPU-only type "
@@ -193,8 +194,8 @@ static int check_cpu_keys(const dc_scenario *sc, const config_setting_t *g, cons
         return DC_OK;
     }
     for (size_t k = 0; k < sizeof gpu_keys / sizeof gpu_keys[0]; k++)
-        if (config_setting_get_member(g, gpu_keys[k]))
-            return dc_scenario_error_at(sc, config_setting_get_member(g, gpu_keys[k]), err,
+        if (dc_cfg_member(g, gpu_keys[k]))
+            return dc_scenario_error_at(sc, dc_cfg_member(g, gpu_keys[k]), err,
                                         "type \"%s\" is CPU-only: its jobs give nodes and duration_h (one job) or "
                                         "interarrival and duration (a stream), not %s",
                                         t->type, gpu_keys[k]);
@@ -206,37 +207,37 @@ static void common(const config_setting_t *g, dc_job_spec *t)
 {
     const char *s = "jobs";
     memset(t, 0, sizeof *t);
-    config_setting_lookup_string(g, "name", &s);
+    dc_cfg_lookup_string(g, "name", &s);
     snprintf(t->name, sizeof t->name, "%s", s);
     s = "training";
-    config_setting_lookup_string(g, "kind", &s);
+    dc_cfg_lookup_string(g, "kind", &s);
     t->kind = (dc_job_kind)dc_job_kind_parse(s);
     s = "";
-    config_setting_lookup_string(g, "pool", &s);
+    dc_cfg_lookup_string(g, "pool", &s);
     snprintf(t->pool, sizeof t->pool, "%s", s);
     s = "";
-    config_setting_lookup_string(g, "type", &s);
+    dc_cfg_lookup_string(g, "type", &s);
     snprintf(t->type, sizeof t->type, "%s", s);
     s = "";
-    config_setting_lookup_string(g, "user", &s);
+    dc_cfg_lookup_string(g, "user", &s);
     snprintf(t->user, sizeof t->user, "%s", s);
-    config_setting_lookup_int(g, "priority", &t->priority);
+    dc_cfg_lookup_int(g, "priority", &t->priority);
     int b = 0;
-    config_setting_lookup_bool(g, "preemptible", &b);
+    dc_cfg_lookup_bool(g, "preemptible", &b);
     t->preemptible = b;
     double h;
-    t->max_run_s = config_setting_lookup_float(g, "max_run_h", &h) ? h * 3600.0 : INFINITY;
+    t->max_run_s = dc_cfg_lookup_float(g, "max_run_h", &h) ? h * 3600.0 : INFINITY;
     t->restart_s = 600;
-    config_setting_lookup_float(g, "restart_s", &t->restart_s);
+    dc_cfg_lookup_float(g, "restart_s", &t->restart_s);
     t->checkpoint = -1;
-    if (config_setting_lookup_bool(g, "checkpoint", &b))
+    if (dc_cfg_lookup_bool(g, "checkpoint", &b))
         t->checkpoint = b;
     t->ckpt_interval_s = NAN;
-    config_setting_t *iv = config_setting_get_member(g, "checkpoint_interval_s");
+    config_setting_t *iv = dc_cfg_member(g, "checkpoint_interval_s");
     if (iv)
         t->ckpt_interval_s = config_setting_type(iv) == CONFIG_TYPE_STRING ? -1.0 : config_setting_get_float(iv);
     t->ckpt_write_s = NAN;
-    config_setting_lookup_float(g, "checkpoint_write_s", &t->ckpt_write_s);
+    dc_cfg_lookup_float(g, "checkpoint_write_s", &t->ckpt_write_s);
     t->estimate_s = NAN;
     t->end_state = DC_END_COMPLETED;
     t->where = g;
@@ -262,19 +263,19 @@ static int in_key(const dc_scenario *sc, const config_setting_t *key, int rc, dc
 static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t gpn, specs *v, dc_error *err)
 {
     const char *rel = "";
-    config_setting_lookup_string(g, "trace", &rel);
+    dc_cfg_lookup_string(g, "trace", &rel);
     char path[4096];
     if (!dc_csv_resolve_path(dc_scenario_file(sc), rel, path, sizeof path))
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "trace"), err, "path too long");
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "trace"), err, "path too long");
     dc_csv *csv = NULL;
     int rc = dc_csv_read_file(path, &csv, err);
     if (rc == DC_EIO) {
         char msg[DC_ERROR_MSG_MAX];
         snprintf(msg, sizeof msg, "%s", err->msg);
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "trace"), err, "%s", msg);
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "trace"), err, "%s", msg);
     }
     if (rc != DC_OK)
-        return in_key(sc, config_setting_get_member(g, "trace"), rc, err);
+        return in_key(sc, dc_cfg_member(g, "trace"), rc, err);
     size_t col[N_COLS];
     /* sizes in nodes, or in GPUs (a gpus column instead of nodes) */
     dc_error ignored;
@@ -366,7 +367,7 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
         }
     }
     dc_csv_destroy(csv);
-    return in_key(sc, config_setting_get_member(g, "trace"), rc, err);
+    return in_key(sc, dc_cfg_member(g, "trace"), rc, err);
 }
 
 static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *g, uint32_t gpn, specs *v,
@@ -376,8 +377,8 @@ static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *
     common(g, &tmpl);
     tmpl.cpu = cpu_type(sc, tmpl.type);
     dc_dist ia, dur;
-    config_setting_t *gi = config_setting_get_member(g, "interarrival");
-    config_setting_t *gd = config_setting_get_member(g, "duration");
+    config_setting_t *gi = dc_cfg_member(g, "interarrival");
+    config_setting_t *gd = dc_cfg_member(g, "duration");
     if (!gd)
         return dc_scenario_error_at(sc, g, err, "a generated stream needs a duration law");
     int rc = dc_dist_from_setting(sc, gi, &ia, err);
@@ -386,27 +387,27 @@ static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *
     if (rc != DC_OK)
         return rc;
     int nmin = 1, nmax = 1, count = -1;
-    bool in_gpus = config_setting_get_member(g, "gpus_min") || config_setting_get_member(g, "gpus_max");
+    bool in_gpus = dc_cfg_member(g, "gpus_min") || dc_cfg_member(g, "gpus_max");
     /* (nodes_min and nodes_max have defaults: only those written in the file count) */
-    config_setting_t *n_min = config_setting_get_member(g, "nodes_min"), *n_max = config_setting_get_member(g, "nodes_max");
+    config_setting_t *n_min = dc_cfg_member(g, "nodes_min"), *n_max = dc_cfg_member(g, "nodes_max");
     if (in_gpus && ((n_min && config_setting_source_line(n_min) > 0) || (n_max && config_setting_source_line(n_max) > 0)))
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "gpus_min") ? config_setting_get_member(g, "gpus_min")
-                                                                                 : config_setting_get_member(g, "gpus_max"),
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "gpus_min") ? dc_cfg_member(g, "gpus_min")
+                                                                                 : dc_cfg_member(g, "gpus_max"),
                                     err, "give the stream's sizes as nodes_min/nodes_max or gpus_min/gpus_max, not both");
     const char *kmin = in_gpus ? "gpus_min" : "nodes_min", *kmax = in_gpus ? "gpus_max" : "nodes_max";
-    config_setting_lookup_int(g, kmin, &nmin);
-    config_setting_lookup_int(g, kmax, &nmax);
-    if (in_gpus && !config_setting_get_member(g, "gpus_max"))
+    dc_cfg_lookup_int(g, kmin, &nmin);
+    dc_cfg_lookup_int(g, kmax, &nmax);
+    if (in_gpus && !dc_cfg_member(g, "gpus_max"))
         nmax = nmin;
-    if (in_gpus && !config_setting_get_member(g, "gpus_min"))
+    if (in_gpus && !dc_cfg_member(g, "gpus_min"))
         nmin = 1;
-    config_setting_lookup_int(g, "count", &count);
+    dc_cfg_lookup_int(g, "count", &count);
     if (nmax < nmin)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, kmax), err, "%s %d is below %s %d", kmax, nmax,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, kmax), err, "%s %d is below %s %d", kmax, nmax,
                                     kmin, nmin);
     double start_h = 0, stop_h = dc_sim_horizon(sim) / 3600.0;
-    config_setting_lookup_float(g, "start_h", &start_h);
-    config_setting_lookup_float(g, "stop_h", &stop_h);
+    dc_cfg_lookup_float(g, "start_h", &start_h);
+    dc_cfg_lookup_float(g, "stop_h", &stop_h);
     /* the powers of two in [nmin, nmax] (or nmin alone) */
     uint32_t sizes[32];
     int ns = 0;
@@ -464,11 +465,11 @@ static int read_groups(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_nod
     config_setting_t *list = dc_scenario_lookup(sc, "jobs");
     for (int i = 0; list && i < config_setting_length(list); i++) {
         config_setting_t *g = config_setting_get_elem(list, (unsigned)i);
-        bool one = config_setting_get_member(g, "nodes") || config_setting_get_member(g, "gpus")
-                   || config_setting_get_member(g, "work_gpu_h") || config_setting_get_member(g, "duration_h")
-                   || config_setting_get_member(g, "tokens");
-        bool tr = config_setting_get_member(g, "trace") != NULL;
-        bool gen = config_setting_get_member(g, "interarrival") != NULL;
+        bool one = dc_cfg_member(g, "nodes") || dc_cfg_member(g, "gpus")
+                   || dc_cfg_member(g, "work_gpu_h") || dc_cfg_member(g, "duration_h")
+                   || dc_cfg_member(g, "tokens");
+        bool tr = dc_cfg_member(g, "trace") != NULL;
+        bool gen = dc_cfg_member(g, "interarrival") != NULL;
         dc_job_spec probe;
         common(g, &probe);
         probe.cpu = cpu_type(sc, probe.type);
@@ -491,18 +492,18 @@ static int read_groups(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_nod
                 int nodes = 0, gpus = 0;
                 double work_h = NAN, start_h = 0;
                 /* no work_gpu_h: the job's model gives it (params and tokens, job.c) */
-                bool has_n = config_setting_lookup_int(g, "nodes", &nodes);
-                bool has_g = config_setting_lookup_int(g, "gpus", &gpus);
+                bool has_n = dc_cfg_lookup_int(g, "nodes", &nodes);
+                bool has_g = dc_cfg_lookup_int(g, "gpus", &gpus);
                 if (has_n && has_g)
-                    rc = dc_scenario_error_at(sc, config_setting_get_member(g, "gpus"), err,
+                    rc = dc_scenario_error_at(sc, dc_cfg_member(g, "gpus"), err,
                                               "give the job's size as nodes or gpus, not both");
                 else if (!has_n && !has_g)
                     rc = dc_scenario_error_at(sc, g, err,
                                               "one job needs nodes or gpus (and work_gpu_h, or params and tokens)");
-                config_setting_lookup_float(g, "work_gpu_h", &work_h);
-                config_setting_lookup_float(g, "start_h", &start_h);
+                dc_cfg_lookup_float(g, "work_gpu_h", &work_h);
+                dc_cfg_lookup_float(g, "start_h", &start_h);
                 double dur_h;
-                if (t->cpu && !config_setting_lookup_float(g, "duration_h", &dur_h))
+                if (t->cpu && !dc_cfg_lookup_float(g, "duration_h", &dur_h))
                     rc = dc_scenario_error_at(sc, g, err, "a CPU job needs nodes and duration_h");
                 else if (t->cpu)
                     work_h = dur_h * nodes;
@@ -512,10 +513,10 @@ static int read_groups(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_nod
                 t->work_gpu_s = work_h * 3600.0;
                 t->submit_s = start_h * 3600.0;
             }
-        } else if (tr && config_setting_is_group(config_setting_get_member(g, "trace"))) {
+        } else if (tr && config_setting_is_group(dc_cfg_member(g, "trace"))) {
             dc_job_spec tmpl;
             common(g, &tmpl);
-            rc = dc_tracemap_read(sc, config_setting_get_member(g, "trace"), &tmpl, gpus_per_node, &v.a, &v.n, &v.cap,
+            rc = dc_tracemap_read(sc, dc_cfg_member(g, "trace"), &tmpl, gpus_per_node, &v.a, &v.n, &v.cap,
                                   err);
         } else if (tr) {
             rc = read_trace(sc, g, gpus_per_node, &v, err);

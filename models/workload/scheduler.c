@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "cfgget.h"
 #include "placer.h"
 #include "rackset.h"
 #include "schedtree.h"
@@ -1420,10 +1421,10 @@ static int vc_init(dc_scheduler *s, const dc_scenario *sc, config_setting_t *lis
     for (int i = 0; i < s->n_pools; i++) {
         config_setting_t *pg = config_setting_get_elem(list, (unsigned)i);
         int lend = 0, borrow = 0;
-        config_setting_lookup_bool(pg, "lend", &lend);
-        config_setting_lookup_bool(pg, "borrow", &borrow);
+        dc_cfg_lookup_bool(pg, "lend", &lend);
+        dc_cfg_lookup_bool(pg, "borrow", &borrow);
         if (lend && s->pools[i].spot)
-            return dc_scenario_error_at(sc, config_setting_get_member(pg, "lend"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(pg, "lend"), err,
                                         "a spot pool cannot lend (its provider reclaims its nodes)");
         any = any || lend || borrow;
     }
@@ -1439,12 +1440,12 @@ static int vc_init(dc_scheduler *s, const dc_scenario *sc, config_setting_t *lis
         config_setting_t *pg = config_setting_get_elem(list, (unsigned)i);
         int lend = 0, borrow = 0;
         double notice = 0;
-        config_setting_lookup_bool(pg, "lend", &lend);
-        config_setting_lookup_bool(pg, "borrow", &borrow);
-        config_setting_lookup_float(pg, "lend_notice_s", &notice);
+        dc_cfg_lookup_bool(pg, "lend", &lend);
+        dc_cfg_lookup_bool(pg, "borrow", &borrow);
+        dc_cfg_lookup_float(pg, "lend_notice_s", &notice);
         dc_vcluster_set_pool(s->vc, i, lend, borrow, notice);
         int lend_max = 0;
-        if (config_setting_lookup_int(pg, "lend_max_nodes", &lend_max))
+        if (dc_cfg_lookup_int(pg, "lend_max_nodes", &lend_max))
             dc_vcluster_set_lend_max(s->vc, i, (uint32_t)lend_max);
     }
     if (!dc_vcluster_active(s->vc)) {
@@ -1545,10 +1546,10 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     s->configured = g != NULL;
     if (g) {
         placement = "rack";
-        config_setting_lookup_bool(g, "backfill", &backfill);
-        config_setting_lookup_bool(g, "preemption", &preempt);
-        config_setting_lookup_string(g, "placement", &placement);
-        config_setting_lookup_float(g, "estimate_factor", &s->estimate_factor);
+        dc_cfg_lookup_bool(g, "backfill", &backfill);
+        dc_cfg_lookup_bool(g, "preemption", &preempt);
+        dc_cfg_lookup_string(g, "placement", &placement);
+        dc_cfg_lookup_float(g, "estimate_factor", &s->estimate_factor);
     }
     s->backfill = backfill;
     s->preemption = preempt;
@@ -1558,18 +1559,18 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     for (int k = 0; k < 4; k++)
         if (strcmp(placement, named[k]) == 0)
             s->policy = k;
-    config_setting_t *list = g ? config_setting_get_member(g, "pools") : NULL;
+    config_setting_t *list = g ? dc_cfg_member(g, "pools") : NULL;
     int np = list ? config_setting_length(list) : 0;
     if (list && np == 0)
         return dc_scenario_error_at(sc, list, err, "give at least one pool, or leave pools out");
     if (np > 1 && s->fifo)
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "placement"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "placement"), err,
                                     "fifo placement needs a single pool (there are %d)", np);
     /* mixed hardware: without pools, a pool per node type (cluster.h) */
     int nt = (int)dc_cluster_type_count(s->cluster);
     if (nt > 1 && s->fifo && !np) {
         if (g)
-            return dc_scenario_error_at(sc, config_setting_get_member(g, "placement"), err,
+            return dc_scenario_error_at(sc, dc_cfg_member(g, "placement"), err,
                                         "fifo placement takes idle nodes of any type: with %d node types use rack",
                                         nt);
         s->fifo = false;
@@ -1602,21 +1603,21 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
             config_setting_t *pg = config_setting_get_elem(list, (unsigned)i);
             pool *p = &s->pools[i];
             const char *name = "";
-            config_setting_lookup_string(pg, "name", &name);
+            dc_cfg_lookup_string(pg, "name", &name);
             if (strlen(name) >= sizeof p->name || !*name)
-                return dc_scenario_error_at(sc, config_setting_get_member(pg, "name"), err,
+                return dc_scenario_error_at(sc, dc_cfg_member(pg, "name"), err,
                                             "a pool name has 1 to %zu characters", sizeof p->name - 1);
             for (int k = 0; k < i; k++)
                 if (strcmp(s->pools[k].name, name) == 0)
-                    return dc_scenario_error_at(sc, config_setting_get_member(pg, "name"), err,
+                    return dc_scenario_error_at(sc, dc_cfg_member(pg, "name"), err,
                                                 "pool \"%s\" named twice", name);
             snprintf(p->name, sizeof p->name, "%s", name);
             int nodes = 0;
             double share = 0;
-            bool has_n = config_setting_lookup_int(pg, "nodes", &nodes);
-            bool has_s = config_setting_lookup_float(pg, "share", &share);
+            bool has_n = dc_cfg_lookup_int(pg, "nodes", &nodes);
+            bool has_s = dc_cfg_lookup_float(pg, "share", &share);
             if (has_n && has_s)
-                return dc_scenario_error_at(sc, config_setting_get_member(pg, "share"), err,
+                return dc_scenario_error_at(sc, dc_cfg_member(pg, "share"), err,
                                             "give nodes or share, not both");
             if (!has_n && !has_s) {
                 if (rest >= 0)
@@ -1627,11 +1628,11 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
             }
             p->n = has_n ? (uint32_t)nodes : (uint32_t)floor(share * total);
             if (p->n == 0)
-                return dc_scenario_error_at(sc, config_setting_get_member(pg, "share"), err,
+                return dc_scenario_error_at(sc, dc_cfg_member(pg, "share"), err,
                                             "a share of %g of %u nodes is no node", share, total);
             assigned += p->n;
             if (assigned > total)
-                return dc_scenario_error_at(sc, config_setting_get_member(pg, has_n ? "nodes" : "share"), err,
+                return dc_scenario_error_at(sc, dc_cfg_member(pg, has_n ? "nodes" : "share"), err,
                                             "the pools hold %.0f nodes but the cluster has %u (nodes + spare_nodes)",
                                             assigned, total);
         }
@@ -1649,10 +1650,10 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
             pool *p = &s->pools[i];
             int spot = 0;
             double per_day = 0.05, notice = 120, back_h = 6;
-            config_setting_lookup_bool(pg, "spot", &spot);
-            config_setting_lookup_float(pg, "reclaim_per_node_day", &per_day);
-            config_setting_lookup_float(pg, "notice_s", &notice);
-            config_setting_lookup_float(pg, "reclaim_h", &back_h);
+            dc_cfg_lookup_bool(pg, "spot", &spot);
+            dc_cfg_lookup_float(pg, "reclaim_per_node_day", &per_day);
+            dc_cfg_lookup_float(pg, "notice_s", &notice);
+            dc_cfg_lookup_float(pg, "reclaim_h", &back_h);
             p->spot = spot;
             p->reclaim_rate_per_s = spot ? per_day / 86400.0 : 0.0;
             p->notice_s = notice;
@@ -1715,13 +1716,13 @@ static int sched_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     for (int i = 0; i < s->n_pools; i++)
         if (s->pools[i].spot)
             s->reason_spot = dc_cluster_down_reason(s->cluster, "spot_reclaimed");
-    config_setting_t *quotas = g ? config_setting_get_member(g, "quotas") : NULL;
+    config_setting_t *quotas = g ? dc_cfg_member(g, "quotas") : NULL;
     for (int i = 0; quotas && i < config_setting_length(quotas); i++) {
         config_setting_t *qg = config_setting_get_elem(quotas, (unsigned)i);
         const char *user = "";
         int max_nodes = 0;
-        config_setting_lookup_string(qg, "user", &user);
-        config_setting_lookup_int(qg, "max_nodes", &max_nodes);
+        dc_cfg_lookup_string(qg, "user", &user);
+        dc_cfg_lookup_int(qg, "max_nodes", &max_nodes);
         int u = dc_sched_user(s, user);
         if (u < 0)
             return dc_error_set(err, DC_ENOMEM, "out of memory");

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cfgget.h"
 #include "csv.h"
 #include "timefmt.h"
 
@@ -129,10 +130,10 @@ static const char *const builtin_states[DC_END_STATES] = {
 /* The end state a trace's name stands for; -1 when unknown. */
 static int parse_state(const config_setting_t *tg, const char *name)
 {
-    config_setting_t *st = config_setting_get_member(tg, "states");
+    config_setting_t *st = dc_cfg_member(tg, "states");
     for (int k = 0; k < DC_END_STATES && st; k++) {
         const char *extra;
-        if (config_setting_lookup_string(st, dc_end_state_names[k], &extra) && in_list(extra, name))
+        if (dc_cfg_lookup_string(st, dc_end_state_names[k], &extra) && in_list(extra, name))
             return k;
     }
     for (int k = 0; k < DC_END_STATES; k++)
@@ -284,11 +285,11 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
     if (rc == DC_EIO) {
         char msg[DC_ERROR_MSG_MAX];
         snprintf(msg, sizeof msg, "%s", err->msg);
-        return dc_scenario_error_at(sc, config_setting_get_member(tg, "file"), err, "%s", msg);
+        return dc_scenario_error_at(sc, dc_cfg_member(tg, "file"), err, "%s", msg);
     }
     if (rc != DC_OK)
-        return in_key(sc, config_setting_get_member(tg, "file"), rc, err);
-    config_setting_t *cols = config_setting_get_member(tg, "columns");
+        return in_key(sc, dc_cfg_member(tg, "file"), rc, err);
+    config_setting_t *cols = dc_cfg_member(tg, "columns");
     if (!cols) {
         dc_csv_destroy(x.csv);
         return dc_scenario_error_at(sc, tg, err,
@@ -297,14 +298,14 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
     }
     for (int f = 0; f < N_FIELDS && rc == DC_OK; f++) {
         const char *h;
-        if (!config_setting_lookup_string(cols, field_keys[f], &h))
+        if (!dc_cfg_lookup_string(cols, field_keys[f], &h))
             continue;
         x.has[f] = true;
         rc = dc_csv_find_column(x.csv, h, &x.col[f], err);
         if (rc != DC_OK) { /* name the mapping too */
             char msg[DC_ERROR_MSG_MAX];
             snprintf(msg, sizeof msg, "%s", err->msg);
-            dc_scenario_error_at(sc, config_setting_get_member(cols, field_keys[f]), err, "%s", msg);
+            dc_scenario_error_at(sc, dc_cfg_member(cols, field_keys[f]), err, "%s", msg);
         }
     }
     const char *mis = NULL;
@@ -316,17 +317,17 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
         if (mis)
             rc = dc_scenario_error_at(sc, cols, err, "%s", mis);
     }
-    const char *s;
-    config_setting_lookup_string(tg, "time_unit", &s);
+    const char *s = "s"; /* the schema's default, filled in by validation */
+    dc_cfg_lookup_string(tg, "time_unit", &s);
     x.unit = dc_timefmt_unit_s(s);
     s = "number";
-    config_setting_lookup_string(tg, "time_format", &s);
+    dc_cfg_lookup_string(tg, "time_format", &s);
     x.datetime = strcmp(s, "datetime") == 0;
-    config_setting_t *ep = config_setting_get_member(tg, "epoch");
+    config_setting_t *ep = dc_cfg_member(tg, "epoch");
     bool epoch_auto = ep && config_setting_type(ep) == CONFIG_TYPE_STRING;
     x.epoch = ep && !epoch_auto ? config_setting_get_float(ep) * (x.datetime ? 1.0 : x.unit) : 0.0;
     int skip = 0;
-    config_setting_lookup_bool(tg, "skip_empty", &skip);
+    dc_cfg_lookup_bool(tg, "skip_empty", &skip);
 
     size_t first = *v->n, nrows = dc_csv_row_count(x.csv);
     double *prio = x.has[F_PRIORITY] ? malloc((nrows + 1) * sizeof *prio) : NULL;
@@ -465,7 +466,7 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
             prio[np++] = isnan(p) ? tmpl->priority : p;
     }
     if (rows_read)
-        rc = in_key(sc, config_setting_get_member(tg, "file"), rc, err); /* a row's error */
+        rc = in_key(sc, dc_cfg_member(tg, "file"), rc, err); /* a row's error */
     if (rc == DC_OK && prio)
         rc = map_priorities(prio, *v->a + first, np, err);
     free(prio);
@@ -519,16 +520,16 @@ static int read_swf(const dc_scenario *sc, const config_setting_t *tg, const cha
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return dc_scenario_error_at(sc, config_setting_get_member(tg, "file"), err, "cannot read %s: %s", path,
+        return dc_scenario_error_at(sc, dc_cfg_member(tg, "file"), err, "cannot read %s: %s", path,
                                     strerror(errno));
     const char *s = "gpus";
-    config_setting_lookup_string(tg, "processors", &s);
+    dc_cfg_lookup_string(tg, "processors", &s);
     bool gpus = strcmp(s, "gpus") == 0;
     int as_limit = 0, pools = 0, skip = 0;
-    config_setting_lookup_bool(tg, "swf_limit", &as_limit);
-    config_setting_lookup_bool(tg, "swf_pools", &pools);
-    config_setting_lookup_bool(tg, "skip_empty", &skip);
-    config_setting_t *ep = config_setting_get_member(tg, "epoch");
+    dc_cfg_lookup_bool(tg, "swf_limit", &as_limit);
+    dc_cfg_lookup_bool(tg, "swf_pools", &pools);
+    dc_cfg_lookup_bool(tg, "skip_empty", &skip);
+    config_setting_t *ep = dc_cfg_member(tg, "epoch");
     bool epoch_auto = ep && config_setting_type(ep) == CONFIG_TYPE_STRING;
     double epoch = ep && !epoch_auto ? config_setting_get_float(ep) : 0.0;
     double max_procs = NAN, max_nodes = NAN, last = -INFINITY;
@@ -672,9 +673,9 @@ static int read_swf(const dc_scenario *sc, const config_setting_t *tg, const cha
         if (pools && fld[14] >= 0)
             snprintf(t->pool, sizeof t->pool, "q%.0f", fld[14]);
     }
-    rc = in_key(sc, config_setting_get_member(tg, "file"), rc, err); /* a line's error (swf_error) */
+    rc = in_key(sc, dc_cfg_member(tg, "file"), rc, err); /* a line's error (swf_error) */
     if (rc == DC_OK && ferror(f))
-        rc = dc_scenario_error_at(sc, config_setting_get_member(tg, "file"), err, "cannot read %s: %s", path,
+        rc = dc_scenario_error_at(sc, dc_cfg_member(tg, "file"), err, "cannot read %s: %s", path,
                                   strerror(errno));
     free(line);
     fclose(f);
@@ -685,11 +686,11 @@ int dc_tracemap_read(const dc_scenario *sc, const config_setting_t *tg, const dc
                      uint32_t gpus_per_node, dc_job_spec **a, size_t *n, size_t *cap, dc_error *err)
 {
     const char *rel = "", *fmt = "csv";
-    config_setting_lookup_string(tg, "file", &rel);
-    config_setting_lookup_string(tg, "format", &fmt);
+    dc_cfg_lookup_string(tg, "file", &rel);
+    dc_cfg_lookup_string(tg, "format", &fmt);
     char path[4096];
     if (!dc_csv_resolve_path(dc_scenario_file(sc), rel, path, sizeof path))
-        return dc_scenario_error_at(sc, config_setting_get_member(tg, "file"), err, "path too long");
+        return dc_scenario_error_at(sc, dc_cfg_member(tg, "file"), err, "path too long");
     out_vec v = {a, n, cap};
     if (gpus_per_node == 0)
         gpus_per_node = 1;
