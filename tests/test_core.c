@@ -6,16 +6,18 @@
  * scenario suite from test_scenario.c. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_sf_gamma.h>
 
+#include "cfgget.h"
 #include "dist.h"
 #include "keymap.h"
-#include "cfgget.h"
 #include "mt_lazy.h"
 #include "rng.h"
 #include "sim.h"
+#include "sortu32.h"
 #include "testutil.h"
 
 int test_scenario_register(void);
@@ -159,6 +161,50 @@ static void test_cfg_lookups(void)
     }
     CU_ASSERT_EQUAL(agree, answers);
     CU_ASSERT_EQUAL(answers, 2 * 5 * 29 * 6);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* dc_sort_u32 against qsort: 600 random arrays of 0 to 3,000 values (every
+ * size up to 40, around the switch at 16), values below 4, 256, 65,536,
+ * 2^24 and 2^32 (one to four radix passes, duplicates, an odd count of
+ * passes ending in the scratch), and distinct node ids shuffled. */
+static void test_sort_u32(void)
+{
+    enum { MAX = 3000 };
+    static uint32_t v[MAX], ref[MAX], tmp[MAX];
+    gsl_rng *r = dc_rng_create(11, "test.sort");
+    const uint32_t ranges[] = {4, 256, 65536, 1u << 24, 0};
+    size_t bad = 0, long_ones = 0;
+    for (int t = 0; t < 600; t++) {
+        uint32_t n = t < 41 ? (uint32_t)t : (uint32_t)gsl_rng_uniform_int(r, MAX + 1);
+        uint32_t range = ranges[t % 5];
+        if (t % 7 == 6) { /* distinct ids, shuffled */
+            for (uint32_t i = 0; i < n; i++)
+                v[i] = i * 3 + 1;
+            for (uint32_t i = n; i > 1; i--) {
+                uint32_t k = (uint32_t)gsl_rng_uniform_int(r, i), x = v[i - 1];
+                v[i - 1] = v[k];
+                v[k] = x;
+            }
+        } else {
+            for (uint32_t i = 0; i < n; i++)
+                v[i] = range ? (uint32_t)gsl_rng_uniform_int(r, range) : (uint32_t)gsl_rng_get(r);
+        }
+        memcpy(ref, v, n * sizeof *v);
+        qsort(ref, n, sizeof *ref, cmp_u32);
+        memset(tmp, 0xA5, sizeof tmp);
+        dc_sort_u32(v, tmp, n);
+        bad += n > 0 && memcmp(v, ref, n * sizeof *v) != 0;
+        long_ones += n > 1000;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(long_ones > 300);
+    gsl_rng_free(r);
 }
 
 /* Sample means against the closed-form mean, within a 99% interval
@@ -775,6 +821,7 @@ static int register_suites(void)
     DC_TEST_SUITE("rng", {"named streams", test_rng_streams},
                   {"the lazy mt19937 against GSL's, bit for bit", test_rng_lazy_mt});
     DC_TEST_SUITE("cfgget", {"member lookups as libconfig's", test_cfg_lookups});
+    DC_TEST_SUITE("sortu32", {"against qsort", test_sort_u32});
     DC_TEST_SUITE("dist", {"sample means within 99% of closed forms", test_dist_means},
                   {"laws from scenario keys", test_dist_from_setting});
     DC_TEST_SUITE("engine", {"order, ties, cancel, horizon", test_engine_order_cancel_horizon},

@@ -14,6 +14,7 @@
 #include "placer.h"
 #include "rackset.h"
 #include "schedtree.h"
+#include "sortu32.h"
 #include "steptime.h"
 #include "vcluster.h"
 
@@ -1088,12 +1089,6 @@ uint32_t dc_sched_refill(dc_scheduler *s, int h, uint32_t missing)
  * provider reclaimed it. */
 static void on_restore(dc_sim *sim, void *ctx, uint64_t node);
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void give_back(dc_scheduler *s, uint32_t node)
 {
     pool *p = pool_of_node(s, node);
@@ -1156,23 +1151,6 @@ static void give_back_share(dc_scheduler *s, pool *p, int32_t job)
     idle_add(s, p, node, +1);
 }
 
-/* Node ids in increasing order: insertion sort for the few nodes most
- * jobs hold (qsort costs about a thousand instructions even for one),
- * qsort beyond. */
-static void sort_nodes(uint32_t *v, uint32_t n)
-{
-    if (n > 16) {
-        qsort(v, n, sizeof *v, cmp_u32);
-        return;
-    }
-    for (uint32_t i = 1; i < n; i++) {
-        uint32_t x = v[i], j = i;
-        for (; j > 0 && v[j - 1] > x; j--)
-            v[j] = v[j - 1];
-        v[j] = x;
-    }
-}
-
 /* Entry h ended: its handle is free for the next submission (the job model
  * drops its record at its end and never passes the handle again).  Not
  * with lending, whose accounts (vcluster.c) keep a job's handle. */
@@ -1205,9 +1183,9 @@ void dc_sched_done(dc_scheduler *s, int h, bool requeue)
      * cluster's idle list then hands them out in) */
     uint32_t released = 0;
     const uint32_t *list = dc_cluster_job_node_list(s->cluster, e->req.job, &released);
-    if (released > s->cap_scratch) {
+    if (2 * (size_t)released > s->cap_scratch) { /* the list and the sort's room */
         size_t nc = s->cap_scratch ? 2 * s->cap_scratch : 64;
-        while (nc < released)
+        while (nc < 2 * (size_t)released)
             nc *= 2;
         uint32_t *g = realloc(s->scratch, nc * sizeof *g);
         if (!g) {
@@ -1219,7 +1197,7 @@ void dc_sched_done(dc_scheduler *s, int h, bool requeue)
     }
     if (released > 0) {
         memcpy(s->scratch, list, released * sizeof *list);
-        sort_nodes(s->scratch, released);
+        dc_sort_u32(s->scratch, s->scratch + released, released); /* the order the idle list hands them out in */
     }
     s->quiet++;
     if (e->req.gpus)
