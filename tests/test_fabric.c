@@ -693,8 +693,11 @@ static void test_fabric_history(void)
             nodes[j][sizes[j] - 1] = n;
             owner[n] = j;
             CU_ASSERT_EQUAL(dc_fabric_start(f, j, nodes[j], sizes[j], ++gen[j]), DC_OK);
-        } else { /* stop */
-            dc_fabric_stop(f, j);
+        } else { /* stop; or done (its placement's arrays go to the next job placed) */
+            if (u > 0.9)
+                dc_fabric_retire(f, j);
+            else
+                dc_fabric_stop(f, j);
             for (uint32_t k = 0; k < sizes[j]; k++)
                 owner[nodes[j][k]] = -1;
             on[j] = false;
@@ -733,6 +736,97 @@ static void test_fabric_history(void)
     dc_fabric_destroy(f);
     dc_topology_destroy(t);
     gsl_rng_free(rng);
+}
+
+/* Whether job of f, alone, has the rings (of several shapes) and solo rate
+ * of job 0 alone on nodes[0..n) of a fresh fabric over t, bit for bit. */
+static bool as_fresh(dc_fabric *f, int32_t job, dc_topology *t, const uint32_t *nodes, uint32_t n)
+{
+    static const uint32_t shapes[][2] = {{4, 8}, {2, 8}, {2, 16}, {16, 2}, {8, 4}, {32, 1}};
+    fab_log lg = {0};
+    dc_fabric *g = dc_fabric_create(t, 12, log_changed, log_cut, &lg);
+    dc_fabric_register(g, 0, n, 4, 8);
+    bool same = dc_fabric_start(g, 0, nodes, n, 1) == DC_OK && dc_fabric_solo_rate(f, job) == dc_fabric_solo_rate(g, 0);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        dc_ring_bw a = dc_fabric_ring(f, job, shapes[i][0], shapes[i][1]);
+        dc_ring_bw b = dc_fabric_ring(g, 0, shapes[i][0], shapes[i][1]);
+        same = same && a.bw_Bps == b.bw_Bps && a.alpha_s == b.alpha_s;
+    }
+    dc_fabric_destroy(g);
+    return same;
+}
+
+/* The shortcuts of a (re)placement: a restart on other nodes places anew
+ * (packed in pod 0 the ring gets E0; spread over pods 0 and 1 under a 1:8
+ * spine, a pod's 4 nodes x 8 GPUs x E0 / 8 over its 8 crossing edges =
+ * 0.5 E0); a node swapped while computing moves only it (the entries'
+ * keys made then) and agrees with a fresh fabric, twice over and after a
+ * placement anew; a job done hands its arrays to the next job placed, which
+ * agrees with a fresh fabric, and is then costed on its ideal placement. */
+static void test_fabric_replace_shortcuts(void)
+{
+    dc_topology *t = small_topo(DC_TOPO_FAT_TREE, 1.0, 8.0, 2, 2, 12);
+    fab_log lg = {0};
+    dc_fabric *f = dc_fabric_create(t, 12, log_changed, log_cut, &lg);
+    dc_fabric_register(f, 0, 4, 4, 8);
+    dc_fabric_register(f, 1, 4, 4, 8);
+    double ideal = ring4(f, 0); /* not started: nodes 0-3, packed */
+    CU_ASSERT(REL(ideal, E0, 1e-12));
+    uint32_t packed[4] = {0, 1, 2, 3}, spread[4] = {2, 3, 4, 5};
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 0, packed, 4, 1), DC_OK);
+    CU_ASSERT(REL(ring4(f, 0), E0, 1e-12));
+    dc_fabric_stop(f, 0);
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 0, packed, 4, 2), DC_OK); /* the same nodes, a new gen */
+    CU_ASSERT(REL(ring4(f, 0), E0, 1e-12));
+    dc_fabric_stop(f, 0);
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 0, spread, 4, 3), DC_OK); /* other nodes: placed anew */
+    CU_ASSERT(REL(ring4(f, 0), 0.5 * E0, 1e-12));
+    CU_ASSERT(as_fresh(f, 0, t, spread, 4));
+    /* swaps while computing: slot 3's node 5 -> 9 (pods 0, 1, 2), then slot 0's 2 -> 8 */
+    uint32_t sw1[4] = {2, 3, 4, 9}, sw2[4] = {8, 3, 4, 9};
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 0, sw1, 4, 4), DC_OK);
+    CU_ASSERT(as_fresh(f, 0, t, sw1, 4));
+    CU_ASSERT(REL(ring4(f, 0), 0.5 * E0, 1e-12)); /* pods 0 and 2 hold one node: 1 x 8 x E0 / 8 over 2 edges */
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 0, sw2, 4, 5), DC_OK);
+    CU_ASSERT(as_fresh(f, 0, t, sw2, 4));
+    /* a placement anew (a stop, other nodes), then a swap from it */
+    dc_fabric_stop(f, 0);
+    uint32_t p2[4] = {4, 5, 6, 7}, p2s[4] = {4, 5, 6, 0};
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 0, p2, 4, 6), DC_OK);
+    CU_ASSERT(REL(ring4(f, 0), E0, 1e-12));
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 0, p2s, 4, 7), DC_OK);
+    CU_ASSERT(as_fresh(f, 0, t, p2s, 4));
+    CU_ASSERT(REL(ring4(f, 0), 0.5 * E0, 1e-12));
+    /* done: job 1 placed next takes its arrays */
+    dc_fabric_retire(f, 0);
+    CU_ASSERT(!dc_fabric_computing(f, 0));
+    CU_ASSERT(dc_fabric_registered(f, 0));
+    CU_ASSERT_EQUAL(ring4(f, 0), ideal);
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 1, spread, 4, 1), DC_OK);
+    CU_ASSERT(as_fresh(f, 1, t, spread, 4));
+    CU_ASSERT(REL(ring4(f, 1), 0.5 * E0, 1e-12));
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 1, sw1, 4, 2), DC_OK);
+    CU_ASSERT(as_fresh(f, 1, t, sw1, 4));
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 1, sw2, 4, 3), DC_OK);
+    CU_ASSERT(as_fresh(f, 1, t, sw2, 4));
+    CU_ASSERT_EQUAL(ring4(f, 0), ideal);
+    /* the done job starts again (placed anew) beside job 1, sharing pods 0
+     * and 1 with it: as on a fresh fabric */
+    uint32_t back[4] = {0, 1, 2, 5};
+    CU_ASSERT_EQUAL(dc_fabric_start(f, 0, back, 4, 8), DC_OK);
+    dc_fabric *g = dc_fabric_create(t, 12, log_changed, log_cut, &lg);
+    dc_fabric_register(g, 0, 4, 4, 8);
+    dc_fabric_register(g, 1, 4, 4, 8);
+    CU_ASSERT_EQUAL(dc_fabric_start(g, 1, sw2, 4, 1), DC_OK);
+    CU_ASSERT_EQUAL(dc_fabric_start(g, 0, back, 4, 1), DC_OK);
+    for (int32_t j = 0; j < 2; j++) {
+        CU_ASSERT_EQUAL(ring4(f, j), ring4(g, j));
+        CU_ASSERT_EQUAL(dc_fabric_rate(f, j), dc_fabric_rate(g, j));
+    }
+    CU_ASSERT(dc_fabric_rate(f, 0) < dc_fabric_solo_rate(f, 0)); /* they do share */
+    dc_fabric_destroy(g);
+    dc_fabric_destroy(f);
+    dc_topology_destroy(t);
 }
 
 /* ---------- two jobs sharing a spine, end to end ---------- */
@@ -1575,6 +1669,8 @@ static int register_suites(void)
                   {"rail-optimised: cross-rail rings cross the spine", test_fabric_rail},
                   {"alone: topology.h's closed form", test_fabric_matches_topology},
                   {"a random history of starts, swaps, stops and failures: as a fresh fabric", test_fabric_history},
+                  {"restarts on other nodes place anew, swaps move one node, a job done lends its arrays",
+                   test_fabric_replace_shortcuts},
                   {"two jobs end to end: solo on 1:1, shares on a 1:8 spine spread, solo packed",
                    test_two_jobs_end_to_end},
                   {"two jobs by placement policy: spread shares a 1:8 spine max-min, pack keeps solo", test_two_jobs_by_policy},

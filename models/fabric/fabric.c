@@ -58,6 +58,7 @@ typedef struct ring_memo {
 
 typedef struct fjob {
     bool registered, placed, computing;
+    bool keyed;         /* its entries are in f->entries (filled on the first node moved) */
     uint32_t nodes, rep_n, rep_stride;
     double gpus;
     uint64_t gen;
@@ -105,6 +106,10 @@ struct dc_fabric {
      * again from the same state: the same result, bit for bit. */
     uint64_t ring_gen;
     dc_keymap *entries; /* (job, level, unit) -> the job's entry there: entry_key */
+    /* The arrays of jobs retired (dc_fabric_retire), for the jobs placed
+     * after them: a start then allocates nothing once they are big enough. */
+    fjob *spare;
+    uint32_t n_spare, cap_spare;
     /* degraded units and nodes (health < 1) */
     struct {
         int level;
@@ -263,6 +268,17 @@ void dc_fabric_destroy(dc_fabric *f)
             free(J->special[lv]);
         }
     }
+    for (uint32_t j = 0; j < f->n_spare; j++) {
+        fjob *J = &f->spare[j];
+        free(J->node_ids);
+        free(J->nic);
+        free(J->plain);
+        for (int lv = 0; lv < N_LV; lv++) {
+            free(J->e[lv]);
+            free(J->special[lv]);
+        }
+    }
+    free(f->spare);
     for (int lv = 0; lv < N_LV; lv++) {
         for (uint32_t k = 0; f->u[lv] && k < f->n_u[lv]; k++)
             free(f->u[lv][k].users);
@@ -624,8 +640,45 @@ static double node_health_min(dc_fabric *f, fjob *J)
     return h;
 }
 
+/* The job's entries leave f->entries. */
+static void unkey(dc_fabric *f, int32_t job, fjob *J)
+{
+    for (int lv = L_LEAF; J->keyed && lv <= f->top; lv++)
+        for (uint32_t k = 0; k < J->n_e[lv]; k++)
+            dc_keymap_remove(f->entries, entry_key(job, lv, J->e[lv][k].unit));
+    J->keyed = false;
+}
+
+/* The job's entries in f->entries, for find_entry: done on the first node
+ * moved of a placement (most jobs never lose a node: bench-shared put 9
+ * keys a start, 16,320 in 3 days, and kept those of every job done).
+ * false when out of memory. */
+static bool key(dc_fabric *f, int32_t job, fjob *J)
+{
+    if (J->keyed)
+        return true;
+    for (int lv = L_LEAF; lv <= f->top; lv++) {
+        if (!dc_keymap_reserve(f->entries, J->n_e[lv]))
+            return false;
+        for (uint32_t k = 0; k < J->n_e[lv]; k++)
+            dc_keymap_put(f->entries, entry_key(job, lv, J->e[lv][k].unit), k); /* reserved above */
+    }
+    J->keyed = true;
+    return true;
+}
+
 static bool place(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, uint32_t n)
 {
+    if (!J->node_ids && f->n_spare > 0) { /* a retired job's arrays, empty (their capacities kept) */
+        const fjob *S = &f->spare[--f->n_spare];
+        J->node_ids = S->node_ids, J->cap_nodes = S->cap_nodes;
+        J->nic = S->nic, J->cap_nic = S->cap_nic;
+        J->plain = S->plain, J->cap_plain = S->cap_plain;
+        for (int lv = 0; lv < N_LV; lv++) {
+            J->e[lv] = S->e[lv], J->cap_e[lv] = S->cap_e[lv];
+            J->special[lv] = S->special[lv], J->cap_special[lv] = S->cap_special[lv];
+        }
+    }
     /* the previous placement's nodes are no longer its */
     for (uint32_t k = 0; k < J->n_nodes; k++)
         if (f->node_job[J->node_ids[k]] == job)
@@ -667,7 +720,8 @@ static bool place(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, uin
         }
     }
     J->node_h = node_health_min(f, J);
-    /* leaves and pods */
+    /* leaves and pods (their keys follow when a node moves: unkeyed) */
+    unkey(f, job, J);
     J->n_plain = 0; /* refiled below */
     for (int lv = L_LEAF; lv <= f->top; lv++) {
         uint32_t nt = 0;
@@ -676,11 +730,9 @@ static bool place(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, uin
             if (f->count[u]++ == 0)
                 f->touched[nt++] = u;
         }
-        for (uint32_t k = 0; k < J->n_e[lv]; k++)
-            dc_keymap_remove(f->entries, entry_key(job, lv, J->e[lv][k].unit));
         J->n_e[lv] = 0;
         J->n_special[lv] = 0;
-        if (!grow((void **)&J->e[lv], &J->cap_e[lv], nt, sizeof(entry)) || !dc_keymap_reserve(f->entries, nt)) {
+        if (!grow((void **)&J->e[lv], &J->cap_e[lv], nt, sizeof(entry))) {
             for (uint32_t k = 0; k < nt; k++)
                 f->count[f->touched[k]] = 0;
             return false;
@@ -689,7 +741,6 @@ static bool place(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, uin
             uint32_t u = f->touched[k];
             uint32_t gpus = f->count[u] * f->G;
             f->count[u] = 0;
-            dc_keymap_put(f->entries, entry_key(job, lv, u), J->n_e[lv]); /* reserved above */
             J->e[lv][J->n_e[lv]++] = (entry){.unit = u, .gpus = gpus, .spos = -1,
                                              .a = edges_out(f, J, lv, gpus, J->rep_n, J->rep_stride)};
         }
@@ -873,6 +924,8 @@ static bool replace(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, u
             }
         }
     }
+    if (nd > 0 && !key(f, job, J))
+        return false;
     for (uint32_t i = 0; i < nd; i++) {
         bool kept = false; /* lost, unless it moved to another slot */
         for (uint32_t q = 0; q < nd && !kept; q++)
@@ -1256,6 +1309,44 @@ void dc_fabric_stop(dc_fabric *f, int32_t job)
 {
     rings_stale(f);
     fabric_stop_now(f, job);
+    rings_stale(f);
+}
+
+static void fabric_retire_now(dc_fabric *f, int32_t job)
+{
+    fjob *J = job_at(f, job);
+    if (!J)
+        return;
+    fabric_stop_now(f, job);
+    if (!J->node_ids || !grow((void **)&f->spare, &f->cap_spare, f->n_spare + 1, sizeof *f->spare))
+        return; /* nothing to hand over, or no room: the arrays stay the job's */
+    unkey(f, job, J);
+    for (uint32_t k = 0; k < J->n_nodes; k++)
+        if (f->node_job[J->node_ids[k]] == job)
+            f->node_job[J->node_ids[k]] = -1;
+    fjob *S = &f->spare[f->n_spare++];
+    *S = (fjob){.node_ids = J->node_ids, .cap_nodes = J->cap_nodes, .nic = J->nic, .cap_nic = J->cap_nic,
+                .plain = J->plain, .cap_plain = J->cap_plain};
+    for (int lv = 0; lv < N_LV; lv++) {
+        S->e[lv] = J->e[lv];
+        S->cap_e[lv] = J->cap_e[lv];
+        S->special[lv] = J->special[lv];
+        S->cap_special[lv] = J->cap_special[lv];
+        J->e[lv] = NULL;
+        J->special[lv] = NULL;
+        J->n_e[lv] = J->cap_e[lv] = J->n_special[lv] = J->cap_special[lv] = 0;
+    }
+    J->node_ids = NULL;
+    J->nic = NULL;
+    J->plain = NULL;
+    J->n_nodes = J->cap_nodes = J->n_nic = J->cap_nic = J->n_plain = J->cap_plain = 0;
+    J->placed = false; /* costed on its ideal placement from now on, as before its first start */
+}
+
+void dc_fabric_retire(dc_fabric *f, int32_t job)
+{
+    rings_stale(f);
+    fabric_retire_now(f, job);
     rings_stale(f);
 }
 

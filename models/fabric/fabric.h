@@ -70,7 +70,9 @@
  * Cost: starting or stopping a job is O(its nodes + the component it joins),
  * a node replaced O(its nodes) compares and O(the component);
  * a ring's bandwidth is O(its distinct unit sizes + units that bind or are
- * degraded), independent of the number of jobs. */
+ * degraded), independent of the number of jobs.  A start allocates nothing
+ * once the arrays of jobs done (dc_fabric_retire) are big enough, and a
+ * placement's entries are keyed for lookup only when one of its nodes moves. */
 #ifndef DC_FABRIC_H
 #define DC_FABRIC_H
 
@@ -105,6 +107,10 @@ void dc_fabric_resize(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n,
  * fabric, or follow its new nodes; or it gives them back. */
 int dc_fabric_start(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n, uint64_t gen);
 void dc_fabric_stop(dc_fabric *f, int32_t job);
+/* The job is done: it stops, and the memory of its placement serves the
+ * next job placed (whose start then allocates nothing).  It stays
+ * registered, costed on its ideal placement (as before its first start). */
+void dc_fabric_retire(dc_fabric *f, int32_t job);
 bool dc_fabric_computing(const dc_fabric *f, int32_t job);
 /* The job computes on n nodes of allocation gen already: dc_fabric_start
  * with them would change nothing. */

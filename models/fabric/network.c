@@ -358,6 +358,8 @@ static void on_phase(dc_sim *sim, void *ctx, const void *payload)
         seen_drop(net, ev->job);
         note_health(net);
     }
+    if (ph == DC_JOB_DONE)
+        dc_fabric_retire(net->fabric, ev->job); /* its arrays serve the next job registered */
 }
 
 static void on_repaired(dc_sim *sim, void *ctx, uint64_t arg)
