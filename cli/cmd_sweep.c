@@ -625,8 +625,9 @@ int dc_cmd_sweep(int argc, char **argv)
             goto quiet_fail;
         goto fail;
     }
-    /* After the check, whose probe file (created and removed) two signals
-     * could otherwise leave behind in a test that signals once ready. */
+    /* After the check, whose probe file (created and removed; named where
+     * O_TMPFILE is missing) two signals could otherwise leave behind in a
+     * test that signals once ready. */
     if (root)
         dc_cli_announce_ready();
 

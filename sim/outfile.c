@@ -211,6 +211,8 @@ static int create_temp(const char *path, const char *what, char **tmp, int *fd, 
     return DC_OK;
 }
 
+static int open_anon(const char *path);
+
 int dc_outfile_check(const char *path, const char *what, const char *const *inputs, size_t n, dc_error *err)
 {
     enum kind kind;
@@ -222,8 +224,15 @@ int dc_outfile_check(const char *path, const char *what, const char *const *inpu
         return rc;
     if (kind != K_NEW && kind != K_REGULAR)
         return DC_OK;
+    /* The probe: an unnamed file where the system has them, so that a
+     * process killed now (SIGKILL) leaves nothing, as the outputs do; else a
+     * named one, created and removed (its errors are the messages). */
+    int fd = open_anon(path);
+    if (fd >= 0) {
+        close(fd);
+        return DC_OK;
+    }
     char *tmp = NULL;
-    int fd = -1;
     if ((rc = create_temp(path, what, &tmp, &fd, err)) != DC_OK)
         return rc;
     close(fd);

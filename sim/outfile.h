@@ -47,7 +47,9 @@
 typedef struct dc_outfile dc_outfile;
 
 /* Checks path as an output before any work: the rules above, and that a
- * temporary file can be created beside it (one is created and removed).
+ * temporary file can be created beside it (one is created and removed:
+ * unnamed where O_TMPFILE works, so that a kill during the check leaves
+ * nothing; else NAME.tmp.PID.N).
  * inputs: the n paths the command reads (NULL entries skipped). */
 int dc_outfile_check(const char *path, const char *what, const char *const *inputs, size_t n, dc_error *err);
 
