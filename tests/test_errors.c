@@ -959,64 +959,6 @@ static void test_in_place(void)
     remove_tree(dir);
 }
 
-/* A second SIGINT kills dcsim at once (docs/errors.md), but never leaves
- * its temporary file behind (an empty o.h5.tmp.PID.N was left when the
- * second signal came between the file's creation and its registration for
- * removal): a sweep of 100000 rows is interrupted, then interrupted again
- * while it stops or writes its partial results (about a second for a
- * table of 100000 rows).  Either the second signal killed it (status
- * SIGINT, the previous out.h5 intact) or it came once the file was
- * complete (130, a complete = 0 file); in both cases nothing else is in
- * the directory.  A kill after the rename (the status SIGINT, the new
- * file in place) failed 1 run in 5 on a loaded machine: the signal is
- * ignored from the rename on (cli/interrupt.h). */
-static void test_second_signal(void)
-{
-    char dir[300], out[340], ready[320], ready_env[340], small[400];
-    snprintf(dir, sizeof dir, "%s/twice.XXXXXX", fixdir);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-    snprintf(out, sizeof out, "%s/out.h5", dir);
-    snprintf(ready, sizeof ready, "%s/ready", fixdir);
-    snprintf(ready_env, sizeof ready_env, "DCSIM_READY_FILE=%s", ready);
-    snprintf(small, sizeof small, "%s/scenarios/small.cfg", srcdir);
-    CU_ASSERT_EQUAL_FATAL(dc_runner_write(out, "previous", 8), 0);
-    const char *delays_us[] = {"0", "100000", "300000", "600000"};
-    for (size_t k = 0; k < sizeof delays_us / sizeof delays_us[0]; k++) {
-        unlink(ready);
-        const char *args[] = {"sweep", small, "--reps", "100000", "--threads", "1", "--quiet", "-o", out, "--set",
-                              "horizon_days=300", "--set", "job.work_gpu_h=1e9", NULL};
-        const char *env[] = {ready_env, NULL};
-        dc_runner_child child;
-        CU_ASSERT_EQUAL_FATAL(dc_runner_start(&child, dcsim_path, args, &(dc_runner_opts){.dir = dir, .env = env}), 0);
-        CU_ASSERT_TRUE(dc_runner_wait_for_file(ready));
-        usleep(200000);
-        kill(child.pid, SIGINT);
-        usleep((useconds_t)atol(delays_us[k]));
-        kill(child.pid, SIGINT);
-        dc_runner_result r = dc_runner_wait(&child);
-        unlink(ready);
-        bool killed = r.signaled && r.signal == SIGINT, finished = !r.signaled && r.status == 130;
-        if (!killed && !finished)
-            fprintf(stderr, "\n  second SIGINT after %s us: status %d (signal %d): %s\n", delays_us[k], r.status,
-                    r.signal, r.err);
-        CU_ASSERT_TRUE(killed || finished);
-        char *now = dc_runner_slurp(out, NULL);
-        if (killed)
-            CU_ASSERT_STRING_EQUAL(now, "previous");
-        free(now);
-        long long complete = -1;
-        if (finished)
-            CU_ASSERT_TRUE(attr_int(out, "complete", &complete) == 0 && complete == 0);
-        int entries = dc_runner_count_entries(dir);
-        if (entries != 1)
-            fprintf(stderr, "\n  second SIGINT after %s us: %d entries in the directory\n", delays_us[k], entries);
-        CU_ASSERT_EQUAL(entries, 1);
-        dc_runner_free(&r);
-        CU_ASSERT_EQUAL(dc_runner_write(out, "previous", 8), 0);
-    }
-    remove_tree(dir);
-}
-
 /* Whether signal sig is pending for process pid (ShdPnd in /proc: kill(2)
  * makes a signal pending for the process); false when it cannot be read. */
 static bool signal_pending(pid_t pid, int sig)
@@ -1031,6 +973,140 @@ static bool signal_pending(pid_t pid, int sig)
     if (f)
         fclose(f);
     return pending;
+}
+
+/* Whether process pid has a descriptor open on a file of dir (its
+ * /proc/PID/fd links: "DIR/NAME", or "DIR/#INODE (deleted)" for an
+ * O_TMPFILE); *gone when the process has exited (or is a zombie). */
+static bool has_fd_in(pid_t pid, const char *dir, bool *gone)
+{
+    char path[64], target[1024], st[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "r");
+    char state = 'Z';
+    if (f) {
+        if (fgets(st, sizeof st, f)) {
+            const char *rp = strrchr(st, ')');
+            state = rp && rp[1] ? rp[2] : 'Z';
+        }
+        fclose(f);
+    }
+    *gone = state == 'Z' || state == 'X';
+    snprintf(path, sizeof path, "/proc/%ld/fd", (long)pid);
+    DIR *d = opendir(path);
+    bool found = false;
+    size_t len = strlen(dir);
+    for (struct dirent *e; d && !found && (e = readdir(d));) {
+        char link[320];
+        snprintf(link, sizeof link, "%s/%s", path, e->d_name);
+        ssize_t n = readlink(link, target, sizeof target - 1);
+        if (n <= 0)
+            continue;
+        target[n] = '\0';
+        found = strncmp(target, dir, len) == 0 && target[len] == '/';
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* Starts the sweep of 100000 rows that the tests below interrupt
+ * (small.cfg over 300 days, its results to dir/out.h5, which holds
+ * "previous" first) in dir, and waits until it is ready for signals
+ * (DCSIM_READY_FILE).  out gets the output's path.  0, or -1 if it could
+ * not start or never became ready. */
+static int start_long_sweep(const char *dir, char *out, size_t out_size, dc_runner_child *child)
+{
+    char ready[320], ready_env[340], small[400];
+    snprintf(out, out_size, "%s/out.h5", dir);
+    snprintf(ready, sizeof ready, "%s/ready", fixdir);
+    snprintf(ready_env, sizeof ready_env, "DCSIM_READY_FILE=%s", ready);
+    snprintf(small, sizeof small, "%s/scenarios/small.cfg", srcdir);
+    if (dc_runner_write(out, "previous", 8) != 0)
+        return -1;
+    unlink(ready);
+    const char *args[] = {"sweep", small, "--reps", "100000", "--threads", "1", "--quiet", "-o", out, "--set",
+                          "horizon_days=300", "--set", "job.work_gpu_h=1e9", NULL};
+    const char *env[] = {ready_env, NULL};
+    if (dc_runner_start(child, dcsim_path, args, &(dc_runner_opts){.dir = dir, .env = env}) != 0)
+        return -1;
+    bool ok = dc_runner_wait_for_file(ready);
+    unlink(ready);
+    return ok ? 0 : -1;
+}
+
+/* Where an interrupted sweep is when the second SIGINT is sent: the first
+ * one handled (no longer pending), its results being written (a descriptor
+ * open in the directory), or written and renamed (out.h5 is another file
+ * than the previous one, inode prev_ino). */
+enum sweep_phase { PH_HANDLED, PH_WRITING, PH_RENAMED };
+static const char *const phase_names[] = {"once the first is handled", "while it writes", "after the rename"};
+
+/* Waits for phase ph of child pid (polling /proc and the directory; no
+ * delay): true once reached, false if the child ended first. */
+static bool wait_phase(pid_t pid, const char *dir, const char *out, ino_t prev_ino, enum sweep_phase ph)
+{
+    for (;;) {
+        bool gone = false, fd = has_fd_in(pid, dir, &gone);
+        struct stat st;
+        if ((ph == PH_HANDLED && !signal_pending(pid, SIGINT)) || (ph == PH_WRITING && fd) ||
+            (ph == PH_RENAMED && stat(out, &st) == 0 && st.st_ino != prev_ino))
+            return true;
+        if (gone)
+            return false;
+        sched_yield();
+    }
+}
+
+/* A second SIGINT kills dcsim at once (docs/errors.md), but never leaves
+ * its temporary file behind (an empty o.h5.tmp.PID.N was left when the
+ * second signal came between the file's creation and its registration for
+ * removal): a sweep of 100000 rows is interrupted, then interrupted again
+ * in each phase of its stop (about a second of writing for a table of
+ * 100000 rows), each reached by a condition, not a delay, so that a loaded
+ * machine shifts no signal into another phase.  Once the first is handled
+ * or while it writes: either the second signal killed it (status SIGINT,
+ * the previous out.h5 intact) or it came once the file was complete (130,
+ * a complete = 0 file).  After the rename: always the latter, the signal
+ * ignored (cli/interrupt.h; a kill there, the status SIGINT with the new
+ * file in place, failed 1 run in 5 on a loaded machine).  In every case
+ * nothing else is in the directory. */
+static void test_second_signal(void)
+{
+    char dir[300], out[340];
+    snprintf(dir, sizeof dir, "%s/twice.XXXXXX", fixdir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    for (int ph = PH_HANDLED; ph <= PH_RENAMED; ph++) {
+        dc_runner_child child;
+        CU_ASSERT_EQUAL_FATAL(start_long_sweep(dir, out, sizeof out, &child), 0);
+        struct stat prev;
+        CU_ASSERT_EQUAL_FATAL(stat(out, &prev), 0);
+        kill(child.pid, SIGINT);
+        bool reached = wait_phase(child.pid, dir, out, prev.st_ino, (enum sweep_phase)ph);
+        kill(child.pid, SIGINT);
+        dc_runner_result r = dc_runner_wait(&child);
+        bool killed = r.signaled && r.signal == SIGINT, finished = !r.signaled && r.status == 130;
+        if (!reached)
+            fprintf(stderr, "\n  second SIGINT %s: the sweep ended first (status %d)\n", phase_names[ph], r.status);
+        CU_ASSERT_TRUE(reached || ph == PH_WRITING); /* its write may all fall between two looks */
+        if (ph == PH_RENAMED ? !finished : !killed && !finished)
+            fprintf(stderr, "\n  second SIGINT %s: status %d (signal %d): %s\n", phase_names[ph], r.status,
+                    r.signal, r.err);
+        CU_ASSERT_TRUE(ph == PH_RENAMED ? finished : killed || finished);
+        char *now = dc_runner_slurp(out, NULL);
+        if (killed)
+            CU_ASSERT_STRING_EQUAL(now, "previous");
+        free(now);
+        long long complete = -1;
+        if (finished)
+            CU_ASSERT_TRUE(attr_int(out, "complete", &complete) == 0 && complete == 0);
+        int entries = dc_runner_count_entries(dir);
+        if (entries != 1)
+            fprintf(stderr, "\n  second SIGINT %s: %d entries in the directory\n", phase_names[ph], entries);
+        CU_ASSERT_EQUAL(entries, 1);
+        dc_runner_free(&r);
+    }
+    remove_tree(dir);
 }
 
 /* Two SIGINTs once the sweep's output has its name: the command ends by
@@ -1097,41 +1173,6 @@ static void test_signal_after_rename(void)
     remove_tree(dir);
 }
 
-/* Whether process pid has a descriptor open on a file of dir (its
- * /proc/PID/fd links: "DIR/NAME", or "DIR/#INODE (deleted)" for an
- * O_TMPFILE); *gone when the process has exited (or is a zombie). */
-static bool has_fd_in(pid_t pid, const char *dir, bool *gone)
-{
-    char path[64], target[1024], st[64];
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-    FILE *f = fopen(path, "r");
-    char state = 'Z';
-    if (f) {
-        if (fgets(st, sizeof st, f)) {
-            const char *rp = strrchr(st, ')');
-            state = rp && rp[1] ? rp[2] : 'Z';
-        }
-        fclose(f);
-    }
-    *gone = state == 'Z' || state == 'X';
-    snprintf(path, sizeof path, "/proc/%ld/fd", (long)pid);
-    DIR *d = opendir(path);
-    bool found = false;
-    size_t len = strlen(dir);
-    for (struct dirent *e; d && !found && (e = readdir(d));) {
-        char link[320];
-        snprintf(link, sizeof link, "%s/%s", path, e->d_name);
-        ssize_t n = readlink(link, target, sizeof target - 1);
-        if (n <= 0)
-            continue;
-        target[n] = '\0';
-        found = strncmp(target, dir, len) == 0 && target[len] == '/';
-    }
-    if (d)
-        closedir(d);
-    return found;
-}
-
 /* SIGKILL while a sweep writes its results (sim/outfile.h): nothing left
  * but the previous out.h5, intact.  The sweep of 100000 rows is
  * interrupted, then killed once it has a descriptor open in the directory
@@ -1141,21 +1182,11 @@ static bool has_fd_in(pid_t pid, const char *dir, bool *gone)
  * after the rename would find the new file, complete = 0, in its place.) */
 static void test_kill_while_writing(void)
 {
-    char dir[300], out[340], ready[320], ready_env[340], small[400];
+    char dir[300], out[340];
     snprintf(dir, sizeof dir, "%s/killed.XXXXXX", fixdir);
     CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
-    snprintf(out, sizeof out, "%s/out.h5", dir);
-    snprintf(ready, sizeof ready, "%s/ready", fixdir);
-    snprintf(ready_env, sizeof ready_env, "DCSIM_READY_FILE=%s", ready);
-    snprintf(small, sizeof small, "%s/scenarios/small.cfg", srcdir);
-    CU_ASSERT_EQUAL_FATAL(dc_runner_write(out, "previous", 8), 0);
-    unlink(ready);
-    const char *args[] = {"sweep", small, "--reps", "100000", "--threads", "1", "--quiet", "-o", out, "--set",
-                          "horizon_days=300", "--set", "job.work_gpu_h=1e9", NULL};
-    const char *env[] = {ready_env, NULL};
     dc_runner_child child;
-    CU_ASSERT_EQUAL_FATAL(dc_runner_start(&child, dcsim_path, args, &(dc_runner_opts){.dir = dir, .env = env}), 0);
-    CU_ASSERT_TRUE(dc_runner_wait_for_file(ready));
+    CU_ASSERT_EQUAL_FATAL(start_long_sweep(dir, out, sizeof out, &child), 0);
     kill(child.pid, SIGINT);
     bool seen = false, gone = false;
     while (!seen && !gone)
@@ -1163,7 +1194,6 @@ static void test_kill_while_writing(void)
             sched_yield();
     kill(child.pid, SIGKILL);
     dc_runner_result r = dc_runner_wait(&child);
-    unlink(ready);
     CU_ASSERT_TRUE(seen);
     CU_ASSERT_TRUE(r.signaled && r.signal == SIGKILL);
     int entries = dc_runner_count_entries(dir);
