@@ -829,7 +829,15 @@ void dc_cluster_fail_returning(dc_cluster *c, int class_id, const char *class_na
                                double detect_s, double return_s)
 {
     bank(c);
-    uint32_t taken[1024];
+    /* The nodes taken, all of them in the one event: on the stack for up to
+     * 1024 (every failure of the shipped models), else allocated.  (Nodes
+     * past 1024 were marked DOWN but left out of the event, so no repair
+     * ever brought them back.) */
+    uint32_t small[1024], *taken = small;
+    if (n_nodes > sizeof small / sizeof small[0] && !(taken = malloc(n_nodes * sizeof *taken))) {
+        dc_sim_fail(c->sim, DC_ENOMEM, "out of memory failing %zu nodes", n_nodes);
+        return;
+    }
     size_t n_taken = 0;
     for (size_t i = 0; i < n_nodes; i++) {
         uint32_t n = nodes[i];
@@ -845,11 +853,13 @@ void dc_cluster_fail_returning(dc_cluster *c, int class_id, const char *class_na
         c->reason[n] = 0;
         NODE_INC(c, n, n_down);
         NODE_INC(c, n, n_down_reason[0]);
-        if (n_taken < sizeof taken / sizeof taken[0])
-            taken[n_taken++] = n;
+        taken[n_taken++] = n;
     }
-    if (n_nodes > 0 && n_taken == 0)
+    if (n_nodes > 0 && n_taken == 0) {
+        if (taken != small)
+            free(taken);
         return;
+    }
     record(c);
     dc_failure_event ev = {class_id, class_name, taken, n_taken, job, detect_s > 0.0 ? detect_s : 0.0,
                            return_s > 0.0 ? return_s : 0.0};
@@ -858,6 +868,8 @@ void dc_cluster_fail_returning(dc_cluster *c, int class_id, const char *class_na
         shares_forget(c, taken[i]);
         c->job_of[taken[i]] = -1;
     }
+    if (taken != small)
+        free(taken);
 }
 
 void dc_cluster_corrupt(dc_cluster *c, int class_id, const char *class_name,

@@ -767,6 +767,57 @@ static void test_misdiagnosis(void)
     dc_sim_destroy(sim);
 }
 
+/* One failure of 2,000 nodes at once (a power or cooling event, a stage
+ * leaving: any model may fail more than 1,024 nodes in one call): one
+ * ticket, repaired in 2 h by one crew, and every node back up.  Before,
+ * the cluster put only the first 1,024 nodes in the failure event (the
+ * other 976 stayed down for good), and the repair model copied a ticket's
+ * nodes into a 1,024-entry array on the stack when it gave them back. */
+static void fail_2000(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    uint32_t *nodes = malloc(2000 * sizeof *nodes);
+    (void)ctx;
+    (void)arg;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nodes);
+    for (uint32_t i = 0; i < 2000; i++)
+        nodes[i] = 2047 - i; /* not in order: the ticket keeps what the event lists */
+    dc_cluster_fail(dc_cluster_of(sim), 0, "n", nodes, 2000, -1);
+    free(nodes);
+}
+
+static void count_down(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    dc_cluster *c = dc_cluster_of(sim);
+    uint32_t *down = ctx;
+    (void)arg;
+    *down = 0;
+    for (uint32_t i = 0; i < dc_cluster_node_count(c); i++)
+        *down += dc_cluster_node_state(c, i) == DC_NODE_DOWN;
+}
+
+static void test_give_back_many(void)
+{
+    const char cfg[] = "horizon_days = 1.0; stop_when_done = false;\n"
+                       "cluster = { nodes = 2048; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 32; };\n"
+                       "job = { nodes = 16; work_gpu_h = 1e12; restart_s = 60.0; };\n"
+                       "failures = ( { name = \"n\"; per = \"node\"; mtbf_h = 1e12; } );\n"
+                       "repair = { crews = 1; law = \"constant\"; mean_h = 2.0; };\n";
+    dc_error err = {0};
+    dc_sim *sim = dc_simrun_build(cfg, NULL, 0, 1, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    uint32_t down_during = 0, down_after = 0;
+    dc_sim_at(sim, 3600.0, fail_2000, NULL, 0);
+    dc_sim_at(sim, 3600.0 + 3599.0, count_down, &down_during, 0);
+    dc_sim_at(sim, 3600.0 + 7201.0, count_down, &down_after, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dc_simrun_run(sim));
+    CU_ASSERT_EQUAL(down_during, 2000);
+    CU_ASSERT_EQUAL(down_after, 0);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "repair.tickets"), 1.0);
+    CU_ASSERT_EQUAL(dc_simrun_fig(sim, "repair.completed"), 1.0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "repair.mean_time_to_repair_h"), 2.0, 1e-9);
+    dc_sim_destroy(sim);
+}
+
 /* checkpoint.retain is a bound, not an allocation: 64 stream jobs with
  * retain = 1e6 (the key's maximum; the boundary sweep found it asked for
  * 64 x 16 MB up front and ran out of memory on the mixed scenarios) hold
@@ -1381,6 +1432,7 @@ static int register_suites(void)
                   {"parts stock: no wait with stock, exact waits on a stock-out", test_parts},
                   {"retirement only at the K-th failure in the window", test_retirement},
                   {"misdiagnosis at its stated rate, repeats after refail_h", test_misdiagnosis},
+                  {"one failure of 2,000 nodes: one ticket, every node given back", test_give_back_many},
                   {"automated remediation", test_automation},
                   {"checkpoint.retain bounds memory, not allocates it", test_retain_bound});
     DC_TEST_SUITE("stragglers", {"slowest member sets the pace; eviction", test_stragglers});

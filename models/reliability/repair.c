@@ -180,9 +180,12 @@ static void close_ticket(repair_model *m, ticket *t)
 /* Closes the ticket and gives its nodes back with what the repair did. */
 static void give_back(repair_model *m, ticket *t, bool as_new, bool still_faulty, double refail_s)
 {
-    uint32_t nodes[1024];
+    /* The nodes leave the ticket with their block (any size: a failure's
+     * nodes, as many as it took), freed once they are back; a single node
+     * is copied, the ticket's own field being reused by the next ticket. */
+    uint32_t one = t->one, *nodes = t->nodes == &t->one ? &one : t->nodes;
     size_t n = t->n_nodes;
-    memcpy(nodes, t->nodes, n * sizeof nodes[0]);
+    t->nodes = &t->one;
     int cls = t->class_id;
     m->ttr_s += dc_sim_now(m->sim) - t->failed_s;
     m->n_closed++;
@@ -191,6 +194,8 @@ static void give_back(repair_model *m, ticket *t, bool as_new, bool still_faulty
     close_ticket(m, t);
     dc_nodes_event ev = {nodes, n, cls, as_new, still_faulty, refail_s, false};
     dc_cluster_returned(m->cluster, &ev);
+    if (nodes != &one)
+        free(nodes);
 }
 
 static void on_parts(dc_sim *sim, void *ctx, uint64_t arg);
