@@ -13,12 +13,14 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libconfig.h>
@@ -333,6 +335,16 @@ static void sh_quote(FILE *out, const char *s)
     fputc('\'', out);
 }
 
+static bool cancelled(const dc_plot_opts *o)
+{
+    return o->cancel && *o->cancel;
+}
+
+static int interrupted(dc_error *err)
+{
+    return dc_error_set(err, DC_EINTERNAL, "interrupted");
+}
+
 static int run_gnuplot(const dc_plot_opts *o, char *const argv[], const char *log_path,
                        const char *script, dc_error *err)
 {
@@ -351,9 +363,23 @@ static int run_gnuplot(const dc_plot_opts *o, char *const argv[], const char *lo
                             "gnuplot-nox) or set DCSIM_GNUPLOT to the program",
                             o->gnuplot, strerror(e));
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
+    for (;;) {
+        /* With a cancel flag, polled every 10 ms (a signal that came just
+         * before a blocking wait would not interrupt it). */
+        pid_t w = waitpid(pid, &status, o->cancel ? WNOHANG : 0);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR)
             return dc_error_set(err, DC_EINTERNAL, "waiting for gnuplot: %s", strerror(errno));
+        if (cancelled(o)) {
+            kill(pid, SIGKILL); /* it writes only the temporary figure, which goes */
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+            return interrupted(err);
+        }
+        if (w == 0)
+            nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return DC_OK;
     char tail[700];
@@ -480,6 +506,10 @@ int dc_plot_render(const dc_plot_kind *k, const dc_plot_run *runs, size_t n,
         if ((rc = dc_outfile_check(o->output, "figure", inputs, n_in, err)) != DC_OK)
             goto done;
     }
+    if (cancelled(o)) {
+        rc = interrupted(err);
+        goto done;
+    }
     if (!(out = dc_outfile_open_named(o->output, "figure", err))) { /* gnuplot writes it by name */
         rc = err ? err->code : DC_EIO;
         goto done;
@@ -586,6 +616,8 @@ int dc_plot_render(const dc_plot_kind *k, const dc_plot_run *runs, size_t n,
                               "trailer): is the disk full or a file-size limit (ulimit -f) reached?",
                               o->output, o->gnuplot, (long long)st.st_size, fmt);
     }
+    if (rc == DC_OK && cancelled(o))
+        rc = interrupted(err); /* after gnuplot, before the rename: no figure either */
     if (rc == DC_OK) {
         rc = dc_outfile_commit(out, err);
         out = NULL;

@@ -32,6 +32,7 @@
 #ifndef DC_PLOT_H
 #define DC_PLOT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -104,11 +105,17 @@ typedef struct dc_plot_opts {
     const char *keep_dir;   /* write the data and setup.gp here and keep them (NULL: a temporary directory) */
     const char *tmp_dir;    /* where temporary directories go (NULL: $TMPDIR or /tmp) */
     const char *metric;     /* the figure a sweep's kinds draw (--metric; NULL: their default) */
+    /* Nonzero (a signal caught): draw nothing more; NULL: none.  Polled
+     * before the figure's temporary file is made, every 10 ms while gnuplot
+     * runs (gnuplot is then killed) and before the rename. */
+    const volatile sig_atomic_t *cancel;
 } dc_plot_opts;
 
 /* Checks, exports, runs gnuplot, renames the figure into place, cleans up.
  * A missing gnuplot, a gnuplot that fails (its messages are quoted) or
- * writes nothing: DC_EINPUT.  The output is never left half-written. */
+ * writes nothing: DC_EINPUT.  The output is never left half-written.
+ * Stopped by the cancel flag: DC_EINTERNAL "interrupted", no figure
+ * written (the previous file of that name untouched), nothing left. */
 int dc_plot_render(const dc_plot_kind *k, const dc_plot_run *runs, size_t n,
                    const dc_plot_opts *opts, dc_error *err);
 

@@ -264,7 +264,9 @@ static int draw(const char *output, const char *scenario, uint64_t seed, const d
         rc = dc_error_set(err, DC_ENOMEM, "out of memory");
     if (rc == DC_OK) {
         const dc_plot_kind *kind = dc_plot_kind_find("size");
-        dc_plot_opts opts = {.output = output, .gnuplot = dc_cli_gnuplot(), .script_dir = plot_dir};
+        /* A signal stops gnuplot: no figure, the command exits as interrupted. */
+        dc_plot_opts opts = {.output = output, .gnuplot = dc_cli_gnuplot(), .script_dir = plot_dir,
+                             .cancel = dc_cli_interrupt_flag()};
         rc = kind ? dc_plot_render(kind, runs, k, &opts, err)
                   : dc_error_set(err, DC_EINTERNAL, "no plot kind named size");
     }
@@ -453,6 +455,7 @@ int dc_cmd_size(int argc, char **argv)
     dc_sizer *sz = NULL;
     char *name = NULL, *file_path = NULL;
     int status = DC_EXIT_OK;
+    bool drawing = false; /* the search done, its figure being drawn */
     if (argc - op > 1)
         return dc_cli_usage_error(&size_cmd, "one scenario at most (got '%s' and '%s')", argv[op], argv[op + 1]);
     if (isnan(deadline)) {
@@ -651,6 +654,7 @@ int dc_cmd_size(int argc, char **argv)
             print_plans(po, n_plans, base, deadline, budget);
     }
     if (plot) {
+        drawing = true;
         if (draw(plot, name, s0, curve, n_curve, deadline, confidence, ans.found ? (double)ans.eval->gpus : NAN, &err) !=
             DC_OK)
             goto fail;
@@ -661,7 +665,13 @@ int dc_cmd_size(int argc, char **argv)
 fail:
     if (prog.show && prog.done)
         fputs("\r\033[K", stderr);
-    if (dc_cli_interrupted()) {
+    if (dc_cli_interrupted() && drawing) {
+        /* The answer stands (printed above unless --quiet); the figure does
+         * not: gnuplot was stopped, the previous file of that name is as it was. */
+        fprintf(stderr, "dcsim: size interrupted by %s while drawing '%s': no figure written%s\n",
+                dc_cli_signal_name(dc_cli_interrupted()), plot, quiet ? "" : " (the answer above stands)");
+        status = dc_cli_signal_status(dc_cli_interrupted());
+    } else if (dc_cli_interrupted()) {
         /* as run and sweep say it: where it stopped, and that nothing was written */
         uint64_t at = 0;
         bool setting_up = false;

@@ -1208,6 +1208,81 @@ static void test_kill_while_writing(void)
     remove_tree(dir);
 }
 
+/* A signal while gnuplot draws dcsim size's --plot figure: the command
+ * exits as interrupted (143 for SIGTERM, 130 for SIGINT), gnuplot is
+ * stopped, the previous figure of that name is untouched, and nothing is
+ * left (no c.png.tmp.PID.N, no data directory in TMPDIR).  The gnuplot is a
+ * script that writes a whole PNG (signature, IEND chunk) to the file it
+ * is told, writes its process id, then sleeps 30 s: the signal is sent
+ * once that id is there.  Before: dcsim waited for it, renamed its figure
+ * over c.png and exited 0. */
+static void test_size_plot_signal(void)
+{
+    char fake[320], pidfile[320], small[400];
+    snprintf(fake, sizeof fake, "%s/slow-gnuplot", fixdir);
+    snprintf(pidfile, sizeof pidfile, "%s/gnuplot.pid", fixdir);
+    snprintf(small, sizeof small, "%s/scenarios/small.cfg", srcdir);
+    char script[1600];
+    snprintf(script, sizeof script,
+             "#!/bin/sh\n# a gnuplot that writes a whole PNG, then takes its time\n"
+             "out=$(printf '%%s\\n' \"$3\" | sed -e \"s/^set output '//\" -e \"s/'\\$//\")\n"
+             "printf '\\211PNG\\r\\n\\032\\n' > \"$out\"\nprintf '\\000\\000\\000\\000IEND\\256B`\\202' >> \"$out\"\n"
+             "echo $$ > '%s.tmp' && mv '%s.tmp' '%s'\nexec sleep 30\n",
+             pidfile, pidfile, pidfile);
+    CU_ASSERT_EQUAL_FATAL(dc_runner_write(fake, script, strlen(script)), 0);
+    CU_ASSERT_EQUAL_FATAL(chmod(fake, 0755), 0);
+    const int sigs[] = {SIGTERM, SIGINT};
+    for (size_t k = 0; k < 2; k++) {
+        char dir[300], tmpdir[320], fig[340], gp_env[340], tmp_env[340];
+        snprintf(dir, sizeof dir, "%s/sizeplot.XXXXXX", fixdir);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+        snprintf(tmpdir, sizeof tmpdir, "%s/tmp", dir);
+        CU_ASSERT_EQUAL_FATAL(mkdir(tmpdir, 0755), 0);
+        snprintf(fig, sizeof fig, "%s/c.png", dir);
+        CU_ASSERT_EQUAL_FATAL(dc_runner_write(fig, "previous", 8), 0);
+        snprintf(gp_env, sizeof gp_env, "DCSIM_GNUPLOT=%s", fake);
+        snprintf(tmp_env, sizeof tmp_env, "TMPDIR=%s", tmpdir);
+        unlink(pidfile);
+        const char *args[] = {"size", small, "--deadline-days", "30", "--reps", "2", "--threads", "1", "--no-plans",
+                              "--plot", fig, NULL};
+        const char *env[] = {gp_env, tmp_env, NULL};
+        dc_runner_child child;
+        CU_ASSERT_EQUAL_FATAL(dc_runner_start(&child, dcsim_path, args, &(dc_runner_opts){.dir = dir, .env = env}), 0);
+        bool drawing = dc_runner_wait_for_file(pidfile);
+        CU_ASSERT_TRUE(drawing);
+        char *pid_text = dc_runner_slurp(pidfile, NULL);
+        long gp = atol(pid_text);
+        free(pid_text);
+        kill(child.pid, sigs[k]);
+        dc_runner_result r = dc_runner_wait(&child);
+        const char *name = sigs[k] == SIGTERM ? "SIGTERM" : "SIGINT";
+        if (r.signaled || r.status != 128 + sigs[k])
+            fprintf(stderr, "\n  %s while gnuplot draws size's figure: status %d (signal %d): %s\n", name, r.status,
+                    r.signal, r.err);
+        CU_ASSERT_FALSE(r.signaled);
+        CU_ASSERT_EQUAL(r.status, 128 + sigs[k]);
+        char want[500];
+        snprintf(want, sizeof want, "dcsim: size interrupted by %s while drawing '%s': no figure written (the "
+                 "answer above stands)\n", name, fig);
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nanswer: "));
+        CU_ASSERT_PTR_NULL(strstr(r.out, "wrote "));
+        char *now = dc_runner_slurp(fig, NULL);
+        CU_ASSERT_STRING_EQUAL(now, "previous");
+        free(now);
+        CU_ASSERT_EQUAL(dc_runner_count_entries(dir), 2); /* c.png and tmp */
+        CU_ASSERT_EQUAL(dc_runner_count_entries(tmpdir), 0);
+        /* gnuplot stopped and waited for: its process is gone */
+        CU_ASSERT_TRUE(gp > 0 && kill((pid_t)gp, 0) != 0 && errno == ESRCH);
+        if (gp > 0 && kill((pid_t)gp, 0) == 0)
+            kill((pid_t)gp, SIGKILL);
+        dc_runner_free(&r);
+        remove_tree(dir);
+    }
+    unlink(pidfile);
+    unlink(fake);
+}
+
 /* The warnings of a run (sim/scenario.h, sim/sim.h) in --json
  * ("run.warnings") and in the trace (root attribute "warnings", one per
  * line); none with retain_h covering the detection delay (no line on
@@ -1323,6 +1398,7 @@ static int register_suites(void)
                   {"a second SIGINT leaves no temporary file", test_second_signal},
                   {"signals once the output is renamed: the command ends by itself", test_signal_after_rename},
                   {"SIGKILL while a sweep writes: no temporary file, the old output", test_kill_while_writing},
+                  {"a signal while gnuplot draws size's figure: interrupted, the old figure", test_size_plot_signal},
                   {"warnings in --json and in the trace", test_warning_outputs});
     return 0;
 }
