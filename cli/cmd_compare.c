@@ -6,6 +6,7 @@
  * the same table with every digit, --plot for the grouped bars of the
  * figure kind "compare". */
 #include "cli.h"
+#include "interrupt.h"
 #include "plotcli.h"
 
 #include <math.h>
@@ -191,9 +192,20 @@ int dc_cmd_compare(int argc, char **argv)
             dc_error_set(&err, DC_ENOMEM, "out of memory");
             goto fail;
         }
-        dc_plot_opts o = {.output = output ? output : fig, .gnuplot = dc_cli_gnuplot(), .script_dir = plot_dir};
-        if (dc_plot_render(k, pruns, n, &o, &err) != DC_OK)
+        /* A signal stops gnuplot: no figure, no table, exit 130/143 (before,
+         * the default action left the figure's temporary file behind). */
+        dc_cli_catch_signals();
+        dc_plot_opts o = {.output = output ? output : fig, .gnuplot = dc_cli_gnuplot(), .script_dir = plot_dir,
+                          .cancel = dc_cli_interrupt_flag()};
+        if (dc_plot_render(k, pruns, n, &o, &err) != DC_OK) {
+            if (dc_cli_interrupted()) {
+                fprintf(stderr, "dcsim: compare interrupted by %s while drawing '%s': no figure written, no table\n",
+                        dc_cli_signal_name(dc_cli_interrupted()), o.output);
+                status = dc_cli_signal_status(dc_cli_interrupted());
+                goto done;
+            }
             goto fail;
+        }
     }
     if (csv) {
         if (dc_table_write_csv(t, stdout, &err) != DC_OK)

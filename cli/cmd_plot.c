@@ -24,6 +24,7 @@
 
 #include "args.h"
 #include "config.h"
+#include "interrupt.h"
 #include "registry.h"
 #include "sim.h"
 #include "trace_read.h"
@@ -534,7 +535,10 @@ static const dc_plot_kind *default_kind(const char *path, dc_error *err)
 }
 
 /* Every figure of one trace that it supports, into a folder. */
-static int plot_all(const plot_args *a, dc_cli_run *run, bool sweep, dc_plot_opts *o, dc_error *err)
+/* Every figure the trace (or sweep file) has the datasets of, into a
+ * directory.  On an error, *failed gets the figure being drawn (malloc'd;
+ * NULL if none). */
+static int plot_all(const plot_args *a, dc_cli_run *run, bool sweep, dc_plot_opts *o, char **failed, dc_error *err)
 {
     const char *ext = a->format ? a->format : "png";
     char *dir = NULL;
@@ -582,8 +586,10 @@ static int plot_all(const plot_args *a, dc_cli_run *run, bool sweep, dc_plot_opt
         if (rc == DC_OK) {
             printf("wrote %s\n", out);
             drawn++;
+            free(out);
+        } else {
+            *failed = out;
         }
-        free(out);
     }
     if (rc == DC_OK && drawn == 0)
         rc = dc_error_set(err, DC_EINPUT, "%s '%s' has the datasets of no figure (see the messages above)",
@@ -602,8 +608,8 @@ int dc_cmd_plot(int argc, char **argv)
     dc_plot_run *runs = NULL;
     scan_run *scan = NULL;
     size_t n_runs = 0, n_open = 0;
-    char *plot_dir = NULL, *output = NULL, *scan_path = NULL;
-    bool is_sweep = false;
+    char *plot_dir = NULL, *output = NULL, *scan_path = NULL, *failed = NULL;
+    bool is_sweep = false, all = false;
     int status = DC_EXIT_OK;
 
     a.reps = 1;
@@ -774,8 +780,17 @@ int dc_cmd_plot(int argc, char **argv)
         n_runs = n_open;
     }
 
-    if (!k) {
-        if (plot_all(&a, &traces[0], is_sweep, &opts, &err) != DC_OK)
+    /* From here a signal stops gnuplot (dc_plot_opts.cancel): the figure
+     * being drawn is not written (the previous file of that name, its
+     * temporary file and data directory gone), those written stay, and the
+     * command exits 130/143.  Before, the default action killed dcsim and
+     * left NAME.tmp.PID.N and the data directory behind.  (Not during a
+     * scan's runs, above: the default action still ends those at once.) */
+    dc_cli_catch_signals();
+    opts.cancel = dc_cli_interrupt_flag();
+    all = !k;
+    if (all) {
+        if (plot_all(&a, &traces[0], is_sweep, &opts, &failed, &err) != DC_OK)
             goto fail;
         goto done;
     }
@@ -786,8 +801,16 @@ int dc_cmd_plot(int argc, char **argv)
     printf("wrote %s\n", output);
     goto done;
 fail:
-    status = dc_cli_fail(&err);
+    if (dc_cli_interrupted()) {
+        fprintf(stderr, "dcsim: plot interrupted by %s while drawing '%s': that figure not written%s\n",
+                dc_cli_signal_name(dc_cli_interrupted()), all ? (failed ? failed : "?") : output,
+                all ? " (those written above are whole)" : "");
+        status = dc_cli_signal_status(dc_cli_interrupted());
+    } else {
+        status = dc_cli_fail(&err);
+    }
 done:
+    free(failed);
     for (size_t i = 0; i < n_open; i++)
         dc_cli_run_close(&traces[i]);
     free(traces);

@@ -66,7 +66,7 @@ static const dc_cli_cmd dcsim_cmd = {
              "  dcsim sweep 10k_gpu --reps 100 -o sweep.h5\n"
              "\n"
              "Exit status: 0 success, 2 bad input (scenario, command line, files, limits), 1 other failure,\n"
-             "130/143 a run, sweep or size interrupted by SIGINT/SIGTERM (docs/errors.md).\n",
+             "130/143 a run, sweep, size or figure interrupted by SIGINT/SIGTERM (docs/errors.md).\n",
 };
 
 /* GSL's default handler aborts; a simulator must report and go on (input is

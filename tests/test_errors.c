@@ -1208,20 +1208,40 @@ static void test_kill_while_writing(void)
     remove_tree(dir);
 }
 
-/* A signal while gnuplot draws dcsim size's --plot figure: the command
- * exits as interrupted (143 for SIGTERM, 130 for SIGINT), gnuplot is
- * stopped, the previous figure of that name is untouched, and nothing is
- * left (no c.png.tmp.PID.N, no data directory in TMPDIR).  The gnuplot is a
- * script that writes a whole PNG (signature, IEND chunk) to the file it
- * is told, writes its process id, then sleeps 30 s: the signal is sent
- * once that id is there.  Before: dcsim waited for it, renamed its figure
- * over c.png and exited 0. */
-static void test_size_plot_signal(void)
+/* A signal while gnuplot draws a figure (dcsim size --plot, plot, compare
+ * --plot): the command exits as interrupted (143 for SIGTERM, 130 for
+ * SIGINT), gnuplot is stopped, the previous figure of that name is
+ * untouched, and nothing is left (no c.png.tmp.PID.N, no data directory in
+ * TMPDIR).  The gnuplot is a script that writes a whole PNG (signature,
+ * IEND chunk) to the file it is told, writes its process id, then sleeps
+ * 30 s: the signal is sent once that id is there.  Before: size waited for
+ * it, renamed its figure over c.png and exited 0; plot and compare were
+ * killed by the signal with c.png.tmp.PID.N and the data directory left. */
+static void test_plot_signal(void)
 {
-    char fake[320], pidfile[320], small[400];
+    static const struct {
+        const char *what;
+        int sig;
+        const char *args[14]; /* subst()'s @ names */
+        const char *tail;     /* of "dcsim: CMD interrupted by SIG while drawing 'FIG': " */
+        const char *out_has;  /* in standard output ("" none) */
+    } c[] = {
+        {"size --plot", SIGTERM,
+         {"size", "@SMALL", "--deadline-days", "30", "--reps", "2", "--threads", "1", "--no-plans", "--plot",
+          "@DIR/c.png"},
+         "no figure written (the answer above stands)", "\nanswer: "},
+        {"size --plot", SIGINT,
+         {"size", "@SMALL", "--deadline-days", "30", "--reps", "2", "--threads", "1", "--no-plans", "--plot",
+          "@DIR/c.png"},
+         "no figure written (the answer above stands)", "\nanswer: "},
+        {"plot --kind", SIGTERM, {"plot", "@TRACE", "--kind", "nodes", "-o", "@DIR/c.png"},
+         "that figure not written", ""},
+        {"compare --plot", SIGINT, {"compare", "@TRACE", "@TRACE", "--plot", "-o", "@DIR/c.png"},
+         "no figure written, no table", ""},
+    };
+    char fake[320], pidfile[320];
     snprintf(fake, sizeof fake, "%s/slow-gnuplot", fixdir);
     snprintf(pidfile, sizeof pidfile, "%s/gnuplot.pid", fixdir);
-    snprintf(small, sizeof small, "%s/scenarios/small.cfg", srcdir);
     char script[1600];
     snprintf(script, sizeof script,
              "#!/bin/sh\n# a gnuplot that writes a whole PNG, then takes its time\n"
@@ -1231,10 +1251,9 @@ static void test_size_plot_signal(void)
              pidfile, pidfile, pidfile);
     CU_ASSERT_EQUAL_FATAL(dc_runner_write(fake, script, strlen(script)), 0);
     CU_ASSERT_EQUAL_FATAL(chmod(fake, 0755), 0);
-    const int sigs[] = {SIGTERM, SIGINT};
-    for (size_t k = 0; k < 2; k++) {
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
         char dir[300], tmpdir[320], fig[340], gp_env[340], tmp_env[340];
-        snprintf(dir, sizeof dir, "%s/sizeplot.XXXXXX", fixdir);
+        snprintf(dir, sizeof dir, "%s/plotsig.XXXXXX", fixdir);
         CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
         snprintf(tmpdir, sizeof tmpdir, "%s/tmp", dir);
         CU_ASSERT_EQUAL_FATAL(mkdir(tmpdir, 0755), 0);
@@ -1243,8 +1262,12 @@ static void test_size_plot_signal(void)
         snprintf(gp_env, sizeof gp_env, "DCSIM_GNUPLOT=%s", fake);
         snprintf(tmp_env, sizeof tmp_env, "TMPDIR=%s", tmpdir);
         unlink(pidfile);
-        const char *args[] = {"size", small, "--deadline-days", "30", "--reps", "2", "--threads", "1", "--no-plans",
-                              "--plot", fig, NULL};
+        const char *args[16];
+        char *owned[16];
+        size_t n = 0;
+        for (; c[k].args[n] && n < 15; n++)
+            args[n] = owned[n] = subst(c[k].args[n], dir);
+        args[n] = NULL;
         const char *env[] = {gp_env, tmp_env, NULL};
         dc_runner_child child;
         CU_ASSERT_EQUAL_FATAL(dc_runner_start(&child, dcsim_path, args, &(dc_runner_opts){.dir = dir, .env = env}), 0);
@@ -1253,19 +1276,19 @@ static void test_size_plot_signal(void)
         char *pid_text = dc_runner_slurp(pidfile, NULL);
         long gp = atol(pid_text);
         free(pid_text);
-        kill(child.pid, sigs[k]);
+        kill(child.pid, c[k].sig);
         dc_runner_result r = dc_runner_wait(&child);
-        const char *name = sigs[k] == SIGTERM ? "SIGTERM" : "SIGINT";
-        if (r.signaled || r.status != 128 + sigs[k])
-            fprintf(stderr, "\n  %s while gnuplot draws size's figure: status %d (signal %d): %s\n", name, r.status,
-                    r.signal, r.err);
+        const char *name = c[k].sig == SIGTERM ? "SIGTERM" : "SIGINT";
+        char want[600];
+        snprintf(want, sizeof want, "dcsim: %s interrupted by %s while drawing '%s': %s\n", c[k].args[0], name, fig,
+                 c[k].tail);
+        if (r.signaled || r.status != 128 + c[k].sig || !strstr(r.err, want))
+            fprintf(stderr, "\n  %s while gnuplot draws %s's figure: status %d (signal %d): %s\n", name, c[k].what,
+                    r.status, r.signal, r.err);
         CU_ASSERT_FALSE(r.signaled);
-        CU_ASSERT_EQUAL(r.status, 128 + sigs[k]);
-        char want[500];
-        snprintf(want, sizeof want, "dcsim: size interrupted by %s while drawing '%s': no figure written (the "
-                 "answer above stands)\n", name, fig);
+        CU_ASSERT_EQUAL(r.status, 128 + c[k].sig);
         CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
-        CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nanswer: "));
+        CU_ASSERT_PTR_NOT_NULL(strstr(r.out, c[k].out_has));
         CU_ASSERT_PTR_NULL(strstr(r.out, "wrote "));
         char *now = dc_runner_slurp(fig, NULL);
         CU_ASSERT_STRING_EQUAL(now, "previous");
@@ -1277,6 +1300,8 @@ static void test_size_plot_signal(void)
         if (gp > 0 && kill((pid_t)gp, 0) == 0)
             kill((pid_t)gp, SIGKILL);
         dc_runner_free(&r);
+        for (size_t i = 0; i < n; i++)
+            free(owned[i]);
         remove_tree(dir);
     }
     unlink(pidfile);
@@ -1398,7 +1423,7 @@ static int register_suites(void)
                   {"a second SIGINT leaves no temporary file", test_second_signal},
                   {"signals once the output is renamed: the command ends by itself", test_signal_after_rename},
                   {"SIGKILL while a sweep writes: no temporary file, the old output", test_kill_while_writing},
-                  {"a signal while gnuplot draws size's figure: interrupted, the old figure", test_size_plot_signal},
+                  {"a signal while gnuplot draws a figure (size, plot, compare): interrupted, the old figure", test_plot_signal},
                   {"warnings in --json and in the trace", test_warning_outputs});
     return 0;
 }
