@@ -254,30 +254,27 @@ dc_fabric *dc_fabric_create(const dc_topology *topo, uint32_t nodes, dc_fabric_j
     return f;
 }
 
+/* The arrays a job's placement owns (a registered job's, or a retired
+ * one's kept for the next job placed). */
+static void fjob_free_arrays(fjob *J)
+{
+    free(J->node_ids);
+    free(J->nic);
+    free(J->plain);
+    for (int lv = 0; lv < N_LV; lv++) {
+        free(J->e[lv]);
+        free(J->special[lv]);
+    }
+}
+
 void dc_fabric_destroy(dc_fabric *f)
 {
     if (!f)
         return;
-    for (uint32_t j = 0; j < f->n_jobs; j++) {
-        fjob *J = &f->jobs[j];
-        free(J->node_ids);
-        free(J->nic);
-        free(J->plain);
-        for (int lv = 0; lv < N_LV; lv++) {
-            free(J->e[lv]);
-            free(J->special[lv]);
-        }
-    }
-    for (uint32_t j = 0; j < f->n_spare; j++) {
-        fjob *J = &f->spare[j];
-        free(J->node_ids);
-        free(J->nic);
-        free(J->plain);
-        for (int lv = 0; lv < N_LV; lv++) {
-            free(J->e[lv]);
-            free(J->special[lv]);
-        }
-    }
+    for (uint32_t j = 0; j < f->n_jobs; j++)
+        fjob_free_arrays(&f->jobs[j]);
+    for (uint32_t j = 0; j < f->n_spare; j++)
+        fjob_free_arrays(&f->spare[j]);
     free(f->spare);
     for (int lv = 0; lv < N_LV; lv++) {
         for (uint32_t k = 0; f->u[lv] && k < f->n_u[lv]; k++)
