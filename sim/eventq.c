@@ -652,7 +652,9 @@ static NOINLINE int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void 
 {
     /* room first, so that a failure changes nothing: a slot, and the heap
      * for the entry (and, when renumbering, for the FIFO's entries) */
-    size_t need = q->n + !q->hole + (q->next_seq == SEQ_END ? q->fifo_n : 0);
+    /* one entry more than the heap holds now, hole or not: place() may keep
+     * the hole and add the entry at the heap's end */
+    size_t need = q->n + 1 + (q->next_seq == SEQ_END ? q->fifo_n : 0);
     bool room = !(q->free_head == NO_SLOT && q->used == q->cap && !grow_slots(q));
     while (room && need > q->heap_cap)
         room = grow_heap(q);
@@ -690,7 +692,7 @@ static NOINLINE int push_hole(dc_eventq *q, double time_s, dc_event_fn fn, void 
                               dc_event_handle *handle)
 {
     uint32_t s = q->free_head;
-    if (s == NO_SLOT || q->next_seq == SEQ_END)
+    if (s == NO_SLOT || q->next_seq == SEQ_END || q->n >= q->heap_cap) /* full: place() may add at the end */
         return push_slow(q, time_s, fn, ctx, arg, handle);
     slot_data *sd = &q->slots[s];
     q->free_head = (uint32_t)sd->arg;

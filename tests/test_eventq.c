@@ -741,6 +741,42 @@ static void test_hole_left(void)
     wb_eventq_destroy(q);
 }
 
+/* A hole kept while the heap grows: each pop's hole is left to a second
+ * push, so each pair adds one entry at the heap's end; the heap must grow
+ * before an entry goes past what it holds (an entry written past the
+ * array's end, a crash of bench/streams.cfg at 2,000 jobs, before the
+ * push into a hole checked for room). */
+static void test_hole_kept_growth(void)
+{
+    wb_eventq *q = wb_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    for (uint64_t i = 0; i < 20; i++)
+        CU_ASSERT_EQUAL(wb_eventq_push(q, 100.0 + (double)i, handler_a, NULL, i, NULL), DC_OK);
+    dc_event ev;
+    double last = -1.0;
+    size_t over = 0, bad_order = 0, kept = 0, cap0 = q->heap_cap;
+    for (uint64_t k = 0; k < 28; k++) { /* 20 + 28 = the white box's 48 slots */
+        CU_ASSERT_FATAL(wb_eventq_pop(q, &ev));
+        bad_order += ev.time_s < last;
+        last = ev.time_s;
+        CU_ASSERT_EQUAL(wb_eventq_push(q, ev.time_s + 1e6, handler_a, NULL, k, NULL), DC_OK);
+        kept += q->hole && q->kept;
+        over += q->n > q->heap_cap;
+        CU_ASSERT_EQUAL(wb_eventq_push(q, ev.time_s + 0.001, handler_a, NULL, k, NULL), DC_OK);
+        over += q->n > q->heap_cap;
+    }
+    CU_ASSERT_EQUAL(over, 0);
+    CU_ASSERT(kept > 20);
+    CU_ASSERT(q->heap_cap > cap0); /* it grew, through kept holes */
+    CU_ASSERT(wb_consistent(q));
+    while (wb_eventq_pop(q, &ev)) {
+        bad_order += ev.time_s < last;
+        last = ev.time_s;
+    }
+    CU_ASSERT_EQUAL(bad_order, 0);
+    wb_eventq_destroy(q);
+}
+
 /* Cancelling from every position of a larger heap leaves the others in order. */
 static void test_cancel_positions(void)
 {
@@ -1114,6 +1150,7 @@ static int register_suites(void)
                   {"cancel from every position", test_cancel_positions},
                   {"a cancelled event's entry stands in for a later push", test_standins},
                   {"a pop's hole left to a second push", test_hole_left},
+                  {"a kept hole never puts an entry past the heap", test_hole_kept_growth},
                   {"generation wrap retires the slot", test_generation_retirement},
                   {"empty queue, peek_time and size", test_empty_peek_size},
                   {"create with an impossible hint", test_create_too_large},
