@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <math.h>
 #include <signal.h>
 #include <spawn.h>
@@ -345,17 +346,62 @@ static int interrupted(dc_error *err)
     return dc_error_set(err, DC_EINTERNAL, "interrupted");
 }
 
+/* SIGINT and SIGTERM held (with a guard: see dc_plot_guard), the mask
+ * before in *old; hold_end restores it. */
+static void hold(const dc_plot_opts *o, sigset_t *old)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    if (o->guard) {
+        sigaddset(&block, SIGINT);
+        sigaddset(&block, SIGTERM);
+    }
+    pthread_sigmask(SIG_BLOCK, &block, old);
+}
+
+static void hold_end(const sigset_t *old)
+{
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+static void tell_temp(const dc_plot_opts *o, const char *path, bool dir, bool made)
+{
+    if (o->guard && o->guard->temp && path)
+        o->guard->temp(path, dir, made);
+}
+
+static void tell_child(const dc_plot_opts *o, pid_t pid)
+{
+    if (o->guard && o->guard->child)
+        o->guard->child(pid);
+}
+
 static int run_gnuplot(const dc_plot_opts *o, char *const argv[], const char *log_path,
                        const char *script, dc_error *err)
 {
     posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
     if (posix_spawn_file_actions_init(&fa) != 0)
         return nomem(err);
+    if (posix_spawnattr_init(&attr) != 0) {
+        posix_spawn_file_actions_destroy(&fa);
+        return nomem(err);
+    }
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    /* gnuplot told to the guard before a signal can end dcsim, and started
+     * with the mask dcsim had before the hold */
+    sigset_t old;
+    hold(o, &old);
+    posix_spawnattr_setsigmask(&attr, &old);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
     pid_t pid;
-    int e = posix_spawn(&pid, o->gnuplot, &fa, NULL, argv, environ);
+    int e = posix_spawn(&pid, o->gnuplot, &fa, &attr, argv, environ);
+    if (e == 0)
+        tell_child(o, pid);
+    hold_end(&old);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     if (e != 0)
         return dc_error_set(err, DC_EINPUT,
@@ -369,17 +415,21 @@ static int run_gnuplot(const dc_plot_opts *o, char *const argv[], const char *lo
         pid_t w = waitpid(pid, &status, o->cancel ? WNOHANG : 0);
         if (w == pid)
             break;
-        if (w < 0 && errno != EINTR)
+        if (w < 0 && errno != EINTR) {
+            tell_child(o, 0);
             return dc_error_set(err, DC_EINTERNAL, "waiting for gnuplot: %s", strerror(errno));
+        }
         if (cancelled(o)) {
             kill(pid, SIGKILL); /* it writes only the temporary figure, which goes */
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
                 ;
+            tell_child(o, 0);
             return interrupted(err);
         }
         if (w == 0)
             nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
     }
+    tell_child(o, 0);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return DC_OK;
     char tail[700];
@@ -443,12 +493,17 @@ static int make_data_dir(const dc_plot_opts *o, char **dir, dc_error *err)
     char *tmpl = join(base, "/dcsim-plot-XXXXXX");
     if (!tmpl)
         return nomem(err);
+    sigset_t old;
+    hold(o, &old);
     if (!mkdtemp(tmpl)) {
         int e = errno;
+        hold_end(&old);
         free(tmpl);
         return dc_error_set(err, DC_EIO, "cannot create a temporary directory in '%s': %s", base,
                             strerror(e));
     }
+    tell_temp(o, tmpl, true, true);
+    hold_end(&old);
     *dir = join(tmpl, "/");
     free(tmpl);
     return *dir ? DC_OK : nomem(err);
@@ -481,7 +536,7 @@ int dc_plot_render(const dc_plot_kind *k, const dc_plot_run *runs, size_t n,
     char *style = NULL, *script = NULL, *setup = NULL, *log = NULL, *setout = NULL;
     dc_outfile *out = NULL;
     const char *tmp_out = NULL;
-    char *sh = NULL;
+    char *sh = NULL, *temp_fig = NULL; /* the temporary figure's name, told to the guard */
     dc_plot_data d = {.height_px = k->height_px > 0 ? k->height_px : 600, .metric = o->metric};
     bool keep = o->keep_dir != NULL;
     style = join(o->script_dir, "/style.gp");
@@ -510,11 +565,18 @@ int dc_plot_render(const dc_plot_kind *k, const dc_plot_run *runs, size_t n,
         rc = interrupted(err);
         goto done;
     }
-    if (!(out = dc_outfile_open_named(o->output, "figure", err))) { /* gnuplot writes it by name */
+    sigset_t old;
+    hold(o, &old);
+    out = dc_outfile_open_named(o->output, "figure", err); /* gnuplot writes it by name */
+    if (out)
+        tell_temp(o, dc_outfile_temp_name(out), false, true);
+    hold_end(&old);
+    if (!out) {
         rc = err ? err->code : DC_EIO;
         goto done;
     }
     tmp_out = dc_outfile_name(out);
+    temp_fig = dc_outfile_temp_name(out) ? strdup(dc_outfile_temp_name(out)) : NULL;
     if ((rc = make_data_dir(o, &d.dir, err)) != DC_OK)
         goto done;
     d.vars = open_memstream(&d.vars_text, &d.vars_len);
@@ -627,13 +689,18 @@ done:
     if (d.vars)
         fclose(d.vars);
     dc_outfile_abort(out); /* NULL after a commit */
+    tell_temp(o, temp_fig, false, false);
     for (size_t i = 0; i < d.n_files; i++) {
         if (!keep)
             unlink(d.files[i]);
         free(d.files[i]);
     }
-    if (d.dir && !keep)
+    if (d.dir && !keep) {
         rmdir(d.dir);
+        size_t len = strlen(d.dir);
+        d.dir[len - 1] = '\0'; /* as made and told, without its '/' */
+        tell_temp(o, d.dir, true, false);
+    }
     if (keep && log)
         unlink(log);
     free(d.files);
@@ -645,6 +712,7 @@ done:
     free(log);
     free(setout);
     free(sh);
+    free(temp_fig);
     return rc;
 }
 

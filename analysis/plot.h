@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "error.h"
 #include "summary.h"
@@ -98,6 +99,20 @@ int dc_plot_check(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_e
  * .png, .svg, .pdf), or NULL for another extension.  fmt gets "png"... */
 const char *dc_plot_terminal(const char *output, const char **fmt);
 
+/* What a render leaves behind if the process dies in it, told as it comes
+ * and goes so that a handler that ends the process (dcsim's second SIGINT
+ * or SIGTERM, cli/interrupt.h) removes it first: the data directory (a
+ * temporary one, not keep_dir), the temporary figure, and gnuplot, which
+ * writes that figure by name and would write it again after its removal.
+ * The render holds SIGINT and SIGTERM (the signals dcsim catches) from the
+ * making of each to its telling, so that no signal falls between. */
+typedef struct dc_plot_guard {
+    /* path (a directory: dir) exists from now on (made), or is gone (!made) */
+    void (*temp)(const char *path, bool dir, bool made);
+    /* gnuplot runs as process pid; 0: it has ended */
+    void (*child)(pid_t pid);
+} dc_plot_guard;
+
 typedef struct dc_plot_opts {
     const char *output;     /* the figure to write */
     const char *gnuplot;    /* the program */
@@ -109,6 +124,7 @@ typedef struct dc_plot_opts {
      * before the figure's temporary file is made, every 10 ms while gnuplot
      * runs (gnuplot is then killed) and before the rename. */
     const volatile sig_atomic_t *cancel;
+    const dc_plot_guard *guard; /* NULL: none */
 } dc_plot_opts;
 
 /* Checks, exports, runs gnuplot, renames the figure into place, cleans up.

@@ -193,11 +193,10 @@ int dc_cmd_compare(int argc, char **argv)
             goto fail;
         }
         /* A signal stops gnuplot: no figure, no table, exit 130/143 (before,
-         * the default action left the figure's temporary file behind). */
-        dc_cli_catch_signals();
-        dc_plot_opts o = {.output = output ? output : fig, .gnuplot = dc_cli_gnuplot(), .script_dir = plot_dir,
-                          .cancel = dc_cli_interrupt_flag()};
-        if (dc_plot_render(k, pruns, n, &o, &err) != DC_OK) {
+         * the default action left the figure's temporary file behind); the
+         * table after it has the default action again (dc_cli_draw). */
+        dc_plot_opts o = {.output = output ? output : fig, .gnuplot = dc_cli_gnuplot(), .script_dir = plot_dir};
+        if (dc_cli_draw(k, pruns, n, &o, &err) != DC_OK) {
             if (dc_cli_interrupted()) {
                 fprintf(stderr, "dcsim: compare interrupted by %s while drawing '%s': no figure written, no table\n",
                         dc_cli_signal_name(dc_cli_interrupted()), o.output);

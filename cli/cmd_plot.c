@@ -209,6 +209,19 @@ const char *dc_cli_gnuplot(void)
     return g && g[0] ? g : DC_GNUPLOT;
 }
 
+int dc_cli_draw(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_opts *o, dc_error *err)
+{
+    bool had = dc_cli_signals_caught();
+    if (!had)
+        dc_cli_catch_signals();
+    o->cancel = dc_cli_interrupt_flag();
+    o->guard = dc_cli_plot_guard();
+    int rc = dc_plot_render(k, runs, n, o, err);
+    if (!had)
+        dc_cli_default_signals();
+    return rc;
+}
+
 /* ---- options ----------------------------------------------------------------------- */
 
 typedef struct vary {
@@ -582,7 +595,7 @@ static int plot_all(const plot_args *a, dc_cli_run *run, bool sweep, dc_plot_opt
             break;
         }
         o->output = out;
-        rc = dc_plot_render(k, &run->run, 1, o, err);
+        rc = dc_cli_draw(k, &run->run, 1, o, err);
         if (rc == DC_OK) {
             printf("wrote %s\n", out);
             drawn++;
@@ -783,20 +796,26 @@ int dc_cmd_plot(int argc, char **argv)
     /* From here a signal stops gnuplot (dc_plot_opts.cancel): the figure
      * being drawn is not written (the previous file of that name, its
      * temporary file and data directory gone), those written stay, and the
-     * command exits 130/143.  Before, the default action killed dcsim and
-     * left NAME.tmp.PID.N and the data directory behind.  (Not during a
-     * scan's runs, above: the default action still ends those at once.) */
+     * command exits 130/143; a second signal kills dcsim with those gone too
+     * (dc_cli_draw).  Before, the default action killed dcsim and left
+     * NAME.tmp.PID.N and the data directory behind.  (Not during a scan's
+     * runs, above: the default action still ends those at once, and once
+     * every figure is drawn.)  Caught here, not only by each dc_cli_draw, so
+     * that a signal between two figures stops the second. */
     dc_cli_catch_signals();
-    opts.cancel = dc_cli_interrupt_flag();
     all = !k;
     if (all) {
-        if (plot_all(&a, &traces[0], is_sweep, &opts, &failed, &err) != DC_OK)
+        int prc = plot_all(&a, &traces[0], is_sweep, &opts, &failed, &err);
+        dc_cli_default_signals();
+        if (prc != DC_OK)
             goto fail;
         goto done;
     }
 
     opts.output = output;
-    if (dc_plot_render(k, runs, n_runs, &opts, &err) != DC_OK)
+    int drc = dc_cli_draw(k, runs, n_runs, &opts, &err);
+    dc_cli_default_signals();
+    if (drc != DC_OK)
         goto fail;
     printf("wrote %s\n", output);
     goto done;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "interrupt.h"
 #include "plot.h"
 #include "registry.h"
 #include "summary.h"
@@ -97,7 +98,14 @@ int dc_cmd_report(int argc, char **argv)
                                   "export TRACE.h5 /jobs gives the table as CSV)");
     if (fl.html) {
         dc_error herr = {0};
-        if (dc_cli_report_html(path, fl.html, &herr) != DC_OK)
+        int hrc = dc_cli_report_html(path, fl.html, &herr);
+        dc_cli_default_signals();
+        if (hrc != DC_OK && dc_cli_interrupted()) {
+            fprintf(stderr, "dcsim: report interrupted by %s while drawing '%s': no page written\n",
+                    dc_cli_signal_name(dc_cli_interrupted()), fl.html);
+            return dc_cli_signal_status(dc_cli_interrupted());
+        }
+        if (hrc != DC_OK)
             return dc_cli_fail(&herr);
         printf("wrote %s\n", fl.html);
         return DC_EXIT_OK;

@@ -265,9 +265,8 @@ static int draw(const char *output, const char *scenario, uint64_t seed, const d
     if (rc == DC_OK) {
         const dc_plot_kind *kind = dc_plot_kind_find("size");
         /* A signal stops gnuplot: no figure, the command exits as interrupted. */
-        dc_plot_opts opts = {.output = output, .gnuplot = dc_cli_gnuplot(), .script_dir = plot_dir,
-                             .cancel = dc_cli_interrupt_flag()};
-        rc = kind ? dc_plot_render(kind, runs, k, &opts, err)
+        dc_plot_opts opts = {.output = output, .gnuplot = dc_cli_gnuplot(), .script_dir = plot_dir};
+        rc = kind ? dc_cli_draw(kind, runs, k, &opts, err)
                   : dc_error_set(err, DC_EINTERNAL, "no plot kind named size");
     }
     free(plot_dir);

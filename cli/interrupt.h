@@ -17,9 +17,12 @@
 #define DC_CLI_INTERRUPT_H
 
 #include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
 
 #include "error.h"
 #include "outfile.h"
+#include "plot.h"
 
 /* Installs the handlers; then, if the environment names a file in
  * DCSIM_READY_FILE, creates it (empty): tests wait for it before they
@@ -29,8 +32,25 @@ void dc_cli_catch_signals(void);
  * its handlers, the ranks meet, then rank 0 alone announces. */
 void dc_cli_install_signals(void);
 void dc_cli_announce_ready(void);
+/* Whether the handlers are installed (and not put back to the default). */
+bool dc_cli_signals_caught(void);
 /* The temporary file a second signal removes (NULL: none). */
 void dc_cli_interrupt_cleanup(const char *path);
+/* Other temporary files and directories a second signal removes (a
+ * figure's data directory and temporary figure, an HTML report's directory
+ * of figures): made once path exists, !made once it is gone.  A directory
+ * is emptied (its files, and directories already emptied) and removed;
+ * what was told last goes first.  Up to 8 at once (-1 beyond: not removed). */
+int dc_cli_interrupt_temp(const char *path, bool dir, bool made);
+/* A child a second signal kills (SIGKILL) before it removes those: gnuplot,
+ * which would write its figure again by name (0: none). */
+void dc_cli_interrupt_child(pid_t pid);
+/* The guard that tells dc_plot_render's temporary files and gnuplot to the
+ * two above (dc_plot_opts.guard). */
+const dc_plot_guard *dc_cli_plot_guard(void);
+/* SIGINT and SIGTERM back to their default action (ending dcsim at once),
+ * for a command whose drawing is over and whose rest needs no handler. */
+void dc_cli_default_signals(void);
 /* Writes one output file through sim/outfile.h (temporary file beside a
  * regular target, then rename) with that temporary file registered for a
  * second signal to remove while `write` fills it: open, write, commit, or

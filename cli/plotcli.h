@@ -33,6 +33,14 @@ bool dc_cli_is_sweep(const char *path);
 /* Labels runs by base name, or by path where two base names are equal. */
 void dc_cli_run_label(dc_cli_run *runs, size_t n, const char *const *paths);
 
+/* dc_plot_render under dcsim's handling of SIGINT and SIGTERM (cli/interrupt.h):
+ * the first signal stops the figure (o->cancel: gnuplot killed, nothing
+ * written), a second kills dcsim at once with the figure's temporary file,
+ * its data directory and gnuplot gone first (o->guard).  When the command
+ * had no handlers before, the signals' default action is back afterwards
+ * (the rest of the command ends at once, as before the drawing). */
+int dc_cli_draw(const dc_plot_kind *k, const dc_plot_run *runs, size_t n, dc_plot_opts *o, dc_error *err);
+
 /* gnuplot: $DCSIM_GNUPLOT, else the program configure found. */
 const char *dc_cli_gnuplot(void);
 /* The directory of the gnuplot scripts: $DCSIM_PLOTS; else the source

@@ -19,12 +19,15 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "interrupt.h"
 #include "outfile.h"
 #include "plot.h"
 #include "summary.h"
@@ -118,7 +121,7 @@ static int figure(FILE *f, const dc_plot_kind *k, const dc_plot_run *run, const 
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.svg", dir, k->name);
     dc_plot_opts o = {.output = path, .gnuplot = dc_cli_gnuplot(), .script_dir = plots, .tmp_dir = dir};
-    int rc = dc_plot_render(k, run, 1, &o, err);
+    int rc = dc_cli_draw(k, run, 1, &o, err);
     if (rc != DC_OK)
         return rc;
     fputs("<figure>\n", f);
@@ -412,32 +415,55 @@ static int sweep_page(FILE *f, const char *path, const char *dir, dc_error *err)
     return rc;
 }
 
+typedef struct page_ctx {
+    const char *trace, *output, *dir;
+} page_ctx;
+
+static int write_page(dc_outfile *out, void *ctx, dc_error *err)
+{
+    const page_ctx *c = ctx;
+    FILE *f = dc_outfile_stream(out);
+    if (!f)
+        return dc_error_set(err, DC_EIO, "cannot write '%s'", c->output);
+    int rc = dc_cli_is_sweep(c->trace) ? sweep_page(f, c->trace, c->dir, err) : run_page(f, c->trace, c->dir, err);
+    fputs("<p class=\"meta\">Made by dcsim " PACKAGE_VERSION " (dcsim report --html).</p>\n</body>\n</html>\n", f);
+    return rc;
+}
+
 int dc_cli_report_html(const char *trace, const char *output, dc_error *err)
 {
-    const char *tmpdir = getenv("TMPDIR");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/dcsim_html.XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
-    if (!mkdtemp(dir))
-        return dc_error_set(err, DC_EIO, "cannot create a temporary directory in '%s': %s",
-                            tmpdir && tmpdir[0] ? tmpdir : "/tmp", strerror(errno));
     /* the page must not replace the trace it reads (sim/outfile.h) */
     const char *inputs[] = {trace};
     int rc = dc_outfile_check(output, "report", inputs, 1, err);
-    dc_outfile *out = rc == DC_OK ? dc_outfile_open(output, "report", err) : NULL;
-    FILE *f = out ? dc_outfile_stream(out) : NULL;
-    if (rc == DC_OK && !out) {
-        rc = err->code;
-    } else if (rc == DC_OK && !f) {
-        rc = dc_error_set(err, DC_EIO, "cannot write '%s'", output);
-        dc_outfile_abort(out);
-    } else if (rc == DC_OK) {
-        rc = dc_cli_is_sweep(trace) ? sweep_page(f, trace, dir, err) : run_page(f, trace, dir, err);
-        fputs("<p class=\"meta\">Made by dcsim " PACKAGE_VERSION " (dcsim report --html).</p>\n</body>\n</html>\n", f);
-        if (rc == DC_OK)
-            rc = dc_outfile_commit(out, err);
-        else
-            dc_outfile_abort(out);
+    if (rc != DC_OK)
+        return rc;
+    /* A signal stops the page: the figure being drawn (gnuplot killed), the
+     * page not written; a second kills dcsim with the directory of figures,
+     * the figure's own temporary files, gnuplot and the page's temporary
+     * file gone first (cli/interrupt.h).  The directory is made and told
+     * with the signals held, so that none falls between. */
+    dc_cli_catch_signals();
+    const char *tmpdir = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/dcsim_html.XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    bool made = mkdtemp(dir) != NULL;
+    int e = errno;
+    if (made)
+        dc_cli_interrupt_temp(dir, true, true);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!made)
+        rc = dc_error_set(err, DC_EIO, "cannot create a temporary directory in '%s': %s",
+                          tmpdir && tmpdir[0] ? tmpdir : "/tmp", strerror(e));
+    else
+        rc = dc_cli_write_guarded(output, "report", write_page, &(page_ctx){trace, output, dir}, err);
+    if (made) {
+        rmdir(dir);
+        dc_cli_interrupt_temp(dir, true, false);
     }
-    rmdir(dir);
     return rc;
 }

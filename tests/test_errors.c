@@ -1208,36 +1208,79 @@ static void test_kill_while_writing(void)
     remove_tree(dir);
 }
 
+/* Whether process pid is gone or a zombie (killed, not yet reaped by
+ * whoever inherited it), polled for up to 20 s. */
+static bool process_gone(pid_t pid)
+{
+    for (int i = 0; i < 2000; i++) {
+        if (kill(pid, 0) != 0 && errno == ESRCH)
+            return true;
+        char path[64], st[256];
+        snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+        FILE *f = fopen(path, "r");
+        char state = '?';
+        if (f) {
+            if (fgets(st, sizeof st, f)) {
+                const char *rp = strrchr(st, ')');
+                state = rp && rp[1] ? rp[2] : '?';
+            }
+            fclose(f);
+        }
+        if (state == 'Z' || state == 'X')
+            return true;
+        nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+    }
+    return false;
+}
+
 /* A signal while gnuplot draws a figure (dcsim size --plot, plot, compare
- * --plot): the command exits as interrupted (143 for SIGTERM, 130 for
- * SIGINT), gnuplot is stopped, the previous figure of that name is
- * untouched, and nothing is left (no c.png.tmp.PID.N, no data directory in
- * TMPDIR).  The gnuplot is a script that writes a whole PNG (signature,
- * IEND chunk) to the file it is told, writes its process id, then sleeps
- * 30 s: the signal is sent once that id is there.  Before: size waited for
- * it, renamed its figure over c.png and exited 0; plot and compare were
- * killed by the signal with c.png.tmp.PID.N and the data directory left. */
+ * --plot, report --html): the command exits as interrupted (143 for
+ * SIGTERM, 130 for SIGINT), gnuplot is stopped, the previous figure of
+ * that name is untouched, and nothing is left (no c.png.tmp.PID.N, no data
+ * directory in TMPDIR).  The gnuplot is a script that writes a whole PNG
+ * (signature, IEND chunk) to the file it is told, writes its process id,
+ * then sleeps 30 s: the signal is sent once that id is there.  Before:
+ * size waited for it, renamed its figure over c.png and exited 0; plot and
+ * compare were killed by the signal with c.png.tmp.PID.N and the data
+ * directory left; report --html (no handler) was killed with its directory
+ * of figures, the figure's data directory and temporary SVG left in TMPDIR.
+ * Twice: dcsim is stopped (SIGSTOP), sent SIGINT and SIGTERM, and continued,
+ * so that the second is delivered as the first handler returns, before
+ * dcsim can notice the first: killed by SIGTERM, the same nothing left and
+ * gnuplot killed too (cli/interrupt.h).  Before: c.png.tmp.PID.N (the
+ * report: the directory of figures) and the data directory left in TMPDIR,
+ * and gnuplot still running. */
 static void test_plot_signal(void)
 {
     static const struct {
         const char *what;
-        int sig;
+        int sig;              /* 0: twice (SIGINT then SIGTERM, delivered together) */
         const char *args[14]; /* subst()'s @ names */
+        const char *fig;      /* the output, in the case's directory */
         const char *tail;     /* of "dcsim: CMD interrupted by SIG while drawing 'FIG': " */
         const char *out_has;  /* in standard output ("" none) */
     } c[] = {
         {"size --plot", SIGTERM,
          {"size", "@SMALL", "--deadline-days", "30", "--reps", "2", "--threads", "1", "--no-plans", "--plot",
           "@DIR/c.png"},
-         "no figure written (the answer above stands)", "\nanswer: "},
+         "c.png", "no figure written (the answer above stands)", "\nanswer: "},
         {"size --plot", SIGINT,
          {"size", "@SMALL", "--deadline-days", "30", "--reps", "2", "--threads", "1", "--no-plans", "--plot",
           "@DIR/c.png"},
-         "no figure written (the answer above stands)", "\nanswer: "},
-        {"plot --kind", SIGTERM, {"plot", "@TRACE", "--kind", "nodes", "-o", "@DIR/c.png"},
+         "c.png", "no figure written (the answer above stands)", "\nanswer: "},
+        {"plot --kind", SIGTERM, {"plot", "@TRACE", "--kind", "nodes", "-o", "@DIR/c.png"}, "c.png",
          "that figure not written", ""},
-        {"compare --plot", SIGINT, {"compare", "@TRACE", "@TRACE", "--plot", "-o", "@DIR/c.png"},
+        {"compare --plot", SIGINT, {"compare", "@TRACE", "@TRACE", "--plot", "-o", "@DIR/c.png"}, "c.png",
          "no figure written, no table", ""},
+        {"report --html", SIGINT, {"report", "@TRACE", "--html", "@DIR/c.html"}, "c.html", "no page written", ""},
+        {"size --plot", 0,
+         {"size", "@SMALL", "--deadline-days", "30", "--reps", "2", "--threads", "1", "--no-plans", "--plot",
+          "@DIR/c.png"},
+         "c.png", NULL, ""}, /* killed: what it printed is lost in its buffer */
+        {"plot --kind", 0, {"plot", "@TRACE", "--kind", "nodes", "-o", "@DIR/c.png"}, "c.png", NULL, ""},
+        {"plot of every figure", 0, {"plot", "@TRACE", "-o", "@DIR/figs"}, "figs", NULL, ""},
+        {"compare --plot", 0, {"compare", "@TRACE", "@TRACE", "--plot", "-o", "@DIR/c.png"}, "c.png", NULL, ""},
+        {"report --html", 0, {"report", "@TRACE", "--html", "@DIR/c.html"}, "c.html", NULL, ""},
     };
     char fake[320], pidfile[320];
     snprintf(fake, sizeof fake, "%s/slow-gnuplot", fixdir);
@@ -1257,8 +1300,9 @@ static void test_plot_signal(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
         snprintf(tmpdir, sizeof tmpdir, "%s/tmp", dir);
         CU_ASSERT_EQUAL_FATAL(mkdir(tmpdir, 0755), 0);
-        snprintf(fig, sizeof fig, "%s/c.png", dir);
-        CU_ASSERT_EQUAL_FATAL(dc_runner_write(fig, "previous", 8), 0);
+        snprintf(fig, sizeof fig, "%s/%s", dir, c[k].fig);
+        bool figdir = strchr(c[k].fig, '.') == NULL; /* plot of every figure: -o DIR */
+        CU_ASSERT_EQUAL_FATAL(figdir ? mkdir(fig, 0755) : dc_runner_write(fig, "previous", 8), 0);
         snprintf(gp_env, sizeof gp_env, "DCSIM_GNUPLOT=%s", fake);
         snprintf(tmp_env, sizeof tmp_env, "TMPDIR=%s", tmpdir);
         unlink(pidfile);
@@ -1276,28 +1320,51 @@ static void test_plot_signal(void)
         char *pid_text = dc_runner_slurp(pidfile, NULL);
         long gp = atol(pid_text);
         free(pid_text);
-        kill(child.pid, c[k].sig);
+        if (c[k].sig) {
+            kill(child.pid, c[k].sig);
+        } else {
+            kill(child.pid, SIGSTOP);
+            kill(child.pid, SIGINT);
+            kill(child.pid, SIGTERM);
+            kill(child.pid, SIGCONT);
+        }
         dc_runner_result r = dc_runner_wait(&child);
-        const char *name = c[k].sig == SIGTERM ? "SIGTERM" : "SIGINT";
-        char want[600];
-        snprintf(want, sizeof want, "dcsim: %s interrupted by %s while drawing '%s': %s\n", c[k].args[0], name, fig,
-                 c[k].tail);
-        if (r.signaled || r.status != 128 + c[k].sig || !strstr(r.err, want))
-            fprintf(stderr, "\n  %s while gnuplot draws %s's figure: status %d (signal %d): %s\n", name, c[k].what,
-                    r.status, r.signal, r.err);
-        CU_ASSERT_FALSE(r.signaled);
-        CU_ASSERT_EQUAL(r.status, 128 + c[k].sig);
-        CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+        const char *name = c[k].sig == SIGTERM ? "SIGTERM" : c[k].sig ? "SIGINT" : "SIGINT and SIGTERM";
+        if (c[k].sig) {
+            char want[600];
+            snprintf(want, sizeof want, "dcsim: %s interrupted by %s while drawing '%s': %s\n", c[k].args[0], name,
+                     fig, c[k].tail);
+            if (r.signaled || r.status != 128 + c[k].sig || !strstr(r.err, want))
+                fprintf(stderr, "\n  %s while gnuplot draws %s's figure: status %d (signal %d): %s\n", name,
+                        c[k].what, r.status, r.signal, r.err);
+            CU_ASSERT_FALSE(r.signaled);
+            CU_ASSERT_EQUAL(r.status, 128 + c[k].sig);
+            CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+        } else {
+            if (!r.signaled || r.signal != SIGTERM)
+                fprintf(stderr, "\n  %s while gnuplot draws %s's figure: status %d (signal %d): %s\n", name,
+                        c[k].what, r.status, r.signal, r.err);
+            CU_ASSERT_TRUE(r.signaled && r.signal == SIGTERM);
+        }
         CU_ASSERT_PTR_NOT_NULL(strstr(r.out, c[k].out_has));
         CU_ASSERT_PTR_NULL(strstr(r.out, "wrote "));
-        char *now = dc_runner_slurp(fig, NULL);
-        CU_ASSERT_STRING_EQUAL(now, "previous");
-        free(now);
-        CU_ASSERT_EQUAL(dc_runner_count_entries(dir), 2); /* c.png and tmp */
-        CU_ASSERT_EQUAL(dc_runner_count_entries(tmpdir), 0);
-        /* gnuplot stopped and waited for: its process is gone */
-        CU_ASSERT_TRUE(gp > 0 && kill((pid_t)gp, 0) != 0 && errno == ESRCH);
-        if (gp > 0 && kill((pid_t)gp, 0) == 0)
+        if (figdir) {
+            CU_ASSERT_EQUAL(dc_runner_count_entries(fig), 0);
+        } else {
+            char *now = dc_runner_slurp(fig, NULL);
+            CU_ASSERT_STRING_EQUAL(now, "previous");
+            free(now);
+        }
+        int entries = dc_runner_count_entries(dir), tmp_entries = dc_runner_count_entries(tmpdir);
+        if (entries != 2 || tmp_entries != 0)
+            fprintf(stderr, "\n  %s while gnuplot draws %s's figure: %d entries beside it, %d in TMPDIR\n", name,
+                    c[k].what, entries - 2, tmp_entries);
+        CU_ASSERT_EQUAL(entries, 2); /* the figure and tmp */
+        CU_ASSERT_EQUAL(tmp_entries, 0);
+        /* gnuplot stopped (waited for, or killed by the second signal's handler) */
+        bool gone = gp > 0 && process_gone((pid_t)gp);
+        CU_ASSERT_TRUE(gone);
+        if (gp > 0 && !gone)
             kill((pid_t)gp, SIGKILL);
         dc_runner_free(&r);
         for (size_t i = 0; i < n; i++)
@@ -1423,7 +1490,7 @@ static int register_suites(void)
                   {"a second SIGINT leaves no temporary file", test_second_signal},
                   {"signals once the output is renamed: the command ends by itself", test_signal_after_rename},
                   {"SIGKILL while a sweep writes: no temporary file, the old output", test_kill_while_writing},
-                  {"a signal while gnuplot draws a figure (size, plot, compare): interrupted, the old figure", test_plot_signal},
+                  {"a signal while gnuplot draws (size, plot, compare, report --html): interrupted, the old figure; two: killed, nothing left", test_plot_signal},
                   {"warnings in --json and in the trace", test_warning_outputs});
     return 0;
 }
