@@ -666,6 +666,21 @@ static void shares_forget(dc_cluster *c, uint32_t node)
     }
 }
 
+bool dc_cluster_reserve_jobs(dc_cluster *c, size_t more)
+{
+    if (more > UINT32_MAX - c->n_jobs)
+        return false;
+    if (c->n_jobs + more <= c->cap_jobs)
+        return true;
+    uint32_t ncap = (uint32_t)(c->n_jobs + more);
+    job_slot *grown = realloc(c->jobs, (size_t)ncap * sizeof *grown);
+    if (!grown)
+        return false;
+    c->jobs = grown;
+    c->cap_jobs = ncap;
+    return true;
+}
+
 int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes)
 {
     if (c->n_jobs == c->cap_jobs) { /* geometric growth: a million jobs register in linear time */

@@ -232,6 +232,10 @@ uint32_t dc_cluster_node_pod(const dc_cluster *c, uint32_t node);
 
 /* Jobs register at init so that failure models can size job-level faults. */
 int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes);
+/* Room for more jobs to register without the job array growing again
+ * (a trace's rows: one copy of the array instead of a copy per doubling);
+ * false when out of memory (nothing changed). */
+bool dc_cluster_reserve_jobs(dc_cluster *c, size_t more);
 uint32_t dc_cluster_job_count(const dc_cluster *c);
 uint32_t dc_cluster_job_nodes(const dc_cluster *c, int32_t job);
 /* Nodes the job holds now (BUSY for it): fewer than it needs while it waits. */

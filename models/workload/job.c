@@ -2269,9 +2269,30 @@ static int init_one(init_run *ir, dc_job_spec *sp, const dc_job_info *legacy_inf
     return rc;
 }
 
+/* Room for n more jobs: the slots and the cluster's job records sized
+ * once for a trace (one copy each instead of one per doubling). */
+static int reserve_jobs(init_run *ir, size_t n, dc_error *err)
+{
+    jobs_model *m = ir->m;
+    if (n > SIZE_MAX / 2 / sizeof *m->slots - m->n)
+        return DC_OK; /* (absurd: left to the doublings, which fail on their own) */
+    if (m->n + n > ir->cap) {
+        job_slot *g = realloc(m->slots, (m->n + n) * sizeof *g);
+        if (!g)
+            return dc_error_set(err, DC_ENOMEM, "out of memory for %zu jobs", m->n + n);
+        m->slots = g;
+        ir->cap = m->n + n;
+    }
+    if (!dc_cluster_reserve_jobs(m->cluster, n))
+        return dc_error_set(err, DC_ENOMEM, "out of memory for %zu jobs", m->n + n);
+    return DC_OK;
+}
+
 static int init_specs(void *ctx, dc_job_spec *specs, size_t n, dc_error *err)
 {
     init_run *ir = ctx;
+    if (!specs)
+        return reserve_jobs(ir, n, err);
     for (size_t k = 0; k < n && ir->defer_rc == DC_OK; k++) {
         int rc = init_one(ir, &specs[k], NULL, err);
         if (rc != DC_OK)

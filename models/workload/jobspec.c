@@ -137,6 +137,22 @@ static int spill(specs *v, size_t least, dc_error *err)
     return rc;
 }
 
+/* Room for `more` specs past those buffered (at most SPILL_SPECS when
+ * they are given as they come): one allocation instead of a doubling's
+ * copies.  false when out of memory. */
+static bool reserve(specs *v, size_t more)
+{
+    size_t need = v->n + (v->each && more > SPILL_SPECS ? SPILL_SPECS : more);
+    if (need <= v->cap)
+        return true;
+    dc_job_spec *g = realloc(v->a, need * sizeof *g);
+    if (!g)
+        return false;
+    v->a = g;
+    v->cap = need;
+    return true;
+}
+
 static dc_job_spec *push(specs *v)
 {
     if (v->n == v->cap) {
@@ -288,11 +304,18 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
     size_t col_min[2];
     bool has_min[2] = {dc_csv_find_column(csv, "min_nodes", &col_min[0], &ignored) == DC_OK,
                        dc_csv_find_column(csv, "min_gpus", &col_min[1], &ignored) == DC_OK};
+    size_t rows = dc_csv_row_count(csv);
+    if (rc == DC_OK && !reserve(v, rows))
+        rc = dc_error_set(err, DC_ENOMEM, "out of memory reading %s", path);
+    if (rc == DC_OK && v->each && (rc = v->each(v->ctx, NULL, v->n + rows, err)) != DC_OK) {
+        dc_csv_destroy(csv);
+        return rc; /* the receiver's error, with its own place */
+    }
     dc_job_spec tmpl;
     common(g, &tmpl);
     dc_jobspec_copy_name(tmpl.trace_file, sizeof tmpl.trace_file, dc_csv_name(csv));
     double last = 0;
-    for (size_t r = 0; rc == DC_OK && r < dc_csv_row_count(csv); r++) {
+    for (size_t r = 0; rc == DC_OK && r < rows; r++) {
         double arr, nodes, work, prio;
         if ((rc = dc_csv_number(csv, r, col[0], &arr, err)) != DC_OK
             || (rc = dc_csv_number(csv, r, col[1], &nodes, err)) != DC_OK

@@ -95,7 +95,11 @@ int dc_jobspec_read(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, 
  * thousand at a time as they are read or generated, so that a
  * million-job stream's specs never exist all at once (a mapped trace's
  * come all at once); each may change the specs it is given, and its error
- * (not DC_OK) stops the reading and is returned. */
+ * (not DC_OK) stops the reading and is returned.  Before a CSV trace's
+ * rows, each is also called once with specs NULL and n the trace's row
+ * count plus the specs read but not yet given: the jobs that follow
+ * before the next group's, so that the receiver may size its arrays once
+ * (a hint; its error stops the reading too). */
 typedef int (*dc_jobspec_each)(void *ctx, dc_job_spec *specs, size_t n, dc_error *err);
 int dc_jobspec_stream(const dc_scenario *sc, dc_sim *sim, uint32_t gpus_per_node, dc_jobspec_each each, void *ctx,
                       dc_error *err);
