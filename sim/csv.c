@@ -1,9 +1,11 @@
 /* The strict CSV reader: whole input in memory, fields addressed by offsets.
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
-/* The CSV reader (see csv.h).  The whole input is read into memory and
- * parsed line by line; field texts are stored unquoted, NUL-terminated, one
- * after the other in one buffer, addressed by offsets (rows x columns).
+/* The CSV reader (see csv.h).  The whole input is read into one buffer
+ * and parsed line by line in place: each field is cut there (a NUL after
+ * it, a quoted one unquoted where it stands: never longer than its text),
+ * addressed by offsets (rows x columns), the arrays of offsets and line
+ * numbers sized once from the count of line ends.
  * Messages quote at most 40 characters of a field and show anything that
  * is not printable ASCII as '?', so that fuzzed input gives readable
  * errors. */
@@ -21,8 +23,7 @@
 
 struct dc_csv {
     char *name;
-    char *text;          /* field texts */
-    size_t text_len, text_cap;
+    char *text;          /* the input, its fields cut in place */
     size_t *off;         /* header fields, then rows x columns */
     size_t n_off, off_cap;
     size_t *lines;       /* line of each data row */
@@ -96,23 +97,13 @@ static bool add_off(dc_csv *csv, size_t off)
 
 static bool blank(char c) { return c == ' ' || c == '\t'; }
 
-/* Parses one line [p, end) into fields appended to csv; returns the field
- * count, or -1 with err set.  The line is copied once into the text
- * buffer and its fields are cut there: a NUL after each (trailing blanks
- * cut), a quoted field unquoted in place (never longer than its text),
- * rather than a copy and a buffer check per field. */
-static long parse_line(dc_csv *csv, const char *p, const char *end, size_t line, dc_error *err)
+/* Parses one line [p, end) of csv->text into fields appended to csv;
+ * returns the field count, or -1 with err set.  The fields are cut in
+ * place: a NUL after each (trailing blanks cut; at end, which the caller
+ * may overwrite), a quoted field unquoted where it stands. */
+static long parse_line(dc_csv *csv, char *p, char *end, size_t line, dc_error *err)
 {
-    size_t len = (size_t)(end - p);
-    if (len > SIZE_MAX - csv->text_len - 1 || !grow((void **)&csv->text, &csv->text_cap, csv->text_len + len + 1, 1)) {
-        dc_error_set(err, DC_ENOMEM, "%s: out of memory reading line %zu", csv->name, line);
-        return -1;
-    }
-    char *base = csv->text + csv->text_len;
-    memcpy(base, p, len);
-    base[len] = '\0';
-    csv->text_len += len + 1;
-    char *q = base, *stop = base + len;
+    char *q = p, *stop = end;
     long n = 0;
     for (;;) {
         while (q < stop && blank(*q))
@@ -172,28 +163,48 @@ static long parse_line(dc_csv *csv, const char *p, const char *end, size_t line,
     return n;
 }
 
-int dc_csv_read_string(const char *text, size_t len, const char *display_name,
-                       dc_csv **out, dc_error *err)
+/* The number of line ends in [p, end). */
+static size_t count_lines(const char *p, const char *end)
+{
+    size_t n = 0;
+    while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        n++;
+        p++;
+    }
+    return n;
+}
+
+/* Parses text[0, len) (text: malloc'd, len + 1 bytes, owned from here on)
+ * into *out. */
+static int parse_text(char *text, size_t len, const char *display_name, dc_csv **out, dc_error *err)
 {
     *out = NULL;
     dc_csv *csv = calloc(1, sizeof *csv);
     if (!csv || !(csv->name = strdup(display_name ? display_name : "(csv)"))) {
         free(csv);
+        free(text);
         return dc_error_set(err, DC_ENOMEM, "out of memory reading %s", display_name ? display_name : "(csv)");
     }
-    const char *p = text, *end = text + len;
+    csv->text = text;
+    text[len] = '\0';
+    char *p = text, *end = text + len;
     /* A UTF-8 byte-order mark (spreadsheets write one) is not part of the
      * first column's name: it showed as "???time_h". */
     if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
         p += 3;
+    /* the first NUL byte, an error on its line (end: none) */
+    const char *nul = memchr(p, '\0', (size_t)(end - p));
+    if (!nul)
+        nul = end;
+    size_t n_lines = count_lines(p, end) + 1; /* at most this many rows, header included */
     size_t line = 0;
     int rc = DC_OK;
     while (p < end) {
         line++;
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
-        const char *next = nl ? nl + 1 : end;
-        if (memchr(p, '\0', (size_t)(le - p))) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        char *le = nl ? nl : end;
+        char *next = nl ? nl + 1 : end;
+        if (nul < le) {
             rc = dc_error_set(err, DC_EINPUT, "%s:%zu: a NUL byte (is this a text file?)", csv->name, line);
             goto fail;
         }
@@ -231,6 +242,15 @@ int dc_csv_read_string(const char *text, size_t len, const char *display_name,
                         goto fail;
                     }
             }
+            /* the rows' offsets and lines at once (the lines left after the
+             * header bound the rows; a doubling's copies otherwise) */
+            size_t rows = n_lines - line;
+            if (csv->n_cols > 0 && rows <= SIZE_MAX / sizeof(size_t) / csv->n_cols - 1
+                && (!grow((void **)&csv->off, &csv->off_cap, (rows + 1) * csv->n_cols, sizeof *csv->off)
+                    || !grow((void **)&csv->lines, &csv->lines_cap, rows, sizeof *csv->lines))) {
+                rc = dc_error_set(err, DC_ENOMEM, "%s: out of memory at line %zu", csv->name, line);
+                goto fail;
+            }
         } else {
             if ((size_t)n != csv->n_cols) {
                 rc = dc_error_set(err, DC_EINPUT, "%s:%zu: expected %zu field%s as in the header (line %zu), got %ld",
@@ -255,6 +275,17 @@ int dc_csv_read_string(const char *text, size_t len, const char *display_name,
 fail:
     dc_csv_destroy(csv);
     return rc;
+}
+
+int dc_csv_read_string(const char *text, size_t len, const char *display_name,
+                       dc_csv **out, dc_error *err)
+{
+    *out = NULL;
+    char *copy = len < SIZE_MAX ? malloc(len + 1) : NULL;
+    if (!copy)
+        return dc_error_set(err, DC_ENOMEM, "out of memory reading %s", display_name ? display_name : "(csv)");
+    memcpy(copy, text, len);
+    return parse_text(copy, len, display_name, out, err);
 }
 
 int dc_csv_read_file(const char *path, dc_csv **out, dc_error *err)
@@ -287,9 +318,11 @@ int dc_csv_read_file(const char *path, dc_csv **out, dc_error *err)
         free(buf);
         return dc_error_set(err, DC_EIO, "cannot read %s: read error", path);
     }
-    int rc = dc_csv_read_string(buf ? buf : "", len, path, out, err);
-    free(buf);
-    return rc;
+    if (len == cap && !grow((void **)&buf, &cap, len + 1, 1)) { /* (room for the last NUL) */
+        free(buf);
+        return dc_error_set(err, DC_ENOMEM, "out of memory reading %s", path);
+    }
+    return parse_text(buf, len, path, out, err);
 }
 
 int dc_csv_find_column(const dc_csv *csv, const char *name, size_t *col, dc_error *err)
