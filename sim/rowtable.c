@@ -176,6 +176,8 @@ void dc_rowtable_set_str(dc_rowtable *t, int col, const char *v)
     memcpy(t->row + c->offset, v ? v : "", n);
 }
 
+unsigned char *dc_rowtable_row(dc_rowtable *t) { return t->row; }
+
 void dc_rowtable_commit(dc_rowtable *t)
 {
     if (t->row_size == 0)

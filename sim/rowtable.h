@@ -53,6 +53,12 @@ void dc_rowtable_set_f8(dc_rowtable *t, int col, double v);
 void dc_rowtable_set_i4(dc_rowtable *t, int col, int32_t v);
 void dc_rowtable_set_str(dc_rowtable *t, int col, const char *v);
 void dc_rowtable_commit(dc_rowtable *t);
+/* The row being filled itself, for a writer that sets every cell once
+ * per row at its column's offset (dc_rowtable_column_offset) without the
+ * setters' checks: it is blank at each row's start (NaN in float cells,
+ * zero bytes elsewhere, so a string cell needs only its characters, at
+ * most the column's size, as dc_rowtable_set_str leaves it). */
+unsigned char *dc_rowtable_row(dc_rowtable *t);
 
 /* Rows reach sink(ctx, table, rows, n) whenever a table's unsent rows fill
  * chunks chunks of chunk_bytes each (a chunk: the fewest rows that fill

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *const dc_jobline_names[DC_JOBLINES] = {"useful",    "rollback",   "corruption", "preempted",
                                                    "detection", "checkpoint", "restart",    "waiting"};
@@ -18,6 +19,7 @@ struct dc_jobtable {
     int col[N_FIXED];
     int line[DC_JOBLINES + DC_MAX_SPEED_SOURCES];
     size_t n_lines;
+    size_t off[N_FIXED], line_off[DC_JOBLINES + DC_MAX_SPEED_SOURCES]; /* the cells' offsets in a row */
 };
 
 typedef struct coldef {
@@ -81,6 +83,10 @@ dc_jobtable *dc_jobtable_create(dc_sim *sim, dc_cluster *c)
         free(jt);
         return NULL;
     }
+    for (int i = 0; i < N_FIXED; i++)
+        jt->off[i] = dc_rowtable_column_offset(t, (size_t)jt->col[i]);
+    for (size_t i = 0; i < jt->n_lines; i++)
+        jt->line_off[i] = dc_rowtable_column_offset(t, (size_t)jt->line[i]);
     return jt;
 }
 
@@ -94,36 +100,46 @@ static double hours(double s)
     return s / 3600.0;
 }
 
+/* The cells written in place (dc_rowtable_row: the row starts blank,
+ * every cell here set once), the bytes dc_rowtable_set_* would leave. */
+static void put_f8(unsigned char *row, size_t off, double v) { memcpy(row + off, &v, sizeof v); }
+static void put_i4(unsigned char *row, size_t off, int32_t v) { memcpy(row + off, &v, sizeof v); }
+static void put_str(unsigned char *row, size_t off, int col, const char *v)
+{
+    if (v)
+        memcpy(row + off, v, strnlen(v, fixed[col].len));
+}
+
 void dc_jobtable_write(dc_jobtable *jt, const dc_job_record *r)
 {
-    dc_rowtable *t = jt->t;
-    const int *c = jt->col;
-    dc_rowtable_set_i4(t, c[C_JOB], r->id);
-    dc_rowtable_set_str(t, c[C_NAME], r->name);
-    dc_rowtable_set_str(t, c[C_CLASS], r->class_name);
-    dc_rowtable_set_str(t, c[C_KIND], r->kind);
-    dc_rowtable_set_str(t, c[C_POOL], r->pool);
-    dc_rowtable_set_str(t, c[C_USER], r->user);
-    dc_rowtable_set_i4(t, c[C_NODES], (int32_t)r->nodes);
-    dc_rowtable_set_i4(t, c[C_GPUS], (int32_t)r->gpus);
-    dc_rowtable_set_i4(t, c[C_RACKS], (int32_t)r->racks);
-    dc_rowtable_set_i4(t, c[C_PODS], (int32_t)r->pods);
-    dc_rowtable_set_f8(t, c[C_SUBMIT], hours(r->submit_s));
-    dc_rowtable_set_f8(t, c[C_START], hours(r->start_s));
-    dc_rowtable_set_f8(t, c[C_END], hours(r->end_s));
-    dc_rowtable_set_f8(t, c[C_WAIT], hours(r->wait_s));
-    dc_rowtable_set_f8(t, c[C_RUN], hours(r->run_s));
-    dc_rowtable_set_str(t, c[C_STATE], r->state);
-    dc_rowtable_set_i4(t, c[C_INTERRUPTIONS], (int32_t)r->interruptions);
-    dc_rowtable_set_i4(t, c[C_PREEMPTIONS], (int32_t)r->preemptions);
-    dc_rowtable_set_i4(t, c[C_CHECKPOINTS], (int32_t)r->checkpoints);
-    dc_rowtable_set_f8(t, c[C_CKPT_WRITE], r->ckpt_write_s);
-    dc_rowtable_set_i4(t, c[C_RESIZES], (int32_t)r->resizes);
-    dc_rowtable_set_f8(t, c[C_MEAN_NODES], r->mean_nodes);
-    dc_rowtable_set_f8(t, c[C_STEP], r->mean_step_s);
-    dc_rowtable_set_f8(t, c[C_COMM], r->comm_share);
-    dc_rowtable_set_f8(t, c[C_TOTAL], r->total_gpu_h);
+    unsigned char *row = dc_rowtable_row(jt->t);
+    const size_t *o = jt->off;
+    put_i4(row, o[C_JOB], r->id);
+    put_str(row, o[C_NAME], C_NAME, r->name);
+    put_str(row, o[C_CLASS], C_CLASS, r->class_name);
+    put_str(row, o[C_KIND], C_KIND, r->kind);
+    put_str(row, o[C_POOL], C_POOL, r->pool);
+    put_str(row, o[C_USER], C_USER, r->user);
+    put_i4(row, o[C_NODES], (int32_t)r->nodes);
+    put_i4(row, o[C_GPUS], (int32_t)r->gpus);
+    put_i4(row, o[C_RACKS], (int32_t)r->racks);
+    put_i4(row, o[C_PODS], (int32_t)r->pods);
+    put_f8(row, o[C_SUBMIT], hours(r->submit_s));
+    put_f8(row, o[C_START], hours(r->start_s));
+    put_f8(row, o[C_END], hours(r->end_s));
+    put_f8(row, o[C_WAIT], hours(r->wait_s));
+    put_f8(row, o[C_RUN], hours(r->run_s));
+    put_str(row, o[C_STATE], C_STATE, r->state);
+    put_i4(row, o[C_INTERRUPTIONS], (int32_t)r->interruptions);
+    put_i4(row, o[C_PREEMPTIONS], (int32_t)r->preemptions);
+    put_i4(row, o[C_CHECKPOINTS], (int32_t)r->checkpoints);
+    put_f8(row, o[C_CKPT_WRITE], r->ckpt_write_s);
+    put_i4(row, o[C_RESIZES], (int32_t)r->resizes);
+    put_f8(row, o[C_MEAN_NODES], r->mean_nodes);
+    put_f8(row, o[C_STEP], r->mean_step_s);
+    put_f8(row, o[C_COMM], r->comm_share);
+    put_f8(row, o[C_TOTAL], r->total_gpu_h);
     for (size_t i = 0; i < jt->n_lines; i++)
-        dc_rowtable_set_f8(t, jt->line[i], r->line_gpu_h[i]);
-    dc_rowtable_commit(t);
+        put_f8(row, jt->line_off[i], r->line_gpu_h[i]);
+    dc_rowtable_commit(jt->t);
 }
