@@ -1,4 +1,4 @@
-/* The pending-event set: a 4-ary min-heap with lazy cancellation, pop-then-push as one sift, and a FIFO for the current instant.
+/* The pending-event set: a 4-ary min-heap (twin layout when small) with lazy cancellation, pop-then-push as one sift, and a FIFO for the current instant.
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 
 /* The pending-event set (see eventq.h).
@@ -19,6 +19,20 @@
  * sift-down prefetches the grandchildren (four adjacent lines) while it
  * compares the children.
  *
+ * Small heaps.  A heap of at most TWIN_N = 9 entries (the hole included)
+ * has the twin layout instead: the root, its four children at ROOT + 1 ..
+ * ROOT + 4, and below child j at most one entry, at j + 4 (the 4-ary
+ * layout hangs all of ROOT + 5 .. ROOT + 8 below the first child, so that
+ * a sift from the root leaves after one level or two as a random choice
+ * decides, a branch mispredicted about one time in four at 8 pending).  A
+ * sift from the root is unrolled: the earliest child by a tournament on
+ * values, and in the twin layout that child's one child (or a sentinel)
+ * moved up without a branch; at most five entries the second level is
+ * left out (there is none).  The layouts agree up to five entries; at
+ * TWIN_N + 1 the first child sifts down among its four (twin_to_4ary), and
+ * back at TWIN_N each other child swaps with the entry 4 places on when
+ * that is earlier (to_twin).  Only the layout changes, not the order.
+ *
  * Replace-top.  A pop takes the root and leaves a hole there instead of
  * sifting the last entry down at once.  A push that finds the hole puts its
  * entry at the root and sifts it down: one sift for the pop-then-push that a
@@ -30,15 +44,18 @@
  *
  * The engine's pair.  dc_sim_run pops an event and its handler pushes the
  * next (dc_sim_at): in a heap of at most KEEP_HOLE_MIN entries the pop notes
- * that its hole and the slot it freed (at the head of the free list) wait
- * for that push (fast), and the push takes both at once: the slot, its
- * entry at the root sifted down, nothing else tested (not the instant's
- * FIFO, not a stand-in: the freed slot has no entry in the heap).  A push
- * for the current instant then fills the hole rather than the FIFO; the pop
- * order is the same total order.  Anything else in between (a cancel, a
- * peek, a second pop) clears fast.  The pop before it takes the root
- * without the general path's tests when there is no hole and the FIFO is
- * empty.  Sifts find the earliest child by value as well as by address
+ * that its hole and the popped event's slot wait for that push (fast): the
+ * slot, its generation bumped (the popped event's handles are stale), is
+ * kept for the push (fast_slot) instead of going through the free list, and
+ * the push takes both at once: the slot, its entry at the root sifted down,
+ * nothing else tested (not the instant's FIFO, not a stand-in: the slot's
+ * entry was the root, now the hole).  A push for the current instant then
+ * fills the hole rather than the FIFO; the pop order is the same total
+ * order.  A peek, a second pop or a rebuild in between settles the hole and
+ * gives the kept slot to the free list (end_fast); a cancel of another
+ * event leaves both waiting.  The pop before it takes the root without the
+ * general path's tests when there is no hole and the FIFO is empty, and
+ * compares its time with the limit as a double.  Sifts find the earliest child by value as well as by address
  * (selects on the four children loaded), so that the comparison with the
  * entry sifted and the move do not wait for a second load: more
  * instructions, a shorter chain of dependent ones (docs/DEVELOPING.md,
@@ -169,6 +186,9 @@ _Static_assert(DC_EVENTQ_SEQ_BITS >= 2 && DC_EVENTQ_SEQ_BITS <= 32,
 #define DC_EVENTQ_KEEP_HOLE_MIN ((size_t)256)
 #endif
 #define KEEP_HOLE_MIN DC_EVENTQ_KEEP_HOLE_MIN
+/* Heaps of at most TWIN_N entries have the twin layout (see "Small
+ * heaps"): each child of the root has at most one child, 4 places on. */
+#define TWIN_N ((size_t)9)
 
 /* Renumbering needs fewer pending events than sequence numbers. */
 _Static_assert(DC_EVENTQ_MAX_SLOTS < SEQ_END, "pool limit must stay below the sequence space");
@@ -203,6 +223,7 @@ struct dc_eventq {
     bool fast;        /* the hole of a pop and its slot at free_head wait for the next push
                          (see "The engine's pair") */
     uint8_t keep_score; /* 0 .. 3: whether a later push should leave the hole (>= 2) */
+    uint32_t fast_slot; /* while fast: the popped event's slot, kept for the push (not free) */
     uint64_t next_seq;
     heap_entry *fifo; /* ring of entries for one time, in seq order */
     size_t fifo_cap;  /* 0 or a power of two */
@@ -215,20 +236,25 @@ struct dc_eventq {
  * (NaN is not allowed), and before() adds at most 1 to it. */
 static const heap_entry SENTINEL = {UINT64_MAX - 1, UINT64_MAX};
 
-/* Maps a double (not NaN) to an integer with the same order: set the sign bit
- * of a positive number, flip every bit of a negative one.  -0.0 becomes +0.0
- * first, so that the two compare equal as doubles do. */
+/* Maps a double (not NaN) to an integer with the same order: a positive
+ * number's bits with the sign bit set (2^63 + m for magnitude bits m), a
+ * negative number's negated (2^64 - (2^63 + m) = 2^63 - m), so that -0.0
+ * and +0.0 meet at 2^63 as they compare equal as doubles; integer
+ * operations only (a floating add of +0.0 would lengthen the chain from
+ * an event's time to its place in the heap). */
 static inline uint64_t time_key(double t)
 {
     uint64_t u;
-    t += 0.0; /* -0.0 + 0.0 == +0.0 */
     memcpy(&u, &t, sizeof u);
-    return u ^ ((uint64_t)(-(int64_t)(u >> 63)) | (UINT64_C(1) << 63));
+    uint64_t neg = (uint64_t)((int64_t)u >> 63); /* all ones for a negative number */
+    return ((u ^ neg) - neg) ^ (~neg & (UINT64_C(1) << 63));
 }
 
+/* The inverse (-0.0 comes back as +0.0). */
 static inline double key_time(uint64_t k)
 {
-    uint64_t u = k ^ (((k >> 63) - 1) | (UINT64_C(1) << 63));
+    uint64_t pos = (uint64_t)((int64_t)k >> 63); /* all ones for a positive number's key */
+    uint64_t u = ((k ^ ~pos) - ~pos) ^ (pos & (UINT64_C(1) << 63));
     double t;
     memcpy(&t, &u, sizeof t);
     return t;
@@ -483,12 +509,121 @@ static ALWAYS_INLINE void sift_down(heap_entry *heap, size_t j, heap_entry e, si
         sift_down_far(heap, j, e, last);
 }
 
+/* e into the hole at the root of a small heap, unrolled: a heap of at most
+ * five entries (twin false: the root and its four children, sentinels past
+ * the last) or one of at most TWIN_N in the twin layout (twin: below each
+ * child at most one entry, 4 places on).  The earliest child by a
+ * tournament on the four values loaded (no second load waits for its
+ * address); in the twin layout its one child, or a sentinel, moves up
+ * when before e, selected without a branch (the stores are the same
+ * either way, to addresses the selections give). */
+static ALWAYS_INLINE void sift_down_one(heap_entry *heap, heap_entry e, bool twin)
+{
+    heap_entry *c = heap + ROOT + 1;
+    uint64_t t0 = c[0].time, k0 = c[0].key, t1 = c[1].time, k1 = c[1].key;
+    uint64_t t2 = c[2].time, k2 = c[2].key, t3 = c[3].time, k3 = c[3].key;
+    uint64_t l1 = -(uint64_t)(t1 < t0 + (k1 < k0));
+    uint64_t l3 = -(uint64_t)(t3 < t2 + (k3 < k2));
+    uint64_t ta = t0 ^ ((t0 ^ t1) & l1), ka = k0 ^ ((k0 ^ k1) & l1);
+    uint64_t tb = t2 ^ ((t2 ^ t3) & l3), kb = k2 ^ ((k2 ^ k3) & l3);
+    uint64_t lb = -(uint64_t)(tb < ta + (kb < ka));
+    uint64_t tm = ta ^ ((ta ^ tb) & lb), km = ka ^ ((ka ^ kb) & lb);
+    if (!(tm < e.time + (km < e.key))) {
+        heap[ROOT] = e;
+        return;
+    }
+    heap[ROOT] = (heap_entry){tm, km};
+    uintptr_t a = (uintptr_t)c + (sizeof *heap & l1), b = (uintptr_t)(c + 2) + (sizeof *heap & l3);
+    heap_entry *m = (heap_entry *)(a ^ ((a ^ b) & lb));
+    if (!twin) {
+        *m = e;
+        return;
+    }
+    /* the twin layout's second level: the earliest child's one child (or
+     * a sentinel), moved up if before e, without a branch */
+    heap_entry *g = m + 4;
+    uint64_t tg = g->time, kg = g->key;
+    uint64_t lg = -(uint64_t)(tg < e.time + (kg < e.key));
+    *m = (heap_entry){e.time ^ ((e.time ^ tg) & lg), e.key ^ ((e.key ^ kg) & lg)};
+    *(heap_entry *)((uintptr_t)m ^ (((uintptr_t)m ^ (uintptr_t)g) & lg)) = e;
+}
+
+/* e into the hole at the root of a heap of n entries (the hole included),
+ * in its layout. */
+static ALWAYS_INLINE void root_down(heap_entry *heap, heap_entry e, size_t n)
+{
+    if (n <= 5)
+        sift_down_one(heap, e, false);
+    else if (n <= TWIN_N)
+        sift_down_one(heap, e, true);
+    else
+        sift_down(heap, ROOT, e, ROOT + n - 1);
+}
+
+/* The twin layout made a 4-ary heap's (of TWIN_N entries, no hole): the
+ * root's first child is the one with children there. */
+static void twin_to_4ary(heap_entry *heap)
+{
+    sift_down_loop(heap, ROOT + 1, heap[ROOT + 1], ROOT + TWIN_N - 1, false);
+}
+
+/* A 4-ary heap of at most TWIN_N entries given the twin layout: each of
+ * the root's children before the entry 4 places on (the first already is). */
+static void to_twin(heap_entry *heap)
+{
+    for (size_t j = ROOT + 2; j <= ROOT + 4; j++)
+        if (before(&heap[j + 4], &heap[j])) {
+            heap_entry t = heap[j];
+            heap[j] = heap[j + 4];
+            heap[j + 4] = t;
+        }
+}
+
+/* e pushed past the last of the n entries (no hole): sifted up in the
+ * layout of n + 1 entries. */
+static ALWAYS_INLINE void push_up(heap_entry *heap, heap_entry e, size_t n)
+{
+    if (n > TWIN_N) {
+        sift_up(heap, ROOT + n, e);
+        return;
+    }
+    if (n == TWIN_N) {
+        twin_to_4ary(heap);
+        sift_up(heap, ROOT + n, e);
+        return;
+    }
+    size_t j = ROOT + n;
+    if (j > ROOT + 4 && before(&e, &heap[j - 4])) { /* a child's child */
+        heap[j] = heap[j - 4];
+        j -= 4;
+    }
+    if (j > ROOT && before(&e, &heap[ROOT])) {
+        heap[j] = heap[ROOT];
+        j = ROOT;
+    }
+    heap[j] = e;
+}
+
+/* The engine's pair did not come (while fast): the slot kept for its push
+ * joins the free list. */
+static inline void end_fast(dc_eventq *q)
+{
+    if (!q->fast)
+        return;
+    q->fast = false;
+    slot_data *sd = &q->slots[q->fast_slot];
+    sd->seq = FREE_SEQ;
+    sd->eseq = NO_ENTRY;
+    sd->arg = q->free_head;
+    q->free_head = q->fast_slot;
+}
+
 /* Fills the hole a pop left at the root with the last entry, as a plain pop
  * would have. */
 static void fill_hole(dc_eventq *q)
 {
     q->hole = false;
-    q->fast = false;
+    end_fast(q);
     if (q->kept) { /* leaving it did not pay: no other push came */
         q->kept = false;
         q->keep_score -= q->keep_score > 0;
@@ -496,8 +631,10 @@ static void fill_hole(dc_eventq *q)
     size_t last = ROOT + --q->n;
     heap_entry e = q->heap[last];
     q->heap[last] = SENTINEL;
+    if (q->n == TWIN_N)
+        to_twin(q->heap); /* (the hole at the root does not matter) */
     if (q->n > 0)
-        sift_down(q->heap, ROOT, e, last - 1);
+        root_down(q->heap, e, q->n);
 }
 
 static inline void settle(dc_eventq *q)
@@ -519,7 +656,7 @@ static void compact(dc_eventq *q)
     for (size_t j = k; j < end; j++)
         heap[j] = SENTINEL;
     q->hole = false;
-    q->fast = false;
+    end_fast(q);
     q->kept = false;
     q->n = k - ROOT;
     assert(q->n <= q->live); /* the rest are in the FIFO */
@@ -528,6 +665,8 @@ static void compact(dc_eventq *q)
     size_t last = ROOT + q->n - 1;
     for (size_t j = last / 4 + 2 + 1; j-- > ROOT;)
         sift_down(heap, j, heap[j], last);
+    if (q->n <= TWIN_N)
+        to_twin(heap);
 }
 
 static int cmp_entries(const void *pa, const void *pb)
@@ -613,7 +752,7 @@ static ALWAYS_INLINE void place(dc_eventq *q, slot_data *sd, heap_entry e)
         /* a second push after a pop (kept: the first left the hole, which
          * is still open; replaced: the first filled it): leaving the hole
          * to it pays */
-        if (q->hole && q->n > KEEP_HOLE_MIN) {
+        if (q->hole && q->n > KEEP_HOLE_MIN && q->n > TWIN_N) {
             if (q->kept) {
                 q->kept = false;
                 q->keep_score += q->keep_score < 3;
@@ -621,7 +760,7 @@ static ALWAYS_INLINE void place(dc_eventq *q, slot_data *sd, heap_entry e)
             if (q->keep_score < 2) {
                 q->hole = false;
                 q->replaced = true;
-                sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
+                root_down(q->heap, e, q->n);
             } else if (!before(&q->heap[min_child(q->heap, ROOT + 1)], &e)) {
                 q->hole = false;
                 q->heap[ROOT] = e;
@@ -632,13 +771,13 @@ static ALWAYS_INLINE void place(dc_eventq *q, slot_data *sd, heap_entry e)
             }
         } else if (q->hole) {
             q->hole = false;
-            sift_down(q->heap, ROOT, e, ROOT + q->n - 1);
+            root_down(q->heap, e, q->n);
         } else {
             if (q->replaced) {
                 q->replaced = false;
                 q->keep_score += q->keep_score < 3;
             }
-            sift_up(q->heap, ROOT + q->n, e);
+            push_up(q->heap, e, q->n);
             q->n++;
         }
     }
@@ -719,9 +858,8 @@ int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
      * prefetching) */
     q->fast = false;
     q->hole = false;
-    uint32_t s = q->free_head;
+    uint32_t s = q->fast_slot;
     slot_data *sd = &q->slots[s];
-    q->free_head = (uint32_t)sd->arg;
     sd->fn = fn;
     sd->ctx = ctx;
     sd->arg = arg;
@@ -731,9 +869,14 @@ int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
     heap_entry e = {time_key(time_s), (uint64_t)seq << 32 | s};
     sd->time = e.time;
     q->live++;
-    sift_down_loop(q->heap, ROOT, e, ROOT + q->n - 1, false);
     if (handle)
         *handle = (uint64_t)sd->gen << 32 | (uint64_t)(s + 1);
+    if (q->n <= 5)
+        sift_down_one(q->heap, e, false);
+    else if (q->n <= TWIN_N)
+        sift_down_one(q->heap, e, true);
+    else
+        sift_down_loop(q->heap, ROOT, e, ROOT + q->n - 1, false);
     return DC_OK;
 }
 
@@ -749,7 +892,7 @@ static inline bool live_root(dc_eventq *q)
         if (is_live(q, &e))
             return true;
         if (keep_entry(q, &e))
-            sift_down(q->heap, ROOT, e, ROOT + q->n - 1); /* a stand-in, refiled under its event's key */
+            root_down(q->heap, e, q->n); /* a stand-in, refiled under its event's key */
         else
             q->hole = true; /* a cancelled event's entry: drop it */
     }
@@ -805,9 +948,17 @@ static inline void take_root(dc_eventq *q, dc_event *out)
         q->replaced = false;
         q->keep_score -= q->keep_score > 0;
     }
-    q->slots[s].eseq = NO_ENTRY;
-    release_slot(q, s);
-    q->fast = q->free_head == s && q->n <= KEEP_HOLE_MIN && q->next_seq != SEQ_END;
+    if (q->n <= KEEP_HOLE_MIN && q->next_seq != SEQ_END && q->slots[s].gen != GEN_RETIRED - 1) {
+        /* the engine's pair: the slot kept for the push (its old handles
+         * stale, its old entry gone: the hole) */
+        q->slots[s].gen++;
+        q->live--;
+        q->fast = true;
+        q->fast_slot = s;
+    } else {
+        q->slots[s].eseq = NO_ENTRY;
+        release_slot(q, s);
+    }
     /* The next root is one of the children (or the entry pushed next, which
      * is hot): start fetching their payloads, read by the next pop, when
      * the pool is too large to stay in the cache. */
@@ -839,7 +990,7 @@ bool dc_eventq_pop_until(dc_eventq *q, double limit_s, dc_event *out)
     /* the engine's pair: no hole (the last push filled it), the FIFO
      * empty, the root live */
     if (!q->hole && q->fifo_n == 0 && q->n > 0 && is_live(q, &q->heap[ROOT])) {
-        if (q->heap[ROOT].time > time_key(limit_s))
+        if (key_time(q->heap[ROOT].time) > limit_s) /* (the order of the keys) */
             return false;
         take_root(q, out);
         return true;
@@ -874,7 +1025,6 @@ bool dc_eventq_cancel(dc_eventq *q, dc_event_handle handle)
     if (s == NO_SLOT)
         return false;
     release_slot(q, s); /* its entry is dead from now on */
-    q->fast = false;    /* free_head is this slot now */
     if (q->n - q->hole > 2 * q->live + DEAD_MARGIN)
         compact(q);
     return true;

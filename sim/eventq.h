@@ -18,7 +18,10 @@
  * A 4-ary heap halves the depth of a binary heap; with 16-byte entries and
  * the root at index 3, a node's four children fill exactly one 64-byte cache
  * line, so sift-down costs fewer cache misses (LaMarca & Ladner, "The
- * influence of caches on the performance of heaps", 1996).
+ * influence of caches on the performance of heaps", 1996).  Up to 9
+ * entries the heap has a layout of its own (each child of the root with at
+ * most one child), so that a sift from the root is two levels without a
+ * loop or an exit that a random choice decides (see eventq.c).
  * - A push reusing a cancelled event's slot, for a time not earlier than the
  *   cancelled event's, lets that event's heap entry stand in for it (no heap
  *   work; refiled when it reaches the top): a timer pushed back again and

@@ -110,7 +110,7 @@ static bool wb_consistent(const wb_eventq *q)
         entries_known += q->slots[s].eseq == entry_seq(e);
         if (is_live(q, e) && q->slots[s].eseq != entry_seq(e))
             return false; /* a pending event's slot knows its entry */
-        size_t p = j / 4 + 2;
+        size_t p = q->n > TWIN_N ? j / 4 + 2 : j > ROOT + 4 ? j - 4 : ROOT; /* the twin layout */
         if (j > ROOT && !(q->hole && p == ROOT) && before(e, &q->heap[p]))
             return false;
     }
@@ -120,14 +120,16 @@ static bool wb_consistent(const wb_eventq *q)
     wb_holes_left += q->kept;
     /* the engine's pair: the hole and the freed slot (no entry in the heap)
      * wait for the next push, in a small heap with sequence numbers left */
-    if (q->fast && (!q->hole || q->free_head == NO_SLOT || q->slots[q->free_head].eseq != NO_ENTRY ||
-                    q->n > KEEP_HOLE_MIN || q->next_seq == SEQ_END))
+    if (q->fast && (!q->hole || q->fast_slot >= q->used || q->slots[q->fast_slot].gen == GEN_RETIRED ||
+                    q->slots[q->fast_slot].seq == FREE_SEQ || q->n > KEEP_HOLE_MIN || q->next_seq == SEQ_END))
         return false;
     wb_fast_seen += q->fast;
     if (q->keep_score > 3 || (q->kept && !q->hole) || (q->kept && q->replaced))
         return false;
     size_t pending = 0, nfree = 0, nretired = 0;
     for (size_t s = 0; s < q->used; s++) {
+        if (q->fast && s == q->fast_slot)
+            continue; /* kept for the engine's push: neither pending nor free, no entry */
         pending += q->slots[s].seq != FREE_SEQ;
         nretired += q->slots[s].gen == GEN_RETIRED;
         slots_with_entry += q->slots[s].eseq != NO_ENTRY;
@@ -138,7 +140,7 @@ static bool wb_consistent(const wb_eventq *q)
     for (uint32_t s = q->free_head; s != NO_SLOT; s = (uint32_t)q->slots[s].arg)
         if (s >= q->used || q->slots[s].seq != FREE_SEQ || ++nfree > q->used)
             return false;
-    return live_entries == q->live && pending == q->live && q->live + nfree + nretired == q->used;
+    return live_entries == q->live && pending == q->live && q->live + nfree + nretired + q->fast == q->used;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -454,6 +456,91 @@ static void test_random_reference_whitebox(void)
     CU_ASSERT(wb_standins_seen > 1000);
     CU_ASSERT(wb_holes_left > 100);
     CU_ASSERT(wb_fast_seen > 100);
+}
+
+/* Small heaps: the twin layout (at most TWIN_N entries) and the 4-ary one
+ * crossed both ways, the engine's pair (a pop, then pushes) with its kept
+ * slot, holes, cancels and peeks, against the reference at every step and
+ * with every invariant checked.  The size walks between 0 and 16. */
+static void test_small_heaps(void)
+{
+    wb_eventq *q = wb_eventq_create(0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    reference ref = {malloc(64 * sizeof(ref_event)), 0, 64};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ref.ev);
+    issued iss[64] = {{0}};
+    size_t niss = 0, errors = 0, ups = 0, downs = 0, fast_pushes = 0, fast_ended = 0, standins = 0;
+    uint64_t rng = 99, next_id = 1, order = 0;
+    bool was_twin = true;
+    wb_standins_seen = 0;
+    for (size_t op = 0; op < 60000 && errors == 0; op++) {
+        size_t target = (op / 500) % 2 ? 14 : 3; /* grow past the twin layout, shrink into it */
+        double u = uniform01(&rng);
+        int pushes = 0;
+        bool fast_before = q->fast;
+        if (u < 0.5 && ref.n > 0) { /* a pop: the engine's pair when pushes follow */
+            dc_event ev;
+            if (!wb_eventq_pop_until(q, INFINITY, &ev)) {
+                errors++;
+                break;
+            }
+            size_t m = ref_min(&ref);
+            if (ev.time_s != ref.ev[m].t || ev.arg != ref.ev[m].id || ev.fn != fn_of(ref.ev[m].id))
+                errors++;
+            ref_remove(&ref, m);
+            pushes = ref.n < target ? 1 + (int)below(&rng, 2) : (int)below(&rng, 2);
+            if (below(&rng, 10) == 0 && niss > 0) { /* a cancel between the pop and its push */
+                issued *c = &iss[below(&rng, niss < 64 ? niss : 64)];
+                size_t i = ref_find(&ref, c->id);
+                if (wb_eventq_cancel(q, c->h) != (i != SIZE_MAX))
+                    errors++;
+                if (i != SIZE_MAX)
+                    ref_remove(&ref, i);
+            }
+        } else if (u < 0.8) {
+            pushes = ref.n < target ? 1 : (int)below(&rng, 2);
+        } else if (u < 0.9 && niss > 0) {
+            issued *c = &iss[below(&rng, niss < 64 ? niss : 64)];
+            size_t i = ref_find(&ref, c->id);
+            if (wb_eventq_cancel(q, c->h) != (i != SIZE_MAX))
+                errors++;
+            if (i != SIZE_MAX)
+                ref_remove(&ref, i);
+            fast_ended += fast_before && !q->fast;
+        } else {
+            double want = ref.n ? ref.ev[ref_min(&ref)].t : INFINITY;
+            if (wb_eventq_peek_time(q) != want)
+                errors++;
+            fast_ended += fast_before && !q->fast;
+        }
+        for (int k = 0; k < pushes && ref.n < DC_EVENTQ_MAX_SLOTS; k++) {
+            uint64_t id = next_id++;
+            double t = random_time(&rng);
+            dc_event_handle h;
+            fast_pushes += q->fast;
+            if (wb_eventq_push(q, t, fn_of(id), ctx_of(id), id, &h) != DC_OK) {
+                errors++;
+                break;
+            }
+            ref.ev[ref.n++] = (ref_event){t, order++, id};
+            iss[niss++ % 64] = (issued){h, id};
+        }
+        if (wb_eventq_size(q) != ref.n || !wb_consistent(q))
+            errors++;
+        bool twin = q->n <= TWIN_N;
+        ups += was_twin && !twin;
+        downs += !was_twin && twin;
+        was_twin = twin;
+    }
+    standins = wb_standins_seen;
+    CU_ASSERT_EQUAL(errors, 0);
+    CU_ASSERT(ups > 50);
+    CU_ASSERT(downs > 50);
+    CU_ASSERT(fast_pushes > 2000);
+    CU_ASSERT(fast_ended > 100);
+    CU_ASSERT(standins > 100);
+    wb_eventq_destroy(q);
+    free(ref.ev);
 }
 
 /* Many pushes, then pops of everything, against a sorted copy. */
@@ -1143,6 +1230,7 @@ static int register_suites(void)
     DC_TEST_SUITE("eventq",
                   {"random operations vs reference (200k ops)", test_random_reference},
                   {"random operations vs reference, white-box copy", test_random_reference_whitebox},
+                  {"small heaps: the twin layout crossed both ways, the engine's pair", test_small_heaps},
                   {"100k pushes drain in sorted order", test_sorted_drain},
                   {"FIFO on equal times", test_fifo_equal_times},
                   {"FIFO across sequence renumbering", test_fifo_across_renumbering},
