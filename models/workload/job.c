@@ -2775,11 +2775,21 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
         interrupts += t->n_interruptions;
         job_free(tmp);
     }
-    bool in_order = true; /* a replay without queueing: no sort */
-    for (size_t i = 1; waits && i < n_started && in_order; i++)
-        in_order = !(waits[i] < waits[i - 1]);
-    if (waits && !in_order)
-        dc_jobstats_sort(waits, n_started);
+    /* the started jobs' waits sorted once, for the median here and the
+     * size classes', pools' and percentiles' of dc_jobstats_summarise_by
+     * (the same started jobs: n_started of them) */
+    dc_jobstat_wait *by = acct ? malloc((n_acct + 1) * sizeof *by) : NULL;
+    size_t n_by = by ? dc_jobstats_by_wait(acct, n_acct, by) : 0;
+    if (by && waits) {
+        for (size_t i = 0; i < n_by; i++)
+            waits[i] = by[i].wait_s;
+    } else {
+        bool in_order = true; /* a replay without queueing: no sort */
+        for (size_t i = 1; waits && i < n_started && in_order; i++)
+            in_order = !(waits[i] < waits[i - 1]);
+        if (waits && !in_order)
+            dc_jobstats_sort(waits, n_started);
+    }
     dc_summary_set(s, "jobs.submitted", (double)n_submitted, "", "jobs submitted within the run");
     dc_summary_set(s, "jobs.started", (double)n_started, "", "jobs that got their nodes at least once");
     dc_summary_set(s, "jobs.completed", (double)n_completed, "", "jobs that finished their work");
@@ -2813,9 +2823,11 @@ static void stream_summary(jobs_model *m, dc_sim *sim)
     for (int p = 0; pool_names && p < n_pools; p++)
         pool_names[p] = dc_sched_pool_name(sched, p);
     dc_error aerr = {0};
-    if (!acct || !pool_names || dc_jobstats_summarise(s, acct, n_acct, pool_names, n_pools, &aerr) != DC_OK)
+    if (!acct || !by || !pool_names
+        || dc_jobstats_summarise_by(s, acct, n_acct, by, n_by, pool_names, n_pools, &aerr) != DC_OK)
         dc_sim_fail(sim, DC_ENOMEM, "out of memory summing the jobs");
     free(pool_names);
+    free(by);
     free(acct);
     for (int k = 0; k < DC_JOB_KINDS; k++) {
         if (!by_kind[k])

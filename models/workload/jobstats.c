@@ -44,11 +44,7 @@ typedef struct group_stats {
     double wait_sum_s, gpu_s;
 } group_stats;
 
-/* A started row's wait, and the row. */
-typedef struct wait_of {
-    double wait_s;
-    size_t row;
-} wait_of;
+typedef dc_jobstat_wait wait_of;
 
 static int cmp_wait(const void *a, const void *b)
 {
@@ -121,7 +117,7 @@ static void sort_waits(wait_of *v, size_t n)
 /* The started rows among rows[0..n) by wait, into by (k of them): sorted
  * once (and not at all when already in order), each group's waits then
  * taken from it in order. */
-static size_t started_waits(const dc_jobstat_row *rows, size_t n, wait_of *by)
+size_t dc_jobstats_by_wait(const dc_jobstat_row *rows, size_t n, wait_of *by)
 {
     size_t k = 0;
     bool sorted = true;
@@ -146,40 +142,66 @@ static void put(dc_summary *s, const char *prefix, const char *name, const char 
 int dc_jobstats_summarise(dc_summary *s, dc_jobstat_row *rows, size_t n, const char *const *pool_names,
                           int n_pools, dc_error *err)
 {
-    double *w = malloc((n + 1) * sizeof *w);
     wait_of *by = malloc((n + 1) * sizeof *by);
-    if (!w || !by) {
+    if (!by)
+        return dc_error_set(err, DC_ENOMEM, "out of memory summing the jobs");
+    size_t k = dc_jobstats_by_wait(rows, n, by);
+    int rc = dc_jobstats_summarise_by(s, rows, n, by, k, pool_names, n_pools, err);
+    free(by);
+    return rc;
+}
+
+int dc_jobstats_summarise_by(dc_summary *s, dc_jobstat_row *rows, size_t n, const wait_of *by, size_t k,
+                             const char *const *pool_names, int n_pools, dc_error *err)
+{
+    double *w = malloc((n + 1) * sizeof *w);
+    signed char *cls = malloc(n + 1); /* each row's size class */
+    if (!w || !cls) {
         free(w);
-        free(by);
+        free(cls);
         return dc_error_set(err, DC_ENOMEM, "out of memory summing the jobs");
     }
     /* over all jobs */
-    size_t k = started_waits(rows, n, by);
     for (size_t i = 0; i < k; i++)
         w[i] = by[i].wait_s;
     dc_summary_set(s, "jobs.wait_p90_h", dc_jobstats_quantile(w, k, 0.90) / 3600.0, "h",
                    "90th percentile wait of the jobs that started");
     dc_summary_set(s, "jobs.wait_p99_h", dc_jobstats_quantile(w, k, 0.99) / 3600.0, "h",
                    "99th percentile wait of the jobs that started");
-    /* by size class */
+    /* by size class: one pass over the rows for the sums (each class's in
+     * row order, as always), one over the sorted waits for each class's
+     * waits in order (each class a segment of w) */
+    double sum[DC_JOBSTAT_SIZES] = {0};
+    size_t n_c[DC_JOBSTAT_SIZES] = {0}, at[DC_JOBSTAT_SIZES];
+    for (size_t i = 0; i < n; i++) {
+        int c = dc_jobstat_size_class(rows[i].gpus);
+        cls[i] = (signed char)c;
+        if (rows[i].started && c >= 0) {
+            sum[c] += rows[i].wait_s;
+            n_c[c]++;
+        }
+    }
+    for (int c = 0, from = 0; c < DC_JOBSTAT_SIZES; from += (int)n_c[c], c++)
+        at[c] = (size_t)from;
+    for (size_t i = 0; i < k; i++) {
+        int c = cls[by[i].row];
+        if (c >= 0)
+            w[at[c]++] = by[i].wait_s;
+    }
     for (int c = 0; c < DC_JOBSTAT_SIZES; c++) {
-        size_t m = 0;
-        double sum = 0; /* in row order, as always */
-        for (size_t i = 0; i < n; i++)
-            if (rows[i].started && dc_jobstat_size_class(rows[i].gpus) == c)
-                sum += rows[i].wait_s;
-        for (size_t i = 0; i < k; i++)
-            if (dc_jobstat_size_class(rows[by[i].row].gpus) == c)
-                w[m++] = by[i].wait_s;
+        const double *wc = w + (at[c] - n_c[c]);
         const char *nm = dc_jobstat_size_names[c];
-        put(s, "jobs", nm, "jobs", (double)m, "", "jobs of this size class (GPUs asked) that started");
-        put(s, "jobs", nm, "wait_mean_h", m ? sum / (double)m / 3600.0 : NAN, "h", "mean wait of this size class");
-        put(s, "jobs", nm, "wait_p50_h", dc_jobstats_quantile(w, m, 0.5) / 3600.0, "h", "median wait of this size class");
-        put(s, "jobs", nm, "wait_p90_h", dc_jobstats_quantile(w, m, 0.9) / 3600.0, "h",
+        put(s, "jobs", nm, "jobs", (double)n_c[c], "", "jobs of this size class (GPUs asked) that started");
+        put(s, "jobs", nm, "wait_mean_h", n_c[c] ? sum[c] / (double)n_c[c] / 3600.0 : NAN, "h",
+            "mean wait of this size class");
+        put(s, "jobs", nm, "wait_p50_h", dc_jobstats_quantile(wc, n_c[c], 0.5) / 3600.0, "h",
+            "median wait of this size class");
+        put(s, "jobs", nm, "wait_p90_h", dc_jobstats_quantile(wc, n_c[c], 0.9) / 3600.0, "h",
             "90th percentile wait of this size class");
-        put(s, "jobs", nm, "wait_p99_h", dc_jobstats_quantile(w, m, 0.99) / 3600.0, "h",
+        put(s, "jobs", nm, "wait_p99_h", dc_jobstats_quantile(wc, n_c[c], 0.99) / 3600.0, "h",
             "99th percentile wait of this size class");
     }
+    free(cls);
     /* by pool: one pass per pool over the rows (pools are few) */
     for (int p = 0; p < n_pools; p++) {
         group_stats g = {0};
@@ -231,6 +253,5 @@ int dc_jobstats_summarise(dc_summary *s, dc_jobstat_row *rows, size_t n, const c
         }
     }
     free(w);
-    free(by);
     return DC_OK;
 }

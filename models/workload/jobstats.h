@@ -52,6 +52,21 @@ int dc_jobstat_size_class(uint32_t gpus);
 int dc_jobstats_summarise(dc_summary *s, dc_jobstat_row *rows, size_t n, const char *const *pool_names,
                           int n_pools, dc_error *err);
 
+/* A started row's wait, and the row. */
+typedef struct dc_jobstat_wait {
+    double wait_s;
+    size_t row;
+} dc_jobstat_wait;
+/* The started rows among rows[0..n) by wait into by (room for n; stable:
+ * equal waits in row order; no sort when they come in order); returns
+ * their count.  A caller that needs the sorted waits itself (the job
+ * model's overall median) takes them from by and gives by to
+ * dc_jobstats_summarise_by, which is dc_jobstats_summarise without its
+ * sort. */
+size_t dc_jobstats_by_wait(const dc_jobstat_row *rows, size_t n, dc_jobstat_wait *by);
+int dc_jobstats_summarise_by(dc_summary *s, dc_jobstat_row *rows, size_t n, const dc_jobstat_wait *by, size_t k,
+                             const char *const *pool_names, int n_pools, dc_error *err);
+
 /* Sorts v ascending (the order of qsort with a < comparison). */
 void dc_jobstats_sort(double *v, size_t n);
 /* Type-7 quantile q of the n sorted values v (NaN when n = 0). */
