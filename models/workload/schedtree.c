@@ -7,7 +7,8 @@
 #include <string.h>
 
 /* The heap priority of handle h: splitmix64 (Steele et al. 2014), fixed so
- * that the tree's shape is the same on every run. */
+ * that the tree's shape is the same on every run; computed once at the
+ * insert and kept in the node. */
 static uint64_t prio(int h)
 {
     uint64_t z = (uint64_t)h + 0x9e3779b97f4a7c15u;
@@ -83,7 +84,7 @@ static int merge(dc_stree *t, int a, int b)
     if (b < 0)
         return a;
     t->work++;
-    if (prio(a) > prio(b)) {
+    if (t->n[a].prio > t->n[b].prio) {
         t->n[a].r = merge(t, t->n[a].r, b);
         pull(t, a);
         return a;
@@ -102,7 +103,7 @@ static int merge(dc_stree *t, int a, int b)
  * split and the two merges. */
 static int insert_at(dc_stree *t, int x, int h, uint64_t ph)
 {
-    if (x < 0 || prio(x) < ph) {
+    if (x < 0 || t->n[x].prio < ph) {
         dc_stree_node *v = &t->n[h];
         int l, r;
         split(t, x, h, false, &l, &r);
@@ -142,8 +143,9 @@ int dc_stree_insert(dc_stree *t, int h, uint32_t nodes, double est_s)
         t->n = g;
         t->cap = nc;
     }
-    t->n[h] = (dc_stree_node){.l = -1, .r = -1, .nodes = nodes, .est_s = est_s, .in = true};
-    t->root = insert_at(t, t->root, h, prio(h));
+    uint64_t ph = prio(h);
+    t->n[h] = (dc_stree_node){.l = -1, .r = -1, .prio = ph, .nodes = nodes, .est_s = est_s, .in = true};
+    t->root = insert_at(t, t->root, h, ph);
     t->count++;
     return 0;
 }

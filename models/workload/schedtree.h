@@ -30,6 +30,7 @@ typedef bool (*dc_stree_before)(const void *ctx, int a, int b);
 
 typedef struct dc_stree_node {
     int l, r;
+    uint64_t prio; /* its heap priority (schedtree.c's prio of its handle), kept */
     uint32_t nodes, min_nodes;
     uint64_t sum_nodes;
     double est_s, min_est_s;
