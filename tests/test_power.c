@@ -1726,8 +1726,63 @@ static bool same_strtod(const char *t)
     return memcmp(&a, &b, sizeof a) == 0 && e1 == e2;
 }
 
+/* The same strings as fields of one CSV (dc_csv_number reads a field's
+ * digits eight at a time, from the reader's padded buffer): each accepted
+ * exactly when strtod takes the whole string to a finite value, with its
+ * value bit for bit. */
+typedef struct numbers_text {
+    char *text;
+    size_t len, cap, n;
+} numbers_text;
+
+static void numbers_add(numbers_text *b, const char *t)
+{
+    size_t n = strlen(t);
+    if (!n || n >= 96 || strchr(t, ' ') || b->len + n + 2 > b->cap)
+        return; /* (a blank line is no row, a blank the reader's to cut) */
+    memcpy(b->text + b->len, t, n);
+    b->len += n;
+    b->text[b->len++] = '\n';
+    b->n++;
+}
+
+static int numbers_check(const numbers_text *b)
+{
+    dc_csv *csv = NULL;
+    dc_error err = {0};
+    CU_ASSERT_EQUAL_FATAL(dc_csv_read_string(b->text, b->len, "n.csv", &csv, &err), DC_OK);
+    CU_ASSERT_EQUAL(dc_csv_row_count(csv), b->n - 1);
+    int bad = 0;
+    const char *line = (const char *)memchr(b->text, '\n', b->len) + 1; /* (past the header) */
+    char t[96];
+    for (size_t r = 0; r < dc_csv_row_count(csv); r++) {
+        /* the row's own text, not the field as the reader cut it */
+        const char *nl = memchr(line, '\n', (size_t)(b->text + b->len - line));
+        size_t n = (size_t)(nl - line);
+        memcpy(t, line, n);
+        t[n] = '\0';
+        line = nl + 1;
+        if (strcmp(dc_csv_cell(csv, r, 0), t) != 0 && bad++ < 5)
+            fprintf(stderr, "field %zu is \"%s\", not \"%s\"\n", r, dc_csv_cell(csv, r, 0), t);
+        char *e = NULL;
+        double want = strtod(t, &e), got = NAN;
+        bool ok = t[0] && *e == '\0' && isfinite(want);
+        int rc = dc_csv_number(csv, r, 0, &got, &err);
+        if ((rc == DC_OK) != ok || (ok && memcmp(&want, &got, sizeof got) != 0)) {
+            if (bad++ < 5)
+                fprintf(stderr, "dc_csv_number differs on \"%s\"\n", t);
+        }
+    }
+    dc_csv_destroy(csv);
+    return bad;
+}
+
 static void test_csv_strtod(void)
 {
+    numbers_text nb = {.cap = (size_t)64 << 20};
+    nb.text = malloc(nb.cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nb.text);
+    numbers_add(&nb, "v");
     const char *known[] = {"0", "-0", "+0", "0.1", "1e22", "1e23", "9007199254740992", "9007199254740993",
                            "123456789012345678", "1.7976931348623157e308", "4.9e-324", "1e-22", "1e-23",
                            "3.14159", ".5", "5.", ".", "-", "1e", "1e+", "1e-5x", "0x1p3", "inf", "nan", " 1",
@@ -1780,6 +1835,7 @@ static void test_csv_strtod(void)
             if (bad++ < 5)
                 fprintf(stderr, "dc_csv_strtod differs on \"%s\"\n", t);
         }
+        numbers_add(&nb, t);
     }
     CU_ASSERT_EQUAL(bad, 0);
     /* doubles printed as programs print them (%.15g to %.19g, %.17e: the
@@ -1794,8 +1850,14 @@ static void test_csv_strtod(void)
             snprintf(t, sizeof t, "%.*g", 15 + round % 6, v);
         if (!same_strtod(t) && bad++ < 5)
             fprintf(stderr, "dc_csv_strtod differs on \"%s\"\n", t);
+        numbers_add(&nb, t);
     }
     CU_ASSERT_EQUAL(bad, 0);
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        numbers_add(&nb, known[i]);
+    CU_ASSERT(nb.n > 550000);
+    CU_ASSERT_EQUAL(numbers_check(&nb), 0);
+    free(nb.text);
 }
 
 /* dc_csv_strtod's integer path where its remainder decides (sim/csv.c
