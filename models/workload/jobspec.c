@@ -98,22 +98,27 @@ void dc_jobspec_copy_name(char *dst, size_t n, const char *src)
     dst[len] = '\0';
 }
 
-/* "PREFIX-k" with the prefix cut to 24 characters, as "%.24s-%zu" (a
- * name per trace row or stream job, without snprintf's cost). */
-static void number_name(char *dst, size_t n, const char *prefix, size_t k)
+/* A name per trace row or stream job: "PREFIX-k" with the prefix cut to
+ * 24 characters, as "%.24s-%zu".  The spec is a copy of its group's
+ * template, whose name is the prefix: its first plen = strnlen(prefix, 24)
+ * characters are in place already, so only "-k" is written after them
+ * (no snprintf, no copy of the prefix per row). */
+enum { NAME_PREFIX_MAX = 24 };
+_Static_assert(sizeof ((dc_job_spec *)0)->name >= NAME_PREFIX_MAX + 1 + 20 + 1, "a numbered name fits");
+
+static void number_suffix(char *name, size_t plen, size_t k)
 {
-    char buf[24 + 1 + 20 + 1], digits[20];
-    size_t len = strnlen(prefix, 24), nd = 0;
-    memcpy(buf, prefix, len);
-    buf[len++] = '-';
+    char digits[20];
+    size_t nd = 0;
     do {
         digits[nd++] = (char)('0' + k % 10);
         k /= 10;
     } while (k > 0);
+    char *p = name + plen;
+    *p++ = '-';
     while (nd > 0)
-        buf[len++] = digits[--nd];
-    buf[len] = '\0';
-    dc_jobspec_copy_name(dst, n, buf);
+        *p++ = digits[--nd];
+    *p = '\0';
 }
 
 /* The specs read so far; with each set, given to it SPILL_SPECS at a time
@@ -314,6 +319,7 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
     dc_job_spec tmpl;
     common(g, &tmpl);
     dc_jobspec_copy_name(tmpl.trace_file, sizeof tmpl.trace_file, dc_csv_name(csv));
+    size_t plen = strnlen(tmpl.name, NAME_PREFIX_MAX);
     double last = 0;
     for (size_t r = 0; rc == DC_OK && r < rows; r++) {
         double arr, nodes, work, prio;
@@ -369,7 +375,7 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
             break;
         }
         *t = tmpl;
-        number_name(t->name, sizeof t->name, tmpl.name, r);
+        number_suffix(t->name, plen, r);
         t->submit_s = arr * 3600.0;
         if (in_gpus)
             dc_jobspec_set_gpus(t, (uint32_t)nodes, gpn);
@@ -379,8 +385,14 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
         t->priority = (int)prio;
         t->min_nodes = (uint32_t)floor_of[0];
         t->min_gpus = (uint32_t)floor_of[1];
-        dc_jobspec_copy_name(t->pool, sizeof t->pool, pool);
-        dc_jobspec_copy_name(t->user, sizeof t->user, user);
+        if (*pool) /* (checked above: it fits) */
+            dc_jobspec_copy_name(t->pool, sizeof t->pool, pool);
+        else
+            t->pool[0] = '\0';
+        if (*user)
+            dc_jobspec_copy_name(t->user, sizeof t->user, user);
+        else
+            t->user[0] = '\0';
         if (*kind)
             t->kind = (dc_job_kind)dc_job_kind_parse(kind);
         t->trace_line = (int)dc_csv_line(csv, r);
@@ -439,6 +451,7 @@ static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *
             sizes[ns++] = (uint32_t)p;
     if (ns == 0)
         sizes[ns++] = (uint32_t)nmin;
+    size_t plen = strnlen(tmpl.name, NAME_PREFIX_MAX);
     char name[96];
     snprintf(name, sizeof name, "jobs.%s.arrivals", tmpl.name);
     gsl_rng *ra = dc_sim_rng(sim, name);
@@ -464,7 +477,7 @@ static int generate(const dc_scenario *sc, dc_sim *sim, const config_setting_t *
         if (!j)
             return dc_error_set(err, DC_ENOMEM, "out of memory generating jobs");
         *j = tmpl;
-        number_name(j->name, sizeof j->name, tmpl.name, (size_t)k);
+        number_suffix(j->name, plen, (size_t)k);
         j->submit_s = t;
         uint32_t size = sizes[gsl_rng_uniform_int(rs, (unsigned long)ns)];
         if (in_gpus) {
