@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfgget.h"
 #include "cluster.h"
 #include "thermal_aging.h"
 #include "dist.h"
@@ -632,7 +633,7 @@ static void on_unit_repaired(dc_sim *sim, void *ctx, uint64_t unit)
 /* A float key that may be "auto" (then def). */
 static double auto_float(const config_setting_t *g, const char *key, double def)
 {
-    config_setting_t *s = config_setting_get_member(g, key);
+    config_setting_t *s = dc_cfg_member(g, key);
     if (!s || config_setting_type(s) == CONFIG_TYPE_STRING)
         return def;
     return config_setting_get_float(s);
@@ -655,15 +656,15 @@ static int cooling_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
         return aging_rc;
     m->env = dc_environment_of(sim);
     const char *type = "liquid";
-    config_setting_lookup_string(g, "type", &type);
+    dc_cfg_lookup_string(g, "type", &type);
     const struct type_defaults *d = &type_defaults[LIQUID];
     for (size_t i = 0; i < sizeof type_defaults / sizeof type_defaults[0]; i++)
         if (strcmp(type, type_defaults[i].name) == 0)
             d = &type_defaults[i];
     double cap_kw = 0;
-    config_setting_lookup_float(g, "capacity_kw", &cap_kw);
+    dc_cfg_lookup_float(g, "capacity_kw", &cap_kw);
     m->capacity_w = cap_kw * 1e3;
-    config_setting_lookup_int(g, "units", &m->units);
+    dc_cfg_lookup_int(g, "units", &m->units);
     m->up = m->units;
     m->supply_c = auto_float(g, "supply_c", d->supply);
     m->rise_c = auto_float(g, "rise_c", d->rise);
@@ -684,20 +685,20 @@ static int cooling_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     m->capacitance = m->capacity_w / m->rise_c * m->tau_s;
 
     if (!(m->throttle_c > m->supply_c))
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "throttle_c"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "throttle_c"), err,
                                     "the throttle temperature (%g C) must be above the supply temperature (%g C)",
                                     m->throttle_c, m->supply_c);
     if (!(m->shutdown_c > m->throttle_c))
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "shutdown_c"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "shutdown_c"), err,
                                     "the shutdown temperature (%g C) must be above the throttle temperature (%g C)",
                                     m->shutdown_c, m->throttle_c);
     if (!(m->resume_c > m->supply_c && m->resume_c < m->throttle_c))
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "resume_c"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "resume_c"), err,
                                     "the resume temperature (%g C) must lie between supply_c (%g C) and throttle_c (%g C)",
                                     m->resume_c, m->supply_c, m->throttle_c);
 
-    config_setting_t *fg = config_setting_get_member(g, "failure");
-    config_setting_t *rg = config_setting_get_member(g, "repair");
+    config_setting_t *fg = dc_cfg_member(g, "failure");
+    config_setting_t *rg = dc_cfg_member(g, "repair");
     if (fg) {
         if (!rg)
             return dc_scenario_error_at(sc, fg, err, "cooling units that fail need a repair law (cooling.repair)");

@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfgget.h"
 #include "cluster.h"
 #include "environment.h"
 #include "powercap.h"
@@ -1627,20 +1628,20 @@ static double get_float(const config_setting_t *g, const char *key, double def)
 {
     double v = def;
     if (g)
-        config_setting_lookup_float(g, key, &v);
+        dc_cfg_lookup_float(g, key, &v);
     return v;
 }
 
 static int check_gpu(dc_power *p, const dc_scenario *sc, config_setting_t *g, dc_error *err)
 {
     if (!(p->gpu.idle_w < p->gpu.peak_w))
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "idle_w"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "idle_w"), err,
                                     "idle_w (%g W) must be below peak_w (%g W)", p->gpu.idle_w, p->gpu.peak_w);
     if (!(p->gpu.min_cap_w > p->gpu.idle_w && p->gpu.min_cap_w <= p->gpu.peak_w))
-        return dc_scenario_error_at(sc, config_setting_get_member(g, "min_cap_w"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, "min_cap_w"), err,
                                     "min_cap_w must lie above idle_w (%g W) and at most peak_w (%g W) (got %g W)",
                                     p->gpu.idle_w, p->gpu.peak_w, p->gpu.min_cap_w);
-    config_setting_t *cap = g ? config_setting_get_member(g, "cap_w") : NULL;
+    config_setting_t *cap = g ? dc_cfg_member(g, "cap_w") : NULL;
     if (cap && (p->gpu_cap_w < p->gpu.min_cap_w || p->gpu_cap_w > p->gpu.peak_w))
         return dc_scenario_error_at(sc, cap, err, "a GPU power cap must lie in [min_cap_w, peak_w] = [%g, %g] W (got %g W)",
                                     p->gpu.min_cap_w, p->gpu.peak_w, p->gpu_cap_w);
@@ -1714,9 +1715,9 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
         return DC_OK;
     p->enabled = true;
     p->c = dc_cluster_of(sim);
-    config_setting_t *gg = config_setting_get_member(g, "gpu");
-    config_setting_t *ng = config_setting_get_member(g, "node");
-    config_setting_t *wg = config_setting_get_member(g, "network");
+    config_setting_t *gg = dc_cfg_member(g, "gpu");
+    config_setting_t *ng = dc_cfg_member(g, "node");
+    config_setting_t *wg = dc_cfg_member(g, "network");
     p->gpu.idle_w = get_float(gg, "idle_w", 70);
     p->gpu.peak_w = get_float(gg, "peak_w", 700);
     p->gpu.min_cap_w = get_float(gg, "min_cap_w", 200);
@@ -1751,9 +1752,9 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     p->host_idle_w = get_float(ng, "host_idle_w", 1000);
     int switches = 0;
     if (wg)
-        config_setting_lookup_int(wg, "switches", &switches);
+        dc_cfg_lookup_int(wg, "switches", &switches);
     p->network_w = switches * get_float(wg, "switch_w", 750);
-    config_setting_t *st = config_setting_get_member(g, "storage");
+    config_setting_t *st = dc_cfg_member(g, "storage");
     for (int i = 0; st && i < config_setting_length(st); i++) {
         config_setting_t *t = config_setting_get_elem(st, (unsigned)i);
         double idle = get_float(t, "idle_kw", 0);
@@ -1762,7 +1763,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     }
     p->eta = get_float(g, "ups_efficiency", 0.96) * get_float(g, "pdu_efficiency", 0.99);
     const char *policy = "throttle";
-    config_setting_lookup_string(g, "cap_policy", &policy);
+    dc_cfg_lookup_string(g, "cap_policy", &policy);
     p->hold = strcmp(policy, "hold") == 0;
 
     /* Caps the lowest limits cannot meet are refused now, not mid-run. */
@@ -1770,7 +1771,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     double static_cap = p->gpu_cap_w;
     p->rack_gpu_cap_w = INFINITY;
     p->rack_node_w = INFINITY;
-    config_setting_t *rack = config_setting_get_member(g, "rack_cap_kw");
+    config_setting_t *rack = dc_cfg_member(g, "rack_cap_kw");
     size_t n_types = dc_cluster_type_count(p->c);
     if (rack && n_types > 1) { /* each type after its own host_w */
         double per_node = p->rack_node_w = config_setting_get_float(rack) * 1e3 / npr;
@@ -1796,7 +1797,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
         static_cap = fmin(static_cap, p->rack_gpu_cap_w);
     }
     p->site_cap_w = INFINITY;
-    config_setting_t *site = config_setting_get_member(g, "site_cap_mw");
+    config_setting_t *site = dc_cfg_member(g, "site_cap_mw");
     if (site) {
         p->site_cap_w = config_setting_get_float(site) * 1e6;
         double worst = site_floor_w(p, static_cap) + p->network_w + fmax(p->storage_active_w, p->storage_idle_w);
@@ -1806,7 +1807,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
                                         p->site_cap_w / 1e6, worst / 1e6);
     }
 
-    config_setting_t *is = config_setting_get_member(g, "idle_shutdown");
+    config_setting_t *is = dc_cfg_member(g, "idle_shutdown");
     if (is) {
         p->idle_shutdown = true;
         p->off_after_s = get_float(is, "after_s", 3600);
