@@ -975,23 +975,32 @@ static bool signal_pending(pid_t pid, int sig)
     return pending;
 }
 
+/* The state letter of process pid in /proc/PID/stat ('R', 'S', 'Z'...),
+ * or 0 when it cannot be read (no such process). */
+static char process_state(pid_t pid)
+{
+    char path[64], st[256];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "r");
+    char state = 0;
+    if (f) {
+        if (fgets(st, sizeof st, f)) {
+            const char *rp = strrchr(st, ')');
+            state = rp && rp[1] ? rp[2] : 0;
+        }
+        fclose(f);
+    }
+    return state;
+}
+
 /* Whether process pid has a descriptor open on a file of dir (its
  * /proc/PID/fd links: "DIR/NAME", or "DIR/#INODE (deleted)" for an
  * O_TMPFILE); *gone when the process has exited (or is a zombie). */
 static bool has_fd_in(pid_t pid, const char *dir, bool *gone)
 {
-    char path[64], target[1024], st[64];
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-    FILE *f = fopen(path, "r");
-    char state = 'Z';
-    if (f) {
-        if (fgets(st, sizeof st, f)) {
-            const char *rp = strrchr(st, ')');
-            state = rp && rp[1] ? rp[2] : 'Z';
-        }
-        fclose(f);
-    }
-    *gone = state == 'Z' || state == 'X';
+    char path[64], target[1024];
+    char state = process_state(pid);
+    *gone = state == 0 || state == 'Z' || state == 'X';
     snprintf(path, sizeof path, "/proc/%ld/fd", (long)pid);
     DIR *d = opendir(path);
     bool found = false;
@@ -1215,17 +1224,7 @@ static bool process_gone(pid_t pid)
     for (int i = 0; i < 2000; i++) {
         if (kill(pid, 0) != 0 && errno == ESRCH)
             return true;
-        char path[64], st[256];
-        snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-        FILE *f = fopen(path, "r");
-        char state = '?';
-        if (f) {
-            if (fgets(st, sizeof st, f)) {
-                const char *rp = strrchr(st, ')');
-                state = rp && rp[1] ? rp[2] : '?';
-            }
-            fclose(f);
-        }
+        char state = process_state(pid);
         if (state == 'Z' || state == 'X')
             return true;
         nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
