@@ -312,9 +312,32 @@ void dc_cluster_set_job_phase(dc_cluster *c, int32_t job, dc_job_phase phase)
 {
     if (c->jobs[job].phase == phase)
         return;
+    dc_job_phase was = c->jobs[job].phase;
     c->jobs[job].phase = phase;
     dc_job_event ev = {job};
-    dc_sim_publish(c->sim, c->sig_job_phase, &ev);
+    dc_sim_publish_kind(c->sim, c->sig_job_phase, DC_JOB_EDGE(was, phase), &ev);
+}
+
+_Static_assert(DC_JOB_PHASES * DC_JOB_PHASES <= 64, "a phase edge is a signal kind (0..63)");
+
+uint64_t dc_job_edges_into(unsigned phases)
+{
+    uint64_t m = 0;
+    for (unsigned from = 0; from < DC_JOB_PHASES; from++)
+        for (unsigned to = 0; to < DC_JOB_PHASES; to++)
+            if (phases >> to & 1u)
+                m |= UINT64_C(1) << DC_JOB_EDGE(from, to);
+    return m;
+}
+
+uint64_t dc_job_edges_touching(unsigned phases)
+{
+    uint64_t m = 0;
+    for (unsigned from = 0; from < DC_JOB_PHASES; from++)
+        for (unsigned to = 0; to < DC_JOB_PHASES; to++)
+            if ((phases >> to & 1u) || (phases >> from & 1u))
+                m |= UINT64_C(1) << DC_JOB_EDGE(from, to);
+    return m;
 }
 
 int dc_cluster_speed_source(dc_cluster *c, const char *name)

@@ -310,8 +310,17 @@ int32_t dc_cluster_idle_first(const dc_cluster *c);
 int32_t dc_cluster_idle_next(const dc_cluster *c, uint32_t node);
 /* When an idle node became idle (s; 0 for nodes idle from the start). */
 double dc_cluster_node_idle_since_s(const dc_cluster *c, uint32_t node);
-/* The job model sets its phase; publishes "job_phase" when it changes. */
+/* The job model sets its phase; publishes "job_phase" when it changes,
+ * with the edge's kind DC_JOB_EDGE(old, new) (dc_sim_publish_kind), so that
+ * a subscriber may take only the edges it acts on (dc_sim_subscribe_kinds;
+ * a job checkpointing every few minutes makes thousands of edges between
+ * RUNNING and CHECKPOINTING that most subscribers ignore). */
 void dc_cluster_set_job_phase(dc_cluster *c, int32_t job, dc_job_phase phase);
+#define DC_JOB_EDGE(from, to) ((unsigned)(from) * DC_JOB_PHASES + (unsigned)(to))
+/* Kind masks of phase edges, phases a set of bits (bit p: phase p): the
+ * edges into a phase of the set; the edges with an end in the set. */
+uint64_t dc_job_edges_into(unsigned phases);
+uint64_t dc_job_edges_touching(unsigned phases);
 dc_job_phase dc_cluster_job_phase(const dc_cluster *c, int32_t job);
 /* Whether job-level faults can hit the job now (running or checkpointing). */
 bool dc_cluster_job_active(const dc_cluster *c, int32_t job);

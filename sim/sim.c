@@ -2,6 +2,7 @@
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 #include "sim.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@ typedef struct named_rng {
 typedef struct subscriber {
     dc_signal_fn fn;
     void *ctx;
+    uint64_t kinds; /* the kinds it is called for (dc_sim_publish_kind) */
 } subscriber;
 
 /* An event of the current instant kept out of the queue (see dc_sim_at). */
@@ -340,7 +342,7 @@ int dc_sim_signal(dc_sim *sim, const char *name)
     return (int)sim->n_signals++;
 }
 
-int dc_sim_subscribe(dc_sim *sim, int signal, dc_signal_fn fn, void *ctx)
+int dc_sim_subscribe_kinds(dc_sim *sim, int signal, uint64_t kinds, dc_signal_fn fn, void *ctx)
 {
     if (signal < 0 || (size_t)signal >= sim->n_signals)
         return DC_EINTERNAL;
@@ -349,8 +351,25 @@ int dc_sim_subscribe(dc_sim *sim, int signal, dc_signal_fn fn, void *ctx)
     if (!grown)
         return DC_ENOMEM;
     sig->subs = grown;
-    sig->subs[sig->n_subs++] = (subscriber){fn, ctx};
+    sig->subs[sig->n_subs++] = (subscriber){fn, ctx, kinds};
     return DC_OK;
+}
+
+int dc_sim_subscribe(dc_sim *sim, int signal, dc_signal_fn fn, void *ctx)
+{
+    return dc_sim_subscribe_kinds(sim, signal, UINT64_MAX, fn, ctx);
+}
+
+void dc_sim_publish_kind(dc_sim *sim, int signal, unsigned kind, const void *payload)
+{
+    if (signal < 0 || (size_t)signal >= sim->n_signals)
+        return;
+    assert(kind < 64);
+    const signal_slot *sig = &sim->signals[signal];
+    uint64_t bit = UINT64_C(1) << kind;
+    for (size_t i = 0; i < sig->n_subs; i++)
+        if (sig->subs[i].kinds & bit)
+            sig->subs[i].fn(sim, sig->subs[i].ctx, payload);
 }
 
 void dc_sim_publish(dc_sim *sim, int signal, const void *payload)

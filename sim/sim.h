@@ -105,6 +105,14 @@ int dc_sim_signal(dc_sim *sim, const char *name);
 int dc_sim_subscribe(dc_sim *sim, int signal, dc_signal_fn fn, void *ctx);
 /* Calls the subscribers synchronously, in subscription order. */
 void dc_sim_publish(dc_sim *sim, int signal, const void *payload);
+/* Kinds: a publisher may say which of up to 64 kinds (0..63, its own
+ * numbering, e.g. a job's phase edge) a publication is, and a subscriber
+ * which kinds it acts on (bit k of kinds: kind k), so that a publication
+ * wakes only those that act on its kind.  dc_sim_subscribe's subscribers
+ * get every kind; dc_sim_publish reaches every subscriber.  The order of
+ * the calls is the subscription order either way. */
+int dc_sim_subscribe_kinds(dc_sim *sim, int signal, uint64_t kinds, dc_signal_fn fn, void *ctx);
+void dc_sim_publish_kind(dc_sim *sim, int signal, unsigned kind, const void *payload);
 
 /* Every interval_s of simulated time from 0 (instants k * interval_s up to the
  * horizon), calls each model's sample(), in model order, after every event

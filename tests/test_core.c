@@ -532,6 +532,44 @@ static void test_engine_signals(void)
     dc_sim_destroy(sim);
 }
 
+static void sub_c(dc_sim *sim, void *ctx, const void *payload)
+{
+    sig_ctx *s = ctx;
+    s->order[s->n++] = 3;
+}
+
+/* Kinds: a subscriber of kinds gets those only, a plain one every kind, in
+ * subscription order; dc_sim_publish reaches them all. */
+static void test_engine_signal_kinds(void)
+{
+    dc_error err = {0};
+    dc_sim *sim = dc_sim_create(1, 10.0, &err);
+    int sig = dc_sim_signal(sim, "x");
+    sig_ctx s = {{0}, 0, 0};
+    CU_ASSERT_EQUAL(dc_sim_subscribe_kinds(sim, sig, UINT64_C(1) << 3 | UINT64_C(1) << 63, sub_a, &s), DC_OK);
+    CU_ASSERT_EQUAL(dc_sim_subscribe(sim, sig, sub_b, &s), DC_OK);
+    CU_ASSERT_EQUAL(dc_sim_subscribe_kinds(sim, sig, UINT64_C(1) << 0 | UINT64_C(1) << 3, sub_c, &s), DC_OK);
+    CU_ASSERT_EQUAL(dc_sim_subscribe_kinds(sim, 99, 1, sub_b, &s), DC_EINTERNAL);
+    int v = 5;
+    static const struct {
+        unsigned kind;
+        int n, order[3];
+    } want[] = {{0, 2, {2, 3}}, {3, 3, {1, 2, 3}}, {63, 2, {1, 2}}, {7, 1, {2}}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        s.n = 0;
+        dc_sim_publish_kind(sim, sig, want[i].kind, &v);
+        CU_ASSERT_EQUAL(s.n, want[i].n);
+        for (int k = 0; k < want[i].n && k < s.n; k++)
+            CU_ASSERT_EQUAL(s.order[k], want[i].order[k]);
+    }
+    s.n = 0;
+    dc_sim_publish(sim, sig, &v);
+    CU_ASSERT_EQUAL(s.n, 3);
+    CU_ASSERT_EQUAL(s.value, 5 * 3); /* sub_a at kinds 3 and 63 and at the plain publish */
+    dc_sim_publish_kind(sim, 99, 3, &v); /* no such signal */
+    dc_sim_destroy(sim);
+}
+
 typedef struct counter_state {
     int samples;
     double last_s;
@@ -829,7 +867,9 @@ static int register_suites(void)
                   {"progress guarantee: a stalled clock fails the run", test_engine_stall},
                   {"a cancel flag stops the run after its event", test_engine_cancel},
                   {"a cancelled run skips finish; ticks check the flag", test_engine_cancel_skips_finish},
-                  {"signals", test_engine_signals}, {"models and sampling", test_engine_models_and_sampling},
+                  {"signals", test_engine_signals},
+                  {"signal kinds reach the subscribers of their kinds only", test_engine_signal_kinds},
+                  {"models and sampling", test_engine_models_and_sampling},
                   {"sampling instants after the events at or before them", test_engine_sampling_order},
                   {"events for now run in the queue's order (20,000 random events)", test_engine_now_events});
     return test_scenario_register();

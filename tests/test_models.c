@@ -353,6 +353,91 @@ static void test_speed_factor(void)
     dc_scenario_destroy(sc);
 }
 
+/* "job_phase" with its edges as kinds: a plain subscriber follows every
+ * edge (it keeps each job's last phase); subscribers of edge masks get
+ * exactly the edges of their masks. */
+typedef struct edge_watch {
+    dc_cluster *c;
+    int last[4];
+    unsigned long edges[DC_JOB_PHASES * DC_JOB_PHASES];
+    unsigned long into_running, touching_ends, bad;
+} edge_watch;
+
+static void watch_all(dc_sim *sim, void *ctx, const void *payload)
+{
+    (void)sim;
+    edge_watch *w = ctx;
+    int32_t j = ((const dc_job_event *)payload)->job;
+    if (j < 0 || j >= 4) {
+        w->bad++;
+        return;
+    }
+    int now = (int)dc_cluster_job_phase(w->c, j);
+    w->edges[DC_JOB_EDGE(w->last[j], now)]++;
+    w->last[j] = now;
+}
+
+static void watch_into_running(dc_sim *sim, void *ctx, const void *payload)
+{
+    (void)sim;
+    edge_watch *w = ctx;
+    w->into_running++;
+    w->bad += dc_cluster_job_phase(w->c, ((const dc_job_event *)payload)->job) != DC_JOB_RUNNING;
+}
+
+static void watch_touching(dc_sim *sim, void *ctx, const void *payload)
+{
+    (void)sim;
+    (void)payload;
+    ((edge_watch *)ctx)->touching_ends++;
+}
+
+static int popcount64(uint64_t m)
+{
+    int n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
+static void test_phase_edge_kinds(void)
+{
+    unsigned ends = 1u << DC_JOB_PENDING | 1u << DC_JOB_DONE;
+    uint64_t into = dc_job_edges_into(1u << DC_JOB_RUNNING), touching = dc_job_edges_touching(ends);
+    CU_ASSERT_EQUAL(popcount64(into), DC_JOB_PHASES);
+    CU_ASSERT_EQUAL(popcount64(touching), DC_JOB_PHASES * DC_JOB_PHASES - (DC_JOB_PHASES - 2) * (DC_JOB_PHASES - 2));
+    CU_ASSERT(into >> DC_JOB_EDGE(DC_JOB_CHECKPOINTING, DC_JOB_RUNNING) & 1);
+    CU_ASSERT(!(into >> DC_JOB_EDGE(DC_JOB_RUNNING, DC_JOB_CHECKPOINTING) & 1));
+    CU_ASSERT(touching >> DC_JOB_EDGE(DC_JOB_RUNNING, DC_JOB_DONE) & 1);
+    CU_ASSERT(!(touching >> DC_JOB_EDGE(DC_JOB_RUNNING, DC_JOB_CHECKPOINTING) & 1));
+    dc_error err = {0};
+    dc_sim *sim = dc_simrun_build(small_cfg, NULL, 0, 3, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    edge_watch w = {.c = dc_cluster_of(sim)};
+    int sig = dc_sim_signal(sim, "job_phase");
+    CU_ASSERT_EQUAL(dc_sim_subscribe(sim, sig, watch_all, &w), DC_OK);
+    CU_ASSERT_EQUAL(dc_sim_subscribe_kinds(sim, sig, into, watch_into_running, &w), DC_OK);
+    CU_ASSERT_EQUAL(dc_sim_subscribe_kinds(sim, sig, touching, watch_touching, &w), DC_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dc_simrun_run(sim));
+    unsigned long want_into = 0, want_touching = 0, total = 0;
+    for (unsigned from = 0; from < DC_JOB_PHASES; from++)
+        for (unsigned to = 0; to < DC_JOB_PHASES; to++) {
+            unsigned long n = w.edges[DC_JOB_EDGE(from, to)];
+            total += n;
+            want_into += to == DC_JOB_RUNNING ? n : 0;
+            want_touching += (ends >> from & 1u) || (ends >> to & 1u) ? n : 0;
+        }
+    printf("\n    %lu edges, %lu into running, %lu running to checkpointing, %lu with an end in pending or done", total,
+           want_into, w.edges[DC_JOB_EDGE(DC_JOB_RUNNING, DC_JOB_CHECKPOINTING)], want_touching);
+    CU_ASSERT(w.edges[DC_JOB_EDGE(DC_JOB_RUNNING, DC_JOB_CHECKPOINTING)] > 50);
+    CU_ASSERT_EQUAL(w.into_running, want_into);
+    CU_ASSERT_EQUAL(w.touching_ends, want_touching);
+    CU_ASSERT(want_touching >= 1 && want_touching < total / 10); /* (the start; the job ends after the horizon) */
+    CU_ASSERT_EQUAL(w.bad, 0);
+    dc_sim_destroy(sim);
+    printf("\n");
+}
+
 static int register_suites(void)
 {
     DC_TEST_SUITE("failures",
@@ -369,7 +454,8 @@ static int register_suites(void)
                   {"same seed identical, other seed different", test_determinism},
                   {"two simulations in one process", test_two_sims_one_process},
                   {"job larger than the cluster", test_job_too_large},
-                  {"a speed factor slows the job and has its breakdown line", test_speed_factor});
+                  {"a speed factor slows the job and has its breakdown line", test_speed_factor},
+                  {"job_phase's edges as kinds reach the subscribers of their masks only", test_phase_edge_kinds});
     return 0;
 }
 

@@ -330,7 +330,9 @@ static void on_job_cut(void *ctx, int32_t job)
 }
 
 /* A job's flows stand on the fabric while it holds an allocation: from
- * its first run on it until it gives its nodes back (fabric.h). */
+ * its first run on it until it gives its nodes back (fabric.h).  Only the
+ * edges into these phases act (PHASE_EDGES: not those into checkpointing). */
+#define PHASE_EDGES dc_job_edges_into(1u << DC_JOB_RUNNING | 1u << DC_JOB_PENDING | 1u << DC_JOB_DONE)
 static void on_phase(dc_sim *sim, void *ctx, const void *payload)
 {
     dc_network *net = ctx;
@@ -533,7 +535,7 @@ static int network_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
                                        "worst health of the nodes, leaves and pods jobs on the fabric use (1 = all links up)");
     net->fabric = dc_fabric_create(net->topo, dc_cluster_node_count(c), on_job_changed, on_job_cut, net);
     if (net->sig_changed < 0 || sig_phase < 0 || !net->series_health || !net->fabric
-        || dc_sim_subscribe(sim, sig_phase, on_phase, net) != DC_OK)
+        || dc_sim_subscribe_kinds(sim, sig_phase, PHASE_EDGES, on_phase, net) != DC_OK)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     net->health = net->min_health = 1.0;
     net->telling = -1;

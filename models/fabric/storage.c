@@ -667,6 +667,8 @@ static void on_rerate(dc_sim *sim, void *ctx)
 
 /* A job's streams stand while it holds an allocation: from its running
  * until it gives its nodes back (preempted, done), as its flows on the fabric. */
+/* (only the edges into these phases act: PHASE_EDGES) */
+#define PHASE_EDGES dc_job_edges_into(1u << DC_JOB_RUNNING | 1u << DC_JOB_PENDING | 1u << DC_JOB_DONE)
 static void on_phase(dc_sim *sim, void *ctx, const void *payload)
 {
     dc_storage *st = ctx;
@@ -952,7 +954,7 @@ static int storage_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     st->sig_loss = dc_sim_signal(sim, "storage_loss");
     int sig_phase = dc_sim_signal(sim, "job_phase");
     if (st->sig_changed < 0 || st->sig_loss < 0 || sig_phase < 0
-        || (st->has_dataset && dc_sim_subscribe(sim, sig_phase, on_phase, st) != DC_OK))
+        || (st->has_dataset && dc_sim_subscribe_kinds(sim, sig_phase, PHASE_EDGES, on_phase, st) != DC_OK))
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     return DC_OK;
 }

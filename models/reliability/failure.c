@@ -987,6 +987,11 @@ static int grow_jobs(failure_model *m, uint32_t n)
     return DC_OK;
 }
 
+/* Whether a job holds its GPUs changes only on an edge with an end in
+ * PENDING or DONE: the others (between running, checkpointing, restarting,
+ * waiting, detecting) find holding[j] as it is (set by the edge into them
+ * or at the start) and are not taken (PHASE_EDGES). */
+#define PHASE_EDGES dc_job_edges_touching(1u << DC_JOB_PENDING | 1u << DC_JOB_DONE)
 static void on_job_phase(dc_sim *sim, void *ctx, const void *payload)
 {
     failure_model *m = ctx;
@@ -1107,7 +1112,7 @@ static int failure_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     for (size_t i = 0; i < m->n_classes; i++)
         m->any_dynamic = m->any_dynamic || dynamic_class(&m->classes[i]);
     int sig_phase = dc_sim_signal(sim, "job_phase");
-    if (m->any_dynamic && (sig_phase < 0 || dc_sim_subscribe(sim, sig_phase, on_job_phase, m) != DC_OK))
+    if (m->any_dynamic && (sig_phase < 0 || dc_sim_subscribe_kinds(sim, sig_phase, PHASE_EDGES, on_job_phase, m) != DC_OK))
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     return DC_OK;
 }
