@@ -149,6 +149,7 @@ struct dc_cooling {
     uint64_t n_throttle, n_shutdowns, n_unit_failures;
 
     dc_series *s_inlet, *s_amb, *s_cap, *s_units, *s_cop;
+    bool rec; /* any of them records (else the hourly steps skip the calls; known at the start) */
     dc_thermal_aging aging;
 };
 
@@ -370,6 +371,8 @@ static void conditions(dc_cooling *m)
     m->avail_w = available_w(m);
     m->heat_quiet = false;
     m->cop_now = dc_cop(&m->cop, m->amb_c);
+    if (!m->rec)
+        return;
     dc_series_record(m->s_cap, now, m->avail_w);
     dc_series_record(m->s_units, now, (double)m->up);
     dc_series_record(m->s_cop, now, m->cop_now);
@@ -558,13 +561,15 @@ static void on_step(dc_sim *sim, void *ctx, uint64_t k)
     double mid = ((double)k + 0.5) * m->step_s;
     m->amb_c = m->env ? dc_environment_ambient_c(m->env, mid) : DC_ENVIRONMENT_DEFAULT_AMBIENT_C;
     m->max_amb_c = fmax(m->max_amb_c, m->amb_c);
-    dc_series_record(m->s_amb, dc_sim_now(sim), m->amb_c);
+    if (m->rec)
+        dc_series_record(m->s_amb, dc_sim_now(sim), m->amb_c);
     conditions(m);
     if (m->mode == MODE_NORMAL && m->cross_ev == DC_EVENT_NONE && quiet(m, m->heat_w)) {
         /* far from the limits: only the cooling power and the sample */
         m->cooling_w = (m->heat_w < m->avail_w ? m->heat_w : m->avail_w) / m->cop_now;
         dc_power_set_cooling_w(m->power, m->cooling_w);
-        dc_series_record(m->s_inlet, dc_sim_now(sim), m->t_c);
+        if (m->rec)
+            dc_series_record(m->s_inlet, dc_sim_now(sim), m->t_c);
         dc_thermal_aging_update(&m->aging, m->c, m->t_c, dc_sim_now(sim));
     } else {
         settle(m, true);
@@ -737,6 +742,9 @@ static int cooling_start(void *state, dc_sim *sim, dc_error *err)
     dc_cooling *m = state;
     if (!m->enabled)
         return DC_OK;
+    /* (the series are switched on or off before the run starts) */
+    m->rec = dc_series_recording(m->s_inlet) || dc_series_recording(m->s_amb) || dc_series_recording(m->s_cap)
+             || dc_series_recording(m->s_units) || dc_series_recording(m->s_cop);
     m->amb_c = m->env ? dc_environment_ambient_c(m->env, 0.5 * m->step_s) : DC_ENVIRONMENT_DEFAULT_AMBIENT_C;
     m->max_amb_c = m->amb_c;
     m->avail_w = available_w(m);

@@ -220,7 +220,7 @@ struct dc_power {
     double rack_node_w;      /* the rack cap's share of one node (INFINITY: no rack cap) */
     bool hold;
     double host_w, host_idle_w, network_w, storage_idle_w, storage_active_w;
-    double eta;
+    double eta, loss_per_w; /* (1 / eta - 1: the losses per watt of IT power) */
 
     bool idle_shutdown;
     double off_after_s, power_up_s;
@@ -329,6 +329,7 @@ struct dc_power {
     bool swing_stream;
     dc_swing *st_it, *st_fac;
     bool series_on; /* any of the other series records (else record() skips them) */
+    bool rec_it, rec_fac; /* the IT and facility power series record (else record() skips the calls) */
 };
 
 dc_power *dc_power_of(dc_sim *sim)
@@ -462,7 +463,8 @@ static void bank(dc_power *p)
             p->cap_throttled_s += dt;
         if (p->heat_on)
             p->heat_throttled_s += dt;
-        p->off_node_s += dt * (double)p->n_off;
+        if (p->n_off > 0) /* (else it adds +0) */
+            p->off_node_s += dt * (double)p->n_off;
         if (p->inf_job >= 0 && p->in_act[p->inf_job]) /* (out of play: it held nothing since the last computation) */
             p->inf_e_j += p->jobs[p->inf_job].own_w * dt;
         for (size_t t = 0; p->n_tp > 1 && t < p->n_tp; t++)
@@ -484,11 +486,12 @@ static void rec(dc_series *s, double *last, double now, double v)
 static void record(dc_power *p)
 {
     double now = dc_sim_now(p->sim);
-    p->loss_w = p->it_w * (1.0 / p->eta - 1.0);
+    p->loss_w = p->it_w * p->loss_per_w;
     p->facility_w = p->it_w + p->loss_w + p->cooling_w + p->overhead_w;
     if (!(p->it_w == p->last_rec[0])) { /* (rec, and the peak) */
         p->last_rec[0] = p->it_w;
-        dc_series_record(p->s_it, now, p->it_w);
+        if (p->rec_it)
+            dc_series_record(p->s_it, now, p->it_w);
         if (p->swing_stream)
             dc_swing_record(p->st_it, now, p->it_w);
     }
@@ -496,7 +499,8 @@ static void record(dc_power *p)
         rec(p->s_cool, &p->last_rec[1], now, p->cooling_w);
     if (!(p->facility_w == p->last_rec[2])) { /* (rec, the peak and the swings) */
         p->last_rec[2] = p->facility_w;
-        dc_series_record(p->s_fac, now, p->facility_w);
+        if (p->rec_fac)
+            dc_series_record(p->s_fac, now, p->facility_w);
         if (p->swing_stream)
             dc_swing_record(p->st_fac, now, p->facility_w);
     }
@@ -1410,7 +1414,8 @@ static void refresh(dc_power *p)
         return;
     }
     p->busy = true;
-    dc_sim_cancel(p->sim, &p->defer_ev); /* this refresh covers it */
+    if (p->defer_ev != DC_EVENT_NONE)
+        dc_sim_cancel(p->sim, &p->defer_ev); /* this refresh covers it */
     bank(p);
     int rounds = 0;
     do {
@@ -1762,6 +1767,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
         p->storage_active_w += get_float(t, "active_kw", idle) * 1e3;
     }
     p->eta = get_float(g, "ups_efficiency", 0.96) * get_float(g, "pdu_efficiency", 0.99);
+    p->loss_per_w = 1.0 / p->eta - 1.0;
     const char *policy = "throttle";
     dc_cfg_lookup_string(g, "cap_policy", &policy);
     p->hold = strcmp(policy, "hold") == 0;
@@ -1863,7 +1869,9 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     if (!p->enabled)
         return DC_OK;
     /* (the series are switched on or off before the run starts) */
-    p->swing_stream = !dc_series_recording(p->s_it) || !dc_series_recording(p->s_fac);
+    p->rec_it = dc_series_recording(p->s_it);
+    p->rec_fac = dc_series_recording(p->s_fac);
+    p->swing_stream = !p->rec_it || !p->rec_fac;
     p->series_on = dc_series_recording(p->s_cool) || dc_series_recording(p->s_pue) || dc_series_recording(p->s_thr)
                    || dc_series_recording(p->s_thr_cap) || dc_series_recording(p->s_thr_heat)
                    || dc_series_recording(p->s_off);

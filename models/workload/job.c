@@ -134,6 +134,11 @@ typedef struct job_model {
     /* Speed factors in force since state_since_s (the cluster's may have just changed). */
     double speed[DC_MAX_SPEED_SOURCES];
     size_t n_speed;
+    /* The sources whose factor is not 1, ascending (take_speeds): the
+     * products and the banking skip the others, whose terms are exactly
+     * x 1 and + 0 (a job under a site cap has two or three of seven). */
+    uint8_t sp_idx[DC_MAX_SPEED_SOURCES];
+    size_t n_sp;
     double slow_gpu_s[DC_MAX_SPEED_SOURCES];
     dc_event_handle milestone;
     /* Bound to a speed clock (cluster.h) since state_since_s: its clocked
@@ -282,6 +287,7 @@ struct jobs_model {
     job_tally scratch_tally;    /* a live job's tally, computed at the end */
     double scratch_slow[DC_MAX_SPEED_SOURCES];
     dc_series *series_state, *series_progress; /* the job group's */
+    bool series_rec;            /* they record (else set_state skips the calls; known at the start) */
     bool legacy;                /* slots[0] is the job group: its figures under job.* */
     bool stop_when_done;
     job_slot **by_id;           /* cluster job id -> job (NULL: a service) */
@@ -343,11 +349,23 @@ static uint32_t run_nodes(const job_model *j)
     return (uint32_t)(((uint64_t)j->gpus_run + j->gpus_per_node - 1) / j->gpus_per_node);
 }
 
+/* The cluster's factors for the job, and those not 1. */
+static void take_speeds(job_model *j)
+{
+    j->n_speed = dc_cluster_speed_source_count(j->cluster);
+    j->n_sp = 0;
+    for (size_t i = 0; i < j->n_speed; i++) {
+        j->speed[i] = dc_cluster_job_speed_factor(j->cluster, j->id, (int)i);
+        if (!(j->speed[i] == 1.0))
+            j->sp_idx[j->n_sp++] = (uint8_t)i;
+    }
+}
+
 static double speed(const job_model *j)
 {
     double f = 1.0;
-    for (size_t i = 0; i < j->n_speed; i++)
-        f *= j->speed[i];
+    for (size_t k = 0; k < j->n_sp; k++)
+        f *= j->speed[j->sp_idx[k]];
     return f;
 }
 
@@ -385,10 +403,10 @@ static void cancel_milestone(job_model *j)
  * waiting for a boot), n_speed when none is. */
 static size_t stopping_source(const job_model *j)
 {
-    size_t i = 0;
-    while (i < j->n_speed && j->speed[i] > 0.0)
-        i++;
-    return i;
+    for (size_t k = 0; k < j->n_sp; k++)
+        if (!(j->speed[j->sp_idx[k]] > 0.0))
+            return j->sp_idx[k];
+    return j->n_speed;
 }
 
 static bool computing(const job_model *j)
@@ -538,7 +556,8 @@ static void bank(job_model *j)
             } else if (j->clock) {
                 bank_clocked(j, dt);
             } else {
-                for (size_t i = 0; i < j->n_speed; i++) {
+                for (size_t k = 0; k < j->n_sp; k++) { /* (the others add + 0 and multiply by 1) */
+                    size_t i = j->sp_idx[k];
                     j->slow_gpu_s[i] += full * f * (1.0 - j->speed[i]);
                     f *= j->speed[i];
                 }
@@ -566,7 +585,7 @@ static void set_state(job_model *j, dc_job_phase s)
     j->state = s;
     dc_cluster_set_job_phase(j->cluster, j->id, s);
     double now = dc_sim_now(j->sim);
-    if (j->series_state) {
+    if (j->series_state && j->m->series_rec) {
         dc_series_record(j->series_state, now, (double)s);
         dc_series_record(j->series_progress, now, j->done_gpu_s / j->work_total_gpu_s);
     }
@@ -1464,9 +1483,7 @@ static void on_speed(dc_sim *sim, void *ctx, const void *payload)
     if (!j)
         return;
     bank(j); /* at the old speed, up to now */
-    j->n_speed = dc_cluster_speed_source_count(j->cluster);
-    for (size_t i = 0; i < j->n_speed; i++)
-        j->speed[i] = dc_cluster_job_speed_factor(j->cluster, j->id, (int)i);
+    take_speeds(j);
     if (j->state == DC_JOB_RUNNING) {
         cancel_milestone(j);
         schedule_next(j);
@@ -1818,9 +1835,7 @@ static job_model *thaw(jobs_model *m, size_t i, bool live)
         return NULL;
     }
     /* what job_start did: every speed source is registered */
-    j->n_speed = dc_cluster_speed_source_count(j->cluster);
-    for (size_t k = 0; k < j->n_speed; k++)
-        j->speed[k] = dc_cluster_job_speed_factor(j->cluster, j->id, (int)k);
+    take_speeds(j);
     if (tiered(j)) {
         j->st = dc_storage_of(sim);
         for (size_t L = 0; L < j->ckpt.n_levels; L++)
@@ -2386,6 +2401,7 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     }
 
     m->legacy = g != NULL;
+    m->series_rec = true; /* (until the start knows) */
     m->n = 0;
     init_run ir = {.m = m,
                    .sc = sc,
@@ -2449,6 +2465,8 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
 static int job_start(void *state, dc_sim *sim, dc_error *err)
 {
     jobs_model *m = state;
+    /* (the series are switched on or off before the run starts) */
+    m->series_rec = m->series_state && (dc_series_recording(m->series_state) || dc_series_recording(m->series_progress));
     if (m->n > 0) {
         /* every speed source is registered by now: the /jobs columns */
         m->table = dc_jobtable_create(sim, m->cluster);
