@@ -667,8 +667,13 @@ static void on_rerate(dc_sim *sim, void *ctx)
 
 /* A job's streams stand while it holds an allocation: from its running
  * until it gives its nodes back (preempted, done), as its flows on the fabric. */
-/* (only the edges into these phases act: PHASE_EDGES) */
-#define PHASE_EDGES dc_job_edges_into(1u << DC_JOB_RUNNING | 1u << DC_JOB_PENDING | 1u << DC_JOB_DONE)
+/* Only the edges into these phases act (PHASE_EDGES), and not the one from
+ * checkpointing back to running: a job checkpoints only from running,
+ * whose edge stood its streams (they fall only when it is pending or
+ * done; a stand that failed for memory failed the run). */
+#define PHASE_EDGES                                                                                                   \
+    (dc_job_edges_into(1u << DC_JOB_RUNNING | 1u << DC_JOB_PENDING | 1u << DC_JOB_DONE)                              \
+     & ~(UINT64_C(1) << DC_JOB_EDGE(DC_JOB_CHECKPOINTING, DC_JOB_RUNNING)))
 static void on_phase(dc_sim *sim, void *ctx, const void *payload)
 {
     dc_storage *st = ctx;
