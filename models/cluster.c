@@ -82,13 +82,28 @@ typedef struct job_slot {
     bool cpu;            /* a CPU job: it holds CPU-only nodes, no GPUs */
     uint32_t *list, cap; /* the held nodes (node_pos[n] is n's index) */
     uint64_t changes;
+    uint64_t slot_floor; /* the highest changes count of its slot_log entries the ring dropped */
+    uint64_t slot_last;  /* its newest slot_log entry's number + 1 (0: none) */
     dc_job_phase phase;
     dc_vclock *clock;    /* its clocked sources follow this (NULL: none) */
     double speed[DC_MAX_SPEED_SOURCES];
 } job_slot;
 
+/* A write to a job's node list (dc_cluster_job_slots_since): its slot
+ * (SLOT_ALL: some or all, unknown), and the job's changes count after it. */
+#define SLOT_LOG 64
+#define SLOT_ALL UINT32_MAX
+typedef struct slot_entry {
+    int32_t job;
+    uint32_t slot;
+    uint64_t changes;
+    uint64_t prev; /* the job's entry before (its number + 1; 0: none) */
+} slot_entry;
+
 struct dc_cluster {
     dc_sim *sim;
+    slot_entry slot_log[SLOT_LOG]; /* the last writes to the jobs' node lists, a ring */
+    uint64_t n_slot_log;           /* writes logged (the next is at n_slot_log % SLOT_LOG) */
     uint32_t n_nodes, gpus_per_node, nodes_per_rack, n_racks;
     dc_cluster_stage *stages;
     size_t n_stages;
@@ -236,16 +251,65 @@ const uint32_t *dc_cluster_job_node_list(const dc_cluster *c, int32_t job, uint3
     return c->jobs[job].list;
 }
 
+/* A write to slot of job's list (SLOT_ALL: unknown ones), after its
+ * changes count moved; the entry it drops raises its job's floor. */
+static void log_slot(dc_cluster *c, int32_t job, uint32_t slot)
+{
+    slot_entry *e = &c->slot_log[c->n_slot_log++ % SLOT_LOG];
+    if (c->n_slot_log > SLOT_LOG && e->job >= 0 && (uint32_t)e->job < c->n_jobs
+        && c->jobs[e->job].slot_floor < e->changes)
+        c->jobs[e->job].slot_floor = e->changes;
+    *e = (slot_entry){job, slot, c->jobs[job].changes, c->jobs[job].slot_last};
+    c->jobs[job].slot_last = c->n_slot_log;
+}
+
+int dc_cluster_job_slots_since(const dc_cluster *c, int32_t job, uint64_t since, uint32_t *out, int max)
+{
+    const job_slot *j = &c->jobs[job];
+    if (j->slot_floor > since)
+        return -1;
+    int n = 0;
+    uint64_t first = c->n_slot_log > SLOT_LOG ? c->n_slot_log - SLOT_LOG : 0;
+    /* the job's entries, newest first, while they are after since (its
+     * counts only grow); those the ring dropped are at or before since
+     * (slot_floor) */
+    for (uint64_t i = j->slot_last; i > first; i = c->slot_log[(i - 1) % SLOT_LOG].prev) {
+        const slot_entry *e = &c->slot_log[(i - 1) % SLOT_LOG];
+        if (e->changes <= since)
+            break;
+        if (e->slot == SLOT_ALL)
+            return -1;
+        int k = n;
+        while (k > 0 && out[k - 1] > e->slot) /* (ascending, each once) */
+            k--;
+        if (k > 0 && out[k - 1] == e->slot)
+            continue;
+        if (n == max)
+            return -1;
+        memmove(out + k + 1, out + k, (size_t)(n - k) * sizeof *out);
+        out[k] = e->slot;
+        n++;
+    }
+    return n;
+}
+
 /* job's held nodes changed (its changes count moved): noted for the model
- * that keeps sums over them (dc_cluster_note_held_changes). */
-static void held_changed(dc_cluster *c, int32_t job)
+ * that keeps sums over them (dc_cluster_note_held_changes); slot: the
+ * slot of its list written (SLOT_ALL: unknown ones). */
+static void held_changed_at(dc_cluster *c, int32_t job, uint32_t slot)
 {
     job_slot *j = &c->jobs[job];
     j->changes++;
+    log_slot(c, job, slot);
     if (c->held_changed && !j->noted && (size_t)job < c->cap_held_changed) {
         j->noted = true;
         c->held_changed[c->n_held_changed++] = job;
     }
+}
+
+static void held_changed(dc_cluster *c, int32_t job)
+{
+    held_changed_at(c, job, SLOT_ALL);
 }
 
 /* Node becomes job's (BUSY): on its list.  false when out of memory. */
@@ -262,7 +326,7 @@ static bool list_add(dc_cluster *c, int32_t job, uint32_t node)
     }
     c->node_pos[node] = j->held;
     j->list[j->held++] = node;
-    held_changed(c, job);
+    held_changed_at(c, job, j->held - 1);
     if (j->tracked)
         c->tracked_gpus += dc_cluster_job_gpus_per_node(c, job);
     if (j->tracked && j->cpu)
@@ -280,7 +344,7 @@ static void list_remove(dc_cluster *c, uint32_t node)
     uint32_t k = c->node_pos[node], last = j->list[--j->held];
     j->list[k] = last;
     c->node_pos[last] = k;
-    held_changed(c, c->job_of[node]);
+    held_changed_at(c, c->job_of[node], k);
     if (j->tracked)
         c->tracked_gpus -= dc_cluster_job_gpus_per_node(c, c->job_of[node]);
     if (j->tracked && j->cpu)
@@ -785,7 +849,7 @@ uint32_t dc_cluster_take_idle_n(dc_cluster *c, int32_t job, uint32_t n, uint32_t
     else
         c->idle_tail = -1;
     j->changes += k - 1;
-    held_changed(c, job); /* the k-th change, and the job noted once */
+    held_changed_at(c, job, k == 1 ? j->held - 1 : SLOT_ALL); /* the k-th change, and the job noted once */
     if (j->tracked)
         c->tracked_gpus += (uint64_t)k * dc_cluster_job_gpus_per_node(c, job);
     if (j->tracked && j->cpu)

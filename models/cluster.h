@@ -243,6 +243,13 @@ uint32_t dc_cluster_job_held_nodes(const dc_cluster *c, int32_t job);
 /* Those nodes, in no particular order (*n = their count); the array is the
  * cluster's and changes with the next node the job takes or loses. */
 const uint32_t *dc_cluster_job_node_list(const dc_cluster *c, int32_t job, uint32_t *n);
+/* The slots of the job's node list written since its changes count was
+ * since, ascending and each once, in out (room for max): their count, or
+ * -1 when the cluster no longer knows them all (more than max, a bulk
+ * take, or too long ago: it keeps the last 64 writes of all jobs).  The
+ * other slots hold the nodes they held then (a replacement: a node out,
+ * the last swapped into its slot, one in at the end). */
+int dc_cluster_job_slots_since(const dc_cluster *c, int32_t job, uint64_t since, uint32_t *out, int max);
 /* How many times the job's node set changed (a node taken or lost): equal
  * counts, equal sets. */
 uint64_t dc_cluster_job_nodes_changes(const dc_cluster *c, int32_t job);

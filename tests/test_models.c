@@ -438,6 +438,77 @@ static void test_phase_edge_kinds(void)
     printf("\n");
 }
 
+/* The slots of a job's node list written since a count of its changes
+ * (dc_cluster_job_slots_since): at every edge into running, against the
+ * list copied at the edge before: every slot that differs is among them,
+ * ascending and each once. */
+typedef struct slot_watch {
+    dc_cluster *c;
+    uint32_t *prev;
+    uint32_t n_prev;
+    uint64_t prev_changes;
+    bool have;
+    unsigned long edges, known, unknown, differing, missed, unordered;
+} slot_watch;
+
+static void watch_slots(dc_sim *sim, void *ctx, const void *payload)
+{
+    (void)sim;
+    slot_watch *w = ctx;
+    int32_t j = ((const dc_job_event *)payload)->job;
+    if (j != 0 || dc_cluster_job_phase(w->c, j) != DC_JOB_RUNNING)
+        return;
+    uint32_t n;
+    const uint32_t *list = dc_cluster_job_node_list(w->c, j, &n);
+    uint64_t changes = dc_cluster_job_nodes_changes(w->c, j);
+    if (w->have && changes != w->prev_changes) {
+        w->edges++;
+        uint32_t out[16];
+        int got = dc_cluster_job_slots_since(w->c, j, w->prev_changes, out, 16);
+        if (got < 0) {
+            w->unknown++;
+        } else {
+            w->known++;
+            for (int k = 1; k < got; k++)
+                w->unordered += !(out[k - 1] < out[k]);
+            for (uint32_t s = 0; s < n; s++) {
+                if (s < w->n_prev && list[s] == w->prev[s])
+                    continue;
+                w->differing++;
+                bool in = false;
+                for (int k = 0; k < got && !in; k++)
+                    in = out[k] == s;
+                w->missed += !in;
+            }
+        }
+    }
+    memcpy(w->prev, list, (size_t)n * sizeof *list);
+    w->n_prev = n;
+    w->prev_changes = changes;
+    w->have = true;
+}
+
+static void test_job_slots_since(void)
+{
+    dc_error err = {0};
+    static const char *const sets[] = {"cluster.spare_nodes=4", "horizon_days=60", "job.work_gpu_h=1e9"};
+    dc_sim *sim = dc_simrun_build(small_cfg, sets, 3, 5, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    slot_watch w = {.c = dc_cluster_of(sim), .prev = calloc(64, sizeof(uint32_t))};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w.prev);
+    CU_ASSERT_EQUAL(dc_sim_subscribe(sim, dc_sim_signal(sim, "job_phase"), watch_slots, &w), DC_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dc_simrun_run(sim));
+    printf("\n    %lu restarts on changed nodes: %lu with the slots known (%lu slots differed), %lu not", w.edges, w.known,
+           w.differing, w.unknown);
+    CU_ASSERT(w.known > 10);
+    CU_ASSERT(w.differing >= w.known);
+    CU_ASSERT_EQUAL(w.missed, 0);
+    CU_ASSERT_EQUAL(w.unordered, 0);
+    free(w.prev);
+    dc_sim_destroy(sim);
+    printf("\n");
+}
+
 static int register_suites(void)
 {
     DC_TEST_SUITE("failures",
@@ -455,7 +526,8 @@ static int register_suites(void)
                   {"two simulations in one process", test_two_sims_one_process},
                   {"job larger than the cluster", test_job_too_large},
                   {"a speed factor slows the job and has its breakdown line", test_speed_factor},
-                  {"job_phase's edges as kinds reach the subscribers of their masks only", test_phase_edge_kinds});
+                  {"job_phase's edges as kinds reach the subscribers of their masks only", test_phase_edge_kinds},
+                  {"the slots of a job's nodes written since a count of its changes", test_job_slots_since});
     return 0;
 }
 

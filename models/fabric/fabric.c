@@ -83,6 +83,10 @@ typedef struct fjob {
 
 struct dc_fabric {
     const dc_topology *topo;
+    /* dc_fabric_start_slots: the slots that may differ from the placement's
+     * (n_hint < 0: unknown, all are compared) */
+    const uint32_t *hint;
+    int n_hint;
     dc_topology_spec s;
     uint32_t nodes, G, X, nodes_per_domain;
     double e0;
@@ -204,6 +208,7 @@ dc_fabric *dc_fabric_create(const dc_topology *topo, uint32_t nodes, dc_fabric_j
     if (!f)
         return NULL;
     f->topo = topo;
+    f->n_hint = -1;
     f->s = *dc_topology_get_spec(topo);
     f->nodes = nodes;
     f->G = f->s.gpus_per_node;
@@ -896,11 +901,25 @@ static bool replace(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, u
     }
     enum { FEW = 16, BLOCK = 64, SUB = 8 };
     uint32_t was[FEW], now[FEW], slot[FEW], nd = 0;
-    /* the slots that differ, in order: equal blocks of 64 slots, then of 8
-     * inside a block that differs, skipped by memcmp (most slots are
-     * unchanged; a slot-by-slot walk through a block that differs cost
-     * 450 instructions) */
-    for (uint32_t b = 0; b < n; b += BLOCK) {
+    /* the slots that differ, in order: among those the cluster says were
+     * written since the placement (ascending: the same slots in the same
+     * order as the scan below finds) */
+    for (int h = 0; h < f->n_hint; h++) {
+        uint32_t k = f->hint[h];
+        if (k >= n || J->node_ids[k] == nodes[k])
+            continue;
+        if (nd == FEW) {
+            *whole = true;
+            return live || place(f, J, job, nodes, n);
+        }
+        slot[nd] = k;
+        was[nd] = J->node_ids[k];
+        now[nd++] = nodes[k];
+    }
+    /* else: equal blocks of 64 slots, then of 8 inside a block that
+     * differs, skipped by memcmp (most slots are unchanged; a slot-by-slot
+     * walk through a block that differs cost 450 instructions) */
+    for (uint32_t b = 0; b < n && f->n_hint < 0; b += BLOCK) {
         uint32_t be = n - b < BLOCK ? n : b + BLOCK;
         if (memcmp(J->node_ids + b, nodes + b, (size_t)(be - b) * sizeof *nodes) == 0)
             continue;
@@ -1267,6 +1286,26 @@ int dc_fabric_start(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n
     rings_stale(f);
     int rc = fabric_start_now(f, job, nodes, n, gen);
     rings_stale(f);
+    return rc;
+}
+
+bool dc_fabric_placed_gen(const dc_fabric *f, int32_t job, uint64_t *gen)
+{
+    const fjob *J = job_at(f, job);
+    if (!J || !J->placed)
+        return false;
+    *gen = J->gen;
+    return true;
+}
+
+int dc_fabric_start_slots(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n, uint64_t gen,
+                          const uint32_t *slots, int n_slots)
+{
+    f->hint = slots;
+    f->n_hint = n_slots;
+    int rc = dc_fabric_start(f, job, nodes, n, gen);
+    f->hint = NULL;
+    f->n_hint = -1;
     return rc;
 }
 

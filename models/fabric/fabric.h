@@ -107,6 +107,16 @@ void dc_fabric_resize(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n,
  * fabric, or follow its new nodes; or it gives them back. */
 int dc_fabric_start(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n, uint64_t gen);
 void dc_fabric_stop(dc_fabric *f, int32_t job);
+/* The gen of the job's placement (its nodes are the allocation's at that
+ * count); false when it has none. */
+bool dc_fabric_placed_gen(const dc_fabric *f, int32_t job, uint64_t *gen);
+/* dc_fabric_start told which slots of nodes may differ from its
+ * placement's (ascending, each once; n_slots < 0: unknown): every other
+ * slot must hold the node it held at the placement's gen
+ * (dc_cluster_job_slots_since).  A replacement then compares those only,
+ * not every slot; the same placement and figures. */
+int dc_fabric_start_slots(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n, uint64_t gen,
+                          const uint32_t *slots, int n_slots);
 /* The job is done: it stops, and the memory of its placement serves the
  * next job placed (whose start then allocates nothing).  It stays
  * registered, costed on its ideal placement (as before its first start). */

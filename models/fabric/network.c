@@ -350,7 +350,14 @@ static void on_phase(dc_sim *sim, void *ctx, const void *payload)
          * note_health would bank nothing and record the value it holds */
         if (net->health >= 1.0 && dc_fabric_current(net->fabric, ev->job, n, gen))
             return;
-        if (dc_fabric_start(net->fabric, ev->job, nodes, n, gen) != DC_OK) {
+        /* the slots written since its placement, when the cluster knows
+         * them (a replacement: two of 1,280 compared, not all) */
+        uint32_t slots[16];
+        uint64_t placed;
+        int n_slots = dc_fabric_placed_gen(net->fabric, ev->job, &placed) && placed < gen
+                          ? dc_cluster_job_slots_since(net->cluster, ev->job, placed, slots, 16)
+                          : -1;
+        if (dc_fabric_start_slots(net->fabric, ev->job, nodes, n, gen, slots, n_slots) != DC_OK) {
             dc_sim_fail(net->sim, DC_ENOMEM, "out of memory placing a job's flows on the fabric");
             return;
         }
