@@ -184,6 +184,7 @@ typedef struct pw_class {
     /* the last speeds computed: (cap, heat limits) -> speeds, the same for
      * every job of the class */
     double m_cap, m_heat, m_scap, m_sheat;
+    double h_cap, h_scap;    /* the cap before m_cap and its speed (NaN: none) */
     uint64_t solve_id;       /* solve_limit: its entry's solve */
     size_t slot;             /* and its index there */
     /* incremental sums (p->inc): the computing jobs of the class, their
@@ -780,7 +781,7 @@ static int32_t class_of(dc_power *p, const job_pw *jp)
     q->type = jp->type;
     q->util = jp->util;
     want_class(p, free_k);
-    q->m_cap = q->m_heat = NAN; /* no speeds of this key yet */
+    q->m_cap = q->m_heat = q->h_cap = NAN; /* no speeds of this key yet */
     q->lo_w = jp->lo_w; /* (a function of the type and utilisation) */
     q->hi_w = jp->hi_w;
     return (int32_t)free_k;
@@ -1101,6 +1102,45 @@ static void inc_update(dc_power *p, int32_t j)
     }
 }
 
+/* What compute_inc's pass over the classes gathers from their speeds. */
+typedef struct class_acc {
+    bool change, any, cap_on, heat_on;
+    double thr_cap, thr_heat;
+} class_acc;
+
+/* Class q's speeds under limits cap and heat (remembered: the last pair,
+ * and the speed of the cap before, to which a limit that moves and comes
+ * back returns), its factors wanted, and what the pass gathers. */
+static inline void class_want(dc_power *p, pw_class *q, double cap, double heat, int lc, int lh, class_acc *acc)
+{
+    if (cap != q->m_cap || heat != q->m_heat) {
+        double s;
+        if (cap == q->m_cap) {
+            s = q->m_scap;
+        } else {
+            s = cap == q->h_cap ? q->h_scap : speed_at(p, q->type, q->util, cap);
+            q->h_cap = q->m_cap;
+            q->h_scap = q->m_scap;
+        }
+        q->m_cap = cap;
+        q->m_heat = heat;
+        q->m_scap = s;
+        q->m_sheat = heat == cap ? s : speed_at(p, q->type, q->util, heat);
+    }
+    double s_cap = q->m_scap, s_heat = q->m_sheat, w_heat = s_cap > 0.0 ? s_heat / s_cap : 1.0;
+    q->want[lc] = s_cap;
+    q->want[lh] = w_heat;
+    const double *kf = dc_vclock_factors(q->clock);
+    acc->change = acc->change || kf[0] != q->want[0] || kf[1] != q->want[1];
+    if (!acc->any || s_cap < acc->thr_cap)
+        acc->thr_cap = s_cap;
+    if (!acc->any || w_heat < acc->thr_heat)
+        acc->thr_heat = w_heat;
+    acc->any = true;
+    acc->cap_on = acc->cap_on || s_cap < 1.0;
+    acc->heat_on = acc->heat_on || w_heat < 1.0;
+}
+
 /* compute_full's figures from the sums: the jobs whose inputs changed
  * summed again, then the classes' limits (the same equations, over the
  * classes' GPUs in class order instead of the jobs in job order). */
@@ -1134,7 +1174,7 @@ static bool compute_inc(dc_power *p)
     size_t na = p->n_acls;
     pw_class *cls = p->cls;
     dc_powercap_job *cw = p->cw;
-    double full = base;
+    double full = base, floor_w = base;
     pw_class *only = NULL;
     uint64_t round = p->round;
     size_t wanted = p->n_wanted;
@@ -1146,6 +1186,7 @@ static bool compute_inc(dc_power *p)
         }
         double g = (double)q->gpus;
         full += g * q->hi_w;
+        floor_w += g * q->lo_w;
         cw[a] = (dc_powercap_job){g, q->lo_w, q->hi_w};
         only = q;
     }
@@ -1154,48 +1195,41 @@ static bool compute_inc(dc_power *p)
     if (full > p->site_cap_w)
         lim = na == 1 ? (p->site_cap_w - base) / (double)only->gpus
                       : dc_powercap_solve(cw, na, p->site_cap_w - base, &p->guess_cap);
-    double demand = base, floor_w = base;
-    for (size_t a = 0; a < na; a++) {
-        pw_class *q = &cls[acls[a]];
-        double g = (double)q->gpus, cap = clampd(lim, q->lo_w, q->hi_w);
-        q->cap_w = cap;
-        demand += g * cap;
-        floor_w += g * q->lo_w;
-        cw[a].hi_w = cap;
-    }
-    /* the heat limit */
-    double hl = INFINITY;
-    if (p->heat_limit_w < demand)
-        hl = na == 1 ? (p->heat_limit_w - base) / (double)only->gpus
-                     : dc_powercap_solve(cw, na, p->heat_limit_w - base, &p->guess_heat);
-    double it = base;
-    bool change = false, any = false, cap_on = false, heat_on = false;
-    double thr_cap = 1.0, thr_heat = 1.0;
+    /* The caps and, in the same pass, the speeds as they are when the heat
+     * limit does not bind (no heat limit below the demand, the usual case):
+     * each class's heat limit clampd(INFINITY, lo, cap), IT power summed as
+     * the demand is.  When the demand turns out above the heat limit, the
+     * pass below computes them again with it (the same figures as when the
+     * two passes were always made: every value is overwritten there). */
+    double demand = base, it = base;
+    class_acc acc = {.thr_cap = 1.0, .thr_heat = 1.0};
     int lc = p->lvl_cap, lh = p->lvl_heat;
     for (size_t a = 0; a < na; a++) {
         pw_class *q = &cls[acls[a]];
-        double cap = q->cap_w, heat = clampd(hl, q->lo_w, cap);
+        double g = (double)q->gpus, cap = clampd(lim, q->lo_w, q->hi_w), heat = clampd(INFINITY, q->lo_w, cap);
+        q->cap_w = cap;
+        demand += g * cap;
         q->heat_w = heat;
-        it += (double)q->gpus * heat;
-        if (cap != q->m_cap || heat != q->m_heat) {
-            q->m_cap = cap;
-            q->m_heat = heat;
-            q->m_scap = speed_at(p, q->type, q->util, cap);
-            q->m_sheat = heat == cap ? q->m_scap : speed_at(p, q->type, q->util, heat);
-        }
-        double s_cap = q->m_scap, s_heat = q->m_sheat, w_heat = s_cap > 0.0 ? s_heat / s_cap : 1.0;
-        q->want[lc] = s_cap;
-        q->want[lh] = w_heat;
-        const double *kf = dc_vclock_factors(q->clock);
-        change = change || kf[0] != q->want[0] || kf[1] != q->want[1];
-        if (!any || s_cap < thr_cap)
-            thr_cap = s_cap;
-        if (!any || w_heat < thr_heat)
-            thr_heat = w_heat;
-        any = true;
-        cap_on = cap_on || s_cap < 1.0;
-        heat_on = heat_on || w_heat < 1.0;
+        it += g * heat;
+        class_want(p, q, cap, heat, lc, lh, &acc);
     }
+    if (p->heat_limit_w < demand) { /* the heat limit binds */
+        for (size_t a = 0; a < na; a++)
+            cw[a].hi_w = cls[acls[a]].cap_w;
+        double hl = na == 1 ? (p->heat_limit_w - base) / (double)only->gpus
+                            : dc_powercap_solve(cw, na, p->heat_limit_w - base, &p->guess_heat);
+        it = base;
+        acc = (class_acc){.thr_cap = 1.0, .thr_heat = 1.0};
+        for (size_t a = 0; a < na; a++) {
+            pw_class *q = &cls[acls[a]];
+            double cap = q->cap_w, heat = clampd(hl, q->lo_w, cap);
+            q->heat_w = heat;
+            it += (double)q->gpus * heat;
+            class_want(p, q, cap, heat, lc, lh, &acc);
+        }
+    }
+    bool change = acc.change, any = acc.any, cap_on = acc.cap_on, heat_on = acc.heat_on;
+    double thr_cap = acc.thr_cap, thr_heat = acc.thr_heat;
     p->cap_on = cap_on;
     p->heat_on = heat_on;
     p->any_computing = any;
