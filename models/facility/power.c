@@ -285,6 +285,11 @@ struct dc_power {
      * on_apply sets their clocks from acls. */
     uint32_t *acls;
     size_t n_acls, n_wanted;
+    /* (incremental sums) the classes of acls whose clock's factors this
+     * computation changes, in acls's order: on_apply sets these (setting
+     * the others would change nothing) */
+    uint32_t *sets;
+    size_t n_sets;
     uint64_t round, solve_id;
     /* Incremental sums (many jobs: INC_MIN_JOBS or more, one node type,
      * speed clocks): a computation updates the jobs whose inputs changed
@@ -768,6 +773,12 @@ static int32_t class_of(dc_power *p, const job_pw *jp)
                 return -1;
             }
             p->acls = a;
+            uint32_t *st = realloc(p->sets, ncap * sizeof *st);
+            if (!st) {
+                dc_sim_fail(p->sim, DC_ENOMEM, "out of memory");
+                return -1;
+            }
+            p->sets = st;
             p->cap_cls = ncap;
         }
         dc_vclock *k = dc_cluster_new_clock(p->c);
@@ -1131,7 +1142,10 @@ static inline void class_want(dc_power *p, pw_class *q, double cap, double heat,
     q->want[lc] = s_cap;
     q->want[lh] = w_heat;
     const double *kf = dc_vclock_factors(q->clock);
-    acc->change = acc->change || kf[0] != q->want[0] || kf[1] != q->want[1];
+    if (kf[0] != q->want[0] || kf[1] != q->want[1]) {
+        acc->change = true;
+        p->sets[p->n_sets++] = (uint32_t)(q - p->cls);
+    }
     if (!acc->any || s_cap < acc->thr_cap)
         acc->thr_cap = s_cap;
     if (!acc->any || w_heat < acc->thr_heat)
@@ -1174,51 +1188,60 @@ static bool compute_inc(dc_power *p)
     size_t na = p->n_acls;
     pw_class *cls = p->cls;
     dc_powercap_job *cw = p->cw;
-    double full = base, floor_w = base;
+    /* (No class is marked wanted here: every class this computation wants
+     * is in acls, those class_of found included, since each has the job it
+     * was found for; on_apply sets the clocks of acls's classes.) */
+    /* (and the breakpoints around the solver's guess, as
+     * dc_powercap_solve would find them in a pass of its own) */
+    double full = base, floor_w = base, x = p->guess_cap, below = -INFINITY, above = INFINITY;
     pw_class *only = NULL;
-    uint64_t round = p->round;
-    size_t wanted = p->n_wanted;
     for (size_t a = 0; a < na; a++) {
         pw_class *q = &cls[acls[a]];
-        if (q->round != round) { /* want_class */
-            q->round = round;
-            wanted++;
-        }
-        double g = (double)q->gpus;
-        full += g * q->hi_w;
-        floor_w += g * q->lo_w;
-        cw[a] = (dc_powercap_job){g, q->lo_w, q->hi_w};
+        double g = (double)q->gpus, u = q->lo_w, v = q->hi_w;
+        full += g * v;
+        floor_w += g * u;
+        cw[a] = (dc_powercap_job){g, u, v};
         only = q;
+        if (u <= x)
+            below = u > below ? u : below;
+        else
+            above = u < above ? u : above;
+        if (v <= x)
+            below = v > below ? v : below;
+        else
+            above = v < above ? v : above;
     }
-    p->n_wanted = wanted;
     double lim = INFINITY;
     if (full > p->site_cap_w)
         lim = na == 1 ? (p->site_cap_w - base) / (double)only->gpus
-                      : dc_powercap_solve(cw, na, p->site_cap_w - base, &p->guess_cap);
+                      : dc_powercap_solve_near(cw, na, p->site_cap_w - base, &p->guess_cap, below, above);
     /* The caps and, in the same pass, the speeds as they are when the heat
      * limit does not bind (no heat limit below the demand, the usual case):
-     * each class's heat limit clampd(INFINITY, lo, cap), IT power summed as
-     * the demand is.  When the demand turns out above the heat limit, the
-     * pass below computes them again with it (the same figures as when the
-     * two passes were always made: every value is overwritten there). */
-    double demand = base, it = base;
+     * each class's heat limit clampd(INFINITY, lo, cap), which is cap (cap
+     * is within [lo, hi], lo <= hi), and IT power the demand, the same sum.
+     * When the demand turns out above the heat limit, the pass below
+     * computes them again with it (the same figures as when the two passes
+     * were always made: every value is overwritten there). */
+    double demand = base;
     class_acc acc = {.thr_cap = 1.0, .thr_heat = 1.0};
     int lc = p->lvl_cap, lh = p->lvl_heat;
+    p->n_sets = 0;
     for (size_t a = 0; a < na; a++) {
         pw_class *q = &cls[acls[a]];
-        double g = (double)q->gpus, cap = clampd(lim, q->lo_w, q->hi_w), heat = clampd(INFINITY, q->lo_w, cap);
+        double g = (double)q->gpus, cap = clampd(lim, q->lo_w, q->hi_w);
         q->cap_w = cap;
+        q->heat_w = cap;
         demand += g * cap;
-        q->heat_w = heat;
-        it += g * heat;
-        class_want(p, q, cap, heat, lc, lh, &acc);
+        class_want(p, q, cap, cap, lc, lh, &acc);
     }
+    double it = demand;
     if (p->heat_limit_w < demand) { /* the heat limit binds */
         for (size_t a = 0; a < na; a++)
             cw[a].hi_w = cls[acls[a]].cap_w;
         double hl = na == 1 ? (p->heat_limit_w - base) / (double)only->gpus
                             : dc_powercap_solve(cw, na, p->heat_limit_w - base, &p->guess_heat);
         it = base;
+        p->n_sets = 0;
         acc = (class_acc){.thr_cap = 1.0, .thr_heat = 1.0};
         for (size_t a = 0; a < na; a++) {
             pw_class *q = &cls[acls[a]];
@@ -1483,9 +1506,9 @@ static void on_apply(dc_sim *sim, void *ctx, uint64_t arg)
     p->missed = false;
     /* the clocks of the classes this computation wanted: one change each
      * for all their jobs */
-    if (p->inc && p->n_wanted == p->n_acls) { /* (the computing classes are wanted: these are all) */
-        for (size_t a = 0; a < p->n_acls; a++)
-            dc_vclock_set(p->cls[p->acls[a]].clock, p->cls[p->acls[a]].want);
+    if (p->inc) { /* (the computing classes are those wanted: those whose factors change) */
+        for (size_t a = 0; a < p->n_sets; a++)
+            dc_vclock_set(p->cls[p->sets[a]].clock, p->cls[p->sets[a]].want);
     } else { /* (in class order: the sets may move engine events) */
         for (size_t k = 0; p->clocks && k < p->n_cls; k++)
             if (p->cls[k].round == p->round)
@@ -2114,6 +2137,7 @@ static void power_destroy(void *state)
     free(p->off_list);
     free(p->cls); /* (the clocks are the cluster's) */
     free(p->acls);
+    free(p->sets);
     dc_swing_destroy(p->st_it);
     dc_swing_destroy(p->st_fac);
 }

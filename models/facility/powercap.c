@@ -62,6 +62,15 @@ static void neighbours(const dc_powercap_job *jobs, size_t n, double x, double *
 
 double dc_powercap_solve(const dc_powercap_job *jobs, size_t n, double target_w, double *guess_w)
 {
+    double a = -INFINITY, b = INFINITY;
+    if (isfinite(*guess_w))
+        neighbours(jobs, n, *guess_w, &a, &b);
+    return dc_powercap_solve_near(jobs, n, target_w, guess_w, a, b);
+}
+
+double dc_powercap_solve_near(const dc_powercap_job *jobs, size_t n, double target_w, double *guess_w,
+                              double below_w, double above_w)
+{
     /* The guess's segment first (the last answer: a budget that moved a
      * little is often still on it).  When fill(a) < T < fill(b) there, it
      * is the segment the search below would end on, the only one of
@@ -69,8 +78,7 @@ double dc_powercap_solve(const dc_powercap_job *jobs, size_t n, double target_w,
      * lowest breakpoint below T and of the highest above, the search does
      * not stop at either.  The same a, b, fill(a), fill(b): the same C. */
     if (isfinite(*guess_w)) {
-        double a, b, ga, gb;
-        neighbours(jobs, n, *guess_w, &a, &b);
+        double a = below_w, b = above_w, ga, gb;
         if (isfinite(a) && isfinite(b)) {
             fill2(jobs, n, a, b, &ga, &gb);
             if (ga < target_w && gb > target_w) {

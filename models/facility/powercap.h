@@ -31,5 +31,12 @@ double dc_powercap_fill(const dc_powercap_job *jobs, size_t n, double c_w);
  * does not depend on the guess.  O(n) per step, no sorting; the steps are
  * bounded by the number of breakpoints (each shrinks a bracket of them). */
 double dc_powercap_solve(const dc_powercap_job *jobs, size_t n, double target_w, double *guess_w);
+/* The same, given the guess's neighbours: below_w the largest breakpoint
+ * (lo_w or hi_w of a job) at most *guess_w (-INFINITY if none), above_w the
+ * smallest above it (INFINITY if none), found by the caller in a pass it
+ * makes anyway (as dc_powercap_solve finds them: lo_w then hi_w of each
+ * job, in order; ignored when *guess_w is not finite). */
+double dc_powercap_solve_near(const dc_powercap_job *jobs, size_t n, double target_w, double *guess_w,
+                              double below_w, double above_w);
 
 #endif
