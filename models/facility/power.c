@@ -1222,18 +1222,43 @@ static bool compute_inc(dc_power *p)
      * When the demand turns out above the heat limit, the pass below
      * computes them again with it (the same figures as when the two passes
      * were always made: every value is overwritten there). */
-    double demand = base;
-    class_acc acc = {.thr_cap = 1.0, .thr_heat = 1.0};
+    /* That pass is class_want with heat = cap, written out: the heat factor
+     * is s / s = 1 (1 too for a speed of 0), the pass's throttle its lowest
+     * cap speed (none: 1), on when below 1, the heat throttle 1 and off. */
+    double demand = base, thr = INFINITY;
     int lc = p->lvl_cap, lh = p->lvl_heat;
-    p->n_sets = 0;
+    uint32_t *sets = p->sets;
+    size_t n_sets = 0;
     for (size_t a = 0; a < na; a++) {
-        pw_class *q = &cls[acls[a]];
+        uint32_t k = acls[a];
+        pw_class *q = &cls[k];
         double g = (double)q->gpus, cap = clampd(lim, q->lo_w, q->hi_w);
         q->cap_w = cap;
         q->heat_w = cap;
         demand += g * cap;
-        class_want(p, q, cap, cap, lc, lh, &acc);
+        if (cap != q->m_cap || cap != q->m_heat) {
+            double sp;
+            if (cap == q->m_cap) {
+                sp = q->m_scap;
+            } else {
+                sp = cap == q->h_cap ? q->h_scap : speed_at(p, q->type, q->util, cap);
+                q->h_cap = q->m_cap;
+                q->h_scap = q->m_scap;
+            }
+            q->m_cap = q->m_heat = cap;
+            q->m_scap = q->m_sheat = sp;
+        }
+        double s_cap = q->m_scap;
+        q->want[lc] = s_cap;
+        q->want[lh] = 1.0;
+        const double *kf = dc_vclock_factors(q->clock);
+        if (kf[0] != q->want[0] || kf[1] != q->want[1])
+            sets[n_sets++] = k;
+        thr = s_cap < thr ? s_cap : thr;
     }
+    p->n_sets = n_sets;
+    class_acc acc = {.change = n_sets > 0, .any = na > 0, .thr_cap = na > 0 ? thr : 1.0, .thr_heat = 1.0};
+    acc.cap_on = acc.thr_cap < 1.0;
     double it = demand;
     if (p->heat_limit_w < demand) { /* the heat limit binds */
         for (size_t a = 0; a < na; a++)
