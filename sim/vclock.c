@@ -200,8 +200,18 @@ void dc_vclock_set(dc_vclock *k, const double *factors)
         k->f[1] = f1;
         k->rate[0] = f0; /* (1.0 * f0) */
         k->rate[1] = f0 * f1;
-        if (k->n_heap > 0 || k->ev != DC_EVENT_NONE)
-            reschedule(k);
+        if (k->n_heap > 0) { /* reschedule, with I_1(now) = value[1] (banked just now) */
+            double ahead = k->t[k->heap[0]].value - k->value[1];
+            double at = ahead > 0.0 ? now + ahead / k->rate[1] : now;
+            k->due_at = at;
+            if (k->ev != DC_EVENT_NONE && at >= k->ev_at)
+                return; /* the same time, or later: the event moves when it runs */
+            dc_sim_cancel(k->sim, &k->ev);
+            k->ev_at = at;
+            k->ev = dc_sim_at(k->sim, at, on_event, k, 0);
+        } else if (k->ev != DC_EVENT_NONE) {
+            dc_sim_cancel(k->sim, &k->ev);
+        }
         return;
     }
     bool same = true;

@@ -196,6 +196,11 @@ typedef struct pw_class {
 
 /* Remembered GPU speeds (speed_at), direct-mapped. */
 #define SPEED_CACHE 1024
+/* With incremental sums (many jobs, many classes under one moving limit)
+ * 2^SPEED_CACHE_MANY_BITS entries, allocated at start: bench/shared.cfg's
+ * 13 classes under a limit that moves at every change fill 1,024 and lose
+ * entries they come back to. */
+#define SPEED_CACHE_MANY_BITS 12
 
 typedef struct speed_entry {
     int type;
@@ -247,7 +252,9 @@ struct dc_power {
      * cap share the limit, and many share a utilisation, so a refresh that
      * moves the limit computes a few speeds (two cube roots each), not one
      * per job. */
-    speed_entry speeds[SPEED_CACHE];
+    speed_entry speed_small[SPEED_CACHE];
+    speed_entry *speeds;     /* speed_small, or (incremental sums) the larger table */
+    int speed_shift;         /* 64 - log2 of its entries */
     /* The jobs in play, ascending: every job that holds nodes or restarts,
      * runs, checkpoints or hangs (and perhaps some that stopped since the
      * last computation, dropped by it).  compute_full iterates these only,
@@ -604,7 +611,7 @@ static double speed_at(dc_power *p, int type, double util, double cap_w)
     memcpy(&a, &util, sizeof a);
     memcpy(&b, &cap_w, sizeof b);
     uint64_t h = (a ^ (b * UINT64_C(0x9e3779b97f4a7c15)) ^ (uint64_t)type) * UINT64_C(0xff51afd7ed558ccd);
-    speed_entry *e = &p->speeds[h >> 54]; /* 1024 entries */
+    speed_entry *e = &p->speeds[h >> p->speed_shift];
     if (e->type != type || e->util != util || e->cap_w != cap_w) {
         const type_pw *tp = &p->tp[type];
         e->type = type;
@@ -1532,8 +1539,10 @@ static void on_apply(dc_sim *sim, void *ctx, uint64_t arg)
     /* the clocks of the classes this computation wanted: one change each
      * for all their jobs */
     if (p->inc) { /* (the computing classes are those wanted: those whose factors change) */
-        for (size_t a = 0; a < p->n_sets; a++)
-            dc_vclock_set(p->cls[p->sets[a]].clock, p->cls[p->sets[a]].want);
+        const uint32_t *sets = p->sets; /* (in locals: the sets could alias p's fields) */
+        pw_class *cls = p->cls;
+        for (size_t a = 0, n = p->n_sets; a < n; a++)
+            dc_vclock_set(cls[sets[a]].clock, cls[sets[a]].want);
     } else { /* (in class order: the sets may move engine events) */
         for (size_t k = 0; p->clocks && k < p->n_cls; k++)
             if (p->cls[k].round == p->round)
@@ -1797,6 +1806,8 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     p->sim = sim;
     p->src_cap = p->src_heat = p->src_up = -1;
     p->inf_job = -1;
+    p->speeds = p->speed_small;
+    p->speed_shift = 54;
     config_setting_t *g = dc_scenario_lookup(sc, "power");
     if (!g)
         return DC_OK;
@@ -1997,7 +2008,18 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
             act_note(p, j);
     }
     p->guess_cap = p->guess_heat = NAN;
-    for (size_t i = 0; i < SPEED_CACHE; i++)
+    size_t n_speeds = SPEED_CACHE;
+    p->speeds = p->speed_small;
+    p->speed_shift = 54;
+    if (p->inc) {
+        speed_entry *big = malloc(((size_t)1 << SPEED_CACHE_MANY_BITS) * sizeof *big);
+        if (!big)
+            return dc_error_set(err, DC_ENOMEM, "out of memory");
+        p->speeds = big;
+        p->speed_shift = 64 - SPEED_CACHE_MANY_BITS;
+        n_speeds = (size_t)1 << SPEED_CACHE_MANY_BITS;
+    }
+    for (size_t i = 0; i < n_speeds; i++)
         p->speeds[i].util = NAN; /* matches nothing */
     p->other_sources = dc_cluster_speed_source_count(p->c) > (size_t)(2 + (p->src_up >= 0));
     p->n_other_src = 0;
@@ -2149,6 +2171,8 @@ static void power_finish(void *state, dc_sim *sim)
 static void power_destroy(void *state)
 {
     dc_power *p = state;
+    if (p->speeds != p->speed_small)
+        free(p->speeds);
     free(p->jobs);
     free(p->cw);
     free(p->act);
