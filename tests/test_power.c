@@ -303,6 +303,11 @@ static void test_swing(void)
         double w = (double)(round % 7) * 30.0;
         double got = dc_power_swing(t, v, n, now + 10.0, w);
         CU_ASSERT_DOUBLE_EQUAL(got, swing_brute(t, v, n, now + 10.0, w), 0.0);
+        /* two widths in one pass (the same width twice included) */
+        double wide = round % 3 == 0 ? w : 3.0 * w + 90.0, got_n, got_w;
+        dc_power_swing2(t, v, n, now + 10.0, w, wide, &got_n, &got_w);
+        CU_ASSERT_EQUAL(got_n, swing_brute(t, v, n, now + 10.0, w));
+        CU_ASSERT_EQUAL(got_w, swing_brute(t, v, n, now + 10.0, wide));
     }
 }
 
@@ -354,11 +359,16 @@ static void test_swing_stream(void)
         for (size_t i = 0; i < m; i++)
             peak = fmax(peak, v[i]);
         CU_ASSERT_EQUAL(dc_swing_peak(sw), peak);
+        double one_pass[3];
+        dc_power_swing2(t, v, m, now, widths[0], widths[1], &one_pass[0], &one_pass[1]);
+        dc_power_swing2(t, v, m, now, widths[1], widths[2], &one_pass[1], &one_pass[2]);
         for (size_t k = 0; k < 3; k++) {
             double want = dc_power_swing(t, v, m, now, widths[k]), got = dc_swing_range(sw, k);
             CU_ASSERT_EQUAL(got, want);
-            if (got != want)
-                printf("\nround %d width %g: %.17g, dc_power_swing %.17g (%zu points)\n", round, widths[k], got, want, m);
+            CU_ASSERT_EQUAL(one_pass[k], want);
+            if (got != want || one_pass[k] != want)
+                printf("\nround %d width %g: %.17g, one pass %.17g, dc_power_swing %.17g (%zu points)\n", round,
+                       widths[k], got, one_pass[k], want, m);
         }
         /* a window of hundreds of points: kind 1 packs some 600 into an hour */
         if (kind == 1 && m > 1000)

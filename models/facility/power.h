@@ -150,5 +150,9 @@ int dc_power_sums_agree(dc_power *p);
 /* The largest max - min of the step function (t[i], v[i]) (v[i] holds from
  * t[i] to t[i+1], the last to end_s) within any window of width_s. */
 double dc_power_swing(const double *t, const double *v, size_t n, double end_s, double width_s);
+/* The same for two widths in one pass (narrow_s <= wide_s), bit for bit
+ * dc_power_swing's; NAN when out of memory. */
+void dc_power_swing2(const double *t, const double *v, size_t n, double end_s, double narrow_s, double wide_s,
+                     double *narrow, double *wide);
 
 #endif
