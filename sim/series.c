@@ -26,6 +26,7 @@ struct dc_series {
     char *doc;
     size_t n;
     size_t cap_t, cap_v; /* points t and v have room for */
+    size_t cap;          /* the smaller of the two */
     double *t;
     double *v;
     bool kept; /* recorded even when the set is off (a figure reads it) */
@@ -199,17 +200,18 @@ static bool same_value(double a, double b)
     return a == b || (isnan(a) && isnan(b));
 }
 
-/* Room for point n + 1 (once in a doubling: kept out of line, so that
- * dc_series_record stays small enough to be inlined where it returns at
- * once); false, the set marked failed, when out of memory. */
-static __attribute__((noinline)) bool grow(dc_series *s, size_t n)
+/* Point n at (time_s, value) when the arrays are full: they grow first
+ * (once in a doubling; kept out of line and reached by a tail call, so that
+ * dc_series_record's common path needs no stack frame); nothing, the set
+ * marked failed, when out of memory. */
+static __attribute__((noinline)) void grow_and_put(dc_series *s, size_t n, double time_s, double value)
 {
     size_t cap = n ? 2 * n : 64;
     if (s->cap_t < cap) {
         double *t = grow_array(s->t, s->cap_t, cap);
         if (!t) {
             s->set->failed = true;
-            return false;
+            return;
         }
         s->t = t;
         s->cap_t = cap;
@@ -217,13 +219,16 @@ static __attribute__((noinline)) bool grow(dc_series *s, size_t n)
     if (s->cap_v < cap) {
         double *v = grow_array(s->v, s->cap_v, cap);
         if (!v) {
-            s->set->failed = true;
-            return false;
+            s->set->failed = true; /* (cap, the smaller, unchanged) */
+            return;
         }
         s->v = v;
         s->cap_v = cap;
     }
-    return true;
+    s->cap = cap;
+    s->t[n] = time_s;
+    s->v[n] = value;
+    s->n = n + 1;
 }
 
 void dc_series_record(dc_series *s, double time_s, double value)
@@ -231,14 +236,21 @@ void dc_series_record(dc_series *s, double time_s, double value)
     if (!s || !s->on)
         return;
     size_t n = s->n;
-    if (n > 0 && s->t[n - 1] == time_s)
-        n--; /* same time: the new value replaces the last point */
-    if (n > 0 && same_value(s->v[n - 1], value)) {
-        s->n = n; /* no change of the step function */
+    if (n > 0) {
+        if (s->t[n - 1] == time_s) {
+            n--; /* same time: the new value replaces the last point */
+            if (n > 0 && same_value(s->v[n - 1], value)) {
+                s->n = n; /* no change of the step function */
+                return;
+            }
+        } else if (same_value(s->v[n - 1], value)) {
+            return; /* no change */
+        }
+    }
+    if (n == s->cap) {
+        grow_and_put(s, n, time_s, value);
         return;
     }
-    if ((n == s->cap_t || n == s->cap_v) && !grow(s, n))
-        return;
     s->t[n] = time_s;
     s->v[n] = value;
     s->n = n + 1;
