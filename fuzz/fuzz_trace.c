@@ -11,8 +11,9 @@
  * docs/errors.md, not hidden here.
  *
  * Past the checksum: an input that starts with dcsim's checksum block
- * ("dcsim-checksum 2\n", sim/h5image.h) gets the block rewritten with the
- * mutant's true size and XXH64 before it is written out, as a file crafted
+ * ("dcsim-checksum 3\n", or 2 from before XXH3; sim/h5image.h) gets the
+ * block rewritten with the mutant's true size and XXH3 before it is
+ * written out, as a file crafted
  * to carry a valid checksum would, so mutants of real traces reach the
  * reader's parsing (and libhdf5) instead of stopping at the checksum.  An
  * input whose block was itself damaged is left alone (the checksum's own
@@ -28,21 +29,23 @@
 #include "summary.h"
 #include "table.h"
 #include "trace_read.h"
-#include "xxh64.h"
+#include "xxh3.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Writes the input, with a valid checksum block if it starts with one. */
 static int write_input(FILE *f, const uint8_t *data, size_t size)
 {
-    static const char head[] = "dcsim-checksum 2\n";
-    if (size < DC_H5IMAGE_USERBLOCK || memcmp(data, head, sizeof head - 1) != 0)
+    /* (seeds written before XXH3 carry version 2: rewritten the same way) */
+    static const char head3[] = "dcsim-checksum 3\n", head2[] = "dcsim-checksum 2\n";
+    if (size < DC_H5IMAGE_USERBLOCK ||
+        (memcmp(data, head3, sizeof head3 - 1) != 0 && memcmp(data, head2, sizeof head2 - 1) != 0))
         return fwrite(data, 1, size, f) == size ? 0 : -1;
     char block[DC_H5IMAGE_USERBLOCK];
     memset(block, 0, sizeof block);
     size_t body = size - DC_H5IMAGE_USERBLOCK;
-    snprintf(block, sizeof block, "dcsim-checksum 2\nsize %zu\nxxh64 %016llx\n", body,
-             (unsigned long long)dc_xxh64(data + DC_H5IMAGE_USERBLOCK, body, 0));
+    snprintf(block, sizeof block, "dcsim-checksum 3\nsize %zu\nxxh3 %016llx\n", body,
+             (unsigned long long)dc_xxh3(data + DC_H5IMAGE_USERBLOCK, body));
     if (fwrite(block, 1, sizeof block, f) != sizeof block)
         return -1;
     return fwrite(data + DC_H5IMAGE_USERBLOCK, 1, body, f) == body ? 0 : -1;

@@ -1,6 +1,7 @@
 /* HDF5 files built in memory, then written with checked write(2) to an output file (sim/outfile.h).
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 #include "h5image.h"
+#include "xxh3.h"
 #include "xxh64.h"
 
 #include <errno.h>
@@ -116,8 +117,8 @@ static int write_image(const char *img, size_t size, dc_outfile *out, char *why,
      * at 512 and takes that as the base of every address): the checksum. */
     char block[DC_H5IMAGE_USERBLOCK];
     memset(block, 0, sizeof block);
-    snprintf(block, sizeof block, "dcsim-checksum 2\nsize %zu\nxxh64 %016llx\n", size,
-             (unsigned long long)dc_xxh64(img, size, 0));
+    snprintf(block, sizeof block, "dcsim-checksum 3\nsize %zu\nxxh3 %016llx\n", size,
+             (unsigned long long)dc_xxh3(img, size));
     if (write_all(block, sizeof block, out, why, why_size) != 0)
         return -1;
     return write_all(img, size, out, why, why_size);
@@ -666,21 +667,21 @@ int dc_h5image_write(dc_h5image *img, dc_outfile *out, char *why, size_t why_siz
     }
     struct iovec iov[EMIT_PIECES];
     /* two passes: the checksum goes in front */
-    dc_xxh64_state x;
-    dc_xxh64_init(&x, 0);
+    dc_xxh3_state x;
+    dc_xxh3_init(&x);
     int rc = 0;
     for (size_t at = 0; rc == 0 && at < size; at += EMIT_BYTES) {
         size_t k = size - at < EMIT_BYTES ? size - at : EMIT_BYTES;
         size_t np = pieces(img, at, k, iov);
         for (size_t i = 0; i < np; i++)
-            dc_xxh64_update(&x, iov[i].iov_base, iov[i].iov_len);
+            dc_xxh3_update(&x, iov[i].iov_base, iov[i].iov_len);
         if (np == 0 && (rc = store_read(img, at, buf, k)) == 0)
-            dc_xxh64_update(&x, buf, k);
+            dc_xxh3_update(&x, buf, k);
     }
     char block[DC_H5IMAGE_USERBLOCK];
     memset(block, 0, sizeof block);
-    snprintf(block, sizeof block, "dcsim-checksum 2\nsize %zu\nxxh64 %016llx\n", size,
-             (unsigned long long)dc_xxh64_digest(&x));
+    snprintf(block, sizeof block, "dcsim-checksum 3\nsize %zu\nxxh3 %016llx\n", size,
+             (unsigned long long)dc_xxh3_digest(&x));
     if (rc == 0)
         rc = write_all(block, sizeof block, out, why, why_size);
     else
@@ -725,8 +726,9 @@ int dc_h5image_verify(const char *path, char *why, size_t why_size)
         fclose(f);
         return 0; /* no checksum: read unchecked */
     }
-    /* version 2: XXH64; version 1 (dcsim before XXH64): FNV-1a */
-    int version = sscanf(head, "dcsim-checksum 2\nsize %zu\nxxh64 %llx\n", &size, &want) == 2   ? 2
+    /* version 3: XXH3-64; 2 (dcsim before XXH3): XXH64; 1 (before XXH64): FNV-1a */
+    int version = sscanf(head, "dcsim-checksum 3\nsize %zu\nxxh3 %llx\n", &size, &want) == 2      ? 3
+                  : sscanf(head, "dcsim-checksum 2\nsize %zu\nxxh64 %llx\n", &size, &want) == 2   ? 2
                   : sscanf(head, "dcsim-checksum 1\nsize %zu\nfnv1a64 %llx\n", &size, &want) == 2 ? 1
                                                                                                : 0;
     if (version == 0) {
@@ -735,19 +737,25 @@ int dc_h5image_verify(const char *path, char *why, size_t why_size)
         return 1;
     }
     unsigned long long h = DC_FNV1A64_INIT;
+    dc_xxh3_state x3;
+    dc_xxh3_init(&x3);
     dc_xxh64_state x;
     dc_xxh64_init(&x, 0);
     size_t total = 0;
     char buf[1 << 16];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        if (version == 2)
+        if (version == 3)
+            dc_xxh3_update(&x3, buf, n);
+        else if (version == 2)
             dc_xxh64_update(&x, buf, n);
         else
             h = dc_fnv1a64(h, buf, n);
         total += n;
     }
-    if (version == 2)
+    if (version == 3)
+        h = dc_xxh3_digest(&x3);
+    else if (version == 2)
         h = dc_xxh64_digest(&x);
     int bad = ferror(f);
     fclose(f);

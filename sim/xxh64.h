@@ -6,8 +6,9 @@
  *   lane = rotl(lane + word * P2, 31) * P1,
  * the lanes merge, the tail (< 32 bytes) folds in by words, a 32-bit word
  * and bytes, and an avalanche mixes the result; P1..P5 are the spec's
- * primes.  About 0.7 instructions per byte against FNV-1a's 6: it checks
- * the traces dcsim writes (sim/h5image.h).  Any XXH64 implementation gives
+ * primes.  About 0.7-0.9 instructions per byte against FNV-1a's 6: it
+ * checks the traces of dcsim before XXH3 (sim/h5image.h, checksum
+ * version 2; sim/xxh3.h since).  Any XXH64 implementation gives
  * the same digests (python3: xxhash.xxh64(data).intdigest()); reference
  * values: "" -> ef46db3751d8e999, "abc" -> 44bc2cf5ad770999. */
 #ifndef DC_XXH64_H

@@ -33,6 +33,7 @@
 #include "trace.h"
 #include "trace_format.h"
 #include "trace_read.h"
+#include "xxh3.h"
 #include "xxh64.h"
 
 static char g_dir[256]; /* scratch directory of this run */
@@ -716,6 +717,49 @@ static void test_xxh64(void)
     CU_ASSERT_NOT_EQUAL(dc_xxh64(big, sizeof big, 0), one);
 }
 
+/* XXH3-64 against libxxhash 0.8.1's XXH3_64bits (seed 0) over the bytes
+ * (i * 2654435761 >> 13) & 0xff at the lengths where its paths change (0,
+ * 1-3, 4-8, 9-16, 17-128, 129-240, stripes, blocks of 1,024 bytes), and
+ * fed in pieces of many sizes through each of the stripes' codes (plain C,
+ * SSE2, AVX2, as far as the machine has them) equal to one call. */
+static void test_xxh3(void)
+{
+    static const struct {
+        size_t n;
+        uint64_t h;
+    } ref[] = {{0, 0x2d06800538d394c2ULL},    {1, 0xc44bdff4074eecdbULL},    {3, 0xa1c4a8259b827291ULL},
+               {4, 0xbb4e3d89ee0b271dULL},    {8, 0x79d02238b80e37b1ULL},    {9, 0xf64cecc4271ff461ULL},
+               {16, 0x222e9aead6bddd51ULL},   {17, 0x47aad6b375eb4bbaULL},   {128, 0x421a9c905c6e66baULL},
+               {129, 0x9e2414800f83768aULL},  {240, 0xb714c5fd22744964ULL},  {241, 0xbc424a2c480dd281ULL},
+               {256, 0x2d040b1ab40f0d78ULL},  {257, 0xd0515fbec69efb50ULL},  {1024, 0x1fd15e7d36f5e1bcULL},
+               {1025, 0xfe08e5a874d23fd2ULL}, {1088, 0x0ac7cf3a6009bab5ULL}, {4096, 0x84d9e7ce664c8217ULL},
+               {20000, 0x029d5eb7e8999845ULL}};
+    static unsigned char big[20000];
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = (unsigned char)(i * 2654435761u >> 13);
+    CU_ASSERT_EQUAL(dc_xxh3("abc", 3), 0x78af5f94892f3950ULL);
+    dc_xxh3_state best;
+    dc_xxh3_init(&best);
+    size_t pieces = 0;
+    for (size_t r = 0; r < sizeof ref / sizeof ref[0]; r++) {
+        size_t n = ref[r].n;
+        CU_ASSERT_EQUAL(dc_xxh3(big, n), ref[r].h);
+        for (int impl = 0; impl <= best.impl; impl++)
+            for (size_t step = 1; step <= 1500; step = step * 3 + 2) {
+                dc_xxh3_state h;
+                dc_xxh3_init(&h);
+                h.impl = impl;
+                for (size_t at = 0; at < n; at += step, pieces++)
+                    dc_xxh3_update(&h, big + at, n - at < step ? n - at : step);
+                CU_ASSERT_EQUAL(dc_xxh3_digest(&h), ref[r].h);
+                CU_ASSERT_EQUAL(dc_xxh3_digest(&h), ref[r].h); /* digest leaves the state as it was */
+            }
+    }
+    CU_ASSERT_TRUE(pieces > 100000);
+    big[12345] ^= 1;
+    CU_ASSERT_NOT_EQUAL(dc_xxh3(big, sizeof big), 0x029d5eb7e8999845ULL);
+}
+
 /* The bytes of a file after its 512-byte checksum block, and their count. */
 static unsigned char *after_block(const char *path, size_t *n)
 {
@@ -743,9 +787,10 @@ static void put_block(const char *path, const char *block_text)
     fclose(f);
 }
 
-/* A trace's checksum block is version 2 (XXH64 of the bytes after it); a
- * trace whose block is version 1 (FNV-1a: dcsim before XXH64) still reads;
- * a version 1 block that does not match, and an unknown version, are refused. */
+/* A trace's checksum block is version 3 (XXH3-64 of the bytes after it); a
+ * trace whose block is version 2 (XXH64: dcsim before XXH3) or 1 (FNV-1a:
+ * before XXH64) still reads; blocks of those versions that do not match,
+ * and an unknown version, are refused. */
 static void test_trace_checksum_versions(void)
 {
     fixture fx;
@@ -762,10 +807,23 @@ static void test_trace_checksum_versions(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     CU_ASSERT_EQUAL(fread(head, 1, 512, f), 512);
     fclose(f);
-    snprintf(want, sizeof want, "dcsim-checksum 2\nsize %zu\nxxh64 %016llx\n", n,
-             (unsigned long long)dc_xxh64(b, n, 0));
+    snprintf(want, sizeof want, "dcsim-checksum 3\nsize %zu\nxxh3 %016llx\n", n, (unsigned long long)dc_xxh3(b, n));
     CU_ASSERT_STRING_EQUAL(head, want);
     check_trace(path, &fx);
+
+    snprintf(want, sizeof want, "dcsim-checksum 2\nsize %zu\nxxh64 %016llx\n", n,
+             (unsigned long long)dc_xxh64(b, n, 0));
+    put_block(path, want);
+    check_trace(path, &fx);
+    snprintf(want, sizeof want, "dcsim-checksum 2\nsize %zu\nxxh64 %016llx\n", n,
+             (unsigned long long)dc_xxh64(b, n, 0) ^ 1);
+    put_block(path, want);
+    CU_ASSERT_PTR_NULL(dc_trace_open(path, &err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "its checksum does not match"));
+    snprintf(want, sizeof want, "dcsim-checksum 3\nsize %zu\nxxh3 %016llx\n", n, (unsigned long long)dc_xxh3(b, n) ^ 1);
+    put_block(path, want);
+    CU_ASSERT_PTR_NULL(dc_trace_open(path, &err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "its checksum does not match"));
 
     unsigned long long h = 0xcbf29ce484222325ULL;
     for (size_t i = 0; i < n; i++)
@@ -780,7 +838,7 @@ static void test_trace_checksum_versions(void)
     CU_ASSERT_EQUAL(err.code, DC_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "its checksum does not match"));
 
-    snprintf(want, sizeof want, "dcsim-checksum 3\nsize %zu\nxxh3 %016llx\n", n, h);
+    snprintf(want, sizeof want, "dcsim-checksum 4\nsize %zu\nxxh4 %016llx\n", n, h);
     put_block(path, want);
     CU_ASSERT_PTR_NULL(dc_trace_open(path, &err));
     CU_ASSERT_EQUAL(err.code, DC_EINPUT);
@@ -1654,8 +1712,10 @@ static int register_tests(void)
                   {"rows streamed during the run", test_trace_stream},
                   {"file driver: spilled and in-memory images the same bytes", test_h5image_spill},
                   {"rows dropped: counted, at most 64 KiB held", test_rowtable_drop},
-                  {"checksum: XXH64 block, FNV-1a blocks of older traces, other versions", test_trace_checksum_versions});
+                  {"checksum: XXH3 block, XXH64 and FNV-1a blocks of older traces, other versions",
+                   test_trace_checksum_versions});
     DC_TEST_SUITE("xxh64", {"reference values, pieces", test_xxh64});
+    DC_TEST_SUITE("xxh3", {"libxxhash's values at every path, pieces, each stripes' code", test_xxh3});
     return 0;
 }
 
