@@ -12,15 +12,19 @@
  *                     doc, start (i8), count (i8)
  *   /series           float64 array of shape (n, 2), columns time_s, value:
  *                     every series' points one after the other, series i
- *                     in rows start_i .. start_i + count_i - 1; chunked;
+ *                     in rows start_i .. start_i + count_i - 1;
  *                     attributes "columns", "doc"
  *   /events           compound table: time_s (f8), kind (S16), component (S24),
- *                     id (i4), job (i4), value (f8); chunked
+ *                     id (i4), job (i4), value (f8)
  *   /NAME             each table of meta->tables (rowtable.h, for example
  *                     /jobs: one row per job) as a compound dataset, its
  *                     members the columns (f8, i4, fixed-length strings);
  *                     attributes "doc", "units" (one per column, joined by
  *                     commas) and "column_docs" (one "name: doc" per line)
+ * Storage (not part of what readers see): a dataset whose rows are all
+ * written at the end, uncompressed and not empty, is contiguous, of fixed
+ * size; one streamed during the run, compressed (trace.compress) or empty
+ * is chunked (64 KiB), with an unlimited row dimension.
  * The file is written under a temporary name in the same directory
  * (NAME.tmp.PID.N, sim/outfile.h) and renamed over NAME only when complete,
  * so a failure never leaves a half-written file under the final name, and

@@ -717,6 +717,69 @@ static void test_xxh64(void)
     CU_ASSERT_NOT_EQUAL(dc_xxh64(big, sizeof big, 0), one);
 }
 
+/* The layout of dataset path in file f (H5D_CONTIGUOUS, H5D_CHUNKED), -1 if none. */
+static int layout_of(hid_t f, const char *path)
+{
+    hid_t d = H5Dopen2(f, path, H5P_DEFAULT);
+    hid_t pl = d >= 0 ? H5Dget_create_plist(d) : -1;
+    int l = pl >= 0 ? (int)H5Pget_layout(pl) : -1;
+    if (pl >= 0)
+        H5Pclose(pl);
+    if (d >= 0)
+        H5Dclose(d);
+    return l;
+}
+
+/* A trace whose event log and series are empty (a run with trace.events
+ * off, RBW's): those datasets are chunked, as a contiguous dataset cannot
+ * be empty and extendible, the others contiguous; it reads back. */
+static void test_trace_empty_parts(void)
+{
+    char path[600];
+    path_in(path, sizeof path, "empty.h5");
+    dc_summary *s = dc_summary_create();
+    dc_summary_set(s, "a.b", 1.5, "h", "a figure");
+    dc_series_set *set = dc_series_set_create();
+    dc_series *one = dc_series_set_get(set, "one", "W", "a point");
+    dc_series_set_get(set, "none", "W", "no point");
+    dc_series_record(one, 0.0, 2.0);
+    dc_eventlog *log = dc_eventlog_create();
+    dc_trace_meta meta = {.dcsim_version = "test", .scenario_text = "", .scenario_file = "", .started_at = "now"};
+    dc_error err;
+    dc_error_clear(&err);
+    CU_ASSERT_EQUAL_FATAL(dc_trace_write(path, &meta, s, set, log, &err), DC_OK);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CU_ASSERT_TRUE_FATAL(f >= 0);
+    CU_ASSERT_EQUAL(layout_of(f, "/events"), H5D_CHUNKED);
+    CU_ASSERT_EQUAL(layout_of(f, "/summary"), H5D_CONTIGUOUS);
+    CU_ASSERT_EQUAL(layout_of(f, "/series"), H5D_CONTIGUOUS);
+    H5Fclose(f);
+    dc_trace_file *t = dc_trace_open(path, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    dc_eventlog *back = dc_eventlog_create();
+    CU_ASSERT_EQUAL(dc_trace_read_events(t, back, &err), DC_OK);
+    CU_ASSERT_EQUAL(dc_eventlog_count(back), 0);
+    dc_eventlog_destroy(back);
+    dc_trace_close(t);
+    /* no series point at all: /series empty, chunked */
+    dc_series_set *empty = dc_series_set_create();
+    dc_series_set_get(empty, "none", "W", "no point");
+    CU_ASSERT_EQUAL_FATAL(dc_trace_write(path, &meta, s, empty, NULL, &err), DC_OK);
+    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CU_ASSERT_TRUE_FATAL(f >= 0);
+    CU_ASSERT_EQUAL(layout_of(f, "/series"), H5D_CHUNKED);
+    CU_ASSERT_EQUAL(layout_of(f, "/events"), H5D_CHUNKED);
+    H5Fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(t = dc_trace_open(path, &err));
+    if (t)
+        dc_trace_close(t);
+    unlink(path);
+    dc_series_set_destroy(empty);
+    dc_eventlog_destroy(log);
+    dc_series_set_destroy(set);
+    dc_summary_destroy(s);
+}
+
 /* XXH3-64 against libxxhash 0.8.1's XXH3_64bits (seed 0) over the bytes
  * (i * 2654435761 >> 13) & 0xff at the lengths where its paths change (0,
  * 1-3, 4-8, 9-16, 17-128, 129-240, stripes, blocks of 1,024 bytes), and
@@ -1713,7 +1776,8 @@ static int register_tests(void)
                   {"file driver: spilled and in-memory images the same bytes", test_h5image_spill},
                   {"rows dropped: counted, at most 64 KiB held", test_rowtable_drop},
                   {"checksum: XXH3 block, XXH64 and FNV-1a blocks of older traces, other versions",
-                   test_trace_checksum_versions});
+                   test_trace_checksum_versions},
+                  {"empty event log and series: chunked, the rest contiguous, read back", test_trace_empty_parts});
     DC_TEST_SUITE("xxh64", {"reference values, pieces", test_xxh64});
     DC_TEST_SUITE("xxh3", {"libxxhash's values at every path, pieces, each stripes' code", test_xxh3});
     return 0;
