@@ -85,6 +85,11 @@ int dc_h5image_write(dc_h5image *img, dc_outfile *out, char *why, size_t why_siz
 int dc_h5image_set_spill(dc_h5image *img, size_t spill_after, const char *dir);
 unsigned long long dc_h5image_spilled(const dc_h5image *img);
 
+/* Tells libhdf5 not to tear itself down at exit (H5dont_atexit): for a
+ * program that closes every file it opens and frees nothing of the
+ * library's at exit anyway.  Call it before any other HDF5 call. */
+void dc_h5image_no_teardown(void);
+
 /* 0: path carries a checksum that matches, or none (unchecked); 1: it is
  * damaged (why says how); -1: it cannot be read (let the caller's open say
  * why). */
