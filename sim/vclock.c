@@ -142,6 +142,20 @@ static void remove_at(dc_vclock *k, uint32_t pos)
 
 static void on_event(struct dc_sim *sim, void *ctx, uint64_t arg);
 
+/* The top target is due ahead more of the last level's integral after now
+ * (at once if none): the engine's event earlier to it, or left where it is
+ * when at or after it (the event moves when it runs). */
+static void move_event(dc_vclock *k, double now, double ahead)
+{
+    double at = ahead > 0.0 ? now + ahead / k->rate[k->n - 1] : now;
+    k->due_at = at;
+    if (k->ev != DC_EVENT_NONE && at >= k->ev_at)
+        return;
+    dc_sim_cancel(k->sim, &k->ev);
+    k->ev_at = at;
+    k->ev = dc_sim_at(k->sim, at, on_event, k, 0);
+}
+
 /* The engine event at the top target's time (none without targets). */
 static void reschedule(dc_vclock *k)
 {
@@ -150,15 +164,8 @@ static void reschedule(dc_vclock *k)
             dc_sim_cancel(k->sim, &k->ev);
         return;
     }
-    double now = dc_sim_now(k->sim), last = k->rate[k->n - 1];
-    double ahead = k->t[k->heap[0]].value - dc_vclock_value(k, k->n - 1);
-    double at = ahead > 0.0 ? now + ahead / last : now;
-    k->due_at = at;
-    if (k->ev != DC_EVENT_NONE && at >= k->ev_at)
-        return; /* the same time, or later: the event moves when it runs */
-    dc_sim_cancel(k->sim, &k->ev);
-    k->ev_at = at;
-    k->ev = dc_sim_at(k->sim, at, on_event, k, 0);
+    double now = dc_sim_now(k->sim);
+    move_event(k, now, k->t[k->heap[0]].value - dc_vclock_value(k, k->n - 1));
 }
 
 /* The earliest target is reached: it goes, then its callback runs (which
@@ -200,18 +207,10 @@ void dc_vclock_set(dc_vclock *k, const double *factors)
         k->f[1] = f1;
         k->rate[0] = f0; /* (1.0 * f0) */
         k->rate[1] = f0 * f1;
-        if (k->n_heap > 0) { /* reschedule, with I_1(now) = value[1] (banked just now) */
-            double ahead = k->t[k->heap[0]].value - k->value[1];
-            double at = ahead > 0.0 ? now + ahead / k->rate[1] : now;
-            k->due_at = at;
-            if (k->ev != DC_EVENT_NONE && at >= k->ev_at)
-                return; /* the same time, or later: the event moves when it runs */
+        if (k->n_heap > 0) /* reschedule, with I_1(now) = value[1] (banked just now) */
+            move_event(k, now, k->t[k->heap[0]].value - k->value[1]);
+        else if (k->ev != DC_EVENT_NONE)
             dc_sim_cancel(k->sim, &k->ev);
-            k->ev_at = at;
-            k->ev = dc_sim_at(k->sim, at, on_event, k, 0);
-        } else if (k->ev != DC_EVENT_NONE) {
-            dc_sim_cancel(k->sim, &k->ev);
-        }
         return;
     }
     bool same = true;

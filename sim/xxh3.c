@@ -1,6 +1,7 @@
 /* XXH3-64 (sim/xxh3.h): the short paths, the stripes in plain C, SSE2 or AVX2, the streaming state.
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 #include "xxh3.h"
+#include "le_load.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -42,29 +43,6 @@ static const unsigned char secret[192] = {
     0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
 };
 
-/* Little-endian loads whatever the host's byte order. */
-static uint64_t rd64(const unsigned char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
-static uint32_t rd32(const unsigned char *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap32(v);
-#endif
-    return v;
-}
-
-static uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
 /* The 128-bit product's halves xor'ed. */
 static uint64_t fold128(uint64_t a, uint64_t b)
 {
@@ -98,7 +76,7 @@ static uint64_t avalanche3(uint64_t h)
 
 static uint64_t mix16(const unsigned char *in, const unsigned char *key)
 {
-    return fold128(rd64(in) ^ rd64(key), rd64(in + 8) ^ rd64(key + 8));
+    return fold128(dc_le_load64(in) ^ dc_le_load64(key), dc_le_load64(in + 8) ^ dc_le_load64(key + 8));
 }
 
 /* ---- up to 240 bytes ---- */
@@ -106,14 +84,14 @@ static uint64_t mix16(const unsigned char *in, const unsigned char *key)
 static uint64_t len_0to16(const unsigned char *in, size_t n)
 {
     if (n > 8) {
-        uint64_t lo = rd64(in) ^ (rd64(secret + 24) ^ rd64(secret + 32));
-        uint64_t hi = rd64(in + n - 8) ^ (rd64(secret + 40) ^ rd64(secret + 48));
+        uint64_t lo = dc_le_load64(in) ^ (dc_le_load64(secret + 24) ^ dc_le_load64(secret + 32));
+        uint64_t hi = dc_le_load64(in + n - 8) ^ (dc_le_load64(secret + 40) ^ dc_le_load64(secret + 48));
         return avalanche3(n + __builtin_bswap64(lo) + hi + fold128(lo, hi));
     }
     if (n >= 4) {
-        uint64_t in64 = rd32(in + n - 4) + ((uint64_t)rd32(in) << 32);
-        uint64_t h = in64 ^ (rd64(secret + 8) ^ rd64(secret + 16));
-        h ^= rotl64(h, 49) ^ rotl64(h, 24);
+        uint64_t in64 = dc_le_load32(in + n - 4) + ((uint64_t)dc_le_load32(in) << 32);
+        uint64_t h = in64 ^ (dc_le_load64(secret + 8) ^ dc_le_load64(secret + 16));
+        h ^= dc_rotl64(h, 49) ^ dc_rotl64(h, 24);
         h *= MX2;
         h ^= (h >> 35) + n;
         h *= MX2;
@@ -121,9 +99,9 @@ static uint64_t len_0to16(const unsigned char *in, size_t n)
     }
     if (n > 0) {
         uint32_t c = ((uint32_t)in[0] << 16) | ((uint32_t)in[n >> 1] << 24) | in[n - 1] | ((uint32_t)n << 8);
-        return avalanche64((uint64_t)c ^ (rd32(secret) ^ rd32(secret + 4)));
+        return avalanche64((uint64_t)c ^ (dc_le_load32(secret) ^ dc_le_load32(secret + 4)));
     }
-    return avalanche64(rd64(secret + 56) ^ rd64(secret + 64));
+    return avalanche64(dc_le_load64(secret + 56) ^ dc_le_load64(secret + 64));
 }
 
 static uint64_t len_17to128(const unsigned char *in, size_t n)
@@ -171,14 +149,14 @@ static void stripes_c(uint64_t *acc, const unsigned char *in, size_t n, const un
 {
     for (size_t s = 0; s < n; s++, in += STRIPE, k += 8)
         for (size_t i = 0; i < 8; i++) {
-            uint64_t w = rd64(in + 8 * i), dk = w ^ rd64(k + 8 * i);
+            uint64_t w = dc_le_load64(in + 8 * i), dk = w ^ dc_le_load64(k + 8 * i);
             acc[i ^ 1] += w;
             acc[i] += (dk & 0xFFFFFFFFULL) * (dk >> 32);
         }
     for (size_t i = 0; scramble && i < 8; i++) {
         uint64_t a = acc[i];
         a ^= a >> 47;
-        a ^= rd64(secret + SCRAMBLE_AT + 8 * i);
+        a ^= dc_le_load64(secret + SCRAMBLE_AT + 8 * i);
         acc[i] = a * P32_1;
     }
 }
@@ -327,7 +305,7 @@ uint64_t dc_xxh3_digest(const dc_xxh3_state *h)
     stripes(0, t.acc, last, 1, secret + LAST_AT, false);
     uint64_t r = t.total * P64_1;
     for (size_t i = 0; i < 4; i++)
-        r += fold128(t.acc[2 * i] ^ rd64(secret + 11 + 16 * i), t.acc[2 * i + 1] ^ rd64(secret + 11 + 16 * i + 8));
+        r += fold128(t.acc[2 * i] ^ dc_le_load64(secret + 11 + 16 * i), t.acc[2 * i + 1] ^ dc_le_load64(secret + 11 + 16 * i + 8));
     return avalanche3(r);
 }
 

@@ -1,6 +1,7 @@
 /* XXH64 (sim/xxh64.h): stripes of four 64-bit lanes, then the tail and the avalanche.
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 #include "xxh64.h"
+#include "le_load.h"
 
 #include <string.h>
 
@@ -10,30 +11,7 @@
 #define P4 0x85EBCA77C2B2AE63ULL
 #define P5 0x27D4EB2F165667C5ULL
 
-static uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
-/* Little-endian loads whatever the host's byte order. */
-static uint64_t read64(const unsigned char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
-static uint32_t read32(const unsigned char *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap32(v);
-#endif
-    return v;
-}
-
-static uint64_t round64(uint64_t acc, uint64_t word) { return rotl(acc + word * P2, 31) * P1; }
+static uint64_t round64(uint64_t acc, uint64_t word) { return dc_rotl64(acc + word * P2, 31) * P1; }
 
 static uint64_t merge(uint64_t acc, uint64_t lane) { return (acc ^ round64(0, lane)) * P1 + P4; }
 
@@ -43,10 +21,10 @@ static size_t stripes(uint64_t v[4], const unsigned char *p, size_t n)
     uint64_t a = v[0], b = v[1], c = v[2], d = v[3];
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
-        a = round64(a, read64(p + i));
-        b = round64(b, read64(p + i + 8));
-        c = round64(c, read64(p + i + 16));
-        d = round64(d, read64(p + i + 24));
+        a = round64(a, dc_le_load64(p + i));
+        b = round64(b, dc_le_load64(p + i + 8));
+        c = round64(c, dc_le_load64(p + i + 16));
+        d = round64(d, dc_le_load64(p + i + 24));
     }
     v[0] = a;
     v[1] = b;
@@ -89,7 +67,7 @@ uint64_t dc_xxh64_digest(const dc_xxh64_state *h)
 {
     uint64_t acc;
     if (h->total >= 32) {
-        acc = rotl(h->v[0], 1) + rotl(h->v[1], 7) + rotl(h->v[2], 12) + rotl(h->v[3], 18);
+        acc = dc_rotl64(h->v[0], 1) + dc_rotl64(h->v[1], 7) + dc_rotl64(h->v[2], 12) + dc_rotl64(h->v[3], 18);
         for (int k = 0; k < 4; k++)
             acc = merge(acc, h->v[k]);
     } else {
@@ -99,14 +77,14 @@ uint64_t dc_xxh64_digest(const dc_xxh64_state *h)
     const unsigned char *p = h->buf;
     size_t n = h->n_buf;
     for (; n >= 8; p += 8, n -= 8)
-        acc = rotl(acc ^ round64(0, read64(p)), 27) * P1 + P4;
+        acc = dc_rotl64(acc ^ round64(0, dc_le_load64(p)), 27) * P1 + P4;
     if (n >= 4) {
-        acc = rotl(acc ^ (uint64_t)read32(p) * P1, 23) * P2 + P3;
+        acc = dc_rotl64(acc ^ (uint64_t)dc_le_load32(p) * P1, 23) * P2 + P3;
         p += 4;
         n -= 4;
     }
     for (; n > 0; p++, n--)
-        acc = rotl(acc ^ *p * P5, 11) * P1;
+        acc = dc_rotl64(acc ^ *p * P5, 11) * P1;
     acc ^= acc >> 33;
     acc *= P2;
     acc ^= acc >> 29;

@@ -886,6 +886,24 @@ static bool move_node(dc_fabric *f, int32_t job, fjob *J, uint32_t node, int del
     return true;
 }
 
+/* The slots whose node differs (at most REPLACE_FEW: more, and the job is
+ * placed anew), the node each held and the node it holds now. */
+enum { REPLACE_FEW = 16 };
+typedef struct {
+    uint32_t was[REPLACE_FEW], now[REPLACE_FEW], slot[REPLACE_FEW], n;
+} slot_changes;
+
+/* Slot k taken into c; false when c is full. */
+static bool note_change(slot_changes *c, const fjob *J, const uint32_t *nodes, uint32_t k)
+{
+    if (c->n == REPLACE_FEW)
+        return false;
+    c->slot[c->n] = k;
+    c->was[c->n] = J->node_ids[k];
+    c->now[c->n++] = nodes[k];
+    return true;
+}
+
 /* The placement after the job's nodes changed: the nodes it lost and gained
  * only, when they are few (a failed node replaced); else anew.  The
  * cluster's list changes by swapping the lost node's slot with the last and
@@ -895,26 +913,18 @@ static bool replace(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, u
                     bool *whole)
 {
     *whole = false;
-    if (!J->placed || f->nodes_per_domain > 1 || n != J->n_nodes) {
-        *whole = true;
-        return live || place(f, J, job, nodes, n);
-    }
-    enum { FEW = 16, BLOCK = 64, SUB = 8 };
-    uint32_t was[FEW], now[FEW], slot[FEW], nd = 0;
+    slot_changes ch;
+    ch.n = 0;
+    if (!J->placed || f->nodes_per_domain > 1 || n != J->n_nodes)
+        goto anew;
+    enum { BLOCK = 64, SUB = 8 };
     /* the slots that differ, in order: among those the cluster says were
      * written since the placement (ascending: the same slots in the same
      * order as the scan below finds) */
     for (int h = 0; h < f->n_hint; h++) {
         uint32_t k = f->hint[h];
-        if (k >= n || J->node_ids[k] == nodes[k])
-            continue;
-        if (nd == FEW) {
-            *whole = true;
-            return live || place(f, J, job, nodes, n);
-        }
-        slot[nd] = k;
-        was[nd] = J->node_ids[k];
-        now[nd++] = nodes[k];
+        if (k < n && J->node_ids[k] != nodes[k] && !note_change(&ch, J, nodes, k))
+            goto anew;
     }
     /* else: equal blocks of 64 slots, then of 8 inside a block that
      * differs, skipped by memcmp (most slots are unchanged; a slot-by-slot
@@ -928,45 +938,41 @@ static bool replace(dc_fabric *f, fjob *J, int32_t job, const uint32_t *nodes, u
             if (memcmp(J->node_ids + s, nodes + s, (size_t)(se - s) * sizeof *nodes) == 0)
                 continue;
             for (uint32_t k = s; k < se; k++) {
-                if (J->node_ids[k] == nodes[k])
-                    continue;
-                if (nd == FEW) {
-                    *whole = true;
-                    return live || place(f, J, job, nodes, n);
-                }
-                slot[nd] = k;
-                was[nd] = J->node_ids[k];
-                now[nd++] = nodes[k];
+                if (J->node_ids[k] != nodes[k] && !note_change(&ch, J, nodes, k))
+                    goto anew;
             }
         }
     }
-    if (nd > 0 && !key(f, job, J))
+    if (ch.n > 0 && !key(f, job, J))
         return false;
-    for (uint32_t i = 0; i < nd; i++) {
+    for (uint32_t i = 0; i < ch.n; i++) {
         bool kept = false; /* lost, unless it moved to another slot */
-        for (uint32_t q = 0; q < nd && !kept; q++)
-            kept = now[q] == was[i];
+        for (uint32_t q = 0; q < ch.n && !kept; q++)
+            kept = ch.now[q] == ch.was[i];
         if (!kept) {
-            if (f->node_job[was[i]] == job)
-                f->node_job[was[i]] = -1;
-            if (!move_node(f, job, J, was[i], -1, live, fl))
+            if (f->node_job[ch.was[i]] == job)
+                f->node_job[ch.was[i]] = -1;
+            if (!move_node(f, job, J, ch.was[i], -1, live, fl))
                 return false;
         }
     }
-    for (uint32_t i = 0; i < nd; i++) {
+    for (uint32_t i = 0; i < ch.n; i++) {
         bool had = false;
-        for (uint32_t q = 0; q < nd && !had; q++)
-            had = was[q] == now[i];
-        if (!had && !move_node(f, job, J, now[i], +1, live, fl))
+        for (uint32_t q = 0; q < ch.n && !had; q++)
+            had = ch.was[q] == ch.now[i];
+        if (!had && !move_node(f, job, J, ch.now[i], +1, live, fl))
             return false;
-        f->node_job[now[i]] = job;
+        f->node_job[ch.now[i]] = job;
     }
     /* the other slots hold the same nodes (copying all n cost 5,000
      * instructions a replacement in the flagship) */
-    for (uint32_t i = 0; i < nd; i++)
-        J->node_ids[slot[i]] = now[i];
+    for (uint32_t i = 0; i < ch.n; i++)
+        J->node_ids[ch.slot[i]] = ch.now[i];
     J->node_h = node_health_min(f, J);
     return true;
+anew:
+    *whole = true;
+    return live || place(f, J, job, nodes, n);
 }
 
 /* ---------- degraded units ---------- */

@@ -1267,14 +1267,8 @@ static bool compute_inc(dc_power *p)
         floor_w += g * u;
         cw[a] = (dc_powercap_job){g, u, v};
         only = q;
-        if (u <= x)
-            below = u > below ? u : below;
-        else
-            above = u < above ? u : above;
-        if (v <= x)
-            below = v > below ? v : below;
-        else
-            above = v < above ? v : above;
+        dc_powercap_bracket(u, x, &below, &above);
+        dc_powercap_bracket(v, x, &below, &above);
     }
     double lim = INFINITY;
     if (full > p->site_cap_w)

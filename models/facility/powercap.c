@@ -46,15 +46,8 @@ static void neighbours(const dc_powercap_job *jobs, size_t n, double x, double *
 {
     double lo = -INFINITY, hi = INFINITY;
     for (size_t k = 0; k < n; k++) {
-        double u = jobs[k].lo_w, v = jobs[k].hi_w;
-        if (u <= x)
-            lo = u > lo ? u : lo;
-        else
-            hi = u < hi ? u : hi;
-        if (v <= x)
-            lo = v > lo ? v : lo;
-        else
-            hi = v < hi ? v : hi;
+        dc_powercap_bracket(jobs[k].lo_w, x, &lo, &hi);
+        dc_powercap_bracket(jobs[k].hi_w, x, &lo, &hi);
     }
     *below = lo;
     *above = hi;

@@ -39,4 +39,16 @@ double dc_powercap_solve(const dc_powercap_job *jobs, size_t n, double target_w,
 double dc_powercap_solve_near(const dc_powercap_job *jobs, size_t n, double target_w, double *guess_w,
                               double below_w, double above_w);
 
+/* One breakpoint bp_w taken into the bracket of x_w: below_w, the largest
+ * breakpoint at most x_w, and above_w, the smallest above it (for
+ * dc_powercap_solve_near's below_w and above_w, from -INFINITY and
+ * INFINITY). */
+static inline void dc_powercap_bracket(double bp_w, double x_w, double *below_w, double *above_w)
+{
+    if (bp_w <= x_w)
+        *below_w = bp_w > *below_w ? bp_w : *below_w;
+    else
+        *above_w = bp_w < *above_w ? bp_w : *above_w;
+}
+
 #endif
