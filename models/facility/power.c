@@ -2071,8 +2071,8 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
         p->speed_shift = 64 - SPEED_CACHE_MANY_BITS;
         n_speeds = (size_t)1 << SPEED_CACHE_MANY_BITS;
     }
-    for (size_t i = 0; i < n_speeds; i++)
-        p->speeds[i].util = NAN; /* matches nothing */
+    for (size_t i = 0; i < n_speeds; i++) /* matches nothing (every field set: speed_at reads type first) */
+        p->speeds[i] = (speed_entry){.type = -1, .util = NAN, .cap_w = NAN, .speed = NAN};
     p->other_sources = dc_cluster_speed_source_count(p->c) > (size_t)(2 + (p->src_up >= 0));
     p->n_other_src = 0;
     for (size_t s = 0, n = dc_cluster_speed_source_count(p->c); s < n && s < DC_MAX_SPEED_SOURCES; s++)
