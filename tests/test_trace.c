@@ -426,6 +426,29 @@ static void test_series_steps(void)
     CU_ASSERT_EQUAL(v[1], 3);
     CU_ASSERT_EQUAL(t[2], 5);
     CU_ASSERT_TRUE(isnan(v[2]));
+    /* From NaN back to a number, signed zeros (equal), infinity, and the
+     * replacement of a point that was recorded by the common path. */
+    dc_series_record(p, 7, 4);
+    dc_series_record(p, 8, -0.0);
+    dc_series_record(p, 9, 0.0); /* -0 == 0: skipped */
+    dc_series_record(p, 10, INFINITY);
+    dc_series_record(p, 11, INFINITY); /* equal: skipped */
+    dc_series_record(p, 12, NAN);
+    dc_series_record(p, 13, 6);
+    dc_series_record(p, 13, 7); /* same time: replaces */
+    CU_ASSERT_EQUAL_FATAL(dc_series_length(p), 8);
+    t = dc_series_times(p);
+    v = dc_series_values(p);
+    CU_ASSERT_EQUAL(t[3], 7);
+    CU_ASSERT_EQUAL(v[3], 4);
+    CU_ASSERT_EQUAL(t[4], 8);
+    CU_ASSERT_TRUE(v[4] == 0.0 && signbit(v[4]));
+    CU_ASSERT_EQUAL(t[5], 10);
+    CU_ASSERT_TRUE(isinf(v[5]));
+    CU_ASSERT_EQUAL(t[6], 12);
+    CU_ASSERT_TRUE(isnan(v[6]));
+    CU_ASSERT_EQUAL(t[7], 13);
+    CU_ASSERT_EQUAL(v[7], 7);
 
     /* A single point replaced at the same time. */
     dc_series *q = dc_series_set_get(set, "q", "", NULL);
