@@ -22,7 +22,12 @@
  *
  * The queues run in turn in chunks of CHUNK pairs, in a rotating order, so
  * that the load of a shared machine, which drifts, weighs on all alike, and
- * each chunk is timed by the thread's CPU time.
+ * each chunk is timed by the thread's CPU time.  The ratio to replace-top
+ * is also given chunk by chunk (its quartiles over the chunks): the
+ * machine this runs on has two speeds for the same binary and the same
+ * addresses, which change within a run (docs/DEVELOPING.md, Benchmarks:
+ * "The event queue's two speeds"), and a mean over chunks hides which
+ * one a run saw.
  *
  * usage: bench_eventq [M [N...]]
  *   M events per size and queue (default 4e6); sizes N (default 4, 8, 64, 1e3 .. 1e6) */
@@ -260,6 +265,22 @@ static void bh_hold(bh_run *r, size_t m)
     r->seconds += now_s() - t0;
 }
 
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The q-quantile (0 <= q <= 1) of the n values v[] (sorted in place), by
+ * linear interpolation between the closest ranks. */
+static double quantile(double *v, size_t n, double q)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    double x = q * (double)(n - 1);
+    size_t i = (size_t)x;
+    return i + 1 < n ? v[i] + (x - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
 static size_t parse_count(const char *s)
 {
     char *end;
@@ -287,9 +308,13 @@ int main(int argc, char **argv)
            "pointer schedules the next event through a function of its own), of dc_eventq and of binary\n"
            "heaps: pop then push, replace-top (the top left in place while its handler runs; both heaps\n"
            "called across files, as dc_eventq is) and pop then push inlined into the loop;\n"
-           "ratios: dc_eventq over each heap (above 1: dc_eventq is faster)\n");
-    printf("%9s %9s %9s %9s %9s   %7s %7s %7s\n", "N", "eventq", "pop+push", "repl-top", "inlined", "p+p", "r-t",
-           "inl");
+           "ratios: dc_eventq over each heap (above 1: dc_eventq is faster), and over replace-top chunk\n"
+           "by chunk: the quartiles over the chunks (r-t q1, median, q3)\n");
+    printf("%9s %9s %9s %9s %9s   %7s %7s %7s   %7s %7s %7s\n", "N", "eventq", "pop+push", "repl-top", "inlined",
+           "p+p", "r-t", "inl", "r-t q1", "median", "q3");
+    double *chunk_ratio = malloc((m + CHUNK - 1) / CHUNK * sizeof *chunk_ratio);
+    if (!chunk_ratio)
+        die("out of memory");
     int slower = 0;
     for (size_t k = 0; k < nsizes; k++) {
         size_t n = sizes[k];
@@ -300,8 +325,10 @@ int main(int argc, char **argv)
             bh_fill(&b[v], n, seed, (bh_kind)v);
         /* Rotate the order of the four in every chunk so that a change in
          * the machine's load during the run hits all alike. */
+        size_t chunks = 0;
         for (size_t done = 0, i = 0; done < m; i++) {
             size_t chunk = m - done < CHUNK ? m - done : CHUNK;
+            double eq_s = a.seconds, rt_s = b[BH_REPLACE_TOP].seconds;
             for (size_t r = 0; r < 4; r++) {
                 size_t w = (i + r) % 4;
                 if (w == 0)
@@ -310,6 +337,7 @@ int main(int argc, char **argv)
                     bh_hold(&b[w - 1], chunk);
             }
             done += chunk;
+            chunk_ratio[chunks++] = (b[BH_REPLACE_TOP].seconds - rt_s) / (a.seconds - eq_s);
         }
         for (int v = 0; v < 3; v++)
             if (a.sum != b[v].sum)
@@ -320,12 +348,15 @@ int main(int argc, char **argv)
             free(b[v].h.a);
             rb[v] = (double)m / b[v].seconds / 1e6;
         }
-        printf("%9zu %9.2f %9.2f %9.2f %9.2f   %7.2f %7.2f %7.2f\n", n, rq, rb[0], rb[1], rb[2], rq / rb[0],
-               rq / rb[1], rq / rb[2]);
+        double q1 = quantile(chunk_ratio, chunks, 0.25), med = quantile(chunk_ratio, chunks, 0.5),
+               q3 = quantile(chunk_ratio, chunks, 0.75);
+        printf("%9zu %9.2f %9.2f %9.2f %9.2f   %7.2f %7.2f %7.2f   %7.2f %7.2f %7.2f\n", n, rq, rb[0], rb[1], rb[2],
+               rq / rb[0], rq / rb[1], rq / rb[2], q1, med, q3);
         fflush(stdout);
         if (rq < rb[0] || rq < rb[1])
             slower = 1;
     }
+    free(chunk_ratio);
     if (slower)
         printf("note: dc_eventq was slower than a binary heap called as it is at some size\n");
     return 0;
