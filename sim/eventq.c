@@ -278,23 +278,26 @@ static inline bool before(const heap_entry *a, const heap_entry *b)
     return a->time < b->time + (a->key < b->key);
 }
 
-/* All ones when (tb, kb) is before (ta, ka), else 0: the pair compared as one
- * 128-bit number (cmp, sbb) and the borrow spread (sbb).  Written out for
- * x86-64, where gcc 12 makes four instructions of the portable form (cmp,
- * adc, cmp, sbb) and a chain one longer: the small heaps' sift with it ran
- * 8 pending 1.0 -> 1.2 times the binary heap's rate (docs/DEVELOPING.md,
- * Benchmarks). */
-static ALWAYS_INLINE uint64_t before_mask(uint64_t tb, uint64_t kb, uint64_t ta, uint64_t ka)
+/* (*t, *k) becomes the earlier of itself and (t1, k1), which wins only
+ * when strictly before; returns all ones when it won, else 0.  The pair
+ * compared as one 128-bit number (cmp, sbb), the borrow spread (sbb, which
+ * keeps it in the carry) and the winner taken by two conditional moves:
+ * six instructions where gcc 12 makes ten of the portable form (cmp, adc,
+ * cmp, sbb and a select of three instructions for each half). */
+static ALWAYS_INLINE uint64_t take_earlier(uint64_t *t, uint64_t *k, uint64_t t1, uint64_t k1)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    uint64_t l;
-    __asm__("cmp %[ka], %[kb]\n\tsbb %[ta], %[tb]\n\tsbb %[l], %[l]"
-            : [l] "=r"(l), [tb] "+r"(tb)
-            : [kb] "r"(kb), [ka] "r"(ka), [ta] "r"(ta)
+    uint64_t l, d = t1;
+    __asm__("cmp %[k], %[k1]\n\tsbb %[t], %[d]\n\tsbb %[l], %[l]\n\tcmovc %[t1], %[t]\n\tcmovc %[k1], %[k]"
+            : [l] "=&r"(l), [d] "+&r"(d), [t] "+&r"(*t), [k] "+&r"(*k)
+            : [t1] "r"(t1), [k1] "r"(k1)
             : "cc");
     return l;
 #else
-    return -(uint64_t)(tb < ta + (kb < ka));
+    uint64_t l = -(uint64_t)(t1 < *t + (k1 < *k));
+    *t ^= (*t ^ t1) & l;
+    *k ^= (*k ^ k1) & l;
+    return l;
 #endif
 }
 
@@ -542,12 +545,10 @@ static ALWAYS_INLINE void sift_down_one(heap_entry *heap, heap_entry e, bool twi
     heap_entry *c = heap + ROOT + 1;
     uint64_t t0 = c[0].time, k0 = c[0].key, t1 = c[1].time, k1 = c[1].key;
     uint64_t t2 = c[2].time, k2 = c[2].key, t3 = c[3].time, k3 = c[3].key;
-    uint64_t l1 = before_mask(t1, k1, t0, k0);
-    uint64_t l3 = before_mask(t3, k3, t2, k2);
-    uint64_t ta = t0 ^ ((t0 ^ t1) & l1), ka = k0 ^ ((k0 ^ k1) & l1);
-    uint64_t tb = t2 ^ ((t2 ^ t3) & l3), kb = k2 ^ ((k2 ^ k3) & l3);
-    uint64_t lb = before_mask(tb, kb, ta, ka);
-    uint64_t tm = ta ^ ((ta ^ tb) & lb), km = ka ^ ((ka ^ kb) & lb);
+    uint64_t l1 = take_earlier(&t0, &k0, t1, k1); /* (t0, k0): the earlier of the first two */
+    uint64_t l3 = take_earlier(&t2, &k2, t3, k3);
+    uint64_t lb = take_earlier(&t0, &k0, t2, k2); /* the earliest */
+    uint64_t tm = t0, km = k0;
     if (!(tm < e.time + (km < e.key))) {
         heap[ROOT] = e;
         return;
@@ -563,8 +564,9 @@ static ALWAYS_INLINE void sift_down_one(heap_entry *heap, heap_entry e, bool twi
      * a sentinel), moved up if before e, without a branch */
     heap_entry *g = m + 4;
     uint64_t tg = g->time, kg = g->key;
-    uint64_t lg = -(uint64_t)(tg < e.time + (kg < e.key));
-    *m = (heap_entry){e.time ^ ((e.time ^ tg) & lg), e.key ^ ((e.key ^ kg) & lg)};
+    uint64_t tu = e.time, ku = e.key;
+    uint64_t lg = take_earlier(&tu, &ku, tg, kg);
+    *m = (heap_entry){tu, ku};
     *(heap_entry *)((uintptr_t)m ^ (((uintptr_t)m ^ (uintptr_t)g) & lg)) = e;
 }
 
