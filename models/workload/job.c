@@ -139,6 +139,13 @@ typedef struct job_model {
      * x 1 and + 0 (a job under a site cap has two or three of seven). */
     uint8_t sp_idx[DC_MAX_SPEED_SOURCES];
     size_t n_sp;
+    /* Also kept by take_speeds, since the factors change only there (a
+     * bank and a reschedule per checkpoint edge read them): the first
+     * source at 0 (n_speed when none; stopping_source) and the product of
+     * the factors not 1 in sp_idx's order (speed: the same multiplications
+     * in the same order, so the same number). */
+    size_t stop_src;
+    double speed_prod;
     double slow_gpu_s[DC_MAX_SPEED_SOURCES];
     dc_event_handle milestone;
     /* Bound to a speed clock (cluster.h) since state_since_s: its clocked
@@ -359,14 +366,19 @@ static void take_speeds(job_model *j)
         if (!(j->speed[i] == 1.0))
             j->sp_idx[j->n_sp++] = (uint8_t)i;
     }
+    double f = 1.0;
+    j->stop_src = j->n_speed;
+    for (size_t k = 0; k < j->n_sp; k++) {
+        f *= j->speed[j->sp_idx[k]];
+        if (j->stop_src == j->n_speed && !(j->speed[j->sp_idx[k]] > 0.0))
+            j->stop_src = j->sp_idx[k];
+    }
+    j->speed_prod = f;
 }
 
 static double speed(const job_model *j)
 {
-    double f = 1.0;
-    for (size_t k = 0; k < j->n_sp; k++)
-        f *= j->speed[j->sp_idx[k]];
-    return f;
+    return j->speed_prod;
 }
 
 /* Whether source i follows the job's clock. */
@@ -403,10 +415,7 @@ static void cancel_milestone(job_model *j)
  * waiting for a boot), n_speed when none is. */
 static size_t stopping_source(const job_model *j)
 {
-    for (size_t k = 0; k < j->n_sp; k++)
-        if (!(j->speed[j->sp_idx[k]] > 0.0))
-            return j->sp_idx[k];
-    return j->n_speed;
+    return j->stop_src;
 }
 
 static bool computing(const job_model *j)
