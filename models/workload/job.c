@@ -226,7 +226,8 @@ typedef struct job_tally {
  * scenario is gone once the run starts), what other models read of it
  * (dc_job_info_of: the step-time model keeps the pointer) and, once it has
  * ended, its tally.  Its full record (job_model, about 1.9 KB) exists only
- * from its arrival to its end (and while a corruption of it is pending). */
+ * from its first start to its end (and while a corruption of it is
+ * pending): a queued job is its slot and the scheduler's entry. */
 typedef struct job_slot {
     dc_job_info info;
     job_model *live;
@@ -243,6 +244,7 @@ typedef struct job_slot {
             double restart_s, reconfigure_s, tier_write_s;
             uint32_t min_gpus;
             int node_type;
+            int handle;                     /* the scheduler's, from its arrival to its first start */
             dc_end_state end_state;
         } setup;
         job_tally tally; /* once it ended */
@@ -892,16 +894,61 @@ static void on_sched_wake(void *ctx)
 static job_model *thaw(jobs_model *m, size_t i, bool live);
 static int source_index(const dc_cluster *c, const char *name);
 
-/* Job i arrives: its record is made now. */
+/* The scheduler's calls for a job come to its slot (the scheduler's ctx,
+ * from its arrival on): a queued job has no record until it first starts
+ * (it needs only what the scheduler keeps of it to be ordered and placed),
+ * and before that a wake or a preemption finds it pending, which does
+ * nothing.  Until then the slot's req.ctx is the jobs' model. */
+static void on_slot_start(void *ctx)
+{
+    job_slot *s = ctx;
+    job_model *j = s->live;
+    if (!j) {
+        jobs_model *m = s->u.setup.req.ctx;
+        if (!(j = thaw(m, (size_t)(s - m->slots), true))) {
+            dc_sim_fail(m->sim, DC_ENOMEM, "out of memory for a job's record");
+            return;
+        }
+    }
+    on_sched_start(j);
+}
+
+static void on_slot_wake(void *ctx)
+{
+    job_slot *s = ctx;
+    if (s->live)
+        on_sched_wake(s->live);
+}
+
+static void on_sched_preempt(void *ctx, double notice_s, dc_sched_why why);
+
+static void on_slot_preempt(void *ctx, double notice_s, dc_sched_why why)
+{
+    job_slot *s = ctx;
+    if (s->live)
+        on_sched_preempt(s->live, notice_s, why);
+}
+
+static const dc_sched_client slot_client = {on_slot_start, on_slot_wake, on_slot_preempt};
+
+/* Job i arrives: it queues; its record is made when it first starts
+ * (on_slot_start; submit may start it at once, its handle is then -1 until
+ * submit returns, as before). */
 static void on_start(dc_sim *sim, void *ctx, uint64_t i)
 {
-    job_model *j = thaw(ctx, (size_t)i, true);
-    if (!j) {
-        dc_sim_fail(sim, DC_ENOMEM, "out of memory for a job's record");
-        return;
-    }
-    j->queued_since_s = dc_sim_now(sim);
-    j->handle = dc_sched_submit(j->sched, &j->req);
+    (void)sim;
+    jobs_model *m = ctx;
+    job_slot *s = &m->slots[i];
+    dc_sched_req req = s->u.setup.req;
+    req.client = &slot_client;
+    req.ctx = s;
+    s->u.setup.req.ctx = m;
+    s->u.setup.handle = -1;
+    int h = dc_sched_submit(m->sched, &req);
+    if (s->live)
+        s->live->handle = h;
+    else
+        s->u.setup.handle = h;
 }
 
 static void on_restarted(dc_sim *sim, void *ctx, uint64_t arg)
@@ -1688,7 +1735,7 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
     return DC_OK;
 }
 
-/* ---------- a job's record from its arrival to its end ---------- */
+/* ---------- a job's record from its first start to its end ---------- */
 
 /* A copy of text that lasts the run (NULL when out of memory). */
 static const char *keep_name(jobs_model *m, const char *text)
@@ -1747,6 +1794,7 @@ static int freeze(jobs_model *m, job_slot *s, const job_model *j, const dc_job_i
     }
     s->u.setup.req = j->req;
     s->u.setup.req.ctx = NULL;
+    s->u.setup.handle = -1;
     s->start_s = j->start_s;
     s->u.setup.restart_s = j->restart_s;
     s->u.setup.reconfigure_s = j->reconfigure_s;
@@ -1829,7 +1877,8 @@ static job_model *thaw(jobs_model *m, size_t i, bool live)
     j->gpus_asked = s->gpus_asked;
     j->gpus_full = j->gpus_run = full_units(s->gpus_asked, s->info.nodes, s->gpus_per_node);
     j->first_start_s = NAN;
-    j->handle = -1;
+    j->queued_since_s = s->start_s; /* (it arrived then: its arrival event's time) */
+    j->handle = s->u.setup.handle;
     j->node_type = s->u.setup.node_type;
     j->ckpt = *s->u.setup.plan;
     j->req = s->u.setup.req;
@@ -2490,7 +2539,7 @@ static int job_start(void *state, dc_sim *sim, dc_error *err)
     m->steptime = dc_steptime_of(sim);
     m->sched = dc_scheduler_of(sim);
     m->comm_source = source_index(m->cluster, "communication");
-    /* A job's record is made when it arrives (thaw); what depends on the
+    /* A job's record is made when it first starts (thaw); what depends on the
      * start (the storage a tiered checkpoint's planned write time comes
      * from) is taken now, and so are the errors. */
     for (size_t i = 0; i < m->n; i++) {
