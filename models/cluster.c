@@ -86,7 +86,10 @@ typedef struct job_slot {
     uint64_t slot_last;  /* its newest slot_log entry's number + 1 (0: none) */
     dc_job_phase phase;
     dc_vclock *clock;    /* its clocked sources follow this (NULL: none) */
-    double speed[DC_MAX_SPEED_SOURCES];
+    /* its factors by source: the cluster's shared row of 1s (ones) until
+     * one of them first falls below 1, then its own row (a queued job's
+     * are all 1: 8 bytes a job rather than 128) */
+    double *speed;
 } job_slot;
 
 /* A write to a job's node list (dc_cluster_job_slots_since): its slot
@@ -162,6 +165,7 @@ struct dc_cluster {
     size_t n_speed_sources;
     int clock_src[DC_VCLOCK_LEVELS];
     size_t n_clock_src;
+    double ones[DC_MAX_SPEED_SOURCES]; /* the speed factors of every job not slowed yet */
     dc_vclock **clocks;  /* every clock made, freed at the end */
     size_t n_clocks, cap_clocks;
 
@@ -415,12 +419,29 @@ int dc_cluster_speed_source(dc_cluster *c, const char *name)
     return (int)c->n_speed_sources++;
 }
 
-void dc_cluster_set_job_speed(dc_cluster *c, int32_t job, int source, double factor)
+/* A job's first factor below 1: its own row of factors (out of line, so
+ * that a set stays small enough to inline; NULL when out of memory). */
+static __attribute__((noinline, cold)) double *own_speeds(dc_cluster *c, job_slot *js)
+{
+    double *row = malloc(sizeof c->ones);
+    if (!row) {
+        dc_sim_fail(c->sim, DC_ENOMEM, "out of memory for a job's speed factors");
+        return NULL;
+    }
+    memcpy(row, c->ones, sizeof c->ones);
+    return js->speed = row;
+}
+
+inline void dc_cluster_set_job_speed(dc_cluster *c, int32_t job, int source, double factor)
 {
     factor = factor > 1.0 ? 1.0 : factor > 0.0 ? factor : 0.0;
-    if (c->jobs[job].speed[source] == factor)
+    job_slot *js = &c->jobs[job];
+    double *row = js->speed;
+    if (row[source] == factor)
         return;
-    c->jobs[job].speed[source] = factor;
+    if (row == c->ones && !(row = own_speeds(c, js)))
+        return;
+    row[source] = factor;
     dc_job_event ev = {job};
     dc_sim_publish(c->sim, c->sig_job_speed, &ev);
 }
@@ -779,9 +800,7 @@ int32_t dc_cluster_add_job(dc_cluster *c, uint32_t nodes)
         c->cap_jobs = ncap;
     }
     c->jobs[c->n_jobs] = (job_slot){.nodes = nodes, .phase = DC_JOB_PENDING, .share_node = -1, .occ_next = -1,
-                                    .occ_prev = -1, .lost_node = -1, .lost_next = -1};
-    for (size_t i = 0; i < DC_MAX_SPEED_SOURCES; i++)
-        c->jobs[c->n_jobs].speed[i] = 1.0;
+                                    .occ_prev = -1, .lost_node = -1, .lost_next = -1, .speed = c->ones};
     return (int32_t)c->n_jobs++;
 }
 
@@ -1321,6 +1340,8 @@ static int cluster_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
 {
     dc_cluster *c = state;
     c->sim = sim;
+    for (size_t i = 0; i < DC_MAX_SPEED_SOURCES; i++)
+        c->ones[i] = 1.0;
     int nodes = 0, spares = 0, gpn = 0, npr = 0;
     config_setting_t *g = dc_scenario_lookup(sc, "cluster");
     dc_cfg_lookup_int(g, "nodes", &nodes);
@@ -1480,8 +1501,11 @@ static void cluster_destroy(void *state)
     free(c->job_of);
     free(c->used_gpus);
     free(c->node_pos);
-    for (uint32_t j = 0; c->jobs && j < c->n_jobs; j++)
+    for (uint32_t j = 0; c->jobs && j < c->n_jobs; j++) {
         free(c->jobs[j].list);
+        if (c->jobs[j].speed != c->ones)
+            free(c->jobs[j].speed);
+    }
     free(c->idle_next);
     free(c->idle_prev);
     free(c->idle_since_s);
