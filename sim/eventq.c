@@ -119,11 +119,22 @@
  * after another, at the cost of one refile per restart time instead of a
  * sift up per push and a sift down per dead entry.
  *
+ * Reserved numbers.  dc_eventq_reserve takes a block of n sequence numbers
+ * at once (next_seq moves by n); dc_eventq_push_reserved later pushes an
+ * event under one of them, so that it pops where it would have had it been
+ * pushed at the reservation: a sorted trace's arrivals, one pending at a
+ * time instead of all in the heap from the start.  Its number may be older
+ * than entries pushed since, so its entry neither joins the instant's FIFO
+ * (kept in sequence order) nor takes a stand-in (whose key must be the
+ * smaller): it goes to the heap, whose order is the (time, seq) order
+ * whatever the numbers.
+ *
  * Sequence numbers have 32 bits (the value UINT32_MAX marks a free slot).
  * When they run out (after ~4e9 pushes) the heap is rebuilt without its dead
- * entries, sorted by (time, seq) -- a sorted array is a valid heap -- and
- * renumbered 0..n-1, which keeps the order (the FIFO's entries join the
- * heap first). */
+ * entries (the FIFO's join it) and renumbered in sequence order, each
+ * reserved block kept whole at its place (its entries and its numbers not
+ * yet pushed), so that any two numbers compare as before; then sorted by
+ * (time, seq): a sorted array is a valid heap. */
 #include "eventq.h"
 
 #include <assert.h>
@@ -198,6 +209,12 @@ typedef struct heap_entry {
     uint64_t key;  /* seq << 32 | slot */
 } heap_entry;
 
+/* Sequence numbers set aside by dc_eventq_reserve: [first, first + n). */
+typedef struct reservation {
+    uint64_t first, n;
+    uint64_t renum; /* scratch for renumber: the block's new first */
+} reservation;
+
 typedef struct slot_data {
     dc_event_fn fn;
     void *ctx;
@@ -230,6 +247,9 @@ struct dc_eventq {
     size_t fifo_head; /* index of its first entry */
     size_t fifo_n;    /* its entries, live and dead */
     uint64_t now;     /* time key of the last pop; before one, UINT64_MAX (no time's) */
+    reservation *res; /* in order of first (disjoint blocks) */
+    size_t n_res, res_cap;
+    uint64_t res_total; /* sequence numbers in all the blocks */
 };
 
 /* Later than every time key: time_key never exceeds that of +INFINITY
@@ -440,6 +460,7 @@ void dc_eventq_destroy(dc_eventq *q)
     DC_EVENTQ_FREE(q->heap);
     DC_EVENTQ_FREE(q->slots);
     free(q->fifo);
+    free(q->res);
     free(q);
 }
 
@@ -697,7 +718,17 @@ static int cmp_entries(const void *pa, const void *pb)
     return before(a, b) ? -1 : before(b, a) ? 1 : 0;
 }
 
-/* Sequence numbers ran out: renumber the live entries 0..n-1 in order. */
+static int cmp_keys(const void *pa, const void *pb)
+{
+    const heap_entry *a = pa, *b = pb;
+    return (a->key > b->key) - (a->key < b->key);
+}
+
+/* Sequence numbers ran out: renumber the live entries in sequence order,
+ * each reservation's block kept whole (its entries and the numbers not yet
+ * pushed) at its place, so that every two sequence numbers, pushed or
+ * reserved, compare as before.  The caller made sure the new numbers fit
+ * (live + res_total < SEQ_END). */
 static void renumber(dc_eventq *q)
 {
     compact(q);
@@ -707,14 +738,34 @@ static void renumber(dc_eventq *q)
             q->heap[ROOT + q->n++] = q->fifo[q->fifo_head];
     q->fifo_head = 0;
     heap_entry *h = q->heap + ROOT;
-    qsort(h, q->n, sizeof *h, cmp_entries);
+    qsort(h, q->n, sizeof *h, cmp_keys); /* in sequence order */
+    uint64_t outside = 0, blocks = 0; /* new numbers given to entries outside the blocks, in the blocks below */
+    size_t r = 0;
     for (size_t i = 0; i < q->n; i++) {
-        uint32_t s = entry_slot(&h[i]);
-        h[i].key = (uint64_t)i << 32 | s;
-        q->slots[s].seq = (uint32_t)i;
-        q->slots[s].eseq = (uint32_t)i;
+        uint64_t s = entry_seq(&h[i]), ns;
+        while (r < q->n_res && q->res[r].first + q->res[r].n <= s) { /* block r lies below s */
+            q->res[r].renum = outside + blocks;
+            blocks += q->res[r].n;
+            r++;
+        }
+        if (r < q->n_res && q->res[r].first <= s) /* s is in block r, which starts at outside + blocks */
+            ns = outside + blocks + (s - q->res[r].first);
+        else
+            ns = outside++ + blocks;
+        uint32_t slot = entry_slot(&h[i]);
+        h[i].key = ns << 32 | slot;
+        q->slots[slot].seq = (uint32_t)ns;
+        q->slots[slot].eseq = (uint32_t)ns;
     }
-    q->next_seq = q->n;
+    for (; r < q->n_res; r++) {
+        q->res[r].renum = outside + blocks;
+        blocks += q->res[r].n;
+    }
+    for (r = 0; r < q->n_res; r++)
+        q->res[r].first = q->res[r].renum;
+    qsort(h, q->n, sizeof *h, cmp_entries); /* a sorted array is a valid heap (of either layout) */
+    q->next_seq = outside + blocks;
+    assert(q->next_seq < SEQ_END);
 }
 
 /* The slot's event left the queue. */
@@ -760,11 +811,13 @@ static ALWAYS_INLINE bool fifo_push(dc_eventq *q, heap_entry e)
 /* Files entry e of slot s (its payload set): in the instant's FIFO, as a
  * stand-in's event (no heap work), in the hole at the root, or sifted up
  * from the bottom. */
-static ALWAYS_INLINE void place(dc_eventq *q, slot_data *sd, heap_entry e)
+static ALWAYS_INLINE void place(dc_eventq *q, slot_data *sd, heap_entry e, bool reserved)
 {
-    if (fifo_push(q, e)) {
+    /* (a reserved number may be older than the FIFO's or a stand-in's: its
+     * entry goes to the heap) */
+    if (!reserved && fifo_push(q, e)) {
         sd->eseq = NO_ENTRY;
-    } else if (sd->eseq != NO_ENTRY && e.time >= sd->time) {
+    } else if (!reserved && sd->eseq != NO_ENTRY && e.time >= sd->time) {
         /* the slot's cancelled entry, still in the heap and not later,
          * stands in for e: it reaches the root first (its key is smaller:
          * no later time, an older sequence number) and is refiled there
@@ -806,17 +859,32 @@ static ALWAYS_INLINE void place(dc_eventq *q, slot_data *sd, heap_entry e)
     sd->time = e.time;
 }
 
+/* Not a reservation: a plain push, numbered next. */
+#define NO_RES SIZE_MAX
+
+/* The sequence number of a push: the next one, or number ri of
+ * reservation rid. */
+static inline uint64_t push_seq(dc_eventq *q, size_t rid, uint64_t ri)
+{
+    if (rid == NO_RES)
+        return q->next_seq++;
+    return q->res[rid].first + ri;
+}
+
 /* A push that needs more than a free slot: a new slot (perhaps growing the
  * pool), a larger heap, or renumbering. */
 static NOINLINE int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uint64_t arg,
-                     dc_event_handle *handle)
+                              dc_event_handle *handle, size_t rid, uint64_t ri)
 {
     /* room first, so that a failure changes nothing: a slot, and the heap
      * for the entry (and, when renumbering, for the FIFO's entries) */
     /* one entry more than the heap holds now, hole or not: place() may keep
      * the hole and add the entry at the heap's end */
-    size_t need = q->n + 1 + (q->next_seq == SEQ_END ? q->fifo_n : 0);
-    bool room = !(q->free_head == NO_SLOT && q->used == q->cap && !grow_slots(q));
+    bool renum = rid == NO_RES && q->next_seq == SEQ_END;
+    size_t need = q->n + 1 + (renum ? q->fifo_n : 0);
+    /* renumbered, the pending events and the reserved blocks fit below SEQ_END */
+    bool room = !(renum && q->live + q->res_total >= SEQ_END);
+    room = room && !(q->free_head == NO_SLOT && q->used == q->cap && !grow_slots(q));
     while (room && need > q->heap_cap)
         room = grow_heap(q);
     if (!room) {
@@ -832,16 +900,17 @@ static NOINLINE int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void 
     } else {
         q->free_head = (uint32_t)q->slots[s].arg;
     }
-    if (q->next_seq == SEQ_END)
+    if (renum)
         renumber(q); /* settles the hole */
     slot_data *sd = &q->slots[s];
     sd->fn = fn;
     sd->ctx = ctx;
     sd->arg = arg;
-    sd->seq = (uint32_t)q->next_seq;
-    heap_entry e = {time_key(time_s), q->next_seq++ << 32 | s};
+    uint64_t seq = push_seq(q, rid, ri);
+    sd->seq = (uint32_t)seq;
+    heap_entry e = {time_key(time_s), seq << 32 | s};
     q->live++;
-    place(q, sd, e);
+    place(q, sd, e, rid != NO_RES);
     if (handle)
         *handle = (uint64_t)sd->gen << 32 | (uint64_t)(s + 1);
     return DC_OK;
@@ -850,20 +919,21 @@ static NOINLINE int push_slow(dc_eventq *q, double time_s, dc_event_fn fn, void 
 /* A push into the hole of a pop that is not the engine's pair (a large
  * heap, or a stand-in's slot): replace-top, or leaving the hole (place). */
 static NOINLINE int push_hole(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uint64_t arg,
-                              dc_event_handle *handle)
+                              dc_event_handle *handle, size_t rid, uint64_t ri)
 {
     uint32_t s = q->free_head;
     if (s == NO_SLOT || q->next_seq == SEQ_END || q->n >= q->heap_cap) /* full: place() may add at the end */
-        return push_slow(q, time_s, fn, ctx, arg, handle);
+        return push_slow(q, time_s, fn, ctx, arg, handle, rid, ri);
     slot_data *sd = &q->slots[s];
     q->free_head = (uint32_t)sd->arg;
     sd->fn = fn;
     sd->ctx = ctx;
     sd->arg = arg;
-    sd->seq = (uint32_t)q->next_seq;
-    heap_entry e = {time_key(time_s), q->next_seq++ << 32 | s};
+    uint64_t seq = push_seq(q, rid, ri);
+    sd->seq = (uint32_t)seq;
+    heap_entry e = {time_key(time_s), seq << 32 | s};
     q->live++;
-    place(q, sd, e);
+    place(q, sd, e, rid != NO_RES);
     if (handle)
         *handle = (uint64_t)sd->gen << 32 | (uint64_t)(s + 1);
     return DC_OK;
@@ -873,14 +943,19 @@ static NOINLINE int push_hole(dc_eventq *q, double time_s, dc_event_fn fn, void 
  * to vector registers (and each value there and back), which costs more
  * than it saves: 4 pending 1.08 -> 0.85 of the binary heap's rate. */
 #if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-tree-slp-vectorize")))
+#define NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define NO_SLP
 #endif
-int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
-                   uint64_t arg, dc_event_handle *handle)
+
+/* A push, plain (rid NO_RES) or reserved (number ri of reservation rid). */
+static NO_SLP ALWAYS_INLINE int push_core(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uint64_t arg,
+                                          dc_event_handle *handle, size_t rid, uint64_t ri)
 {
     assert(!isnan(time_s));
     if (!q->fast)
-        return q->hole ? push_hole(q, time_s, fn, ctx, arg, handle) : push_slow(q, time_s, fn, ctx, arg, handle);
+        return q->hole ? push_hole(q, time_s, fn, ctx, arg, handle, rid, ri)
+                       : push_slow(q, time_s, fn, ctx, arg, handle, rid, ri);
     /* the engine's pair: the slot the pop freed and the hole at the root,
      * the entry sifted down from there at once (the heap is small: no
      * prefetching) */
@@ -891,7 +966,7 @@ int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
     sd->fn = fn;
     sd->ctx = ctx;
     sd->arg = arg;
-    uint32_t seq = (uint32_t)q->next_seq++;
+    uint32_t seq = (uint32_t)push_seq(q, rid, ri);
     sd->seq = seq;
     sd->eseq = seq;
     heap_entry e = {time_key(time_s), (uint64_t)seq << 32 | s};
@@ -906,6 +981,40 @@ int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
     else
         sift_down_loop(q->heap, ROOT, e, ROOT + q->n - 1, false);
     return DC_OK;
+}
+
+NO_SLP int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx, uint64_t arg,
+                          dc_event_handle *handle)
+{
+    return push_core(q, time_s, fn, ctx, arg, handle, NO_RES, 0);
+}
+
+int dc_eventq_reserve(dc_eventq *q, uint64_t n, size_t *id)
+{
+    /* the block fits in what is left (a renumbering keeps it: push_slow
+     * fails instead when the pending events and the blocks would not fit) */
+    if (n == 0 || n > SEQ_END - q->next_seq)
+        return DC_ENOMEM;
+    if (q->n_res == q->res_cap) {
+        size_t cap = q->res_cap ? 2 * q->res_cap : 4;
+        reservation *r = realloc(q->res, cap * sizeof *r);
+        if (!r)
+            return DC_ENOMEM;
+        q->res = r;
+        q->res_cap = cap;
+    }
+    q->res[q->n_res] = (reservation){q->next_seq, n, 0};
+    *id = q->n_res++;
+    q->next_seq += n;
+    q->res_total += n;
+    return DC_OK;
+}
+
+NO_SLP int dc_eventq_push_reserved(dc_eventq *q, size_t id, uint64_t i, double time_s, dc_event_fn fn, void *ctx,
+                                   uint64_t arg, dc_event_handle *handle)
+{
+    assert(id < q->n_res && i < q->res[id].n);
+    return push_core(q, time_s, fn, ctx, arg, handle, id, i);
 }
 
 /* Settles the hole and drops dead entries from the root; false when no

@@ -26,6 +26,9 @@
  *   cancelled event's, lets that event's heap entry stand in for it (no heap
  *   work; refiled when it reaches the top): a timer pushed back again and
  *   again (a job restarting at every failure) costs one sift per firing.
+ * - Reserved numbers (dc_eventq_reserve): a block of sequence numbers taken
+ *   now and pushed later, so that events known in advance need not all be
+ *   in the heap to pop in the order they would have if pushed now.
  * Memory: 48 bytes per slot of the pool (its peak number of pending events)
  * and 16 bytes per heap entry (at most twice that peak, plus a constant).
  * Limits: fewer than 2^32 - 16 pending events; a handle belongs to the queue
@@ -65,6 +68,22 @@ void dc_eventq_destroy(dc_eventq *q);
  * -0.0 pops as +0.0. */
 int dc_eventq_push(dc_eventq *q, double time_s, dc_event_fn fn, void *ctx,
                    uint64_t arg, dc_event_handle *handle);
+
+/* Sets aside n sequence numbers (the places in the order of equal times)
+ * for events pushed later by dc_eventq_push_reserved: the i-th of them (i <
+ * n) pops exactly where it would had it been pushed now, as the i-th of n
+ * plain pushes in a row, so that a source of many events known in advance
+ * (a sorted trace's arrivals) can keep one pending at a time and still
+ * give the same order.  DC_OK and *id; DC_ENOMEM (nothing set aside) when
+ * the numbers left are too few or out of memory.  Each number is pushed at
+ * most once.  The blocks count against the sequence space: once it runs
+ * out, a push fails (DC_ENOMEM) when the pending events and the blocks do
+ * not fit in 2^32 - 1 numbers. */
+int dc_eventq_reserve(dc_eventq *q, uint64_t n, size_t *id);
+/* dc_eventq_push with number i of reservation id (it never goes to the
+ * instant's FIFO nor takes a stand-in: its entry goes to the heap). */
+int dc_eventq_push_reserved(dc_eventq *q, size_t id, uint64_t i, double time_s, dc_event_fn fn, void *ctx,
+                            uint64_t arg, dc_event_handle *handle);
 
 /* Removes the earliest event into *out (not NULL); false when the queue is empty. */
 bool dc_eventq_pop(dc_eventq *q, dc_event *out);

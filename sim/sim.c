@@ -276,6 +276,25 @@ dc_event_handle dc_sim_at(dc_sim *sim, double at_s, dc_event_fn fn, void *ctx, u
     return queue_push(sim, at_s, fn, ctx, arg);
 }
 
+int dc_sim_reserve(dc_sim *sim, uint64_t n, size_t *id)
+{
+    return dc_eventq_reserve(sim->queue, n, id);
+}
+
+dc_event_handle dc_sim_at_reserved(dc_sim *sim, size_t id, uint64_t i, double at_s, dc_event_fn fn, void *ctx,
+                                   uint64_t arg)
+{
+    if (at_s < sim->now_s) /* (a model bug, as in dc_sim_at) */
+        at_s = sim->now_s;
+    dc_event_handle h = DC_EVENT_NONE;
+    if (dc_eventq_push_reserved(sim->queue, id, i, at_s, fn, ctx, arg, &h) != DC_OK) {
+        dc_sim_fail(sim, DC_ENOMEM, "out of memory: the event queue cannot grow (%zu events pending)",
+                    dc_eventq_size(sim->queue));
+        return DC_EVENT_NONE;
+    }
+    return h;
+}
+
 dc_event_handle dc_sim_after(dc_sim *sim, double delay_s, dc_event_fn fn, void *ctx, uint64_t arg)
 {
     return dc_sim_at(sim, sim->now_s + delay_s, fn, ctx, arg);

@@ -84,6 +84,21 @@ uint64_t dc_sim_events_processed(const dc_sim *sim);
  * before it, in the order the queue would give (see sim.c). */
 dc_event_handle dc_sim_at(dc_sim *sim, double at_s, dc_event_fn fn, void *ctx, uint64_t arg);
 dc_event_handle dc_sim_after(dc_sim *sim, double delay_s, dc_event_fn fn, void *ctx, uint64_t arg);
+/* Places in the order of events for a source that knows its events in
+ * advance (a sorted trace's arrivals): dc_sim_reserve sets aside n places
+ * now (DC_OK and *id; DC_ENOMEM, nothing set aside: push them now instead),
+ * and dc_sim_at_reserved schedules the i-th (i < n, each once) at at_s,
+ * which then runs exactly where dc_sim_at(sim, at_s, ...) called at the
+ * reservation would have run, the i-th of n calls in a row, provided it is
+ * in the queue whenever the queue's contents up to at_s matter: scheduled
+ * at the start of the handler of an event j < i of the same reservation
+ * with a time not later (a sorted source pushing its next event first
+ * thing: until then event j stood in the queue at or before at_s, so every
+ * pop and every "anything due now?" gives the same answer).  It never
+ * takes dc_sim_at's path for now (it goes to the queue). */
+int dc_sim_reserve(dc_sim *sim, uint64_t n, size_t *id);
+dc_event_handle dc_sim_at_reserved(dc_sim *sim, size_t id, uint64_t i, double at_s, dc_event_fn fn, void *ctx,
+                                   uint64_t arg);
 /* Cancels a pending event; a stale handle is ignored.  Sets *handle to NONE. */
 void dc_sim_cancel(dc_sim *sim, dc_event_handle *handle);
 

@@ -50,6 +50,8 @@ static void *wb_alloc(size_t size)
 #define dc_eventq_peek_time wb_eventq_peek_time
 #define dc_eventq_size wb_eventq_size
 #define dc_eventq_may_be_due wb_eventq_may_be_due
+#define dc_eventq_reserve wb_eventq_reserve
+#define dc_eventq_push_reserved wb_eventq_push_reserved
 
 typedef struct wb_eventq wb_eventq;
 wb_eventq *wb_eventq_create(size_t capacity_hint);
@@ -63,6 +65,9 @@ bool wb_eventq_is_pending(const wb_eventq *q, dc_event_handle handle);
 double wb_eventq_peek_time(wb_eventq *q);
 size_t wb_eventq_size(const wb_eventq *q);
 bool wb_eventq_may_be_due(const wb_eventq *q);
+int wb_eventq_reserve(wb_eventq *q, uint64_t n, size_t *id);
+int wb_eventq_push_reserved(wb_eventq *q, size_t id, uint64_t i, double time_s, dc_event_fn fn, void *ctx,
+                            uint64_t arg, dc_event_handle *handle);
 
 #include "eventq.c"
 
@@ -77,6 +82,8 @@ bool wb_eventq_may_be_due(const wb_eventq *q);
 #undef dc_eventq_peek_time
 #undef dc_eventq_size
 #undef dc_eventq_may_be_due
+#undef dc_eventq_reserve
+#undef dc_eventq_push_reserved
 
 /* Checks every internal invariant of the copy: heap order, sentinels past
  * the entries, one live entry per pending slot, and that each slot handed
@@ -1224,6 +1231,112 @@ static void test_instant_fifo(void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Reserved sequence numbers: random plain and reserved pushes (in any order
+ * within a block), pops and cancels against a reference ordered by (time,
+ * the number each push takes in a count where a reservation of n takes n
+ * at once).  The white-box copy renumbers every few dozen pushes. */
+
+typedef struct res_ref {
+    double t;
+    uint64_t vseq, arg;
+    dc_event_handle h;
+    bool reserved;
+} res_ref;
+
+#define RES_BLOCKS 64
+
+#define RESERVED_TEST(NAME, Q, P, MAX_BLOCKS, MAX_BLOCK, MAX_PENDING, NOPS)                                   \
+    static void NAME(void)                                                                                    \
+    {                                                                                                         \
+        Q *q = P##_create(0);                                                                                 \
+        CU_ASSERT_PTR_NOT_NULL_FATAL(q);                                                                      \
+        static res_ref ref[MAX_PENDING];                                                                      \
+        size_t n_ref = 0, n_blocks = 0, n_reserved_pops = 0;                                                  \
+        uint64_t base[RES_BLOCKS], size[RES_BLOCKS], next_i[RES_BLOCKS];                                      \
+        size_t id[RES_BLOCKS];                                                                                \
+        uint64_t v = 0, arg = 0, rng = 19;                                                                    \
+        double now = 0.0;                                                                                     \
+        for (size_t op = 0; op < (NOPS); op++) {                                                              \
+            uint64_t r = below(&rng, 100);                                                            \
+            double t = now + (double)below(&rng, 4);                                                  \
+            if (r < 3 && n_blocks < (MAX_BLOCKS)) {                                                           \
+                uint64_t n = 1 + below(&rng, (MAX_BLOCK));                                            \
+                if (P##_reserve(q, n, &id[n_blocks]) == DC_OK) {                                              \
+                    base[n_blocks] = v;                                                                       \
+                    size[n_blocks] = n;                                                                       \
+                    next_i[n_blocks++] = 0;                                                                   \
+                    v += n;                                                                                   \
+                }                                                                                             \
+            } else if (r < 55 && n_ref < (MAX_PENDING)) {                                                     \
+                res_ref e = {t, 0, arg++, DC_EVENT_NONE, false};                                                     \
+                size_t b = n_blocks ? below(&rng, n_blocks) : 0;                                      \
+                if (r < 30 && n_blocks && next_i[b] < size[b]) {                                              \
+                    /* a number of the block, not always the next: skip some */                               \
+                    uint64_t i = next_i[b] + below(&rng, 2);                                          \
+                    if (i >= size[b])                                                                         \
+                        i = next_i[b];                                                                        \
+                    next_i[b] = i + 1;                                                                        \
+                    e.vseq = base[b] + i;                                                                     \
+                    e.reserved = true;                                                                        \
+                    CU_ASSERT_EQUAL_FATAL(P##_push_reserved(q, id[b], i, t, handler_a, NULL, e.arg, &e.h),    \
+                                          DC_OK);                                                             \
+                } else {                                                                                      \
+                    e.vseq = v++;                                                                             \
+                    CU_ASSERT_EQUAL_FATAL(P##_push(q, t, handler_a, NULL, e.arg, &e.h), DC_OK);               \
+                }                                                                                             \
+                ref[n_ref++] = e;                                                                             \
+            } else if (r < 62 && n_ref > 0) {                                                                 \
+                size_t k = below(&rng, n_ref);                                                        \
+                CU_ASSERT_FATAL(P##_cancel(q, ref[k].h));                                                     \
+                ref[k] = ref[--n_ref];                                                                        \
+            } else {                                                                                          \
+                dc_event ev;                                                                                  \
+                if (n_ref == 0) {                                                                             \
+                    CU_ASSERT_FALSE_FATAL(P##_pop(q, &ev));                                                   \
+                    continue;                                                                                 \
+                }                                                                                             \
+                size_t m = 0;                                                                                 \
+                for (size_t k = 1; k < n_ref; k++)                                                            \
+                    if (ref[k].t < ref[m].t || (ref[k].t == ref[m].t && ref[k].vseq < ref[m].vseq))           \
+                        m = k;                                                                                \
+                CU_ASSERT_FATAL(P##_pop(q, &ev));                                                             \
+                CU_ASSERT_EQUAL_FATAL(ev.arg, ref[m].arg);                                                    \
+                CU_ASSERT_EQUAL_FATAL(ev.time_s, ref[m].t);                                                   \
+                n_reserved_pops += ref[m].reserved;                              \
+                now = ev.time_s;                                                                              \
+                ref[m] = ref[--n_ref];                                                                        \
+            }                                                                                                 \
+            CU_ASSERT_EQUAL_FATAL(P##_size(q), n_ref);                                                        \
+            RES_CHECK(q);                                                                                     \
+        }                                                                                                     \
+        CU_ASSERT(n_blocks > 0);                                                                              \
+        CU_ASSERT(n_reserved_pops > 0);                                                                       \
+        P##_destroy(q);                                                                                       \
+    }
+
+#define RES_CHECK(q) ((void)0)
+RESERVED_TEST(test_reserved_real, dc_eventq, dc_eventq, 40, 200, 3000, 200000)
+#undef RES_CHECK
+
+static size_t wb_renumberings_seen;
+static uint64_t wb_last_next_seq;
+#define RES_CHECK(q)                                                                                          \
+    do {                                                                                                      \
+        CU_ASSERT_FATAL(wb_consistent(q));                                                                    \
+        wb_renumberings_seen += (q)->next_seq < wb_last_next_seq;                                             \
+        wb_last_next_seq = (q)->next_seq;                                                                     \
+    } while (0)
+/* 64 numbers: the blocks (at most 3 x 5) and the pending (at most 30) fit */
+RESERVED_TEST(test_reserved_wb_inner, wb_eventq, wb_eventq, 3, 5, 30, 100000)
+#undef RES_CHECK
+
+static void test_reserved_wb(void)
+{
+    test_reserved_wb_inner();
+    CU_ASSERT(wb_renumberings_seen > 100);
+}
+
+/* ------------------------------------------------------------------------ */
 
 static int register_suites(void)
 {
@@ -1246,7 +1359,9 @@ static int register_suites(void)
                   {"ENOMEM leaves the queue unchanged", test_enomem_leaves_queue_unchanged},
                   {"dead entries of cancelled events stay bounded", test_dead_entries_bounded},
                   {"pop_until, replace-top and the hole", test_pop_until_and_hole},
-                  {"pushes for the current instant: the FIFO", test_instant_fifo});
+                  {"pushes for the current instant: the FIFO", test_instant_fifo},
+                  {"reserved numbers vs reference", test_reserved_real},
+                  {"reserved numbers across renumbering, white-box copy", test_reserved_wb});
     return 0;
 }
 
