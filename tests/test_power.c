@@ -317,26 +317,32 @@ static void test_swing(void)
  * (dropped repeats, ties in the deques), gaps from well inside to well
  * beyond the windows, bursts of hundreds of points within one window (the
  * deques, the rings' growth), rising and falling runs (new peaks and lows
- * while settled). */
+ * while settled), a job alternating between two levels (final's fast
+ * path); each also through a dc_swing with the fast path off, and the
+ * fast path required to have taken points. */
 static void test_swing_stream(void)
 {
     uint64_t x = 987654321;
     static const double widths[] = {0.0, 60.0, 3600.0};
-    size_t deep = 0, replaced = 0, points = 0;
-    for (int round = 0; round < 300; round++) {
+    size_t deep = 0, replaced = 0, points = 0, fast = 0, alt_fast = 0, alt_points = 0;
+    for (int round = 0; round < 360; round++) {
         dc_series_set *set = dc_series_set_create();
         dc_series *s = dc_series_set_get(set, "p", "W", "test");
-        dc_swing *sw = dc_swing_create(widths, 3);
+        dc_swing *sw = dc_swing_create(widths, 3), *gen = dc_swing_create(widths, 3);
         CU_ASSERT_PTR_NOT_NULL_FATAL(s);
         CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(gen);
+        dc_swing_set_fast(gen, false); /* every point through the general path */
         size_t n = 1 + (size_t)(round * 37 % 3000);
-        int kind = round % 5;
+        int kind = round % 6;
         double now = 0.0, level = 1e6;
         for (size_t i = 0; i < n; i++) {
             x = x * 6364136223846793005u + 1442695040888963407u;
             uint64_t r = x >> 11;
             if (r % 4 != 0) { /* a quarter at the same time */
-                double gap = kind == 0 ? (double)(r % 5000) : kind == 1 ? 0.5 * (double)(r % 7) : (double)(r % 200);
+                double gap = kind == 0 ? (double)(r % 5000) : kind == 1 ? 0.5 * (double)(r % 7)
+                             : kind == 5 ? (double)(r % 2000) /* (a few points an hour: windows short) */
+                                         : (double)(r % 200);
                 now += gap;
             }
             double v;
@@ -344,14 +350,29 @@ static void test_swing_stream(void)
                 v = level += (double)((r >> 8) % 100); /* rising */
             else if (kind == 4)
                 v = level -= (double)((r >> 8) % 100); /* falling */
+            else if (kind == 5) /* a job between two states (the fast path), now and then a level between
+                                 * them or a new peak (the windows computed again) */
+                v = (r >> 8) % 499 == 0  ? (level += 1000.0) + 1e5
+                    : (r >> 8) % 50 == 0 ? 1e6 + 2e4 * (double)((r >> 16) % 5)
+                    : i % 2              ? 1e6
+                                         : 1e6 + level - 9e5;
             else
                 v = 1e6 + 1000.0 * (double)((r >> 8) % 6) + ((r >> 20) % 3 == 0 ? 0.25 * (double)((r >> 24) % 4) : 0.0);
             size_t before = dc_series_length(s);
             dc_series_record(s, now, v);
             dc_swing_record(sw, now, v);
+            dc_swing_record(gen, now, v);
             replaced += dc_series_length(s) <= before;
         }
         dc_swing_end(sw);
+        dc_swing_end(gen);
+        CU_ASSERT_EQUAL(dc_swing_fast_points(gen), 0);
+        fast += dc_swing_fast_points(sw);
+        if (kind == 5) {
+            alt_fast += dc_swing_fast_points(sw);
+            alt_points += dc_series_length(s);
+        }
+        CU_ASSERT_EQUAL(dc_swing_peak(gen), dc_swing_peak(sw));
         const double *t = dc_series_times(s), *v = dc_series_values(s);
         size_t m = dc_series_length(s);
         points += m;
@@ -365,6 +386,7 @@ static void test_swing_stream(void)
         for (size_t k = 0; k < 3; k++) {
             double want = dc_power_swing(t, v, m, now, widths[k]), got = dc_swing_range(sw, k);
             CU_ASSERT_EQUAL(got, want);
+            CU_ASSERT_EQUAL(dc_swing_range(gen, k), want);
             CU_ASSERT_EQUAL(one_pass[k], want);
             if (got != want || one_pass[k] != want)
                 printf("\nround %d width %g: %.17g, one pass %.17g, dc_power_swing %.17g (%zu points)\n", round,
@@ -374,11 +396,17 @@ static void test_swing_stream(void)
         if (kind == 1 && m > 1000)
             deep++;
         dc_swing_destroy(sw);
+        dc_swing_destroy(gen);
         dc_series_set_destroy(set);
     }
     CU_ASSERT(deep >= 10);
     CU_ASSERT(replaced > 1000);
     CU_ASSERT(points > 100000);
+    /* the fast path taken, most of all by the alternating job */
+    CU_ASSERT(fast > points / 10);
+    CU_ASSERT(alt_fast > alt_points / 2);
+    printf("\n  swing stream: %zu of %zu final points on the fast path (alternating: %zu of %zu)", fast, points,
+           alt_fast, alt_points);
 }
 
 /* Euler-free check of the thermal closed forms: a fine RK4 integration of

@@ -27,6 +27,8 @@ typedef struct swing_win {
 
 struct dc_swing {
     bool pending, has_final, failed;
+    bool fast;           /* final's fast path taken (dc_swing_set_fast: off in a test) */
+    size_t n_pushed;     /* the final points through push (the others took the fast path) */
     bool settled;        /* every window short (scanned) and its best the whole range, peak - lo_v */
     double pend_t, pend_v, final_v, peak, lo_v; /* (lo_v: the lowest final point) */
     double *t, *v;
@@ -52,6 +54,7 @@ static __attribute__((noinline)) bool grow(dc_swing *st)
         for (size_t k = 0; k < 2 * DC_SWING_MAX_WIDTHS; k++)
             free(nq[k]);
         st->failed = true;
+        st->settled = false; /* (final's fast path: no ring to store into) */
         return false;
     }
     for (size_t i = lo; i < st->n; i++) {
@@ -161,8 +164,18 @@ static __attribute__((noinline)) void push(dc_swing *st, double t, double v, boo
 {
     size_t j = st->n;
     swing_win *wide = &st->win[st->n_win - 1];
-    if (j + 1 > (st->t ? st->mask + 1 : 0) + wide->first && !grow(st))
-        return;
+    st->n_pushed++;
+    if (j + 1 > (st->t ? st->mask + 1 : 0) + wide->first) {
+        /* final's fast path leaves the widest window's first behind: move
+         * it over the points stored (the loop below moves it on to where it
+         * would have been), so that the rings grow only for the window */
+        size_t wf = wide->first;
+        while (wf + 1 < j && st->t[(wf + 1) & st->mask] < t - wide->width_s)
+            wf++;
+        wide->first = wf;
+        if (j + 1 > (st->t ? st->mask + 1 : 0) + wf && !grow(st))
+            return;
+    }
     size_t m = st->mask;
     st->t[j & m] = t;
     st->v[j & m] = v;
@@ -178,6 +191,23 @@ static __attribute__((noinline)) void push(dc_swing *st, double t, double v, boo
 
 static inline void final(dc_swing *st, double t, double v)
 {
+    /* The fast path (settled, the point within [lo_v, peak], room in the
+     * rings): push would store the point, move the widest window's first
+     * on and compute no window; the peak, lo_v and has_final stay.  The
+     * first is left behind: the windows (and the rings' room) start from
+     * an earlier first and move it to the same place, since the times do
+     * not decrease (t_i < t_j - W is monotone in i).  (settled implies
+     * n_win > 0, not failed and a ring.) */
+    if (st->settled && v <= st->peak && v >= st->lo_v && st->fast) {
+        size_t j = st->n;
+        if (j - st->win[st->n_win - 1].first <= st->mask) {
+            st->t[j & st->mask] = t;
+            st->v[j & st->mask] = v;
+            st->n = j + 1;
+            st->final_v = v;
+            return;
+        }
+    }
     bool inside = v <= st->peak && v >= st->lo_v; /* (lo_v is 0 before the first point, which settled ignores) */
     if (v > st->peak) /* (fmax for the finite, non-negative powers) */
         st->peak = v;
@@ -217,6 +247,16 @@ double dc_swing_range(const dc_swing *st, size_t k)
     return st->failed ? NAN : st->win[k].best;
 }
 
+void dc_swing_set_fast(dc_swing *st, bool on)
+{
+    st->fast = on;
+}
+
+size_t dc_swing_fast_points(const dc_swing *st)
+{
+    return st->n - st->n_pushed;
+}
+
 double dc_swing_peak(const dc_swing *st)
 {
     return st->peak;
@@ -233,6 +273,7 @@ dc_swing *dc_swing_create(const double *widths_s, size_t n)
         st->win[k].width_s = widths_s[k];
     }
     st->n_win = n;
+    st->fast = true;
     return st;
 }
 

@@ -23,6 +23,7 @@
 #ifndef DC_SWING_H
 #define DC_SWING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define DC_SWING_MAX_WIDTHS 4
@@ -39,6 +40,14 @@ void dc_swing_record(dc_swing *sw, double time_s, double value);
 
 /* The end of the step function: its last point is final. */
 void dc_swing_end(dc_swing *sw);
+
+/* Whether a final point that cannot change a window's range (settled, within
+ * the lowest point and the peak) takes the short path that only stores it
+ * (on by default; off: every point through the general path, for the test
+ * that compares the two). */
+void dc_swing_set_fast(dc_swing *sw, bool on);
+/* How many final points took that path (for the test). */
+size_t dc_swing_fast_points(const dc_swing *sw);
 
 /* The figures over the final points (after dc_swing_end: over all). */
 double dc_swing_peak(const dc_swing *sw);
