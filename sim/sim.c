@@ -243,15 +243,20 @@ static __attribute__((noinline)) bool nows_grow(dc_sim *sim)
 }
 
 /* The queue's push, out of line: dc_sim_at's path for now stays short. */
+/* A push the queue refused: the run stops. */
+static __attribute__((noinline, cold)) dc_event_handle queue_full(dc_sim *sim)
+{
+    dc_sim_fail(sim, DC_ENOMEM, "out of memory: the event queue cannot grow (%zu events pending)",
+                dc_eventq_size(sim->queue));
+    return DC_EVENT_NONE;
+}
+
 static __attribute__((noinline)) dc_event_handle queue_push(dc_sim *sim, double at_s, dc_event_fn fn, void *ctx,
                                                             uint64_t arg)
 {
     dc_event_handle h = DC_EVENT_NONE;
-    if (dc_eventq_push(sim->queue, at_s, fn, ctx, arg, &h) != DC_OK) {
-        dc_sim_fail(sim, DC_ENOMEM, "out of memory: the event queue cannot grow (%zu events pending)",
-                    dc_eventq_size(sim->queue));
-        return DC_EVENT_NONE;
-    }
+    if (dc_eventq_push(sim->queue, at_s, fn, ctx, arg, &h) != DC_OK)
+        return queue_full(sim);
     return h;
 }
 
@@ -287,11 +292,8 @@ dc_event_handle dc_sim_at_reserved(dc_sim *sim, size_t id, uint64_t i, double at
     if (at_s < sim->now_s) /* (a model bug, as in dc_sim_at) */
         at_s = sim->now_s;
     dc_event_handle h = DC_EVENT_NONE;
-    if (dc_eventq_push_reserved(sim->queue, id, i, at_s, fn, ctx, arg, &h) != DC_OK) {
-        dc_sim_fail(sim, DC_ENOMEM, "out of memory: the event queue cannot grow (%zu events pending)",
-                    dc_eventq_size(sim->queue));
-        return DC_EVENT_NONE;
-    }
+    if (dc_eventq_push_reserved(sim->queue, id, i, at_s, fn, ctx, arg, &h) != DC_OK)
+        return queue_full(sim);
     return h;
 }
 

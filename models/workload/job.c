@@ -936,15 +936,15 @@ static void on_slot_preempt(void *ctx, double notice_s, dc_sched_why why)
 
 static const dc_sched_client slot_client = {on_slot_start, on_slot_wake, on_slot_preempt};
 
-/* Job i arrives: it queues; its record is made when it first starts
- * (on_slot_start; submit may start it at once, its handle is then -1 until
- * submit returns, as before). */
 /* When slot i arrives (its event's time): as dc_sim_at would have it. */
 static inline double arrival_s(const job_slot *s)
 {
     return s->start_s > 0.0 ? s->start_s : 0.0;
 }
 
+/* Job i arrives: it queues; its record is made when it first starts
+ * (on_slot_start; submit may start it at once, its handle is then -1 until
+ * submit returns, as before). */
 static void on_start(dc_sim *sim, void *ctx, uint64_t i)
 {
     jobs_model *m = ctx;
