@@ -8,6 +8,7 @@
  * thermal shutdown, idle shutdown, tariffs; the CSV reader; bad input with
  * its message (and, through $DCSIM, exit status 2). */
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -1709,6 +1710,71 @@ static void test_scenarios(void)
     dc_sim_destroy(cap);
 }
 
+/* A run built from a file (text NULL) or a text, with the paired memo on
+ * or off; the sim, or NULL after a test failure. */
+static dc_sim *run_pair_memo(const char *path, const char *text, int64_t seed, bool on)
+{
+    dc_error err = {0};
+    char name[128];
+    snprintf(name, sizeof name, "%s/test.cfg", tmpdir);
+    dc_scenario *sc = path ? dc_simrun_load_file(path, NULL, 0, &err) : dc_simrun_load(text, name, NULL, 0, &err);
+    dc_sim *sim = NULL;
+    if (!sc || dc_build(sc, seed, &sim, &err) != DC_OK) {
+        fprintf(stderr, "\n  build: %s\n", err.msg);
+        CU_FAIL("scenario did not build");
+        dc_scenario_destroy(sc);
+        dc_sim_destroy(sim);
+        return NULL;
+    }
+    dc_scenario_destroy(sc);
+    dc_power_set_pair_memo(dc_power_of(sim), on);
+    return dc_simrun_run(sim);
+}
+
+/* One job's paired memo (the entry of the computation before last, its
+ * key compared with the inputs as read) against the general memo's path:
+ * the same summary and the same series, bit for bit, on the flagship
+ * (failures, restarts on a spare), the capped site (the cap, idle
+ * shutdown and power-up), the hot air-cooled site and the 30-day run with
+ * heat limits and unit failures; and the fast path took most of the
+ * flagship's computations (off, none). */
+static void test_pair_memo(void)
+{
+    const char *src = getenv("DCSIM_SRCDIR");
+    if (!src) {
+        printf("\n  DCSIM_SRCDIR not set: skipped (make check sets it)");
+        return;
+    }
+    const char *files[] = {"scenarios/10k_gpu.cfg", "scenarios/power/capped_site.cfg", "scenarios/power/air_hot.cfg",
+                           NULL};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char path[4096];
+        if (files[f])
+            snprintf(path, sizeof path, "%s/%s", src, files[f]);
+        dc_sim *a = run_pair_memo(files[f] ? path : NULL, full_cfg, files[f] ? -1 : 3, true);
+        dc_sim *b = run_pair_memo(files[f] ? path : NULL, full_cfg, files[f] ? -1 : 3, false);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+        CU_ASSERT_TRUE(dc_simrun_same_summary(a, b));
+        dc_series_set *xa = dc_sim_series_set(a), *xb = dc_sim_series_set(b);
+        CU_ASSERT_EQUAL_FATAL(dc_series_set_count(xa), dc_series_set_count(xb));
+        for (size_t i = 0; i < dc_series_set_count(xa); i++) {
+            const dc_series *p = dc_series_set_at(xa, i), *q = dc_series_set_at(xb, i);
+            CU_ASSERT_EQUAL_FATAL(dc_series_length(p), dc_series_length(q));
+            CU_ASSERT(memcmp(dc_series_times(p), dc_series_times(q), dc_series_length(p) * sizeof(double)) == 0);
+            CU_ASSERT(memcmp(dc_series_values(p), dc_series_values(q), dc_series_length(p) * sizeof(double)) == 0);
+        }
+        uint64_t hits = dc_power_pair_hits(dc_power_of(a));
+        printf("\n  %s: %" PRIu64 " computations by the paired memo", files[f] ? files[f] : "30 days (text)", hits);
+        CU_ASSERT(hits > 0);
+        CU_ASSERT_EQUAL(dc_power_pair_hits(dc_power_of(b)), 0);
+        if (f == 0) /* the flagship: some 24,800 computations, 1,506 of them new */
+            CU_ASSERT(hits > 20000);
+        dc_sim_destroy(a);
+        dc_sim_destroy(b);
+    }
+}
+
 /* Temperature-accelerated failures: Arrhenius against the JEDEC example and
  * the doubling rule; in a run, the failure count of a thermal class follows
  * its time-averaged factor (99% Poisson interval). */
@@ -2006,7 +2072,8 @@ static int register_suites(void)
     DC_TEST_SUITE("run",
                   {"determinism, breakdown, cap, energies, swing", test_full_determinism_and_breakdown},
                   {"series off: the same summary, the power series kept", test_series_off_same_summary},
-                  {"the flagship, the air/liquid pair and the capped site", test_scenarios});
+                  {"the flagship, the air/liquid pair and the capped site", test_scenarios},
+                  {"one job's paired memo against the general memo: the same figures and series", test_pair_memo});
     return 0;
 }
 

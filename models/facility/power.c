@@ -48,6 +48,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +284,9 @@ struct dc_power {
     size_t n_other_src;
     memo_entry memo[MEMO_SIZE];
     int memo_next, memo_last, memo_prev; /* the entries of the last two computations */
+    bool pair_on;            /* memo_pair wanted (dc_power_set_pair_memo: off in a test) */
+    bool pair_fast;          /* and taken: one job and one node type (set at start) */
+    uint64_t pair_hits;      /* computations it answered */
     /* Speed clocks (throttle policy, several jobs): the computing jobs'
      * cap and heat factors follow their utilisation class's clock. */
     bool clocks;
@@ -1369,6 +1373,10 @@ static bool compute_inc(dc_power *p)
 
 static double other_factor(const dc_power *p, int32_t j);
 
+void dc_power_set_pair_memo(dc_power *p, bool on) { p->pair_on = on; }
+
+uint64_t dc_power_pair_hits(const dc_power *p) { return p->pair_hits; }
+
 /* The sums recounted from every job (tests). */
 int dc_power_sums_agree(dc_power *p)
 {
@@ -1443,6 +1451,100 @@ static void memo_key_now(const dc_power *p, memo_key *k)
     k->heat_limit_w = p->heat_limit_w;
 }
 
+/* A memo entry's outputs made the state in force (the job's boot time,
+ * its boot event and its other models' factor stay: they are not
+ * outputs, and the factor equals the entry's, being in its key).  The
+ * job's part is copied from the factor on in 16-byte blocks, the factor
+ * and the boot event put back after: a plain copy of the struct (or of a
+ * size that is not whole blocks) gcc makes a rep movs, which runs (and
+ * callgrind counts) a word at a time, 40 where these are 22. */
+#define MEMO_JOB_FROM offsetof(job_pw, other)
+typedef double memo_block __attribute__((vector_size(16)));
+static_assert((sizeof(job_pw) - MEMO_JOB_FROM) % 16 == 0, "the restored part is whole 16-byte blocks");
+static_assert(offsetof(job_pw, ready_at_s) < MEMO_JOB_FROM, "the boot time comes first");
+
+static inline void memo_restore(dc_power *p, const memo_entry *e)
+{
+    p->it_w = e->it_w;
+    p->demand_w = e->demand_w;
+    p->floor_w = e->floor_w;
+    p->throttle_cap = e->throttle_cap;
+    p->throttle_heat = e->throttle_heat;
+    p->cap_on = e->cap_on;
+    p->heat_on = e->heat_on;
+    p->any_computing = e->any_computing;
+    job_pw *jp = &p->jobs[0];
+    dc_event_handle ev = jp->ready_ev;
+    double other = jp->other;
+    char *to = (char *)jp + MEMO_JOB_FROM;
+    const char *from = (const char *)&e->job + MEMO_JOB_FROM;
+#pragma GCC unroll 16
+    for (size_t i = 0; i < (sizeof *jp - MEMO_JOB_FROM) / 16; i++) {
+        memo_block b;
+        memcpy(&b, from + 16 * i, 16);
+        memcpy(to + 16 * i, &b, 16);
+    }
+    jp->ready_ev = ev;
+    jp->other = other; /* equal to the memo's (it is in the key), kept all the same */
+    if (jp->n_gpu <= 0.0 && !jp->held) { /* not computing: factors as they are */
+        jp->want_cap = dc_cluster_job_speed_factor(p->c, 0, p->src_cap);
+        jp->want_heat = dc_cluster_job_speed_factor(p->c, 0, p->src_heat);
+    }
+}
+
+/* The paired memo (one job, one node type, the job in play and nothing
+ * noted since): a job alternating between two states (computing and
+ * checkpointing) is back in the state of the computation before last, so
+ * that entry's key is compared with the inputs as they are read, field by
+ * field (the comparisons of same_key, without a key built), and on a match
+ * restored; false (nothing changed) sends the computation to the general
+ * path, which finds the same entries the same way.  Off in a test
+ * (dc_power_set_pair_memo), where every computation takes the general path. */
+static inline bool memo_pair(dc_power *p)
+{
+    int prev = p->memo_prev;
+    const memo_entry *e = &p->memo[prev];
+    const dc_cluster *c = p->c;
+    int phase = (int)dc_cluster_job_phase(c, 0);
+    if (!e->valid || e->key.phase != phase || e->key.other != p->jobs[0].other
+        || e->key.heat_limit_w != p->heat_limit_w || e->key.held != dc_cluster_job_held_nodes(c, 0)
+        || e->key.idle_on != dc_cluster_idle_count(c) - (uint32_t)p->n_off
+        || e->key.stalled != (phase == DC_JOB_RUNNING && dc_sim_now(p->sim) < p->jobs[0].ready_at_s))
+        return false;
+    p->memo_prev = p->memo_last;
+    p->memo_last = prev;
+    p->pair_hits++;
+    memo_restore(p, e);
+    return true;
+}
+
+/* Whether job j's factors or clock differ from what this computation
+ * wants (on_apply would change them). */
+static inline bool wants_change(const dc_power *p, int32_t j)
+{
+    const job_pw *jp = &p->jobs[j];
+    if (!jp->want_set)
+        return false;
+    const double *f = dc_cluster_job_speed_factors(p->c, j);
+    if (jp->want_cls >= 0) { /* on a clock */
+        const pw_class *q = &p->cls[jp->want_cls];
+        const double *kf = dc_vclock_factors(q->clock);
+        return jp->cls != jp->want_cls || kf[0] != q->want[0] || kf[1] != q->want[1]
+               || (p->src_up >= 0 && f[p->src_up] != jp->want_up);
+    }
+    return f[p->src_cap] != jp->want_cap || f[p->src_heat] != jp->want_heat
+           || (p->src_up >= 0 && f[p->src_up] != jp->want_up);
+}
+
+/* The speed changes of the one job in play, as compute's loop over act. */
+static inline void change_one(dc_power *p)
+{
+    if (wants_change(p, 0) && !p->apply_pending && !p->applying) {
+        p->apply_pending = true;
+        dc_sim_after(p->sim, 0.0, on_apply, p, 0);
+    }
+}
+
 /* compute_full, or its remembered outputs when a single job is back in a
  * state seen before (a job alternates between computing and checkpointing
  * thousands of times); then the speed changes to apply. */
@@ -1450,12 +1552,15 @@ static bool compute_inc(dc_power *p);
 
 static void compute(dc_power *p)
 {
-    dc_cluster *c = p->c;
     if (p->inc) {
         if (compute_inc(p) && !p->apply_pending && !p->applying) {
             p->apply_pending = true;
             dc_sim_after(p->sim, 0.0, on_apply, p, 0);
         }
+        return;
+    }
+    if (p->pair_fast && p->n_pend == 0 && p->n_act == 1 && memo_pair(p)) {
+        change_one(p); /* (act_update and act_prune: nothing to do, the one job in play and none noted) */
         return;
     }
     act_update(p);
@@ -1474,26 +1579,7 @@ static void compute(dc_power *p)
         p->memo_prev = p->memo_last;
         p->memo_last = hit >= 0 ? hit : p->memo_next;
         if (hit >= 0) {
-            const memo_entry *e = &p->memo[hit];
-            p->it_w = e->it_w;
-            p->demand_w = e->demand_w;
-            p->floor_w = e->floor_w;
-            p->throttle_cap = e->throttle_cap;
-            p->throttle_heat = e->throttle_heat;
-            p->cap_on = e->cap_on;
-            p->heat_on = e->heat_on;
-            p->any_computing = e->any_computing;
-            job_pw *jp = &p->jobs[0];
-            double ready = jp->ready_at_s, other = jp->other;
-            dc_event_handle ev = jp->ready_ev;
-            *jp = e->job;
-            jp->ready_at_s = ready;
-            jp->ready_ev = ev;
-            jp->other = other; /* equal to the memo's (it is in the key), kept all the same */
-            if (jp->n_gpu <= 0.0 && !jp->held) { /* not computing: factors as they are */
-                jp->want_cap = dc_cluster_job_speed_factor(c, 0, p->src_cap);
-                jp->want_heat = dc_cluster_job_speed_factor(c, 0, p->src_heat);
-            }
+            memo_restore(p, &p->memo[hit]);
         } else {
             compute_full(p);
             memo_entry *e = &p->memo[p->memo_next];
@@ -1510,22 +1596,8 @@ static void compute(dc_power *p)
 
     /* Schedule the speed changes (see the notes at the top). */
     bool change = false;
-    for (size_t k = 0; k < p->n_act && !change; k++) {
-        int32_t j = p->act[k];
-        const job_pw *jp = &p->jobs[j];
-        if (!jp->want_set)
-            continue;
-        const double *f = dc_cluster_job_speed_factors(c, j);
-        if (jp->want_cls >= 0) { /* on a clock */
-            const pw_class *q = &p->cls[jp->want_cls];
-            const double *kf = dc_vclock_factors(q->clock);
-            change = jp->cls != jp->want_cls || kf[0] != q->want[0] || kf[1] != q->want[1]
-                     || (p->src_up >= 0 && f[p->src_up] != jp->want_up);
-            continue;
-        }
-        change = f[p->src_cap] != jp->want_cap || f[p->src_heat] != jp->want_heat
-                 || (p->src_up >= 0 && f[p->src_up] != jp->want_up);
-    }
+    for (size_t k = 0; k < p->n_act && !change; k++)
+        change = wants_change(p, p->act[k]);
     if (change && !p->apply_pending && !p->applying) {
         p->apply_pending = true;
         dc_sim_after(p->sim, 0.0, on_apply, p, 0);
@@ -1877,6 +1949,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     if (!g)
         return DC_OK;
     p->enabled = true;
+    p->pair_on = true; /* (a test may turn it off before the run) */
     p->c = dc_cluster_of(sim);
     config_setting_t *gg = dc_cfg_member(g, "gpu");
     config_setting_t *ng = dc_cfg_member(g, "node");
@@ -2073,6 +2146,7 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
             act_note(p, j);
     }
     p->guess_cap = p->guess_heat = NAN;
+    p->pair_fast = p->pair_on && p->n_jobs == 1 && p->n_tp <= 1;
     size_t n_speeds = SPEED_CACHE;
     p->speeds = p->speed_small;
     p->speed_shift = 54;

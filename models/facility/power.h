@@ -147,6 +147,13 @@ double dc_gpu_speed(const dc_gpu_power *g, double freq);
  * run keeps no such sums. */
 int dc_power_sums_agree(dc_power *p);
 
+/* Tests: a single job's computations first try the entry of the
+ * computation before last (the paired memo: a job alternating between
+ * two states); off, every computation takes the general memo's path, with
+ * the same answers.  And how many computations the paired memo answered. */
+void dc_power_set_pair_memo(dc_power *p, bool on);
+uint64_t dc_power_pair_hits(const dc_power *p);
+
 /* The largest max - min of the step function (t[i], v[i]) (v[i] holds from
  * t[i] to t[i+1], the last to end_s) within any window of width_s. */
 double dc_power_swing(const double *t, const double *v, size_t n, double end_s, double width_s);
