@@ -716,18 +716,24 @@ static int cmp_job(const void *a, const void *b)
 
 /* Job j joins the jobs in play at the next computation (with incremental
  * sums: is summed again then). */
-static void act_note(dc_power *p, int32_t j)
+static __attribute__((noinline)) void act_add(dc_power *p, int32_t j)
 {
     if (p->inc) {
         if (j >= 0 && j < p->n_jobs)
             inc_note(p, j);
         return;
     }
-    if (j >= 0 && j < p->n_jobs && !p->in_act[j]) {
-        p->in_act[j] = 1;
-        p->pend[p->n_pend++] = j;
-        dc_cluster_job_track(p->c, j, true);
-    }
+    p->in_act[j] = 1;
+    p->pend[p->n_pend++] = j;
+    dc_cluster_job_track(p->c, j, true);
+}
+
+/* (inline: a job in act already, as the one job always is, costs a test;
+ * the rest out of line) */
+static inline void act_note(dc_power *p, int32_t j)
+{
+    if (p->inc || (j >= 0 && j < p->n_jobs && !p->in_act[j]))
+        act_add(p, j);
 }
 
 static bool in_play(const dc_cluster *c, int32_t j)
