@@ -571,7 +571,11 @@ void dc_scenario_where(const dc_scenario *sc, const config_setting_t *s, const c
     *line = l;
 }
 
-/* "FILE:LINE: PATH: msg" (or the forms for --set, no line, no setting). */
+/* "FILE:LINE: PATH: msg" (or the forms for --set, no line, no setting).
+ * A setting the file does not write (a default the validator filled in)
+ * takes the line of the nearest group around it that the file writes
+ * (`cooling = {` for cooling.throttle_c), so that the message still names
+ * a line: "FILE: PATH: msg" only when no group on its path has one. */
 static void format_at(const dc_scenario *sc, const config_setting_t *s, const char *msg, char *out, size_t size)
 {
     const char *file = sc && sc->name ? sc->name : "(scenario)";
@@ -583,12 +587,23 @@ static void format_at(const dc_scenario *sc, const config_setting_t *s, const ch
     dc_scenario_setting_path(s, path, sizeof path);
     unsigned line = 0;
     dc_scenario_where(sc, s, &file, &line);
-    if (line > 0)
+    if (line > 0) {
         snprintf(out, size, "%s:%u: %s: %s", file, line, path, msg);
-    else if (sc && was_set(sc, path))
+        return;
+    }
+    if (sc && was_set(sc, path)) {
         snprintf(out, size, "(--set) %s: %s", path, msg);
-    else
-        snprintf(out, size, "%s: %s: %s", file, path, msg);
+        return;
+    }
+    for (const config_setting_t *g = config_setting_parent(s); g && !config_setting_is_root(g);
+         g = config_setting_parent(g)) {
+        dc_scenario_where(sc, g, &file, &line);
+        if (line > 0) {
+            snprintf(out, size, "%s:%u: %s: %s", file, line, path, msg);
+            return;
+        }
+    }
+    snprintf(out, size, "%s: %s: %s", file, path, msg);
 }
 
 /* format_at with the message formatted from fmt first. */

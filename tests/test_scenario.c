@@ -626,9 +626,9 @@ static void test_paths_and_error_at(void)
     CU_ASSERT_EQUAL(dc_scenario_error_at(sc, s, &err, "larger than %d", 1000), DC_EINPUT);
     CU_ASSERT_EQUAL(err.code, DC_EINPUT);
     CU_ASSERT_STRING_EQUAL(err.msg, "t.cfg:8: failures.[1].mtbf_h: larger than 1000");
-    /* a filled default: no line */
+    /* a filled default: the line of its group (`job = {`) */
     dc_scenario_error_at(sc, dc_scenario_lookup(sc, "job.async"), &err, "not with %s", "x");
-    CU_ASSERT_STRING_EQUAL(err.msg, "t.cfg: job.async: not with x");
+    CU_ASSERT_STRING_EQUAL(err.msg, "t.cfg:2: job.async: not with x");
     /* from --set */
     dc_scenario_error_at(sc, dc_scenario_lookup(sc, "job.mfu"), &err, "too low");
     CU_ASSERT_STRING_EQUAL(err.msg, "(--set) job.mfu: too low");

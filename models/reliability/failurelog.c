@@ -96,6 +96,18 @@ static uint64_t hash_name(const char *s)
     return h;
 }
 
+/* An error of the log itself (it cannot be read, a row's cell): named after
+ * the scenario's key first, FILE:LINE: failure_log.file: LOG:LINE: ..., as
+ * the other data files' errors (docs/errors.md). */
+static int file_error(const dc_scenario *sc, const config_setting_t *g, dc_error *err, int rc)
+{
+    char msg[DC_ERROR_MSG_MAX];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    dc_scenario_error_at(sc, dc_cfg_member(g, "file"), err, "%s", msg);
+    err->code = rc;
+    return rc;
+}
+
 int dc_failurelog_read(const dc_scenario *sc, const char *const *class_names, size_t n_classes, uint32_t n_nodes,
                        dc_failure_row **out, size_t *n_out, dc_error *err)
 {
@@ -122,11 +134,8 @@ int dc_failurelog_read(const dc_scenario *sc, const char *const *class_names, si
         return dc_scenario_error_at(sc, dc_cfg_member(g, "file"), err, "path too long");
     dc_csv *csv = NULL;
     int rc = dc_csv_read_file(path, &csv, err);
-    if (rc == DC_EIO) {
-        char msg[DC_ERROR_MSG_MAX];
-        snprintf(msg, sizeof msg, "%s", err->msg);
-        return dc_scenario_error_at(sc, dc_cfg_member(g, "file"), err, "%s", msg);
-    }
+    if (rc == DC_EIO || rc == DC_EINPUT)
+        return file_error(sc, g, err, rc);
     if (rc != DC_OK)
         return rc;
     config_setting_t *cols = dc_cfg_member(g, "columns");
@@ -166,6 +175,7 @@ int dc_failurelog_read(const dc_scenario *sc, const char *const *class_names, si
     if (rc == DC_OK && (!rows || !names || !table))
         rc = dc_error_set(err, DC_ENOMEM, "out of memory reading %s", path);
     double last = -INFINITY;
+    bool in_rows = rc == DC_OK; /* an error from here on is the log's (its file, line, column) */
     for (size_t r = 0; rc == DC_OK && r < nr; r++) {
         double t, ret = 0.0;
         const char *ts = dc_csv_cell(csv, r, col[C_TIME]);
@@ -289,7 +299,7 @@ int dc_failurelog_read(const dc_scenario *sc, const char *const *class_names, si
     if (rc != DC_OK) {
         free(rows);
         *n_out = 0;
-        return rc;
+        return rc == DC_EINPUT && in_rows ? file_error(sc, g, err, rc) : rc;
     }
     *out = rows;
     return DC_OK;

@@ -488,9 +488,14 @@ static int read_class(repair_model *m, dc_sim *sim, const dc_scenario *sc, confi
     } else if (has_def) {
         cl->law = *def;
     } else {
-        if (err)
+        /* The default law's own message (FILE:LINE: repair: ...), then
+         * which class took it: the message keeps the shape of every other. */
+        if (err) {
             *err = *def_err;
-        dc_error_prefix(err, "repair law for failure class \"%s\" (no failures.[%zu].repair group)", name, i);
+            size_t n = strlen(err->msg);
+            snprintf(err->msg + n, sizeof err->msg - n,
+                     " (the repair law of failure class \"%s\", which has no failures.[%zu].repair group)", name, i);
+        }
         return DC_EINPUT;
     }
     cl->auto_success = auto_success;

@@ -4,6 +4,7 @@
 #include "job.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1664,6 +1665,23 @@ static int resolve_model(const dc_scenario *sc, const config_setting_t *where, d
     return DC_OK;
 }
 
+/* An error of a trace's row: the scenario's key of the trace first
+ * (FILE:LINE: jobs.[i].trace, or jobs.[i].trace.file for a mapped trace),
+ * then the trace file and its line, as the trace reader's own errors. */
+static int trace_row_error(const dc_scenario *sc, const dc_job_spec *sp, dc_error *err, const char *fmt, ...)
+{
+    char msg[DC_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    config_setting_t *at = dc_cfg_member(sp->where, "trace");
+    if (at && config_setting_is_group(at) && dc_cfg_member(at, "file"))
+        at = dc_cfg_member(at, "file");
+    return dc_scenario_error_at(sc, at ? at : (config_setting_t *)sp->where, err, "%s:%d: %s", sp->trace_file,
+                                sp->trace_line, msg);
+}
+
 /* The job's work when the spec has none (NAN), from the model; else the
  * tokens that work trains at full speed. */
 static int resolve_work(const dc_scenario *sc, dc_job_spec *sp, bool has_tokens, dc_job_info *info, dc_error *err)
@@ -1672,7 +1690,7 @@ static int resolve_work(const dc_scenario *sc, dc_job_spec *sp, bool has_tokens,
     if (isnan(sp->work_gpu_s)) {
         if (!(info->params > 0) || !has_tokens) {
             if (sp->trace_file[0])
-                return dc_error_set(err, DC_EINPUT, "%s:%d: give the job's work", sp->trace_file, sp->trace_line);
+                return trace_row_error(sc, sp, err, "give the job's work");
             return dc_scenario_error_at(sc, sp->where, err,
                                         "give the job's work: work_gpu_h, or params and tokens (its own, its "
                                         "class's or the defaults')");
@@ -2128,8 +2146,7 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     }
     if (pool < 0) {
         if (sp->trace_file[0])
-            return dc_error_set(err, DC_EINPUT, "%s:%d: no pool \"%s\" in scheduler.pools", sp->trace_file,
-                                sp->trace_line, sp->pool);
+            return trace_row_error(sc, sp, err, "no pool \"%s\" in scheduler.pools", sp->pool);
         return dc_scenario_error_at(sc, dc_cfg_member(where, "pool"), err,
                                     "no pool \"%s\" in scheduler.pools", sp->pool);
     }
@@ -2159,9 +2176,10 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     if (cpu_type >= 0 && !sp->cpu) { /* a GPU job on CPU-only nodes */
         const char *tn = dc_cluster_type_at(j->cluster, (size_t)cpu_type)->name;
         if (sp->trace_file[0])
-            return dc_error_set(err, DC_EINPUT, "%s:%d: pool \"%s\" holds CPU-only nodes (type \"%s\"): a GPU job "
-                                "needs a pool or type with GPUs", sp->trace_file, sp->trace_line,
-                                dc_sched_pool_name(j->sched, pool), tn);
+            return trace_row_error(sc, sp, err,
+                                   "pool \"%s\" holds CPU-only nodes (type \"%s\"): a GPU job needs a pool or type "
+                                   "with GPUs",
+                                   dc_sched_pool_name(j->sched, pool), tn);
         config_setting_t *at = dc_cfg_member(where, "type");
         if (!at || config_setting_source_line(at) <= 0) /* (the schema's default pool has no line) */
             at = dc_cfg_member(where, "pool");
@@ -2175,9 +2193,8 @@ static int init_job(jobs_model *m, job_model *j, const dc_scenario *sc, const dc
     uint32_t pool_nodes = dc_sched_pool_nodes(j->sched, pool);
     if (sp->nodes > pool_nodes) {
         if (sp->trace_file[0])
-            return dc_error_set(err, DC_EINPUT, "%s:%d: the job needs %u nodes but pool \"%s\" has %u",
-                                sp->trace_file, sp->trace_line, sp->nodes, dc_sched_pool_name(j->sched, pool),
-                                pool_nodes);
+            return trace_row_error(sc, sp, err, "the job needs %u nodes but pool \"%s\" has %u", sp->nodes,
+                                   dc_sched_pool_name(j->sched, pool), pool_nodes);
         config_setting_t *at = dc_cfg_member(where, "nodes");
         return dc_scenario_error_at(sc, at ? at : (config_setting_t *)where, err,
                                     "the job needs %u nodes but pool \"%s\" has %u", sp->nodes,
