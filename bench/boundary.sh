@@ -7,20 +7,30 @@
 # (an exclusive bound nudged inside it: 0 becomes 1e-300, b becomes b x (1 +-
 # 1e-12)), list keys on their first element ([] -> [0]), each run under a
 # memory limit (ulimit -v) and a time limit (timeout).  A run may succeed
-# (0) or refuse the value (2: bad input, with a message); anything else is a
-# defect: a crash (a signal), a hang (over the time limit), over the memory
-# limit, or status 1 (a failure that is not the input's).
+# (0) or refuse the value (2: bad input) with a message of the shape
+# `dcsim: FILE:LINE: KEY: ...` or, for a value that came from --set,
+# `dcsim: (--set) KEY: ...`; anything else is a defect: a crash (a signal), a
+# hang (over the time limit), over the memory limit, status 1 (a failure that
+# is not the input's), a refusal whose message names no file, line and key, or
+# a sanitizer's report on standard error (ASan, UBSan, LeakSanitizer) whatever
+# the status.  Each defect is printed with the command that reproduces it.
 #
 # usage: bench/boundary.sh [DCSIM [SRCDIR]]       (make boundary)
 # environment: BOUNDARY_TIME_S   time limit per run (default 20)
-#              BOUNDARY_MEM_KB   ulimit -v per run (default 2000000)
+#              BOUNDARY_MEM_KB   ulimit -v per run (default 2000000; unlimited under ASan, which
+#                             reserves terabytes of address space: give it ASAN_OPTIONS=hard_rss_limit_mb)
 #              BOUNDARY_SCENARIOS  scenarios to run (default: every scenarios/**/*.cfg)
 #              BOUNDARY_HORIZON_DAYS  horizon of each run (default 2; the horizon_days key keeps its own)
 #              BOUNDARY_KEYS  an extended regular expression: only matching keys
 #              BOUNDARY_LONG_X  the time limit's factor for horizon_days at its maximum (default 20):
 #                             a 100-year horizon is a long run by definition, not a hang (mixed/shared.cfg's
 #                             service runs to the horizon: ~30 s on a quiet 2-core machine, 82 s under load 8)
-# Prints one line per defect and the counts; exit status 1 when there is a defect.
+#              BOUNDARY_PLAN  a file of lines `KEY SCENARIO` (KEY as listed, [0] for []): each key's
+#                             two values run on its scenario only, instead of on every scenario; a
+#                             ranged key without a line is a defect, so the plan covers every key
+#                             (tests/test_boundary.c makes one: make check)
+#              BOUNDARY_LIST=1  print the values (`KEY VALUE`, two lines a key) and run nothing
+# Prints one line per defect and the counts; exit status 1 when there is a defect, 2 on bad usage.
 set -u
 dcsim=${1:-./dcsim}
 src=${2:-.}
@@ -56,42 +66,103 @@ trap 'rm -rf "$work"' EXIT
         print key, lo; print key, hi
     }' >"$work/values"
 n_values=$(wc -l <"$work/values")
+if [ "${BOUNDARY_LIST:-0}" = 1 ]; then
+    cat "$work/values"
+    exit 0
+fi
 
 ok=0; refused=0; defects=0; total=0
-for sc in $scenarios; do
-    while read -r key value; do
-        total=$((total + 1))
-        sets=(--set "$key=$value")
-        limit_s=$time_s
-        if [ "$key" = horizon_days ]; then
-            awk -v v="$value" -v h="$horizon" 'BEGIN { exit !(v + 0 > 100 * h) }' && limit_s=$((time_s * ${BOUNDARY_LONG_X:-20}))
+# SCENARIO KEY VALUE: the runs, in order.
+if [ -n "${BOUNDARY_PLAN:-}" ]; then
+    if [ ! -r "$BOUNDARY_PLAN" ]; then
+        echo "$0: cannot read the plan $BOUNDARY_PLAN" >&2
+        exit 2
+    fi
+    awk 'NR == FNR { if (NF == 2) sc[$1] = $2; next }
+         ($1 in sc) { print sc[$1], $1, $2; next }
+         { print "-", $1, $2 }' "$BOUNDARY_PLAN" "$work/values" >"$work/runs"
+else
+    for sc in $scenarios; do
+        awk -v sc="$sc" '{ print sc, $1, $2 }' "$work/values"
+    done >"$work/runs"
+fi
+
+defect() {
+    defects=$((defects + 1))
+    echo "DEFECT $1: $sc --set $key=$value"
+    [ -s "$work/err" ] && echo "  stderr: $(head -c 300 "$work/err" | tr '\n' ' ')"
+    local cmd
+    cmd=$(printf '%q ' "$dcsim" run "$sc" --no-trace --quiet "${sets[@]}")
+    echo "  reproduce: (ulimit -v $mem_kb; timeout -s KILL $limit_s ${cmd% })"
+}
+
+# A refusal's message (the last line of standard error that is not a warning).
+shape_file='^dcsim: [^ ]+:[0-9]+: [A-Za-z_][][A-Za-z0-9_.]*: '
+shape_set='^dcsim: \(--set\) [A-Za-z_][][A-Za-z0-9_.]*: '
+last_sc=
+while read -r sc key value; do
+    if [ "$sc" = - ]; then
+        defects=$((defects + 1)); total=$((total + 1))
+        echo "DEFECT no scenario in the plan for $key ($BOUNDARY_PLAN)"
+        continue
+    fi
+    if [ -n "$last_sc" ] && [ "$sc" != "$last_sc" ] && [ -z "${BOUNDARY_PLAN:-}" ]; then
+        echo "boundary: $last_sc done ($total runs so far: $ok ran, $refused refused, $defects defects)" >&2
+    fi
+    last_sc=$sc
+    total=$((total + 1))
+    sets=(--set "$key=$value")
+    limit_s=$time_s
+    if [ "$key" = horizon_days ]; then
+        awk -v v="$value" -v h="$horizon" 'BEGIN { exit !(v + 0 > 100 * h) }' && limit_s=$((time_s * ${BOUNDARY_LONG_X:-20}))
+    else
+        sets+=(--set "horizon_days=$horizon")
+    fi
+    (
+        ulimit -v "$mem_kb"
+        exec timeout -s KILL "$limit_s" "$dcsim" run "$sc" --no-trace --quiet "${sets[@]}" \
+            >/dev/null 2>"$work/err"
+    ) </dev/null
+    st=$?
+    if grep -Eq 'Sanitizer|runtime error:' "$work/err"; then
+        defect "status $st with a sanitizer's report"
+        continue
+    fi
+    case $st in
+    0) ok=$((ok + 1)) ;;
+    2)
+        msg=$(grep '^dcsim' "$work/err" | grep -v '^dcsim: warning: ' | tail -n 1)
+        if [ -z "$msg" ]; then
+            defect "status 2 without a message"
+        elif printf '%s\n' "$msg" | grep -Eq "$shape_file|$shape_set"; then
+            refused=$((refused + 1))
         else
-            sets+=(--set "horizon_days=$horizon")
+            defect "status 2, a message without FILE:LINE: KEY: (or (--set) KEY:)"
         fi
-        (
-            ulimit -v "$mem_kb"
-            exec timeout -s KILL "$limit_s" "$dcsim" run "$sc" --no-trace --quiet "${sets[@]}" \
-                >/dev/null 2>"$work/err"
-        )
-        st=$?
-        case $st in
-        0) ok=$((ok + 1)) ;;
-        2)
-            if head -c 5 "$work/err" | grep -q dcsim; then
-                refused=$((refused + 1))
-            else
-                defects=$((defects + 1))
-                echo "DEFECT status 2 without a message: $sc --set $key=$value"
-            fi
-            ;;
-        137) defects=$((defects + 1)); echo "DEFECT over ${limit_s} s (killed): $sc --set $key=$value" ;;
-        *)
-            defects=$((defects + 1))
-            echo "DEFECT status $st: $sc --set $key=$value: $(head -c 300 "$work/err")"
-            ;;
-        esac
-    done <"$work/values"
-    echo "boundary: $sc done ($total runs so far: $ok ran, $refused refused, $defects defects)" >&2
-done
-echo "boundary: $total runs ($n_values values x scenarios), $ok ran, $refused refused with a message (status 2), $defects defects; limits ${time_s} s, ${mem_kb} KB"
+        ;;
+    137) defect "over ${limit_s} s (killed)" ;;
+    1)
+        if grep -q 'out of memory' "$work/err"; then
+            defect "status 1: out of memory (over the ulimit -v of $mem_kb KB?)"
+        else
+            defect "status 1"
+        fi
+        ;;
+    *)
+        if [ "$st" -gt 128 ]; then
+            defect "killed by signal $((st - 128)) (status $st)"
+        else
+            defect "status $st"
+        fi
+        ;;
+    esac
+done <"$work/runs"
+[ -n "$last_sc" ] && [ -z "${BOUNDARY_PLAN:-}" ] &&
+    echo "boundary: $last_sc done ($total runs so far: $ok ran, $refused refused, $defects defects)" >&2
+if [ -n "${BOUNDARY_PLAN:-}" ]; then
+    what="$n_values values on their plan's scenarios"
+else
+    what="$n_values values x scenarios"
+fi
+echo "boundary: $total runs ($what), $ok ran, $refused refused with a message (status 2), $defects defects; limits ${time_s} s, ${mem_kb} KB"
 [ "$defects" -eq 0 ]
