@@ -14,7 +14,9 @@
 #  5. cli/ includes no domain header (it reaches models through the registry
 #     and the cluster);
 #  6. every source file (C, shell, gnuplot, automake) opens with one or two
-#     lines saying what it is for, then the copyright and SPDX line.
+#     lines saying what it is for, then the copyright and SPDX line;
+#  7. the number of bad-input cases docs/DEVELOPING.md and docs/errors.md
+#     give for tests/test_errors is the number in its table (cases[]).
 # Each broken rule is printed as FILE:LINE: what; exit status 1 if any.
 
 # Domain edges (FROM:TO): workload uses the fabric's accessors (collectives,
@@ -119,5 +121,19 @@ for f in $(find plots scenarios tests bench fuzz .ci -name '*.sh' -o -name '*.gp
                          exit bad }' "$f" >&2 || status=1
 done
 
-[ $status -eq 0 ] && echo "layout: includes point down the layers and along allowed edges; every file says what it is for"
+# 7. the bad-input catalogue's size as the docs state it
+n_cases=$(awk '/^static const err_case cases\[\] = \{/ { p = 1; next } p && /^\};/ { p = 0 }
+               p && /^    \{"/ { n++ } END { print n + 0 }' tests/test_errors.c)
+[ "$n_cases" -gt 0 ] || fail "tests/test_errors.c: no cases[] table found"
+grep -n 'test_errors' -A1 docs/DEVELOPING.md | sed -n 's/^\([0-9]*\)[:-].* \([0-9][0-9]*\) cases .*/\1 \2/p' |
+    while read -r line n; do
+        [ "$n" = "$n_cases" ] || echo "docs/DEVELOPING.md:$line: says $n cases for tests/test_errors, its table has $n_cases"
+    done | grep . >&2 && status=1
+grep -n 'test_errors.c. runs [0-9]* bad inputs' docs/errors.md | sed -n 's/^\([0-9]*\):.* runs \([0-9]*\) bad inputs.*/\1 \2/p' |
+    { found=0; while read -r line n; do
+        found=1
+        [ "$n" = "$n_cases" ] || echo "docs/errors.md:$line: says $n bad inputs for tests/test_errors.c, its table has $n_cases"
+    done; [ $found -eq 1 ] || echo "docs/errors.md: no line 'tests/test_errors.c runs N bad inputs'"; } | grep . >&2 && status=1
+
+[ $status -eq 0 ] && echo "layout: includes point down the layers and along allowed edges; every file says what it is for; the docs give test_errors' size"
 exit $status
