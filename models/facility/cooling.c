@@ -274,8 +274,10 @@ static double q_out(const dc_cooling *m, double t)
     return q < m->avail_w ? q : m->avail_w;
 }
 
-/* Moves T and the integrals to now under the conditions since last_s. */
-static void advance(dc_cooling *m)
+/* Moves T and the integrals to now under the conditions since last_s
+ * (inline in update, the heat load's change at every power refresh;
+ * advance out of line for the rest). */
+static inline __attribute__((always_inline)) void advance_inline(dc_cooling *m)
 {
     double now = dc_sim_now(m->sim), dt = now - m->last_s;
     if (dt > 0.0) {
@@ -329,6 +331,8 @@ static void advance(dc_cooling *m)
     }
     m->last_s = now;
 }
+
+static __attribute__((noinline)) void advance(dc_cooling *m) { advance_inline(m); }
 
 static void on_cross(dc_sim *sim, void *ctx, uint64_t kind);
 
@@ -439,7 +443,7 @@ static void update(dc_cooling *m)
     if (!m->started || m->busy)
         return;
     m->busy = true;
-    advance(m);
+    advance_inline(m);
     double q = dc_power_it_w(m->power);
     if (m->mode == MODE_NORMAL && m->cross_ev == DC_EVENT_NONE && (m->heat_quiet || quiet(m, m->heat_w))
         && quiet(m, q)) {
