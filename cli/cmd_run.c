@@ -263,16 +263,6 @@ static char *join_warnings(const dc_scenario *sc, const dc_sim *sim)
     return all;
 }
 
-/* The run's simulation and scenario, kept until the process exits, which
- * it does when this command returns (cli/main.c): their memory goes back
- * with the process instead of block by block (the flagship: about 0.6 M
- * instructions, dc_sim_destroy's models, series and summary and the
- * scenario's libconfig tree; no destroy hook does more than free).  Held
- * here, it is still reachable at exit: valgrind and LeakSanitizer count
- * no leak. */
-static dc_sim *volatile kept_sim; /* (volatile: stores to a static never read are removable) */
-static dc_scenario *volatile kept_sc;
-
 int dc_cmd_run(int argc, char **argv)
 {
     run_args a = {.seed = -1};
@@ -435,8 +425,8 @@ fail:
     status = dc_cli_fail(&err);
 done:
     dc_trace_stream_destroy(stream);
-    kept_sim = sim; /* (see kept_sim) */
-    kept_sc = sc;
+    dc_sim_destroy(sim);
+    dc_scenario_destroy(sc);
     free(name);
     free(out_path);
     free(text);
