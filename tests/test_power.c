@@ -319,13 +319,16 @@ static void test_swing(void)
  * beyond the windows, bursts of hundreds of points within one window (the
  * deques, the rings' growth), rising and falling runs (new peaks and lows
  * while settled), a job alternating between two levels (final's fast
- * path); each also through a dc_swing with the fast path off, and the
- * fast path required to have taken points. */
+ * path), a random walk of steps of a few sizes (the windows' bounds, their
+ * deques rebuilt as the walk passes them); each also through a dc_swing
+ * with the fast path (and the bounds) off, and the fast path and the
+ * bounds required to have taken points. */
 static void test_swing_stream(void)
 {
     uint64_t x = 987654321;
     static const double widths[] = {0.0, 60.0, 3600.0};
     size_t deep = 0, replaced = 0, points = 0, fast = 0, alt_fast = 0, alt_points = 0;
+    size_t bounded = 0, walk_bounded = 0, walk_points = 0;
     for (int round = 0; round < 360; round++) {
         dc_series_set *set = dc_series_set_create();
         dc_series *s = dc_series_set_get(set, "p", "W", "test");
@@ -335,7 +338,7 @@ static void test_swing_stream(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(gen);
         dc_swing_set_fast(gen, false); /* every point through the general path */
         size_t n = 1 + (size_t)(round * 37 % 3000);
-        int kind = round % 6;
+        int kind = round % 7;
         double now = 0.0, level = 1e6;
         for (size_t i = 0; i < n; i++) {
             x = x * 6364136223846793005u + 1442695040888963407u;
@@ -351,6 +354,8 @@ static void test_swing_stream(void)
                 v = level += (double)((r >> 8) % 100); /* rising */
             else if (kind == 4)
                 v = level -= (double)((r >> 8) % 100); /* falling */
+            else if (kind == 6) /* a random walk (a large cluster's failures and repairs: the bounds) */
+                v = level += (r >> 8) % 2 ? 2000.0 : (r >> 9) % 4 ? -2000.0 : -10200.0 + 1000.0 * (double)(i % 3);
             else if (kind == 5) /* a job between two states (the fast path), now and then a level between
                                  * them or a new peak (the windows computed again) */
                 v = (r >> 8) % 499 == 0  ? (level += 1000.0) + 1e5
@@ -368,7 +373,13 @@ static void test_swing_stream(void)
         dc_swing_end(sw);
         dc_swing_end(gen);
         CU_ASSERT_EQUAL(dc_swing_fast_points(gen), 0);
+        CU_ASSERT_EQUAL(dc_swing_bounded_windows(gen), 0);
         fast += dc_swing_fast_points(sw);
+        bounded += dc_swing_bounded_windows(sw);
+        if (kind == 6) {
+            walk_bounded += dc_swing_bounded_windows(sw);
+            walk_points += dc_series_length(s);
+        }
         if (kind == 5) {
             alt_fast += dc_swing_fast_points(sw);
             alt_points += dc_series_length(s);
@@ -406,6 +417,10 @@ static void test_swing_stream(void)
     /* the fast path taken, most of all by the alternating job */
     CU_ASSERT(fast > points / 10);
     CU_ASSERT(alt_fast > alt_points / 2);
+    /* the bounds taken, most of all by the random walk (windows of its points: three widths) */
+    CU_ASSERT(walk_bounded > walk_points);
+    printf("\n  swing stream: %zu windows skipped by their bounds (random walk: %zu of %zu points x 3)", bounded,
+           walk_bounded, walk_points);
     printf("\n  swing stream: %zu of %zu final points on the fast path (alternating: %zu of %zu)", fast, points,
            alt_fast, alt_points);
 }

@@ -17,6 +17,8 @@ typedef struct swing_win {
     size_t *qmax, *qmin;
     size_t first, hmax, tmax, hmin, tmin;
     bool deques;         /* the deques hold the window (see SWING_SCAN) */
+    bool bounded;        /* the window's values within [blo, bhi] (see windows) */
+    double bhi, blo;
 } swing_win;
 
 /* Windows of fewer points than this are scanned (their maximum and minimum
@@ -29,6 +31,7 @@ struct dc_swing {
     bool pending, has_final, failed;
     bool fast;           /* final's fast path taken (dc_swing_set_fast: off in a test) */
     size_t n_pushed;     /* the final points through push (the others took the fast path) */
+    size_t n_bounded;    /* windows of a point skipped by their bound (see windows) */
     bool settled;        /* every window short (scanned) and its best the whole range, peak - lo_v */
     double pend_t, pend_v, final_v, peak, lo_v; /* (lo_v: the lowest final point) */
     double *t, *v;
@@ -94,6 +97,26 @@ static __attribute__((noinline)) void windows(dc_swing *st, size_t j, size_t wfi
     st->settled = true;
     for (size_t k = 0; k < st->n_win; k++) {
         swing_win *w = &st->win[k];
+        if (w->bounded) {
+            /* The bound: [blo, bhi] holds the values of points f .. j - 1
+             * for some f no later than the window's first (the window
+             * computed last, and every point since), so hi <= max(bhi, v)
+             * and lo >= min(blo, v), and the rounded hi - lo is at most
+             * that of the bound: when that is no more than the best, the
+             * window cannot raise it (nor its first be needed: it is moved
+             * on when next computed).  The window's state waits: its
+             * deques are rebuilt, its first moved on when it is computed. */
+            double bhi = v > w->bhi ? v : w->bhi, blo = v < w->blo ? v : w->blo;
+            w->bhi = bhi;
+            w->blo = blo;
+            if (bhi - blo <= w->best) {
+                st->n_bounded++;
+                if (w->best < st->peak - st->lo_v)
+                    st->settled = false;
+                continue;
+            }
+            w->bounded = false;
+        }
         size_t first = w->first > wfirst ? w->first : wfirst;
         while (first < j && wt[(first + 1) & m] < t - w->width_s)
             first++;
@@ -115,6 +138,13 @@ static __attribute__((noinline)) void windows(dc_swing *st, size_t j, size_t wfi
                 lo = x < lo ? x : lo;
             }
             r = hi - lo;
+            /* the next points against the bound of this window's values
+             * (a scan costs little to come back to) */
+            if (st->fast) {
+                w->bounded = true;
+                w->bhi = hi;
+                w->blo = lo;
+            }
         } else {
             /* (in locals: the stores into the rings could alias the fields) */
             size_t hmax = w->hmax, tmax = w->tmax, hmin = w->hmin, tmin = w->tmin;
@@ -142,8 +172,19 @@ static __attribute__((noinline)) void windows(dc_swing *st, size_t j, size_t wfi
                 hmax++;
             while (qmin[hmin & m] < first)
                 hmin++;
-            r = wv[qmax[hmax & m] & m] - wv[qmin[hmin & m] & m];
+            double hi = wv[qmax[hmax & m] & m], lo = wv[qmin[hmin & m] & m];
+            r = hi - lo;
             st->settled = false;
+            /* the next points against the bound of this window's values,
+             * its deques left (rebuilt when the bound passes the best),
+             * when the window spans at most half of the best (the bound
+             * then has room to grow before a rebuild) */
+            if (st->fast && r <= 0.5 * w->best) {
+                w->bounded = true;
+                w->bhi = hi;
+                w->blo = lo;
+                w->deques = false;
+            }
             w->hmax = hmax;
             w->tmax = tmax;
             w->hmin = hmin;
@@ -154,6 +195,9 @@ static __attribute__((noinline)) void windows(dc_swing *st, size_t j, size_t wfi
         if (w->best < st->peak - st->lo_v)
             st->settled = false;
     }
+    /* settled, push and final skip the windows (and their bounds) */
+    for (size_t k = 0; st->settled && k < st->n_win; k++)
+        st->win[k].bounded = false;
 }
 
 /* Point (t, v) is final: the peak, and the swings' windows (number st->n;
@@ -255,6 +299,11 @@ void dc_swing_set_fast(dc_swing *st, bool on)
 size_t dc_swing_fast_points(const dc_swing *st)
 {
     return st->n - st->n_pushed;
+}
+
+size_t dc_swing_bounded_windows(const dc_swing *st)
+{
+    return st->n_bounded;
 }
 
 double dc_swing_peak(const dc_swing *st)

@@ -18,7 +18,10 @@
  * final (monotone deques, O(1) amortised per point; a window of fewer than
  * 16 points is scanned instead) and skipped when it cannot exceed the best
  * so far: the range lies within [lowest point, peak], and a rounded
- * difference is monotone in its terms.  Memory: the points of the widest
+ * difference is monotone in its terms; likewise within the range of the
+ * values since the window was last computed, kept as the points come (a
+ * random walk, such as a large cluster's failures and repairs, then skips
+ * its windows until it wanders past the best).  Memory: the points of the widest
  * window.  The values must not be NaN (powers are finite). */
 #ifndef DC_SWING_H
 #define DC_SWING_H
@@ -48,6 +51,10 @@ void dc_swing_end(dc_swing *sw);
 void dc_swing_set_fast(dc_swing *sw, bool on);
 /* How many final points took that path (for the test). */
 size_t dc_swing_fast_points(const dc_swing *sw);
+/* How many times a window of a final point was skipped by its bound (the
+ * range of its values since it was last computed: with the fast path on;
+ * for the test). */
+size_t dc_swing_bounded_windows(const dc_swing *sw);
 
 /* The figures over the final points (after dc_swing_end: over all). */
 double dc_swing_peak(const dc_swing *sw);
