@@ -626,6 +626,13 @@ int dc_scenario_error_at(const dc_scenario *sc, const config_setting_t *s,
     return dc_error_set(err, DC_EINPUT, "%s", text);
 }
 
+int dc_scenario_error_under(const dc_scenario *sc, const config_setting_t *s, dc_error *err)
+{
+    char msg[DC_ERROR_MSG_MAX]; /* (a copy: the message is written over) */
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    return dc_scenario_error_at(sc, s, err, "%s", msg);
+}
+
 void dc_scenario_warn_at(const dc_scenario *sc, const config_setting_t *s, const char *fmt, ...)
 {
     if (!sc)

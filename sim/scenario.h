@@ -129,6 +129,12 @@ int dc_scenario_error_at(const dc_scenario *sc, const config_setting_t *s,
                          dc_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Sets err (DC_EINPUT) to its own message named after setting s, as
+ * dc_scenario_error_at writes it ("FILE:LINE: PATH: " then the message):
+ * a data file's error (a trace's row, a log's cell) under the scenario key
+ * that names the file.  Returns DC_EINPUT. */
+int dc_scenario_error_under(const dc_scenario *sc, const config_setting_t *s, dc_error *err);
+
 /* Warnings: a value the models can run but that likely defeats its purpose
  * (checkpoints kept too briefly to roll back past a corruption, checkpoints
  * only on node-local storage).  A model's init records one with

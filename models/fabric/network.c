@@ -521,9 +521,7 @@ static int network_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     if (rc != DC_OK) {
         if (rc == DC_EINPUT) {
             config_setting_t *at = dc_cfg_member(g, bad_key);
-            char msg[DC_ERROR_MSG_MAX];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            return dc_scenario_error_at(sc, at ? at : g, err, "%s", msg);
+            return dc_scenario_error_under(sc, at ? at : g, err);
         }
         return rc;
     }

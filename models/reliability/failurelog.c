@@ -101,9 +101,7 @@ static uint64_t hash_name(const char *s)
  * the other data files' errors (docs/errors.md). */
 static int file_error(const dc_scenario *sc, const config_setting_t *g, dc_error *err, int rc)
 {
-    char msg[DC_ERROR_MSG_MAX];
-    snprintf(msg, sizeof msg, "%s", err->msg);
-    dc_scenario_error_at(sc, dc_cfg_member(g, "file"), err, "%s", msg);
+    dc_scenario_error_under(sc, dc_cfg_member(g, "file"), err);
     err->code = rc;
     return rc;
 }
@@ -146,11 +144,8 @@ int dc_failurelog_read(const dc_scenario *sc, const char *const *class_names, si
         if (!dc_cfg_lookup_string(cols, col_keys[k], &h))
             continue;
         has[k] = true;
-        if ((rc = dc_csv_find_column(csv, h, &col[k], err)) != DC_OK) {
-            char msg[DC_ERROR_MSG_MAX];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            dc_scenario_error_at(sc, dc_cfg_member(cols, col_keys[k]), err, "%s", msg);
-        }
+        if ((rc = dc_csv_find_column(csv, h, &col[k], err)) != DC_OK)
+            dc_scenario_error_under(sc, dc_cfg_member(cols, col_keys[k]), err);
     }
     int dflt_class = -1;
     if (rc == DC_OK && has[C_REPAIR] && has[C_RETURN])

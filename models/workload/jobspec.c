@@ -274,11 +274,7 @@ static const char *const columns[] = {"arrival_h", "nodes", "work_gpu_h", "prior
  * (issue 18 item 9).  Other statuses pass unchanged. */
 static int in_key(const dc_scenario *sc, const config_setting_t *key, int rc, dc_error *err)
 {
-    if (rc != DC_EINPUT)
-        return rc;
-    char msg[DC_ERROR_MSG_MAX];
-    snprintf(msg, sizeof msg, "%s", err->msg);
-    return dc_scenario_error_at(sc, key, err, "%s", msg);
+    return rc != DC_EINPUT ? rc : dc_scenario_error_under(sc, key, err);
 }
 
 static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t gpn, specs *v, dc_error *err)
@@ -290,11 +286,8 @@ static int read_trace(const dc_scenario *sc, const config_setting_t *g, uint32_t
         return dc_scenario_error_at(sc, dc_cfg_member(g, "trace"), err, "path too long");
     dc_csv *csv = NULL;
     int rc = dc_csv_read_file(path, &csv, err);
-    if (rc == DC_EIO) {
-        char msg[DC_ERROR_MSG_MAX];
-        snprintf(msg, sizeof msg, "%s", err->msg);
-        return dc_scenario_error_at(sc, dc_cfg_member(g, "trace"), err, "%s", msg);
-    }
+    if (rc == DC_EIO)
+        return dc_scenario_error_under(sc, dc_cfg_member(g, "trace"), err);
     if (rc != DC_OK)
         return in_key(sc, dc_cfg_member(g, "trace"), rc, err);
     size_t col[N_COLS];

@@ -270,11 +270,7 @@ static int csv_num(const csv_ctx *x, size_t r, int f, bool optional, double *out
  * show (issue 18 item 9).  Other statuses pass unchanged. */
 static int in_key(const dc_scenario *sc, const config_setting_t *key, int rc, dc_error *err)
 {
-    if (rc != DC_EINPUT)
-        return rc;
-    char msg[DC_ERROR_MSG_MAX];
-    snprintf(msg, sizeof msg, "%s", err->msg);
-    return dc_scenario_error_at(sc, key, err, "%s", msg);
+    return rc != DC_EINPUT ? rc : dc_scenario_error_under(sc, key, err);
 }
 
 static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const char *path, const dc_job_spec *tmpl,
@@ -282,11 +278,8 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
 {
     csv_ctx x = {0};
     int rc = dc_csv_read_file(path, &x.csv, err);
-    if (rc == DC_EIO) {
-        char msg[DC_ERROR_MSG_MAX];
-        snprintf(msg, sizeof msg, "%s", err->msg);
-        return dc_scenario_error_at(sc, dc_cfg_member(tg, "file"), err, "%s", msg);
-    }
+    if (rc == DC_EIO)
+        return dc_scenario_error_under(sc, dc_cfg_member(tg, "file"), err);
     if (rc != DC_OK)
         return in_key(sc, dc_cfg_member(tg, "file"), rc, err);
     config_setting_t *cols = dc_cfg_member(tg, "columns");
@@ -302,11 +295,8 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
             continue;
         x.has[f] = true;
         rc = dc_csv_find_column(x.csv, h, &x.col[f], err);
-        if (rc != DC_OK) { /* name the mapping too */
-            char msg[DC_ERROR_MSG_MAX];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            dc_scenario_error_at(sc, dc_cfg_member(cols, field_keys[f]), err, "%s", msg);
-        }
+        if (rc != DC_OK) /* name the mapping too */
+            dc_scenario_error_under(sc, dc_cfg_member(cols, field_keys[f]), err);
     }
     const char *mis = NULL;
     if (rc == DC_OK) {
