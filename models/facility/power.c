@@ -1542,13 +1542,21 @@ static inline bool wants_change(const dc_power *p, int32_t j)
            || (p->src_up >= 0 && f[p->src_up] != jp->want_up);
 }
 
-/* The speed changes of the one job in play, as compute's loop over act. */
-static inline void change_one(dc_power *p)
+/* A computation that wants speeds changed: on_apply sets them at the end
+ * of this instant, once however many computations want it (none while one
+ * is pending or running: it applies the last computation's wants). */
+static inline void schedule_apply(dc_power *p, bool change)
 {
-    if (wants_change(p, 0) && !p->apply_pending && !p->applying) {
+    if (change && !p->apply_pending && !p->applying) {
         p->apply_pending = true;
         dc_sim_after(p->sim, 0.0, on_apply, p, 0);
     }
+}
+
+/* The speed changes of the one job in play, as compute's loop over act. */
+static inline void change_one(dc_power *p)
+{
+    schedule_apply(p, wants_change(p, 0));
 }
 
 /* compute_full, or its remembered outputs when a single job is back in a
@@ -1559,10 +1567,7 @@ static bool compute_inc(dc_power *p);
 static void compute(dc_power *p)
 {
     if (p->inc) {
-        if (compute_inc(p) && !p->apply_pending && !p->applying) {
-            p->apply_pending = true;
-            dc_sim_after(p->sim, 0.0, on_apply, p, 0);
-        }
+        schedule_apply(p, compute_inc(p));
         return;
     }
     if (p->pair_fast && p->n_pend == 0 && p->n_act == 1 && memo_pair(p)) {
@@ -1604,10 +1609,7 @@ static void compute(dc_power *p)
     bool change = false;
     for (size_t k = 0; k < p->n_act && !change; k++)
         change = wants_change(p, p->act[k]);
-    if (change && !p->apply_pending && !p->applying) {
-        p->apply_pending = true;
-        dc_sim_after(p->sim, 0.0, on_apply, p, 0);
-    }
+    schedule_apply(p, change);
 }
 
 static void on_off_timer(dc_sim *sim, void *ctx, uint64_t arg);
