@@ -62,17 +62,24 @@ enum { SRC_RECOMPUTE, SRC_BUBBLE, SRC_COMM, SRC_OFFLOAD, SRC_STALL, N_SRC };
 static const char *const src_names[N_SRC] = {"recompute", "pipeline_bubble", "communication", "memory_offload",
                                              "data_stall"};
 
-/* One job's step. */
-typedef struct job_step {
-    struct steptime_model *sm;
-    int32_t job;
-    const dc_job_info *info;
+/* A layout as read (read_layout, place_memory): the jobs that read the
+ * same (a stream's or a trace's of one size: the layout memo below) share
+ * one. */
+typedef struct layout {
     dc_step_config cfg;
-    dc_step_config cfg_full;    /* cfg at the start, at full size (an elastic job's cfg follows its size) */
-    double data_bytes_per_step, memory_B, hbm_B;
-    bool has_data, prefetch;
-    dc_step_time nominal, now;
-    dc_series *series_step;     /* the job group's */
+    double memory_B, hbm_B;
+} layout;
+
+#define NO_LAYOUT UINT32_MAX
+
+/* One job's step, kept for every job defined: its layout and what differs
+ * from it.  Its step time is not kept: rerate computes it when the job's
+ * fabric or storage changed, sets the speed factors from it and forgets it
+ * (a 20,000-job stream holds 12 bytes a job here, not a record of 730). */
+typedef struct job_step {
+    uint32_t layout;            /* in sm->layouts; NO_LAYOUT: no step-time model */
+    uint32_t gpus;              /* an elastic job's GPUs now, its cfg's gpus and dp following; 0: its layout's */
+    bool has_data;              /* it reads the dataset */
 } job_step;
 
 typedef struct steptime_model {
@@ -81,11 +88,17 @@ typedef struct steptime_model {
     dc_network *net;
     dc_storage *storage;
     int src[N_SRC];
-    job_step *steps;            /* the jobs with a step-time model, in job order */
-    size_t n_steps;
-    int32_t *step_of;           /* cluster job id -> index in steps, -1 for none */
+    job_step *steps;            /* by cluster job id */
     size_t n_ids;
-    job_step *legacy;           /* the job group's: its figures are step.* */
+    layout *layouts;
+    size_t n_layouts, cap_layouts;
+    double bytes_per_token;     /* the dataset's (storage) */
+    bool prefetch;
+    /* the job group's: its figures are step.* */
+    int32_t legacy;             /* its id, -1: none */
+    const dc_job_info *legacy_info;
+    dc_step_time legacy_nominal; /* its step at the start, at full size */
+    dc_series *series_step;
 } steptime_model;
 
 typedef struct coll_src {
@@ -112,13 +125,19 @@ void dc_step_time_compute(const dc_step_config *c, const dc_topology *topo, dc_s
     dc_step_time_compute_with(c, topo_coll, (void *)topo, o);
 }
 
+/* Tc = F P B / (G peak e) */
+static double compute_time_s(const dc_step_config *c)
+{
+    return c->flop_per_param_token * c->params * c->tokens_per_step / (c->gpus * c->peak_flops * c->kernel_eff);
+}
+
 void dc_step_time_compute_with(const dc_step_config *c, dc_step_coll_fn fn, void *ctx, dc_step_time *o)
 {
     coll_src src = {fn, ctx}, *topo = &src;
     memset(o, 0, sizeof *o);
     o->microbatches = c->tokens_per_step / (c->seq_len * c->micro_batch * c->dp);
     double m = o->microbatches, v = c->virtual_stages;
-    o->compute_s = c->flop_per_param_token * c->params * c->tokens_per_step / (c->gpus * c->peak_flops * c->kernel_eff);
+    o->compute_s = compute_time_s(c);
     o->recompute_s = c->full_recompute ? o->compute_s / 3.0 : 0.0;
     o->bubble_s = c->pp > 1 ? (c->pp - 1.0) / (v * m) * (o->compute_s + o->recompute_s) : 0.0;
 
@@ -201,11 +220,9 @@ double dc_step_memory_bytes(const dc_step_config *c, double activation_B, bool o
 }
 
 
-/* Sets the job's speed factors from its current step. */
-static void apply(job_step *js)
+/* Sets the job's speed factors from its step o. */
+static void apply(steptime_model *sm, int32_t job, const dc_step_time *o)
 {
-    steptime_model *sm = js->sm;
-    const dc_step_time *o = &js->now;
     double part[N_SRC] = {o->recompute_s, o->bubble_s, o->comm_exposed_s, o->offload_exposed_s, o->stall_s};
     double f[N_SRC];
     double left = o->step_s;
@@ -226,67 +243,95 @@ static void apply(job_step *js)
     }
     for (int i = 0; i < N_SRC; i++)
         if (sm->src[i] >= 0)
-            dc_cluster_set_job_speed(sm->cluster, js->job, sm->src[i], f[i]);
-    if (js->series_step)
-        dc_series_record(js->series_step, dc_sim_now(sm->sim), o->step_s);
+            dc_cluster_set_job_speed(sm->cluster, job, sm->src[i], f[i]);
+    if (job == sm->legacy && sm->series_step)
+        dc_series_record(sm->series_step, dc_sim_now(sm->sim), o->step_s);
 }
+
+/* The job's configuration now: its layout's, at an elastic job's size
+ * (dc_steptime_resize) in *tmp. */
+static const dc_step_config *step_cfg(const steptime_model *sm, const job_step *js, dc_step_config *tmp)
+{
+    const dc_step_config *c = &sm->layouts[js->layout].cfg;
+    if (js->gpus == 0)
+        return c;
+    *tmp = *c;
+    tmp->gpus = js->gpus;
+    tmp->dp = js->gpus / (tmp->tp * tmp->pp);
+    return tmp;
+}
+
+typedef struct job_ref {
+    const steptime_model *sm;
+    int32_t job;
+} job_ref;
 
 static dc_coll_cost job_coll(void *ctx, dc_coll_op op, dc_coll_algo algo, uint32_t n, uint32_t stride, double bytes)
 {
-    const job_step *js = ctx;
-    return dc_network_job_collective(js->sm->net, js->job, op, algo, n, stride, bytes);
+    const job_ref *r = ctx;
+    return dc_network_job_collective(r->sm->net, r->job, op, algo, n, stride, bytes);
 }
 
-static void rerate(job_step *js)
+/* The step of job (with a step-time model) now, in *now, and its speed
+ * factors set from it. */
+static void rerate(steptime_model *sm, int32_t job, dc_step_time *now)
 {
-    steptime_model *sm = js->sm;
-    dc_step_time_compute_with(&js->cfg, job_coll, js, &js->now);
+    const job_step *js = &sm->steps[job];
+    dc_step_config tmp;
+    const dc_step_config *c = step_cfg(sm, js, &tmp);
+    job_ref ref = {sm, job};
+    dc_step_time_compute_with(c, job_coll, &ref, now);
     if (js->has_data) {
-        double read = dc_storage_dataset_read_s(sm->storage, js->job, js->data_bytes_per_step, js->now.nostall_s);
-        dc_step_time_add_stall(&js->now, read, js->prefetch);
+        double read = dc_storage_dataset_read_s(sm->storage, job, c->tokens_per_step * sm->bytes_per_token,
+                                                now->nostall_s);
+        dc_step_time_add_stall(now, read, sm->prefetch);
     }
-    apply(js);
+    apply(sm, job, now);
 }
 
 dc_steptime *dc_steptime_of(dc_sim *sim) { return dc_sim_model(sim, "steptime"); }
 
+/* The job's step record, NULL when it has no step-time model. */
+static job_step *step_at(const steptime_model *sm, int32_t job)
+{
+    if (!sm || !sm->sim || job < 0 || (size_t)job >= sm->n_ids || sm->steps[job].layout == NO_LAYOUT)
+        return NULL;
+    return &sm->steps[job];
+}
+
+/* (the compute part at the start: no job is resized before it) */
 double dc_steptime_job_compute_s(const dc_steptime *sm, int32_t job)
 {
-    if (!sm || !sm->sim || job < 0 || (size_t)job >= sm->n_ids || sm->step_of[job] < 0)
-        return NAN;
-    return sm->steps[sm->step_of[job]].nominal.compute_s;
+    const job_step *js = step_at(sm, job);
+    return js ? compute_time_s(&sm->layouts[js->layout].cfg) : NAN;
 }
 
 double dc_steptime_compute_s(dc_sim *sim, int32_t job) { return dc_steptime_job_compute_s(dc_steptime_of(sim), job); }
 
-static job_step *step_of(dc_sim *sim, int32_t job)
-{
-    steptime_model *sm = dc_sim_model(sim, "steptime");
-    if (!sm || !sm->sim || job < 0 || (size_t)job >= sm->n_ids || sm->step_of[job] < 0)
-        return NULL;
-    return &sm->steps[sm->step_of[job]];
-}
-
 uint32_t dc_steptime_replica_gpus(dc_sim *sim, int32_t job)
 {
-    const job_step *js = step_of(sim, job);
-    return js ? (uint32_t)(js->cfg.tp * js->cfg.pp) : 0;
+    steptime_model *sm = dc_sim_model(sim, "steptime");
+    const job_step *js = step_at(sm, job);
+    return js ? (uint32_t)(sm->layouts[js->layout].cfg.tp * sm->layouts[js->layout].cfg.pp) : 0;
 }
 
 void dc_steptime_resize(dc_sim *sim, int32_t job, uint32_t gpus)
 {
-    job_step *js = step_of(sim, job);
-    if (!js || !(gpus > 0) || js->cfg.gpus == gpus)
+    steptime_model *sm = dc_sim_model(sim, "steptime");
+    job_step *js = step_at(sm, job);
+    dc_step_config tmp;
+    if (!js || !(gpus > 0) || step_cfg(sm, js, &tmp)->gpus == gpus)
         return;
-    js->cfg.gpus = gpus;
-    js->cfg.dp = gpus / (js->cfg.tp * js->cfg.pp);
-    const dc_step_config *c = &js->cfg;
+    const dc_step_config *full = &sm->layouts[js->layout].cfg;
+    js->gpus = full->gpus == gpus ? 0 : gpus; /* back at full size: the layout's gpus and dp, bit for bit */
+    const dc_step_config *c = step_cfg(sm, js, &tmp);
     uint32_t rep_n = c->dp > 1 ? (uint32_t)c->dp : c->pp > 1 ? 2 : (uint32_t)c->tp;
     uint32_t rep_s = c->dp > 1 ? (uint32_t)(c->tp * c->pp) : c->pp > 1 ? (uint32_t)c->tp : 1;
-    uint32_t gpn = dc_cluster_gpus_per_node(js->sm->cluster);
-    if (js->sm->net)
-        dc_network_job_resize(js->sm->net, job, (gpus + gpn - 1) / gpn, rep_n > 1 ? rep_n : 1, rep_s);
-    rerate(js);
+    uint32_t gpn = dc_cluster_gpus_per_node(sm->cluster);
+    if (sm->net)
+        dc_network_job_resize(sm->net, job, (gpus + gpn - 1) / gpn, rep_n > 1 ? rep_n : 1, rep_s);
+    dc_step_time now;
+    rerate(sm, job, &now);
 }
 
 static void on_network(dc_sim *sim, void *ctx, const void *payload)
@@ -294,13 +339,15 @@ static void on_network(dc_sim *sim, void *ctx, const void *payload)
     steptime_model *sm = ctx;
     const dc_job_event *ev = payload;
     (void)sim;
+    dc_step_time now;
     if (ev) {
-        if (ev->job >= 0 && (size_t)ev->job < sm->n_ids && sm->step_of[ev->job] >= 0)
-            rerate(&sm->steps[sm->step_of[ev->job]]);
+        if (step_at(sm, ev->job))
+            rerate(sm, ev->job, &now);
         return;
     }
-    for (size_t i = 0; i < sm->n_steps; i++)
-        rerate(&sm->steps[i]);
+    for (size_t id = 0; id < sm->n_ids; id++)
+        if (sm->steps[id].layout != NO_LAYOUT)
+            rerate(sm, (int32_t)id, &now);
 }
 
 /* A job's dataset streams got new rates (payload: the job; NULL, a
@@ -310,9 +357,10 @@ static void on_storage(dc_sim *sim, void *ctx, const void *payload)
     steptime_model *sm = ctx;
     const dc_job_event *ev = payload;
     (void)sim;
-    if (ev && ev->job >= 0 && (size_t)ev->job < sm->n_ids && sm->step_of[ev->job] >= 0
-        && sm->steps[sm->step_of[ev->job]].has_data)
-        rerate(&sm->steps[sm->step_of[ev->job]]);
+    const job_step *js = ev ? step_at(sm, ev->job) : NULL;
+    dc_step_time now;
+    if (js && js->has_data)
+        rerate(sm, ev->job, &now);
 }
 
 /* ---------- reading a job's layout ---------- */
@@ -343,8 +391,14 @@ static int chain_int(const dc_scenario *sc, const dc_job_chain *pc, const char *
     return DC_OK;
 }
 
+/* A job's layout being read. */
+typedef struct layout_read {
+    const dc_job_info *info;
+    layout l;
+} layout_read;
+
 /* " (job NAME)" for jobs other than the job group, whose messages stay as they were. */
-static const char *who(const job_step *js, char *buf, size_t n)
+static const char *who(const layout_read *js, char *buf, size_t n)
 {
     if (js->info->legacy)
         return "";
@@ -388,10 +442,10 @@ static void auto_layout(const dc_step_config *tmpl, bool tp_auto, bool pp_auto, 
     *pp = p;
 }
 
-static int read_layout(steptime_model *sm, const dc_scenario *sc, const dc_job_chain *pc, job_step *js,
+static int read_layout(steptime_model *sm, const dc_scenario *sc, const dc_job_chain *pc, layout_read *js,
                        dc_error *err)
 {
-    dc_step_config *c = &js->cfg;
+    dc_step_config *c = &js->l.cfg;
     const dc_job_info *info = js->info;
     char buf[96];
     const char *w = who(js, buf, sizeof buf);
@@ -508,10 +562,10 @@ static int read_layout(steptime_model *sm, const dc_scenario *sc, const dc_job_c
 }
 
 /* Where the model states live: HBM, or the optimizer in DDR. */
-static int place_memory(steptime_model *sm, const dc_scenario *sc, const dc_job_chain *pc, job_step *js,
+static int place_memory(steptime_model *sm, const dc_scenario *sc, const dc_job_chain *pc, layout_read *js,
                         dc_error *err)
 {
-    dc_step_config *c = &js->cfg;
+    dc_step_config *c = &js->l.cfg;
     char buf[96];
     const char *w = who(js, buf, sizeof buf);
     const char *offload = "auto";
@@ -525,13 +579,13 @@ static int place_memory(steptime_model *sm, const dc_scenario *sc, const dc_job_
     if (force && ddr < 0)
         return dc_scenario_error_at(sc, key_at(pc, "offload"), err,
                                     "offloading the optimizer needs a tier of kind ddr in storage.tiers%s", w);
-    js->memory_B = dc_step_memory_bytes(c, act_B, false);
+    js->l.memory_B = dc_step_memory_bytes(c, act_B, false);
     if (hbm < 0 && !force)
         return DC_OK; /* what the job needs is reported; without an hbm tier nothing limits it */
-    js->hbm_B = hbm >= 0 ? dc_storage_capacity_bytes(sm->storage, hbm) / gpn : INFINITY;
-    c->offload = force || (js->memory_B > js->hbm_B && allow && ddr >= 0);
+    js->l.hbm_B = hbm >= 0 ? dc_storage_capacity_bytes(sm->storage, hbm) / gpn : INFINITY;
+    c->offload = force || (js->l.memory_B > js->l.hbm_B && allow && ddr >= 0);
     if (c->offload) {
-        js->memory_B = dc_step_memory_bytes(c, act_B, true);
+        js->l.memory_B = dc_step_memory_bytes(c, act_B, true);
         double opt_shard = c->params / (c->tp * c->pp) / (c->zero_stage >= 1 ? c->dp : 1.0);
         double ddr_need = opt_shard * c->optimizer_bytes, ddr_have = dc_storage_capacity_bytes(sm->storage, ddr) / gpn;
         if (ddr_need > ddr_have)
@@ -543,11 +597,11 @@ static int place_memory(steptime_model *sm, const dc_scenario *sc, const dc_job_
                                   dc_storage_bandwidth_Bps(sm->storage, ddr, DC_IO_WRITE))
                              / gpn;
     }
-    if (js->memory_B > js->hbm_B)
+    if (js->l.memory_B > js->l.hbm_B)
         return dc_scenario_error_at(sc, group, err,
                                     "the job needs %.1f GB per GPU (model states%s and activations) but the hbm tier "
                                     "holds %.1f GB per GPU: raise tensor, pipeline or zero_stage%s%s",
-                                    js->memory_B / 1e9, c->offload ? " without the optimizer" : "", js->hbm_B / 1e9,
+                                    js->l.memory_B / 1e9, c->offload ? " without the optimizer" : "", js->l.hbm_B / 1e9,
                                     c->offload || !allow ? "" : ", or add a ddr tier to offload the optimizer", w);
     return DC_OK;
 }
@@ -608,8 +662,7 @@ typedef struct layout_key {
 
 typedef struct layout_entry {
     layout_key key;
-    dc_step_config cfg;
-    double memory_B, hbm_B;
+    uint32_t layout; /* in sm->layouts */
 } layout_entry;
 
 typedef struct layout_memo {
@@ -641,27 +694,38 @@ static bool same_key(const layout_key *a, const layout_key *b)
            && a->kernel_eff == b->kernel_eff;
 }
 
-/* The job's layout from the memo (true), or false when it must be read. */
-static bool layout_find(const layout_memo *lm, const layout_key *k, job_step *js)
+/* The job's layout from the memo, or NO_LAYOUT when it must be read. */
+static uint32_t layout_find(const layout_memo *lm, const layout_key *k)
 {
     for (size_t i = 0; i < lm->n; i++) {
         const layout_entry *e = &lm->e[(lm->next + LAYOUT_MEMO - 1 - i) % LAYOUT_MEMO]; /* the newest first */
-        if (same_key(&e->key, k)) {
-            js->cfg = e->cfg;
-            js->memory_B = e->memory_B;
-            js->hbm_B = e->hbm_B;
-            return true;
-        }
+        if (same_key(&e->key, k))
+            return e->layout;
     }
-    return false;
+    return NO_LAYOUT;
 }
 
-static void layout_keep(layout_memo *lm, const layout_key *k, const job_step *js)
+static void layout_keep(layout_memo *lm, const layout_key *k, uint32_t li)
 {
-    lm->e[lm->next] = (layout_entry){.key = *k, .cfg = js->cfg, .memory_B = js->memory_B, .hbm_B = js->hbm_B};
+    lm->e[lm->next] = (layout_entry){.key = *k, .layout = li};
     lm->next = (lm->next + 1) % LAYOUT_MEMO;
     if (lm->n < LAYOUT_MEMO)
         lm->n++;
+}
+
+/* A layout read, kept in sm->layouts: its index, NO_LAYOUT when out of memory. */
+static uint32_t layout_add(steptime_model *sm, const layout *l)
+{
+    if (sm->n_layouts == sm->cap_layouts) {
+        size_t cap = sm->cap_layouts ? 2 * sm->cap_layouts : 8;
+        layout *g = cap < NO_LAYOUT ? realloc(sm->layouts, cap * sizeof *g) : NULL;
+        if (!g)
+            return NO_LAYOUT;
+        sm->layouts = g;
+        sm->cap_layouts = cap;
+    }
+    sm->layouts[sm->n_layouts] = *l;
+    return (uint32_t)sm->n_layouts++;
 }
 
 static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *err)
@@ -704,11 +768,15 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
                                             "from it)");
         }
     }
-    sm->steps = calloc(n, sizeof *sm->steps);
-    sm->step_of = malloc((n_ids + 1) * sizeof *sm->step_of);
-    if (!sm->steps || !sm->step_of)
+    sm->legacy = -1;
+    sm->steps = malloc((n_ids + 1) * sizeof *sm->steps);
+    if (!sm->steps)
         return dc_error_set(err, DC_ENOMEM, "out of memory for %zu step-time models", n);
     sm->n_ids = n_ids;
+    if (sm->storage && dc_storage_has_dataset(sm->storage)) {
+        sm->bytes_per_token = dc_storage_dataset_bytes_per_token(sm->storage);
+        sm->prefetch = dc_storage_dataset_prefetch(sm->storage);
+    }
     bool wanted[N_SRC] = {false};
     bool any_data = false;
     layout_memo memo_l;
@@ -719,7 +787,8 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
     bool ds_valid = false, ds_reads = true;
     int rc = DC_OK;
     for (uint32_t id = 0; id < n_ids; id++) {
-        sm->step_of[id] = -1;
+        job_step *js = &sm->steps[id];
+        *js = (job_step){.layout = NO_LAYOUT};
         int stop = cancelled(sim, id, err);
         if (stop != DC_OK)
             return stop;
@@ -729,19 +798,22 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
         dc_job_chain pc = layout_chain_memo(&memo, sc, info);
         if (!chain_any(&pc))
             continue;
-        job_step *js = &sm->steps[sm->n_steps];
-        *js = (job_step){.sm = sm, .job = (int32_t)id, .info = info};
         /* (the job group's layout is its own: never shared) */
         layout_key key = layout_key_of(info, &pc);
-        if (info->legacy || !layout_find(lm, &key, js)) {
-            rc = read_layout(sm, sc, &pc, js, err);
+        uint32_t li = info->legacy ? NO_LAYOUT : layout_find(lm, &key);
+        if (li == NO_LAYOUT) {
+            layout_read rd = {.info = info};
+            rc = read_layout(sm, sc, &pc, &rd, err);
             if (rc == DC_OK)
-                rc = place_memory(sm, sc, &pc, js, err);
+                rc = place_memory(sm, sc, &pc, &rd, err);
+            if (rc == DC_OK && (li = layout_add(sm, &rd.l)) == NO_LAYOUT)
+                rc = dc_error_set(err, DC_ENOMEM, "out of memory for %zu step-time layouts", sm->n_layouts + 1);
             if (rc != DC_OK)
                 break;
             if (!info->legacy)
-                layout_keep(lm, &key, js);
+                layout_keep(lm, &key, li);
         }
+        const dc_step_config *c = &sm->layouts[li].cfg;
         /* every job with a step model reads the dataset, unless it says not */
         if (!ds_valid || memcmp(ds_at, info->chain.at, sizeof ds_at) != 0) {
             ds_reads = true;
@@ -752,22 +824,20 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
         bool reads = ds_reads;
         js->has_data = reads && sm->storage && dc_storage_has_dataset(sm->storage);
         if (js->has_data) {
-            js->data_bytes_per_step = js->cfg.tokens_per_step * dc_storage_dataset_bytes_per_token(sm->storage);
-            js->prefetch = dc_storage_dataset_prefetch(sm->storage);
             if (dc_storage_dataset_register(sm->storage, (int32_t)id, info->nodes) != DC_OK) {
                 rc = dc_error_set(err, DC_ENOMEM, "out of memory");
                 break;
             }
         }
         if (info->legacy) {
-            sm->legacy = js;
-            js->series_step = dc_sim_series(sim, "step_time", "s", "time of one training step");
-            if (!js->series_step) {
+            sm->legacy = (int32_t)id;
+            sm->legacy_info = info;
+            sm->series_step = dc_sim_series(sim, "step_time", "s", "time of one training step");
+            if (!sm->series_step) {
                 rc = dc_error_set(err, DC_ENOMEM, "out of memory");
                 break;
             }
         }
-        const dc_step_config *c = &js->cfg;
         /* its load on the fabric: its outermost ring (data, else pipeline, else tensor) */
         uint32_t rep_n = c->dp > 1 ? (uint32_t)c->dp : c->pp > 1 ? 2 : (uint32_t)c->tp;
         uint32_t rep_s = c->dp > 1 ? (uint32_t)(c->tp * c->pp) : c->pp > 1 ? (uint32_t)c->tp : 1;
@@ -780,7 +850,7 @@ static int steptime_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_err
         for (int i = 0; i < N_SRC; i++)
             wanted[i] = wanted[i] || want[i];
         any_data = any_data || js->has_data;
-        sm->step_of[id] = (int32_t)sm->n_steps++;
+        js->layout = li;
     }
     if (rc != DC_OK)
         return rc;
@@ -804,12 +874,13 @@ static int steptime_start(void *state, dc_sim *sim, dc_error *err)
     (void)err;
     if (!sm->sim)
         return DC_OK;
-    for (size_t i = 0; i < sm->n_steps; i++) {
-        job_step *js = &sm->steps[i];
-        rerate(js);
-        js->nominal = js->now;
-        js->cfg_full = js->cfg;
-    }
+    for (size_t id = 0; id < sm->n_ids; id++)
+        if (sm->steps[id].layout != NO_LAYOUT) {
+            dc_step_time now;
+            rerate(sm, (int32_t)id, &now);
+            if ((int32_t)id == sm->legacy)
+                sm->legacy_nominal = now;
+        }
     return DC_OK;
 }
 
@@ -822,10 +893,10 @@ static double summary_or(dc_summary *s, const char *key, double def)
 
 static void legacy_summary(steptime_model *sm, dc_sim *sim)
 {
-    const job_step *js = sm->legacy;
+    const layout *l = &sm->layouts[sm->steps[sm->legacy].layout];
     dc_summary *s = dc_sim_summary(sim);
-    const dc_step_time *o = &js->nominal; /* both at full size, whatever size an elastic job ended at */
-    const dc_step_config *c = &js->cfg_full;
+    const dc_step_time *o = &sm->legacy_nominal; /* both at full size, whatever size an elastic job ended at */
+    const dc_step_config *c = &l->cfg;
     dc_summary_set(s, "step.tensor", c->tp, "", "tensor-parallel degree");
     dc_summary_set(s, "step.pipeline", c->pp, "", "pipeline-parallel degree");
     dc_summary_set(s, "step.data", c->dp, "", "data-parallel degree");
@@ -850,10 +921,10 @@ static void legacy_summary(steptime_model *sm, dc_sim *sim)
     dc_summary_set(s, "step.mfu", c->kernel_eff * o->compute_s / o->step_s, "",
                    "effective model FLOP utilisation: kernel efficiency x scaling efficiency");
     dc_summary_set(s, "step.tokens_per_s", c->tokens_per_step / o->step_s, "tokens/s", "training throughput");
-    double tokens = js->info->tokens;
+    double tokens = sm->legacy_info->tokens;
     dc_summary_set(s, "step.steps", tokens > 0 ? tokens / c->tokens_per_step : NAN, "",
                    "optimizer steps in the job (job.tokens / global batch)");
-    dc_summary_set(s, "step.memory_gb_per_gpu", js->memory_B / 1e9, "GB",
+    dc_summary_set(s, "step.memory_gb_per_gpu", l->memory_B / 1e9, "GB",
                    "model states and activations per GPU (what the job needs; checked against the hbm tier when "
                    "there is one)");
     dc_summary_set(s, "step.offload", c->offload ? 1.0 : 0.0, "", "1 if the optimizer state lives in host DDR");
@@ -880,7 +951,7 @@ static void steptime_finish(void *state, dc_sim *sim)
     steptime_model *sm = state;
     if (!sm->sim)
         return;
-    if (sm->legacy)
+    if (sm->legacy >= 0)
         legacy_summary(sm, sim);
 }
 
@@ -888,7 +959,7 @@ static void steptime_destroy(void *state)
 {
     steptime_model *sm = state;
     free(sm->steps);
-    free(sm->step_of);
+    free(sm->layouts);
 }
 
 const dc_model_type dc_model_steptime = {
