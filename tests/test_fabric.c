@@ -6,6 +6,7 @@
  * - every job's node list agrees with the nodes the cluster marks BUSY for
  *   it, through starts, releases, failures and repairs, at every phase
  *   change of a busy mixed run. */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,6 +271,75 @@ static void test_stream_step_time(void)
     /* every multi-node job spent GPU-hours communicating */
     CU_ASSERT(fig(sim, "gpu_hours.communication") > 0.0);
     dc_sim_destroy(sim);
+}
+
+/* glibc's bytes in use (0 under ASan, which keeps its own heap). */
+static void take_bytes(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    (void)sim;
+    (void)arg;
+#if !defined(__SANITIZE_ADDRESS__)
+    struct mallinfo2 mi = mallinfo2();
+    *(double *)ctx = (double)(mi.uordblks + mi.hblkhd);
+#else
+    *(double *)ctx = 0.0;
+#endif
+}
+
+/* Bytes in use at 1 h with n one-node jobs of class "llm" defined, all
+ * arrived by 0.6 h and running 10 h: 8 in play, the rest queued.  With
+ * layout, the class has bench/shared.cfg's (the step-time model, the
+ * fabric's flows); without, it runs at a constant rate. */
+static double llm_bytes_at_1h(long n, bool layout)
+{
+    char cfg[2048];
+    snprintf(cfg, sizeof cfg,
+             "horizon_days = 0.1; stop_when_done = false;\n"
+             "cluster = { nodes = 8; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+             "network = { tiers = 2; nodes_per_leaf = 2; };\n"
+             "scheduler = { backfill = true; };\n"
+             "job_classes = ( { name = \"llm\"; params = 7.0e9; mfu = 0.45; checkpoint_write_s = 30.0; %s } );\n"
+             "jobs = ( { name = \"q\"; class = \"llm\"; count = %ld;\n"
+             "  interarrival = { law = \"constant\"; mean_h = %.17g; }; nodes_min = 1; nodes_max = 1;\n"
+             "  duration = { law = \"constant\"; mean_h = 10.0; }; } );\n",
+             layout ? "parallelism = { tensor = 8; global_batch_tokens = 4194304.0; seq_len = 4096; zero_stage = 1;\n"
+                      "  dp_overlap = 0.8; tp_overlap = 0.5; };"
+                    : "",
+             n, 0.6 / (double)n);
+    dc_error err = {0};
+    dc_sim *sim = dc_simrun_build(cfg, NULL, 0, 1, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    double bytes = 0.0;
+    dc_sim_at(sim, 3600.0, take_bytes, &bytes, 0);
+    sim = dc_simrun_run(sim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_EQUAL(fig(sim, "jobs.started"), 8);
+    CU_ASSERT(isnan(dc_steptime_compute_s(sim, 0)) == !layout);
+    dc_sim_destroy(sim);
+    return bytes;
+}
+
+/* Issues 14 and 19: the step-time model and the fabric hold a few words
+ * for a job defined and their records only for the jobs in play (the
+ * fabric's from a job's first start until it is retired; the step time
+ * is computed when asked and not kept).  Bytes in use per job defined,
+ * with the class's layout less without it: at main 84cb262 1,438 (a
+ * step record of ~730 bytes and a fabric record of ~590 per job, the
+ * fabric's array grown by doubling), now 193: the step's 12 bytes, the
+ * fabric's 24 (37 with the doubling: 8,192 entries for 6,001 jobs, 2,048
+ * for 2,001) and, outside these models, the cluster's row of speed
+ * factors, made for every job at the start since its communication
+ * slows it (about 144). */
+static void test_llm_stream_bytes(void)
+{
+    double with[2] = {llm_bytes_at_1h(2000, true), llm_bytes_at_1h(6000, true)};
+    double without[2] = {llm_bytes_at_1h(2000, false), llm_bytes_at_1h(6000, false)};
+    if (with[0] == 0.0 && with[1] == 0.0)
+        return; /* no count (ASan) */
+    double per_job = (with[1] - with[0]) / 4000.0 - (without[1] - without[0]) / 4000.0;
+    printf("\n  bytes in use per llm job defined for its step time and flows: %.0f\n", per_job);
+    CU_ASSERT(per_job > 0.0);
+    CU_ASSERT(per_job < 300.0);
 }
 
 /* A stream's jobs come in a few sizes, interleaved, and share their groups:
@@ -1660,6 +1730,7 @@ static int register_suites(void)
                   {"auto layout: tensor to the node, then pipeline, until it fits", test_auto_layout},
                   {"every job of a stream has its step time", test_stream_step_time},
                   {"a stream's layouts, read once per size, are its jobs' own", test_stream_layout_memo},
+                  {"a stream of llm jobs, few in play: a few words a job for step time and flows", test_llm_stream_bytes},
                   {"a job's checkpoint tier and size, a class's write time", test_job_checkpoints},
                   {"bad input: file, line, key and what is wrong", test_bad_input});
     DC_TEST_SUITE("shared fabric",

@@ -56,8 +56,10 @@ typedef struct ring_memo {
 } ring_memo;
 #define RING_MEMOS 4
 
+/* A job in play: from its first start until it is retired (dc_fabric_retire),
+ * taken from and given back to f->free_recs. */
 typedef struct fjob {
-    bool registered, placed, computing;
+    bool placed, computing;
     bool keyed;         /* its entries are in f->entries (filled on the first node moved) */
     uint32_t nodes, rep_n, rep_stride;
     double gpus;
@@ -81,6 +83,25 @@ typedef struct fjob {
     uint32_t memo_next; /* the entry replaced next */
 } fjob;
 
+/* What is kept of every job registered, in play or not (a few words): its
+ * size and representative ring, as its record would hold them, and the
+ * record while it is in play.  A job not in play is costed on its ideal
+ * placement, which needs no more (fabric.h). */
+typedef struct freg {
+    fjob *J;                 /* NULL: not in play */
+    uint32_t nodes, rep_n, rep_stride; /* rep_stride 0: not registered */
+    uint32_t gpu_nodes;      /* fjob.gpus = gpu_nodes x G */
+} freg;
+
+/* A ring of a job not in play (its ideal placement, which depends on its
+ * size alone), remembered: a step-time computation asks for the same few
+ * some 35 times, and a stream's jobs come in a few sizes. */
+typedef struct ideal_memo {
+    bool valid;
+    uint32_t nodes, gpu_nodes, n, stride;
+    dc_ring_bw r;
+} ideal_memo;
+
 struct dc_fabric {
     const dc_topology *topo;
     /* dc_fabric_start_slots: the slots that may differ from the placement's
@@ -96,8 +117,12 @@ struct dc_fabric {
     uint32_t n_u[N_LV];
     int32_t *node_job;  /* the job whose placement holds the node, -1 */
     double *node_health;
-    fjob *jobs;
+    freg *jobs;
     uint32_t n_jobs;
+    fjob **free_recs;   /* records of jobs retired, for the next job to start */
+    uint32_t n_free_recs, cap_free_recs;
+    ideal_memo ideal[RING_MEMOS];
+    uint32_t ideal_next;
     dc_fabric_job_fn changed, cut;
     void *ctx;
     uint32_t mark;
@@ -277,7 +302,13 @@ void dc_fabric_destroy(dc_fabric *f)
     if (!f)
         return;
     for (uint32_t j = 0; j < f->n_jobs; j++)
-        fjob_free_arrays(&f->jobs[j]);
+        if (f->jobs[j].J) {
+            fjob_free_arrays(f->jobs[j].J);
+            free(f->jobs[j].J);
+        }
+    for (uint32_t j = 0; j < f->n_free_recs; j++)
+        free(f->free_recs[j]); /* (their arrays went to spare) */
+    free(f->free_recs);
     for (uint32_t j = 0; j < f->n_spare; j++)
         fjob_free_arrays(&f->spare[j]);
     free(f->spare);
@@ -315,13 +346,18 @@ static int fabric_register_now(dc_fabric *f, int32_t job, uint32_t nodes, uint32
         memset(f->jobs + f->n_jobs, 0, (size_t)(cap - f->n_jobs) * sizeof *f->jobs);
         f->n_jobs = cap;
     }
-    fjob *J = &f->jobs[job];
-    J->registered = true;
-    J->nodes = nodes;
-    J->gpus = (double)nodes * f->G;
-    J->rep_n = rep_n;
-    J->rep_stride = rep_stride ? rep_stride : 1;
-    J->node_h = 1.0;
+    freg *R = &f->jobs[job];
+    R->nodes = R->gpu_nodes = nodes;
+    R->rep_n = rep_n;
+    R->rep_stride = rep_stride ? rep_stride : 1;
+    fjob *J = R->J;
+    if (J) {
+        J->nodes = nodes;
+        J->gpus = (double)nodes * f->G;
+        J->rep_n = rep_n;
+        J->rep_stride = R->rep_stride;
+        J->node_h = 1.0;
+    }
     return DC_OK;
 }
 
@@ -333,19 +369,46 @@ int dc_fabric_register(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n
     return rc;
 }
 
-static fjob *job_at(const dc_fabric *f, int32_t job)
+static freg *reg_at(const dc_fabric *f, int32_t job)
 {
-    return job >= 0 && (uint32_t)job < f->n_jobs && f->jobs[job].registered ? &f->jobs[job] : NULL;
+    return job >= 0 && (uint32_t)job < f->n_jobs && f->jobs[job].rep_stride ? &f->jobs[job] : NULL;
 }
 
-bool dc_fabric_registered(const dc_fabric *f, int32_t job) { return job_at(f, job) != NULL; }
+/* The record of a job in play, else NULL. */
+static fjob *job_at(const dc_fabric *f, int32_t job)
+{
+    const freg *R = reg_at(f, job);
+    return R ? R->J : NULL;
+}
+
+bool dc_fabric_registered(const dc_fabric *f, int32_t job) { return reg_at(f, job) != NULL; }
+
+/* The job comes into play: a record (a retired job's, else new) with its
+ * size and ring, as registered.  NULL when out of memory. */
+static fjob *rec_take(dc_fabric *f, freg *R)
+{
+    fjob *J = f->n_free_recs > 0 ? f->free_recs[--f->n_free_recs] : malloc(sizeof *J);
+    if (!J)
+        return NULL;
+    *J = (fjob){.nodes = R->nodes, .gpus = (double)R->gpu_nodes * f->G, .rep_n = R->rep_n,
+                .rep_stride = R->rep_stride, .node_h = 1.0};
+    R->J = J;
+    return J;
+}
 
 static void fabric_resize_now(dc_fabric *f, int32_t job, uint32_t nodes, uint32_t rep_n, uint32_t rep_stride)
 {
-    fjob *J = job_at(f, job);
+    freg *R = reg_at(f, job);
+    if (!R)
+        return;
+    fjob *J = R->J;
+    if (J)
+        dc_fabric_stop(f, job);
+    R->nodes = R->gpu_nodes = nodes;
+    R->rep_n = rep_n;
+    R->rep_stride = rep_stride ? rep_stride : 1;
     if (!J)
         return;
-    dc_fabric_stop(f, job);
     J->nodes = nodes;
     J->gpus = (double)nodes * f->G;
     J->rep_n = rep_n;
@@ -532,16 +595,38 @@ static dc_ring_bw torus_ring(const dc_fabric *f, const fjob *J, uint32_t n, uint
     return dc_topology_ring_h(f->topo, n, s, h);
 }
 
+/* A ring of a registered job not in play: on its ideal placement. */
+static dc_ring_bw ideal_ring(dc_fabric *f, const freg *R, uint32_t n, uint32_t stride)
+{
+    if (!f->torus)
+        for (uint32_t i = 0; i < RING_MEMOS; i++) {
+            const ideal_memo *m = &f->ideal[i];
+            if (m->valid && m->n == n && m->stride == stride && m->nodes == R->nodes && m->gpu_nodes == R->gpu_nodes)
+                return m->r;
+        }
+    fjob tmp = {.nodes = R->nodes, .gpus = (double)R->gpu_nodes * f->G, .rep_n = R->rep_n,
+                .rep_stride = R->rep_stride, .node_h = 1.0};
+    if (f->torus)
+        return torus_ring(f, &tmp, n, stride);
+    ideal_memo *m = &f->ideal[f->ideal_next];
+    f->ideal_next = (f->ideal_next + 1) % RING_MEMOS;
+    *m = (ideal_memo){true, R->nodes, R->gpu_nodes, n, stride, job_ring(f, &tmp, n, stride, false)};
+    return m->r;
+}
+
 dc_ring_bw dc_fabric_ring(dc_fabric *f, int32_t job, uint32_t n, uint32_t stride)
 {
-    const fjob *J = job_at(f, job);
-    if (!J) { /* not registered: alone on its ideal placement */
-        fjob tmp = {.registered = true, .nodes = 1, .gpus = f->G, .node_h = 1.0};
+    const freg *R = reg_at(f, job);
+    if (!R) { /* not registered: alone on its ideal placement */
+        fjob tmp = {.nodes = 1, .gpus = f->G, .node_h = 1.0};
         return f->torus ? dc_topology_ring(f->topo, n, stride) : job_ring(f, &tmp, n, stride, true);
     }
+    if (!R->J)
+        return ideal_ring(f, R, n, stride);
+    const fjob *J = R->J;
     if (f->torus)
         return torus_ring(f, J, n, stride);
-    fjob *M = &f->jobs[job];
+    fjob *M = R->J;
     for (uint32_t i = 0; i < RING_MEMOS; i++)
         if (M->memo[i].gen == f->ring_gen && M->memo[i].n == n && M->memo[i].stride == stride)
             return M->memo[i].r;
@@ -797,7 +882,7 @@ static bool rebind(dc_fabric *f, int lv, uint32_t u, flips *fl)
         return false;
     fl->u[fl->n++] = (uint32_t)lv << 30 | u;
     for (uint32_t i = 0; i < U->n_users; i++)
-        if (!classify(f, &f->jobs[U->users[i].job], lv, U->users[i].entry))
+        if (!classify(f, f->jobs[U->users[i].job].J, lv, U->users[i].entry))
             return false;
     return true;
 }
@@ -820,7 +905,7 @@ static void leave_unit(dc_fabric *f, fjob *J, int lv, uint32_t k)
     user last = U->users[--U->n_users];
     if (e->upos < U->n_users) {
         U->users[e->upos] = last;
-        f->jobs[last.job].e[lv][last.entry].upos = e->upos;
+        f->jobs[last.job].J->e[lv][last.entry].upos = e->upos;
     }
 }
 
@@ -1020,8 +1105,8 @@ static bool binds(const unit *U)
 
 static bool push_job(dc_fabric *f, uint32_t *nq, int32_t job)
 {
-    fjob *J = &f->jobs[job];
-    if (!J->computing || J->mark == f->mark)
+    fjob *J = f->jobs[job].J;
+    if (!J || !J->computing || J->mark == f->mark)
         return true;
     if (!grow((void **)&f->qjobs, &f->cap_q, *nq + 1, sizeof *f->qjobs))
         return false;
@@ -1061,7 +1146,7 @@ static bool resolve(dc_fabric *f, const int32_t *seed_jobs, uint32_t n_sj, const
         if (!push_unit(f, &nu, &nq, (int)(seed_units[k] >> 30), seed_units[k] & 0x3fffffffu))
             return false;
     for (uint32_t head = 0; head < nq; head++) {
-        fjob *J = &f->jobs[f->qjobs[head]];
+        fjob *J = f->jobs[f->qjobs[head]].J;
         for (int lv = L_LEAF; lv <= f->top; lv++)
             for (uint32_t k = 0; k < J->n_special[lv]; k++) {
                 const entry *e = &J->e[lv][J->special[lv][k]];
@@ -1072,7 +1157,7 @@ static bool resolve(dc_fabric *f, const int32_t *seed_jobs, uint32_t n_sj, const
     /* the max-min problem of the component */
     size_t paths = 0;
     for (uint32_t q = 0; q < nq; q++) {
-        const fjob *J = &f->jobs[f->qjobs[q]];
+        const fjob *J = f->jobs[f->qjobs[q]].J;
         for (int lv = L_LEAF; lv <= f->top; lv++)
             paths += J->n_special[lv];
     }
@@ -1102,7 +1187,7 @@ static bool resolve(dc_fabric *f, const int32_t *seed_jobs, uint32_t n_sj, const
     }
     size_t p = 0;
     for (uint32_t q = 0; q < nq; q++) {
-        const fjob *J = &f->jobs[f->qjobs[q]];
+        const fjob *J = f->jobs[f->qjobs[q]].J;
         size_t first = p;
         for (int lv = L_LEAF; lv <= f->top; lv++)
             for (uint32_t k = 0; k < J->n_special[lv]; k++) {
@@ -1126,7 +1211,7 @@ static bool resolve(dc_fabric *f, const int32_t *seed_jobs, uint32_t n_sj, const
     if (nu > 0 && dc_maxmin_solve_in(f->work, nu, f->capacity, nq, f->flows, f->rate) != DC_OK)
         return false;
     for (uint32_t q = 0; q < nq; q++) {
-        fjob *J = &f->jobs[f->qjobs[q]];
+        fjob *J = f->jobs[f->qjobs[q]].J;
         J->x = nu > 0 ? f->rate[q] : J->cap;
     }
     for (uint32_t r = 0; r < nu; r++) {
@@ -1134,7 +1219,7 @@ static bool resolve(dc_fabric *f, const int32_t *seed_jobs, uint32_t n_sj, const
         int lv = (int)(f->qunits[r] >> 30);
         double load = 0.0;
         for (uint32_t k = 0; k < U->n_users; k++) {
-            const fjob *J = &f->jobs[U->users[k].job];
+            const fjob *J = f->jobs[U->users[k].job].J;
             load += J->e[lv][U->users[k].entry].a * J->x;
         }
         U->load = load;
@@ -1163,7 +1248,7 @@ static double fresh_demand(const dc_fabric *f, int lv, const unit *U)
 {
     double d = 0.0;
     for (uint32_t k = 0; k < U->n_users; k++) {
-        const fjob *K = &f->jobs[U->users[k].job];
+        const fjob *K = f->jobs[U->users[k].job].J;
         double a = K->e[lv][U->users[k].entry].a;
         if (a > 0.0)
             d += a * K->cap;
@@ -1199,7 +1284,7 @@ static bool shift_demand(dc_fabric *f, fjob *J, double old_cap, double new_cap, 
                 return false;
             (*flipped)[(*n_fl)++] = (uint32_t)lv << 30 | e->unit;
             for (uint32_t i = 0; i < U->n_users; i++)
-                if (!classify(f, &f->jobs[U->users[i].job], lv, U->users[i].entry))
+                if (!classify(f, f->jobs[U->users[i].job].J, lv, U->users[i].entry))
                     return false;
             /* the one that just left is refiled too */
             if (!J->computing && !classify(f, J, lv, k))
@@ -1238,9 +1323,12 @@ static int update(dc_fabric *f, int32_t job, fjob *J, const uint32_t *nodes, uin
 
 static int fabric_start_now(dc_fabric *f, int32_t job, const uint32_t *nodes, uint32_t n, uint64_t gen)
 {
-    fjob *J = job_at(f, job);
-    if (!J)
+    freg *R = reg_at(f, job);
+    if (!R)
         return DC_OK;
+    fjob *J = R->J ? R->J : rec_take(f, R);
+    if (!J)
+        return DC_ENOMEM;
     if (dc_fabric_current(f, job, n, gen))
         return DC_OK; /* the same allocation, as it was */
     if (f->torus) {
@@ -1356,7 +1444,8 @@ void dc_fabric_stop(dc_fabric *f, int32_t job)
 
 static void fabric_retire_now(dc_fabric *f, int32_t job)
 {
-    fjob *J = job_at(f, job);
+    freg *R = reg_at(f, job);
+    fjob *J = R ? R->J : NULL;
     if (!J)
         return;
     fabric_stop_now(f, job);
@@ -1383,6 +1472,15 @@ static void fabric_retire_now(dc_fabric *f, int32_t job)
     J->plain = NULL;
     J->n_nodes = J->cap_nodes = J->n_nic = J->cap_nic = J->n_plain = J->cap_plain = 0;
     J->placed = false; /* costed on its ideal placement from now on, as before its first start */
+    /* out of play: its size and ring stay, its record serves the next job to start */
+    if (!grow((void **)&f->free_recs, &f->cap_free_recs, f->n_free_recs + 1, sizeof *f->free_recs))
+        return; /* no room: the record stays the job's */
+    R->nodes = J->nodes;
+    R->gpu_nodes = (uint32_t)(J->gpus / f->G); /* (exact: gpus is a whole number of nodes' GPUs) */
+    R->rep_n = J->rep_n;
+    R->rep_stride = J->rep_stride;
+    f->free_recs[f->n_free_recs++] = J;
+    R->J = NULL;
 }
 
 void dc_fabric_retire(dc_fabric *f, int32_t job)
@@ -1438,13 +1536,13 @@ static void fabric_health_changed_now(dc_fabric *f, const dc_net_change *ch)
             for (uint32_t k = 0; k < U->n_users; k++) {
                 TOUCH_JOB(U->users[k].job);
                 if (ok)
-                    ok = classify(f, &f->jobs[U->users[k].job], rg->level, U->users[k].entry);
+                    ok = classify(f, f->jobs[U->users[k].job].J, rg->level, U->users[k].entry);
             }
             bool b = binds(U);
             if (b != U->binding) {
                 U->binding = b;
                 for (uint32_t k = 0; k < U->n_users && ok; k++)
-                    ok = classify(f, &f->jobs[U->users[k].job], rg->level, U->users[k].entry);
+                    ok = classify(f, f->jobs[U->users[k].job].J, rg->level, U->users[k].entry);
             }
         }
     }
@@ -1453,7 +1551,7 @@ static void fabric_health_changed_now(dc_fabric *f, const dc_net_change *ch)
     int32_t *cut = NULL;
     uint32_t n_cut = 0, cap_cut = 0;
     for (uint32_t q = 0; q < nj && ok; q++) {
-        fjob *J = &f->jobs[jobs[q]];
+        fjob *J = f->jobs[jobs[q]].J;
         uint32_t cut_before = J->nodes_cut + J->cut_units;
         J->node_h = node_health_min(f, J);
         J->cut_units = 0;
