@@ -425,6 +425,99 @@ static void test_swing_stream(void)
            alt_fast, alt_points);
 }
 
+/* Point i of n of adversarial stream kind (times 1 s apart but kind 4's) for
+ * test_swing_rebuilds: the wide window, L seconds, an eighth of the stream. */
+static double rebuild_point(int kind, size_t i, size_t n, double *t, double *state)
+{
+    size_t L = n / 8;
+    double alt = 0.01 * (double)(i % 2); /* (a level held as two values: repeats are dropped) */
+    *t = (double)i;
+    if (kind != 0 && kind != 4 && i < 2)
+        return 1e6 + 100.0 * (double)i; /* a first swing of 100 W: the windows' best */
+    switch (kind) {
+    case 0: /* a ramp: every window's range its best (the deques kept) */
+        return 1e6 + 10.0 * (double)i;
+    case 1: /* new lows, each by less than the rounding of peak - lowest point (the swing settled again
+             * at the next point: the deques of the wide window rebuilt at every other point before) */
+        return i % 2 ? (state[0] -= 1e-15) : 3.0;
+    case 2: /* a staircase: steps of 60 W (above half the best), each held 1.5 windows */
+        return 1e6 + 60.0 * (double)((i - 2) / (3 * L / 2)) + alt;
+    case 3: { /* blocks of a window's points (L + 2), each its first value then 50 W above it, each
+               * 100.5 W and a little more above the last: the bound passes the best once a window,
+               * the deques rebuilt from a full window (about one point re-scanned a point) */
+        size_t b = (i - 2) / (L + 2);
+        return 1e6 + 100.5 * (double)b + 0.005 * (double)b * (double)(b - 1) + ((i - 2) % (L + 2) ? 50.0 - alt : 0.0);
+    }
+    case 4: /* bursts: 33 points 0.64 s apart, 33 points 16 s apart, a square wave of 60 W over the
+             * same 33 and a drift (the windows' points from tens to hundreds) */
+        *t = state[1] += (i / 33) % 2 ? 0.64 : 16.0;
+        return 1e6 + 60.0 * (double)((i / 33) % 2) + 0.02 * (double)i + 0.001 * (double)(i % 2);
+    case 5: /* swings growing then shrinking: a sine of a third of a window, its amplitude 0 -> 1 kW -> 0 */
+        return 1e6 + 1e3 * (1.0 - fabs(2.0 * (double)i / (double)n - 1.0)) * sin(6.0 * M_PI * (double)i / (double)L);
+    default: { /* a random walk of 2-kW steps, now and then a 10.2-kW drop (RBW's facility power) */
+        uint64_t r = (uint64_t)state[2] * 6364136223846793005u + 1442695040888963407u;
+        state[2] = (double)(r >> 12); /* (exact in a double) */
+        return state[3] += (r >> 40) % 2 ? 2000.0 : (r >> 41) % 4 ? -2000.0 : -10200.0;
+    }
+    }
+}
+
+/* The deques' rebuilds (a window's bound passing its best) are linear in the
+ * points: swing.c's header shows at most 3 points re-scanned a point and
+ * window, and 16 more a rebuild that follows a scan.  Each adversarial
+ * stream at N and 10 N points, the 1-min window and a wide one of an eighth
+ * of the stream (so that work quadratic in the window grows tenfold from one
+ * length to the next), within that bound, with the figures of a dc_swing with
+ * the fast path and bounds off and of dc_power_swing over the kept series. */
+static void test_swing_rebuilds(void)
+{
+    enum { N = 4000, KINDS = 7 };
+    size_t rebuilt_total = 0, points_total = 0;
+    double worst = 0.0;
+    for (int kind = 0; kind < KINDS; kind++)
+        for (size_t n = N; n <= 10 * N; n *= 10) {
+            double widths[] = {60.0, (double)(n / 8)}, state[4] = {1.0, 0.0, 1.0, 1e7};
+            dc_series_set *set = dc_series_set_create();
+            dc_series *s = dc_series_set_get(set, "p", "W", "test");
+            dc_swing *sw = dc_swing_create(widths, 2), *gen = dc_swing_create(widths, 2);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(sw);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(gen);
+            dc_swing_set_fast(gen, false);
+            double now = 0.0;
+            for (size_t i = 0; i < n; i++) {
+                double v = rebuild_point(kind, i, n, &now, state);
+                dc_series_record(s, now, v);
+                dc_swing_record(sw, now, v);
+                dc_swing_record(gen, now, v);
+            }
+            dc_swing_end(sw);
+            dc_swing_end(gen);
+            size_t m = dc_series_length(s), rebuilt = dc_swing_rebuilt_points(sw), rebuilds = dc_swing_rebuilds(sw);
+            CU_ASSERT_EQUAL(dc_swing_peak(sw), dc_swing_peak(gen));
+            for (size_t k = 0; k < 2; k++) {
+                double want = dc_power_swing(dc_series_times(s), dc_series_values(s), m, now, widths[k]);
+                CU_ASSERT_EQUAL(dc_swing_range(sw, k), want);
+                CU_ASSERT_EQUAL(dc_swing_range(gen, k), want);
+            }
+            /* the bound (points: those kept, at most n) */
+            CU_ASSERT(rebuilt <= 3 * 2 * m + 16 * rebuilds);
+            if (rebuilt > 3 * 2 * m + 16 * rebuilds)
+                printf("\nkind %d, %zu points: %zu points re-scanned by %zu rebuilds\n", kind, m, rebuilt, rebuilds);
+            double per = (double)rebuilt / (2.0 * (double)m);
+            worst = per > worst ? per : worst;
+            rebuilt_total += rebuilt;
+            points_total += 2 * m;
+            if (kind == 3) /* (the streams do rebuild: the blocks' wide window about a point a point) */
+                CU_ASSERT(rebuilt > m / 2);
+            dc_swing_destroy(sw);
+            dc_swing_destroy(gen);
+            dc_series_set_destroy(set);
+        }
+    printf("\n  swing rebuilds: %zu points re-scanned for %zu points x windows (at most %.2f a point and window)",
+           rebuilt_total, points_total, worst);
+}
+
 /* Euler-free check of the thermal closed forms: a fine RK4 integration of
  * C dT/dt = Q - min(G (T - Ts), Qa). */
 static double rk4_thermal(const dc_thermal *th, double t0, double dt)
@@ -2051,6 +2144,7 @@ static int register_suites(void)
                   {"GPU power, clock under a cap, speed against clock", test_gpu_forms},
                   {"power swing against brute force", test_swing},
                   {"power swing and peak as the points come, as dc_series keeps them", test_swing_stream},
+                  {"power swing: the deques' rebuilds linear on adversarial streams", test_swing_rebuilds},
                   {"cap solver against sorting and bisection", test_powercap_solve},
                   {"thermal closed forms against RK4", test_thermal_forms},
                   {"COP against outdoor temperature", test_cop_law});

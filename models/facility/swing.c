@@ -2,6 +2,38 @@
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 #include "swing.h"
 
+/* The work of the rebuilds.  A window of 16 points or more computed by its
+ * deques that takes up its bound (its range below half its best) drops
+ * them, and rebuilds them from its points when it is next computed with 16
+ * or more: the rebuild re-scans them (first .. j - 1).  Per window, over n
+ * final points, with r rebuilds that follow a scan:
+ *   points re-scanned <= 3 n + 16 r  (<= 19 n),
+ * so that with the rebuilds a point still costs O(1) amortised, on any
+ * stream (tests/test_power's adversarial ones: at most 0.73 a point and
+ * window).  Sketch: W(j) is the window of point j (an interval of point
+ * numbers, its ends non-decreasing), R(.) the range of its values, B(j) the
+ * best after j.  A rebuild at j1 follows a last computation j0 that left
+ * the deques dropped: a scan (W(j0) of at most 16 points) or a take-up.  It
+ * re-scans at most |W(j0)| + (j1 - j0 - 1) points: the intervals (j0, j1)
+ * are disjoint (n in all), a scan's W(j0) at most 16.  A take-up's: let d
+ * be a later take-up, at or after j1, with W(d) sharing a point p with
+ * W(j0).  Every window between contains p and lies within W(j0) and W(d)
+ * (the points after j0 are in W(d)), so its range is at most R(W(j0)) +
+ * R(W(d)) < B(j0) / 2 + B(d) / 2, whence B(d) = B(j0) (each term below half
+ * the best, the rounded sum is still no more than it), and the bound at j1
+ * (the values of W(j0) and of the points since: within W(j0) and W(d)) is
+ * at most B(j0): it did not pass it.  So the rebuild at j1 was the first
+ * after the swing settled (the bound then [lo_v, peak]: it passes B(j0)
+ * only when the rounded peak - lo_v has), and as B(d) stays B(j0) the swing
+ * cannot settle again before d's rebuild, which is then by d's own bound:
+ * W(d) shares no point with a later take-up.  A point is thus in at most
+ * two take-up windows followed by a rebuild (2 n in all).  Before the bound
+ * was kept through a settled swing (it was cleared), a new lowest point by
+ * less than the rounding of peak - lo_v (so the swing settled again at the
+ * next point) rebuilt the deques of a long window every other point:
+ * quadratic (tests/test_power's stream 1, 1,107 points re-scanned a point
+ * and window at 40,000 points). */
+
 #include <assert.h>
 #include <math.h>
 #include <stdbool.h>
@@ -32,6 +64,7 @@ struct dc_swing {
     bool fast;           /* final's fast path taken (dc_swing_set_fast: off in a test) */
     size_t n_pushed;     /* the final points through push (the others took the fast path) */
     size_t n_bounded;    /* windows of a point skipped by their bound (see windows) */
+    size_t n_rebuilds, n_rebuilt; /* deques rebuilt, and the points they re-scanned (see windows) */
     bool settled;        /* every window short (scanned) and its best the whole range, peak - lo_v */
     double pend_t, pend_v, final_v, peak, lo_v; /* (lo_v: the lowest final point) */
     double *t, *v;
@@ -151,6 +184,8 @@ static __attribute__((noinline)) void windows(dc_swing *st, size_t j, size_t wfi
             size_t *qmax = w->qmax, *qmin = w->qmin;
             if (!w->deques) { /* a window grown past the scan's: its deques from its points */
                 hmax = tmax = hmin = tmin = 0;
+                st->n_rebuilds++;
+                st->n_rebuilt += j - first;
                 for (size_t i = first; i < j; i++) {
                     double x = wv[i & m];
                     while (tmax > hmax && wv[qmax[(tmax - 1) & m] & m] <= x)
@@ -177,9 +212,11 @@ static __attribute__((noinline)) void windows(dc_swing *st, size_t j, size_t wfi
             st->settled = false;
             /* the next points against the bound of this window's values,
              * its deques left (rebuilt when the bound passes the best),
-             * when the window spans at most half of the best (the bound
-             * then has room to grow before a rebuild) */
-            if (st->fast && r <= 0.5 * w->best) {
+             * when the window spans less than half of the best (the bound
+             * then has room to grow before a rebuild, and the rebuilds stay
+             * linear in the points: the header comment; strictly less, so
+             * that this holds after rounding) */
+            if (st->fast && r < 0.5 * w->best) {
                 w->bounded = true;
                 w->bhi = hi;
                 w->blo = lo;
@@ -195,9 +232,18 @@ static __attribute__((noinline)) void windows(dc_swing *st, size_t j, size_t wfi
         if (w->best < st->peak - st->lo_v)
             st->settled = false;
     }
-    /* settled, push and final skip the windows (and their bounds) */
-    for (size_t k = 0; st->settled && k < st->n_win; k++)
-        st->win[k].bounded = false;
+    /* settled, push and final skip the windows and their bounds; every
+     * point so far is within [lo_v, peak], and so is every point they
+     * skip, so that is each window's bound from here (without it a new
+     * extreme that leaves the rounded peak - lo_v as it was, and so the
+     * swing settled again at the next point, rebuilt the deques of a long
+     * window each time: see the header comment) */
+    for (size_t k = 0; st->settled && k < st->n_win; k++) {
+        swing_win *w = &st->win[k];
+        w->bounded = st->fast;
+        w->bhi = st->peak;
+        w->blo = st->lo_v;
+    }
 }
 
 /* Point (t, v) is final: the peak, and the swings' windows (number st->n;
@@ -304,6 +350,16 @@ size_t dc_swing_fast_points(const dc_swing *st)
 size_t dc_swing_bounded_windows(const dc_swing *st)
 {
     return st->n_bounded;
+}
+
+size_t dc_swing_rebuilds(const dc_swing *st)
+{
+    return st->n_rebuilds;
+}
+
+size_t dc_swing_rebuilt_points(const dc_swing *st)
+{
+    return st->n_rebuilt;
 }
 
 double dc_swing_peak(const dc_swing *st)

@@ -21,7 +21,8 @@
  * difference is monotone in its terms; likewise within the range of the
  * values since the window was last computed, kept as the points come (a
  * random walk, such as a large cluster's failures and repairs, then skips
- * its windows until it wanders past the best).  Memory: the points of the widest
+ * its windows until it wanders past the best; the deques rebuilt then are
+ * still O(1) amortised a point, swing.c).  Memory: the points of the widest
  * window.  The values must not be NaN (powers are finite). */
 #ifndef DC_SWING_H
 #define DC_SWING_H
@@ -55,6 +56,11 @@ size_t dc_swing_fast_points(const dc_swing *sw);
  * range of its values since it was last computed: with the fast path on;
  * for the test). */
 size_t dc_swing_bounded_windows(const dc_swing *sw);
+/* How many times a window's deques were rebuilt from its points, and the
+ * points those rebuilds re-scanned (over all windows; for the test of the
+ * bound on that work, see swing.c). */
+size_t dc_swing_rebuilds(const dc_swing *sw);
+size_t dc_swing_rebuilt_points(const dc_swing *sw);
 
 /* The figures over the final points (after dc_swing_end: over all). */
 double dc_swing_peak(const dc_swing *sw);
