@@ -205,6 +205,48 @@ static void test_step_model_shrink(void)
     dc_sim_destroy(sim);
 }
 
+/* Failures every 9 h a node, repairs after 1 h: the step-time job shrinks
+ * and grows back while it runs, checkpointing every 1,000 s of computing.
+ * Its resize sets its step's speed while it runs, which reschedules its
+ * milestone (on_speed); the grow's reconfiguration must replace that
+ * milestone, not leave it pending beside its own (each left one doubled the
+ * checkpoints from there on: 3,377 in a run whose 151,000 s of computing
+ * hold 151, and with tiered checkpoints two writes at once, the second
+ * freeing the job's record under the first).  A checkpoint needs interval_s
+ * of computing since the last or since a restart, and a restart loses at
+ * most one interval: (running - (restarts + 1) interval) / interval <=
+ * checkpoints <= running / interval + restarts + 1. */
+static const char grow_cfg[] =
+    "horizon_days = 2.0; stop_when_done = false;\n"
+    "cluster = { nodes = 8; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+    "network = { tiers = 2; nodes_per_leaf = 8; collective = \"ring\"; latency_us = 0.0; hop_latency_us = 0.0;\n"
+    "            scaleup_latency_us = 0.0; };\n"
+    "job = { nodes = 8; params = 2e9; tokens = 1e15; mfu = 0.5; restart_s = 100.0; min_nodes = 2;\n"
+    "        reconfigure_s = 50.0; };\n"
+    "parallelism = { tensor = 8; pipeline = 2; global_batch_tokens = 1048576.0; seq_len = 4096; };\n"
+    "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 9.0; } );\n"
+    "repair = { crews = 1; law = \"constant\"; mean_h = 1.0; };\n"
+    "checkpoint = { interval_s = 1000.0; size_gb = 100.0; write_gb_per_s = 10.0; };\n"
+    "trace = { events = false; };\n";
+
+static void test_grow_one_milestone(void)
+{
+    const char *text = grow_cfg;
+    for (int64_t seed = 1; seed <= 3; seed++) {
+        dc_sim *sim = dc_simrun_text(text, NULL, 0, seed);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        double n = dc_simrun_fig(sim, "job.checkpoints"), run = dc_simrun_fig(sim, "job.time_running_h") * 3600.0;
+        double restarts = dc_simrun_fig(sim, "job.interruptions") + dc_simrun_fig(sim, "job.resizes");
+        CU_ASSERT(dc_simrun_fig(sim, "job.resizes") > 10.0); /* it did shrink and grow */
+        if (!(n <= run / 1000.0 + restarts + 1.0 && n >= run / 1000.0 - restarts - 1.0))
+            fprintf(stderr, "\n  seed %d: %.0f checkpoints in %.0f s of computing, %.0f restarts", (int)seed, n, run,
+                    restarts);
+        CU_ASSERT(n <= run / 1000.0 + restarts + 1.0);
+        CU_ASSERT(n >= run / 1000.0 - restarts - 1.0);
+        dc_sim_destroy(sim);
+    }
+}
+
 static char tmpdir[256];
 
 /* A job of 20 GPUs: 3 nodes held, 20 GPUs computing. */
@@ -535,6 +577,7 @@ static int register_suites(void)
                   {"min_gpus, no spares, no repair: useful work as the expected size in GPUs times the rate",
                    test_decay_gpus},
                   {"a GPU job of 6-GPU replicas shrinks and grows at the failures and repairs, by hand", test_sequence},
+                  {"a growing job keeps one milestone: its checkpoints follow its computing", test_grow_one_milestone},
                   {"a trace's min_gpus column: each row's floor", test_trace_floor},
                   {"the floor from the job's own group, its class, the defaults; cut to its size", test_chain_floor},
                   {"bad elastic keys: exit status 2, file, line, key and message", test_bad_keys});

@@ -694,6 +694,9 @@ static void restart_after(job_model *j, double extra_s)
 {
     set_state(j, DC_JOB_RESTARTING);
     bool read = tiered(j) && j->read_level < j->ckpt.n_levels;
+    /* the one milestone: an elastic job's resize just before may have set
+     * its speed while it ran (on_speed: a checkpoint or completion scheduled) */
+    cancel_milestone(j);
     j->milestone = dc_sim_after(j->sim, j->restart_s + extra_s, read ? on_restart_read : on_restarted, j, 0);
 }
 
@@ -843,8 +846,8 @@ static void grow(job_model *j)
     uint32_t n = run_size(j, j->nodes_held);
     if (n <= j->gpus_run)
         return;
+    resize(j, n); /* (running: its step's new speed reschedules its milestone, on_speed) */
     cancel_milestone(j);
-    resize(j, n);
     set_state(j, DC_JOB_RESTARTING);
     j->milestone = dc_sim_after(j->sim, j->reconfigure_s, on_restarted, j, 0);
 }
