@@ -50,7 +50,7 @@ for name in $harnesses; do
     mkdir -p "$corpus"
     case $name in
         fuzz_scenario) cp "$src"/scenarios/*.cfg "$src"/scenarios/*/*.cfg "$corpus"/ 2>/dev/null || true ;;
-        fuzz_set | fuzz_vary | fuzz_envcsv | fuzz_csv) cp "$src"/fuzz/corpus/"${name#fuzz_}"/* "$corpus"/ 2>/dev/null || true ;;
+        fuzz_set | fuzz_vary | fuzz_envcsv | fuzz_csv | fuzz_tracemap | fuzz_swf | fuzz_failurelog) cp "$src"/fuzz/corpus/"${name#fuzz_}"/* "$corpus"/ 2>/dev/null || true ;;
         fuzz_trace) trace_seeds "$corpus" && ls -l "$corpus" | sed -n 's/^/   seed: /p' | head -8 ;;
     esac
     # libhdf5 1.10 itself crashes on some corrupt files (docs/errors.md):
