@@ -561,6 +561,25 @@ static const bad bad_rows[] = {
     {"csv: job larger than the pool", CSV_CFG(""), "t.csv", "submit,dur,g\n0,60,40\n",
      {"t.csv:2", "5 nodes", "has 4"}},
     {"csv: missing file", CSV_CFG(""), "none", NULL, {"bad.cfg:3", "t.csv", NULL}},
+    /* times that overflow as seconds (fuzz_tracemap): 1e308 h is a finite
+     * number but not a finite time; with epoch auto the first submission
+     * less itself was NaN, which reached the event queue's assertion */
+    {"csv: submission too large in seconds",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njobs = ( { trace = { file = \"t.csv\"; time_unit = \"h\";\n"
+     " epoch = \"auto\"; columns = { submit = \"s\"; duration = \"d\"; gpus = \"g\"; }; }; } );\n",
+     "t.csv", "s,d,g\n1e308,1,8\n", {"t.csv:2", "column s", "too large"}},
+    {"csv: run time too large in seconds",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njobs = ( { trace = { file = \"t.csv\"; time_unit = \"h\";\n"
+     " columns = { submit = \"s\"; duration = \"d\"; gpus = \"g\"; }; }; } );\n",
+     "t.csv", "s,d,g\n0,1,8\n1,1e308,8\n", {"t.csv:3", "column d", "too large"}},
+    {"csv: run time from start and end too large",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njobs = ( { trace = { file = \"t.csv\";\n"
+     " columns = { submit = \"s\"; start = \"a\"; end = \"b\"; gpus = \"g\"; }; }; } );\n",
+     "t.csv", "s,a,b,g\n0,-1e308,1e308,1\n", {"t.csv:2", "column b", "too large"}},
+    {"csv: limit too large in seconds",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\njobs = ( { trace = { file = \"t.csv\"; time_unit = \"min\";\n"
+     " columns = { submit = \"s\"; duration = \"d\"; gpus = \"g\"; limit = \"l\"; }; }; } );\n",
+     "t.csv", "s,d,g,l\n0,1,8,1e308\n", {"t.csv:2", "column l", "too large"}},
     {"swf: missing field", SWF_CFG, "t.swf", SWF_OK "2 5 0 60 8 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1\n",
      {"t.swf:2", "field 18 (think time)", "missing field"}},
     {"swf: negative size", SWF_CFG, "t.swf", "1 0 0 60 -3 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1 -1\n",

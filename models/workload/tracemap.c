@@ -236,6 +236,14 @@ typedef struct csv_ctx {
     bool datetime;
 } csv_ctx;
 
+/* A number of the trace's time unit that is no finite number of seconds
+ * (1e308 h): refused, as an infinite time or run time has no meaning and
+ * one less itself (epoch auto) is NaN. */
+static int too_large(const csv_ctx *x, size_t r, int f, double v, dc_error *err)
+{
+    return dc_csv_error_at(x->csv, r, x->col[f], err, "%g is too large a time (its magnitude beyond 1.8e308 s)", v);
+}
+
 /* A time field (submit, start, end): trace time in seconds. */
 static int csv_time(const csv_ctx *x, size_t r, int f, double *out, dc_error *err)
 {
@@ -249,6 +257,8 @@ static int csv_time(const csv_ctx *x, size_t r, int f, double *out, dc_error *er
         return DC_OK;
     }
     int rc = dc_csv_number(x->csv, r, x->col[f], out, err);
+    if (rc == DC_OK && !isfinite(*out * x->unit))
+        return too_large(x, r, f, *out, err);
     *out *= x->unit;
     return rc;
 }
@@ -351,6 +361,10 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
             if ((rc = csv_num(&x, r, F_DURATION, false, &a, err)) != DC_OK)
                 break;
             in.run_s = a * x.unit;
+            if (!isfinite(in.run_s)) {
+                rc = too_large(&x, r, F_DURATION, a, err);
+                break;
+            }
             if (in.run_s < 0) {
                 rc = dc_csv_error_at(x.csv, r, x.col[F_DURATION], err, "a run time must be >= 0 (got %g)", a);
                 break;
@@ -363,6 +377,11 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
                 break;
             }
             in.run_s = b - a;
+            if (!isfinite(in.run_s)) { /* (each finite: from -1e308 to 1e308) */
+                rc = dc_csv_error_at(x.csv, r, x.col[F_END], err, "the run time from start to end is too large "
+                                     "(beyond 1.8e308 s)");
+                break;
+            }
         }
         if ((rc = csv_num(&x, r, fs, false, &in.size, err)) != DC_OK)
             break;
@@ -399,6 +418,14 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
         }
         if (!isnan(b) && !(b > 0)) {
             rc = dc_csv_error_at(x.csv, r, x.col[F_ESTIMATE], err, "an estimate must be > 0 (got %g)", b);
+            break;
+        }
+        if (!isfinite(a * x.unit) && !isnan(a)) {
+            rc = too_large(&x, r, F_LIMIT, a, err);
+            break;
+        }
+        if (!isfinite(b * x.unit) && !isnan(b)) {
+            rc = too_large(&x, r, F_ESTIMATE, b, err);
             break;
         }
         in.limit_s = a * x.unit;
