@@ -378,6 +378,23 @@ static const bad bad_rows[] = {
      "horizon_days = 1.0;\ncluster = { nodes = 4; };\nfailures = ( { name = \"hw\"; mtbf_h = 1e6;\n bad_fraction = 0.1; } );\n",
      "t\n", {"bad.cfg:4", "failures.[0].bad_fraction", "bad_factor"}},
     {"no such column", LOG_CFG(""), "t,node,r\n0,1,1\n", {"bad.cfg:5", "failure_log.columns.n", "no column \"n\""}},
+    /* times that overflow as seconds (fuzz_failurelog): 1e308 h is a finite
+     * number but no finite time; with epoch auto the first failure less
+     * itself was NaN, and the run went on as if it were not there */
+    {"time too large in seconds", LOG_CFG("time_unit = \"h\"; epoch = \"auto\";"), "t,n,r\n1e308,1,1\n",
+     {"f.csv:2", "column t", "too large"}},
+    {"repair too large in seconds", LOG_CFG("time_unit = \"h\";"), "t,n,r\n0,1,1\n1,1,1e308\n",
+     {"f.csv:3", "column r", "too large"}},
+    {"return too large in seconds",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\nfailures = ( { name = \"hw\"; mtbf_h = 1e6; } );\n"
+     "failure_log = { file = \"f.csv\"; class = \"hw\"; time_unit = \"h\";\n"
+     " columns = { time = \"t\"; node = \"n\"; return = \"b\"; }; };\n",
+     "t,n,b\n0,1,1e308\n", {"f.csv:2", "column b", "too large"}},
+    {"repair from the return too large",
+     "horizon_days = 1.0;\ncluster = { nodes = 4; };\nfailures = ( { name = \"hw\"; mtbf_h = 1e6; } );\n"
+     "failure_log = { file = \"f.csv\"; class = \"hw\"; epoch = \"auto\";\n"
+     " columns = { time = \"t\"; node = \"n\"; return = \"b\"; }; };\n",
+     "t,n,b\n-1e308,1,1e308\n", {"f.csv:2", "column b", "too large"}},
 };
 
 static void test_bad_rows(void)

@@ -81,6 +81,14 @@ static int find_class(const char *v, const char *map, const char *const *names, 
     return -1;
 }
 
+/* A number of the log's time unit that is no finite number of seconds
+ * (1e308 h): refused, as an infinite time has no meaning and one less
+ * itself (epoch auto) is NaN. */
+static int too_large(const dc_csv *csv, size_t r, size_t c, double v, dc_error *err)
+{
+    return dc_csv_error_at(csv, r, c, err, "%g is too large a time (its magnitude beyond 1.8e308 s)", v);
+}
+
 typedef struct name_node {
     char *name;
     uint32_t node;
@@ -185,6 +193,9 @@ int dc_failurelog_read(const dc_scenario *sc, const char *const *class_names, si
             }
         } else if ((rc = dc_csv_number(csv, r, col[C_TIME], &t, err)) != DC_OK) {
             break;
+        } else if (!isfinite(t * u)) {
+            rc = too_large(csv, r, col[C_TIME], t, err);
+            break;
         } else {
             t *= u;
         }
@@ -259,6 +270,10 @@ int dc_failurelog_read(const dc_scenario *sc, const char *const *class_names, si
                     rc = dc_csv_error_at(csv, r, col[C_REPAIR], err, "a repair time must be >= 0 (got %g)", ret);
                     break;
                 }
+                if (!isfinite(ret * u)) {
+                    rc = too_large(csv, r, col[C_REPAIR], ret, err);
+                    break;
+                }
                 ret *= u;
             }
         } else if (has[C_RETURN]) {
@@ -273,6 +288,9 @@ int dc_failurelog_read(const dc_scenario *sc, const char *const *class_names, si
                     }
                 } else if ((rc = dc_csv_number(csv, r, col[C_RETURN], &back, err)) != DC_OK) {
                     break;
+                } else if (!isfinite(back * u)) {
+                    rc = too_large(csv, r, col[C_RETURN], back, err);
+                    break;
                 } else {
                     back *= u;
                 }
@@ -281,6 +299,12 @@ int dc_failurelog_read(const dc_scenario *sc, const char *const *class_names, si
                     break;
                 }
                 ret = back - t;
+                if (!isfinite(ret)) { /* (each finite: from -1e308 to 1e308) */
+                    rc = dc_csv_error_at(csv, r, col[C_RETURN], err,
+                                         "the repair time from the failure to the return is too large "
+                                         "(beyond 1.8e308 s)");
+                    break;
+                }
             }
         }
         rows[r] = (dc_failure_row){.time_s = t - epoch, .node = node, .class_id = cls, .return_s = ret};
