@@ -294,6 +294,22 @@ static double row_f8(const dc_rowtable *t, size_t row, const char *col)
     return v;
 }
 
+/* Every row skipped (skip_empty) with a priority column: no jobs, and no
+ * ranking of no priorities (fuzz_tracemap: map_priorities was given the
+ * empty job array's NULL + 0, undefined; clang's UBSan stops there). */
+static void test_all_rows_skipped(void)
+{
+    write_in_tmp("skipped.csv", "submit,dur,g,p\n0,10,0,5\n1,0,8,2000000\n");
+    size_t n = 99;
+    dc_job_spec *j = read_jobs("horizon_days = 1.0;\ncluster = { nodes = 4; gpus_per_node = 8; };\n"
+                               "jobs = ( { name = \"k\"; trace = { file = \"skipped.csv\"; skip_empty = true;\n"
+                               "  columns = { submit = \"submit\"; duration = \"dur\"; gpus = \"g\";\n"
+                               "              priority = \"p\"; }; }; } );\n",
+                               &n);
+    CU_ASSERT_EQUAL(n, 0);
+    free(j);
+}
+
 static void test_end_states(void)
 {
     write_in_tmp("ends.csv", ends_csv);
@@ -590,6 +606,10 @@ static const bad bad_rows[] = {
      {"t.swf:2", "field 2 (submit time)", "sort the trace"}},
     {"swf: unknown state", SWF_CFG, "t.swf", SWF_OK "2 5 0 60 8 -1 -1 8 -1 -1 3 1 1 -1 1 -1 -1 -1\n",
      {"t.swf:2", "field 11 (status)", "unknown status 3"}},
+    /* (fuzz_swf: the status was cast to int before it was checked, undefined
+     * for 1e10; clang's UBSan stops there, gcc's does not check the cast) */
+    {"swf: status outside int", SWF_CFG, "t.swf", "1 0 0 60 8 -1 -1 8 -1 -1 1e10 1 1 -1 1 -1 -1 -1\n",
+     {"t.swf:1", "field 11 (status)", "unknown status 1e+10"}},
     {"swf: non-numeric", SWF_CFG, "t.swf", "1 0 0 6O 8 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1 -1\n",
      {"t.swf:1", "field 4 (run time)", "\"6O\""}},
     {"swf: missing run time", SWF_CFG, "t.swf", "1 0 0 -1 8 -1 -1 8 -1 -1 1 1 1 -1 1 -1 -1 -1\n",
@@ -625,6 +645,7 @@ static int register_suites(void)
                   {"mapped CSV, numeric hours with an epoch, field by field", test_mapped_csv_numeric},
                   {"SWF with its header, field by field", test_swf},
                   {"UTC date-times against timegm", test_datetime},
+                  {"every row skipped: no jobs, no priorities ranked", test_all_rows_skipped},
                   {"end states: a failed job holds its GPUs for exactly its recorded time", test_end_states},
                   {"the shipped replay: every job ends as its row says", test_shipped_replay},
                   {"bad rows: file, line and column, status 2", test_bad_rows});

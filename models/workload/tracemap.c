@@ -484,7 +484,7 @@ static int read_csv(const dc_scenario *sc, const config_setting_t *tg, const cha
     }
     if (rows_read)
         rc = in_key(sc, dc_cfg_member(tg, "file"), rc, err); /* a row's error */
-    if (rc == DC_OK && prio)
+    if (rc == DC_OK && np > 0) /* (none when every row was skipped: *v->a may be NULL) */
         rc = map_priorities(prio, *v->a + first, np, err);
     free(prio);
     dc_csv_destroy(x.csv);
@@ -658,8 +658,8 @@ static int read_swf(const dc_scenario *sc, const config_setting_t *tg, const cha
                            in.size, machine, !isnan(max_procs) ? "Procs" : "Nodes");
             break;
         }
-        int status = (int)fld[10];
-        if (fld[10] != status || (status != 1 && status != 0 && status != 5 && status != -1)) {
+        double status = fld[10]; /* (compared as read: a cast of 1e10 to int is undefined) */
+        if (status != 1 && status != 0 && status != 5 && status != -1) {
             rc = swf_error(err, shown, lineno, 10,
                            "unknown status %g (1 completed, 0 failed, 5 cancelled, -1 unknown; the partial "
                            "executions 2-4 are not read)",
