@@ -6,7 +6,7 @@
  * "csv"); the first byte picks one of four mappings (below: date-times with
  * start and end, states and every optional column; ITP-like hours with an
  * epoch and nodes; numeric seconds with start and end and skip_empty;
- * milliseconds with epoch auto).  The contract (docs/errors.md): the
+ * minutes with epoch auto).  The contract (docs/errors.md): the
  * scenario builds and runs, or it is refused with DC_EINPUT and a message
  * that starts with the scenario's name and names the trace file and a line
  * (FILE:LINE); anything else aborts.  The bytes go to a temporary file
@@ -49,7 +49,7 @@ static const char *const mappings[4] = {
     "            columns = { submit = \"submit\"; start = \"start\"; end = \"end\"; gpus = \"gpus\";\n"
     "                        state = \"state\"; priority = \"prio\"; }; }; } );\n",
     "jobs = ( { name = \"m\"; restart_s = 0.0;\n"
-    "  trace = { file = \"%s\"; time_unit = \"ms\"; epoch = \"auto\"; skip_empty = true;\n"
+    "  trace = { file = \"%s\"; time_unit = \"min\"; epoch = \"auto\"; skip_empty = true;\n"
     "            columns = { submit = \"t\"; duration = \"d\"; gpus = \"g\"; limit = \"l\"; user = \"u\"; }; }; } );\n",
 };
 
