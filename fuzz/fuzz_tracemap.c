@@ -11,16 +11,7 @@
  * that starts with the scenario's name and names the trace file and a line
  * (FILE:LINE); anything else aborts.  The bytes go to a temporary file
  * because the scenario names the trace. */
-#include <ctype.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include "registry.h"
-#include "scenario.h"
-#include "sim.h"
+#include "fuzzfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -53,63 +44,7 @@ static const char *const mappings[4] = {
     "            columns = { submit = \"t\"; duration = \"d\"; gpus = \"g\"; limit = \"l\"; user = \"u\"; }; }; } );\n",
 };
 
-/* A refusal names the scenario first and then the trace file and a line
- * (base.cfg:N: jobs.[0].trace.file: PATH:LINE: ...); a file without any
- * line says so (PATH: no header line ...). */
-static void check_refusal(int rc, const char *msg, const char *path)
-{
-    const char *p = strstr(msg, path);
-    if (rc != DC_EINPUT || strncmp(msg, "base.cfg:", 9) != 0 || !p) {
-        fprintf(stderr, "fuzz_tracemap: status %d, message \"%s\"\n", rc, msg);
-        abort();
-    }
-    p += strlen(path);
-    if (!(p[0] == ':' && isdigit((unsigned char)p[1])) && strncmp(p, ": no header line", 16) != 0) {
-        fprintf(stderr, "fuzz_tracemap: no line in \"%s\"\n", msg);
-        abort();
-    }
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 1)
-        return 0;
-    char path[] = "/tmp/dcsim-fuzz-tracemap-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return 0;
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        close(fd);
-        unlink(path);
-        return 0;
-    }
-    fwrite(data + 1, 1, size - 1, f);
-    fclose(f);
-    char group[2048], text[sizeof base + sizeof group];
-    snprintf(group, sizeof group, mappings[data[0] % 4], path);
-    snprintf(text, sizeof text, "%s%s", base, group);
-    dc_error err = {0};
-    dc_scenario *sc = NULL;
-    if (dc_scenario_load_string(text, "base.cfg", &sc, &err) != DC_OK)
-        abort();
-    dc_scenario_set_schema(sc, dc_schemas());
-    if (dc_scenario_validate(sc, &err) != DC_OK) {
-        fprintf(stderr, "%s\n", err.msg);
-        abort(); /* the scenario is valid whatever the file holds */
-    }
-    dc_sim *sim = NULL;
-    int rc = dc_build(sc, 1, &sim, &err);
-    if (rc == DC_OK)
-        dc_sim_run(sim, &err);
-    else if (sim)
-        abort();
-    else
-        check_refusal(rc, err.msg, path);
-    if (getenv("DCSIM_FUZZ_VERBOSE")) /* for replaying an input by hand */
-        fprintf(stderr, "%s\n", rc == DC_OK ? "accepted" : err.msg);
-    dc_sim_destroy(sim);
-    dc_scenario_destroy(sc);
-    unlink(path);
-    return 0;
+    return dc_fuzz_file_run("fuzz_tracemap", data, size, base, mappings, sizeof mappings / sizeof mappings[0]);
 }
