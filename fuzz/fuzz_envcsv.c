@@ -19,6 +19,8 @@
 #include "scenario.h"
 #include "sim.h"
 
+#include "fuzzfile.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char base[] =
@@ -36,17 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
     char path[] = "/tmp/dcsim-fuzz-env-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd < 0)
+    if (!dc_fuzz_write_temp(path, data + 1, size - 1))
         return 0;
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        close(fd);
-        unlink(path);
-        return 0;
-    }
-    fwrite(data + 1, 1, size - 1, f);
-    fclose(f);
     static const char *const groups[] = {"ambient", "price", "carbon", "jobs"};
     const char *group = groups[data[0] % 4];
     char set[4200];

@@ -8,12 +8,14 @@
  * whatever the file holds; it builds and runs, or it is refused with
  * DC_EINPUT and a message that starts with the scenario's name (base.cfg:)
  * and names the file and a line (PATH:LINE), or says the file has no line
- * at all (PATH: no header line); anything else aborts.  Header-only: run.sh
- * compiles each harness alone with the core. */
+ * at all (PATH: no header line); anything else aborts.  fuzz_envcsv writes
+ * its file with dc_fuzz_write_temp too.  Header-only: run.sh compiles each
+ * harness alone with the core. */
 #ifndef DC_FUZZFILE_H
 #define DC_FUZZFILE_H
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,25 @@
 #include "registry.h"
 #include "scenario.h"
 #include "sim.h"
+
+/* bytes[0..n) into a new temporary file named from the template path
+ * (ending in XXXXXX, replaced); false (nothing left behind) when it cannot
+ * be made. */
+static inline bool dc_fuzz_write_temp(char *path, const uint8_t *bytes, size_t n)
+{
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return false;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        close(fd);
+        unlink(path);
+        return false;
+    }
+    fwrite(bytes, 1, n, f);
+    fclose(f);
+    return true;
+}
 
 static inline void dc_fuzz_check_refusal(const char *harness, int rc, const char *msg, const char *path)
 {
@@ -46,17 +67,8 @@ static inline int dc_fuzz_file_run(const char *harness, const uint8_t *data, siz
         return 0;
     char path[128];
     snprintf(path, sizeof path, "/tmp/dcsim-%s-XXXXXX", harness);
-    int fd = mkstemp(path);
-    if (fd < 0)
+    if (!dc_fuzz_write_temp(path, data + 1, size - 1))
         return 0;
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        close(fd);
-        unlink(path);
-        return 0;
-    }
-    fwrite(data + 1, 1, size - 1, f);
-    fclose(f);
     size_t n_text = strlen(base) + strlen(groups[data[0] % n_groups]) + sizeof path + 1;
     char *group = malloc(n_text), *text = malloc(n_text);
     if (!group || !text)

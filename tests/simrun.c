@@ -2,6 +2,7 @@
  * Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING). */
 #include "simrun.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -197,4 +198,16 @@ bool dc_simrun_same_summary(dc_sim *a, dc_sim *b)
             return false;
     }
     return true;
+}
+
+void dc_simrun_take_bytes(dc_sim *sim, void *ctx, uint64_t arg)
+{
+    (void)sim;
+    (void)arg;
+#if !defined(__SANITIZE_ADDRESS__)
+    struct mallinfo2 mi = mallinfo2();
+    *(double *)ctx = (double)(mi.uordblks + mi.hblkhd);
+#else
+    *(double *)ctx = 0.0;
+#endif
 }

@@ -44,6 +44,10 @@ dc_sim *dc_simrun_file(const char *path, const char *const *sets, size_t n_sets,
 bool dc_simrun_same_summary(dc_sim *a, dc_sim *b);
 
 /* A summary figure; NaN and a test failure when the run has none. */
+/* An event handler (dc_sim_at) storing glibc's count of the bytes in use
+ * (heap and mmap, mallinfo2) in *(double *)ctx; 0 under ASan, whose
+ * allocator does not keep it. */
+void dc_simrun_take_bytes(dc_sim *sim, void *ctx, uint64_t arg);
 double dc_simrun_fig(dc_sim *sim, const char *key);
 
 /* A cell of job's row in the run's /jobs table (jobtable.h; the rows kept

@@ -6,7 +6,6 @@
  * - every job's node list agrees with the nodes the cluster marks BUSY for
  *   it, through starts, releases, failures and repairs, at every phase
  *   change of a busy mixed run. */
-#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,19 +272,6 @@ static void test_stream_step_time(void)
     dc_sim_destroy(sim);
 }
 
-/* glibc's bytes in use (0 under ASan, which keeps its own heap). */
-static void take_bytes(dc_sim *sim, void *ctx, uint64_t arg)
-{
-    (void)sim;
-    (void)arg;
-#if !defined(__SANITIZE_ADDRESS__)
-    struct mallinfo2 mi = mallinfo2();
-    *(double *)ctx = (double)(mi.uordblks + mi.hblkhd);
-#else
-    *(double *)ctx = 0.0;
-#endif
-}
-
 /* Bytes in use at 1 h with n one-node jobs of class "llm" defined, all
  * arrived by 0.6 h and running 10 h: 8 in play, the rest queued.  With
  * layout, the class has bench/shared.cfg's (the step-time model, the
@@ -310,7 +296,7 @@ static double llm_bytes_at_1h(long n, bool layout)
     dc_sim *sim = dc_simrun_build(cfg, NULL, 0, 1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double bytes = 0.0;
-    dc_sim_at(sim, 3600.0, take_bytes, &bytes, 0);
+    dc_sim_at(sim, 3600.0, dc_simrun_take_bytes, &bytes, 0);
     sim = dc_simrun_run(sim);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     CU_ASSERT_EQUAL(fig(sim, "jobs.started"), 8);

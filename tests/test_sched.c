@@ -15,7 +15,6 @@
  *   spot and a service;
  * - bad input through the dcsim program: file and line, exit status 2. */
 #include <fcntl.h>
-#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -540,20 +539,6 @@ static void test_work_bounded(void)
 
 /* ---------- what a queued job costs in memory ---------- */
 
-/* glibc's count of the bytes in use (the heap's and mmap's; ASan's
- * allocator does not keep it). */
-static void take_bytes(dc_sim *sim, void *ctx, uint64_t arg)
-{
-    (void)sim;
-    (void)arg;
-#if !defined(__SANITIZE_ADDRESS__)
-    struct mallinfo2 mi = mallinfo2();
-    *(double *)ctx = (double)(mi.uordblks + mi.hblkhd);
-#else
-    *(double *)ctx = 0.0;
-#endif
-}
-
 /* Bytes in use at 1 h with n jobs of the whole cluster arrived by 0.6 h
  * (one runs, the others queue), power on (its per-job state). */
 static double bytes_at_1h(long n)
@@ -572,7 +557,7 @@ static double bytes_at_1h(long n)
     dc_sim *sim = dc_simrun_build(cfg, NULL, 0, 1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     double bytes = 0.0;
-    dc_sim_at(sim, 3600.0, take_bytes, &bytes, 0);
+    dc_sim_at(sim, 3600.0, dc_simrun_take_bytes, &bytes, 0);
     sim = dc_simrun_run(sim);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     CU_ASSERT_EQUAL(dc_simrun_fig(sim, "jobs.started"), 1);
