@@ -44,6 +44,14 @@ typedef struct signal_slot {
     char *name;
     subscriber *subs;
     size_t n_subs;
+    /* The subscribers of each kind, in subscription order, listed when the
+     * run starts (index_kinds): kind k's are by_kind[at[k] .. at[k + 1] - 1],
+     * so that a publish of kind k calls them without testing the others'
+     * masks (a job's checkpoint edges reach one handler of four).  A later
+     * subscribe clears indexed: dc_sim_publish_kind then tests every mask. */
+    bool indexed;
+    uint32_t at[65];
+    subscriber *by_kind;
 } signal_slot;
 
 struct dc_sim {
@@ -160,6 +168,7 @@ void dc_sim_destroy(dc_sim *sim)
     for (size_t i = 0; i < sim->n_signals; i++) {
         free(sim->signals[i].name);
         free(sim->signals[i].subs);
+        free(sim->signals[i].by_kind);
     }
     free(sim->signals);
     dc_eventq_destroy(sim->queue);
@@ -373,7 +382,37 @@ int dc_sim_subscribe_kinds(dc_sim *sim, int signal, uint64_t kinds, dc_signal_fn
         return DC_ENOMEM;
     sig->subs = grown;
     sig->subs[sig->n_subs++] = (subscriber){fn, ctx, kinds};
+    sig->indexed = false;
     return DC_OK;
+}
+
+/* Each signal's subscribers by kind (see signal_slot); a signal it cannot
+ * index (out of memory) keeps the tests of every mask. */
+static void index_kinds(dc_sim *sim)
+{
+    for (size_t s = 0; s < sim->n_signals; s++) {
+        signal_slot *sig = &sim->signals[s];
+        size_t total = 0;
+        for (unsigned k = 0; k < 64; k++)
+            for (size_t i = 0; i < sig->n_subs; i++)
+                total += sig->subs[i].kinds >> k & 1u;
+        if (total > UINT32_MAX)
+            continue;
+        subscriber *list = malloc((total ? total : 1) * sizeof *list);
+        if (!list)
+            continue;
+        free(sig->by_kind);
+        sig->by_kind = list;
+        uint32_t n = 0;
+        for (unsigned k = 0; k < 64; k++) {
+            sig->at[k] = n;
+            for (size_t i = 0; i < sig->n_subs; i++)
+                if (sig->subs[i].kinds >> k & 1u)
+                    list[n++] = sig->subs[i];
+        }
+        sig->at[64] = n;
+        sig->indexed = true;
+    }
 }
 
 int dc_sim_subscribe(dc_sim *sim, int signal, dc_signal_fn fn, void *ctx)
@@ -387,6 +426,12 @@ void dc_sim_publish_kind(dc_sim *sim, int signal, unsigned kind, const void *pay
         return;
     assert(kind < 64);
     const signal_slot *sig = &sim->signals[signal];
+    if (sig->indexed) {
+        const subscriber *list = sig->by_kind;
+        for (uint32_t i = sig->at[kind], end = sig->at[kind + 1]; i < end; i++)
+            list[i].fn(sim, list[i].ctx, payload);
+        return;
+    }
     uint64_t bit = UINT64_C(1) << kind;
     for (size_t i = 0; i < sig->n_subs; i++)
         if (sig->subs[i].kinds & bit)
@@ -484,6 +529,7 @@ int dc_sim_run(dc_sim *sim, dc_error *err)
     }
     if (dc_sim_cancelled(sim))
         sim->stopped = true; /* a signal while starting: no event runs */
+    index_kinds(sim); /* (the models have subscribed) */
 
     /* The sampling tick lives outside the queue: the k-th instant is
      * k * interval (not a running sum, which drifts), and it runs once every
