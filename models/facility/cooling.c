@@ -141,6 +141,10 @@ struct dc_cooling {
     int down_reason; /* gpu_hours.heat_shutdown */
     dc_event_handle cross_ev;
     double em_dt[2], em_tau[2], em_val[2]; /* remembered expm1(-dt/tau) */
+    /* constants of the run and of avail_w (set_avail), as the closed forms
+     * compute them: supply_c + rise_c, throttle_c - 1e-9 (quiet), and the
+     * conductance avail_w / rise_c with its time constant capacitance / g */
+    double sat_c, quiet_c, g_now, tau_now;
 
     /* integrals */
     double temp_int, amb_int, heat_removed_j, free_s, hot_s, shutdown_s, unit_down_s, shut_node_s;
@@ -260,6 +264,15 @@ static double available_w(const dc_cooling *m)
     return m->capacity_w * ((double)m->up / m->units) * fmax(0.0, derate);
 }
 
+/* The available capacity now, and what advance derives from it (the
+ * values dc_thermal_at computes: g = avail_w / rise_c, tau = C / g). */
+static void set_avail(dc_cooling *m)
+{
+    m->avail_w = available_w(m);
+    m->g_now = m->avail_w > 0.0 ? m->avail_w / m->rise_c : 0.0;   /* (used only when above 0) */
+    m->tau_now = m->avail_w > 0.0 ? m->capacitance / m->g_now : 0.0;
+}
+
 static dc_thermal thermal_now(const dc_cooling *m)
 {
     return (dc_thermal){m->supply_c, m->rise_c, m->avail_w, m->capacitance, m->heat_w};
@@ -285,11 +298,11 @@ static inline __attribute__((always_inline)) void advance_inline(dc_cooling *m)
         if (m->mode == MODE_HOLD) {
             t1 = m->throttle_c;
             integral = t1 * dt;
-        } else if (m->avail_w > 0.0 && m->heat_w <= m->avail_w && m->t_c <= m->supply_c + m->rise_c) {
+        } else if (m->avail_w > 0.0 && m->heat_w <= m->avail_w && m->t_c <= m->sat_c) {
             /* the common case, inlined: below saturation, exponential; the
              * same intervals recur (checkpoint writes, compute between
              * them), so e^(-dt/tau) - 1 is remembered for the last two */
-            double g = m->avail_w / m->rise_c, tau = m->capacitance / g, tss = m->supply_c + m->heat_w / g;
+            double g = m->g_now, tau = m->tau_now, tss = m->supply_c + m->heat_w / g;
             double em1;
             if (dt == m->em_dt[0] && tau == m->em_tau[0]) {
                 em1 = m->em_val[0];
@@ -372,7 +385,7 @@ static void plan(dc_cooling *m)
 static void conditions(dc_cooling *m)
 {
     double now = dc_sim_now(m->sim);
-    m->avail_w = available_w(m);
+    set_avail(m);
     m->heat_quiet = false;
     m->cop_now = dc_cop(&m->cop, m->amb_c);
     if (!m->rec)
@@ -432,7 +445,7 @@ static void settle(dc_cooling *m, bool sample)
  * the available capacity: then no limit can be reached under it. */
 static bool quiet(const dc_cooling *m, double q)
 {
-    return m->avail_w > 0.0 && q <= m->avail_w && m->supply_c + m->rise_c * q / m->avail_w < m->throttle_c - 1e-9;
+    return m->avail_w > 0.0 && q <= m->avail_w && m->supply_c + m->rise_c * q / m->avail_w < m->quiet_c;
 }
 
 /* A change of heat load.  The common case, far from the limits before and
@@ -692,6 +705,8 @@ static int cooling_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_erro
     m->design_ambient_c = auto_float(g, "design_ambient_c", 35);
     m->step_s = auto_float(g, "step_s", 900);
     m->capacitance = m->capacity_w / m->rise_c * m->tau_s;
+    m->sat_c = m->supply_c + m->rise_c;
+    m->quiet_c = m->throttle_c - 1e-9;
 
     if (!(m->throttle_c > m->supply_c))
         return dc_scenario_error_at(sc, dc_cfg_member(g, "throttle_c"), err,
@@ -751,7 +766,7 @@ static int cooling_start(void *state, dc_sim *sim, dc_error *err)
              || dc_series_recording(m->s_units) || dc_series_recording(m->s_cop);
     m->amb_c = m->env ? dc_environment_ambient_c(m->env, 0.5 * m->step_s) : DC_ENVIRONMENT_DEFAULT_AMBIENT_C;
     m->max_amb_c = m->amb_c;
-    m->avail_w = available_w(m);
+    set_avail(m);
     m->heat_quiet = false;
     m->cop_now = dc_cop(&m->cop, m->amb_c);
     m->heat_w = dc_power_it_w(m->power);
