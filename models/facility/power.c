@@ -330,6 +330,8 @@ struct dc_power {
     double throttle_cap, throttle_heat;
     bool cap_on, heat_on, any_computing;
     double price, carbon;
+    bool priced, carbon_on; /* isfinite(price), isfinite(carbon) (set with them) */
+    bool bank_more;  /* bank's rarer sums may add: idle shutdown, the inference job or several types */
 
     bool busy, dirty;
     /* A refresh wanted by another model's change, run once at the end of
@@ -533,16 +535,18 @@ static void bank(dc_power *p)
         p->e_cool_j += p->cooling_w * dt;
         p->e_over_j += p->overhead_w * dt;
         p->e_fac_j += p->facility_w * dt;
-        if (isfinite(p->price)) {
+        if (p->priced) {
             p->cost_usd += p->facility_w * dt / 3.6e6 * p->price;
             p->priced_j += p->facility_w * dt;
         }
-        if (isfinite(p->carbon))
+        if (p->carbon_on)
             p->carbon_kg += p->facility_w * dt / 3.6e6 * p->carbon;
         if (p->cap_on)
             p->cap_throttled_s += dt;
         if (p->heat_on)
             p->heat_throttled_s += dt;
+        if (!p->bank_more)
+            goto banked;
         if (p->n_off > 0) /* (else it adds +0) */
             p->off_node_s += dt * (double)p->n_off;
         if (p->inf_job >= 0 && p->in_act[p->inf_job]) /* (out of play: it held nothing since the last computation) */
@@ -550,6 +554,7 @@ static void bank(dc_power *p)
         for (size_t t = 0; p->n_tp > 1 && t < p->n_tp; t++)
             p->tp[t].e_j += p->tp[t].it_w * dt;
     }
+banked:
     p->last_s = now;
 }
 
@@ -1832,6 +1837,8 @@ static void on_tariff(dc_sim *sim, void *ctx, const void *payload)
     dc_environment *env = dc_environment_of(sim);
     p->price = env ? dc_environment_price(env) : NAN;
     p->carbon = env ? dc_environment_carbon(env) : NAN;
+    p->priced = isfinite(p->price);
+    p->carbon_on = isfinite(p->carbon);
 }
 
 void dc_power_set_heat_limit(dc_power *p, double limit_w)
@@ -2069,6 +2076,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     }
     p->heat_limit_w = INFINITY;
     p->price = p->carbon = NAN;
+    p->bank_more = p->idle_shutdown || p->n_tp > 1; /* (and the inference job, known at the start) */
     p->src_cap = dc_cluster_speed_source(p->c, "power_cap");
     p->src_heat = dc_cluster_speed_source(p->c, "thermal");
     p->sig_it = dc_sim_signal(sim, "it_power");
@@ -2126,6 +2134,7 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     p->inf_job = inf ? dc_inference_job(inf) : -1;
     if (p->inf_job >= p->n_jobs)
         p->inf_job = -1;
+    p->bank_more = p->idle_shutdown || p->inf_job >= 0 || p->n_tp > 1;
     if (!p->jobs || !p->cw || !p->act || !p->act_tmp || !p->pend || !p->in_act)
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     /* Speed clocks where many jobs may share one limit (the hold policy
@@ -2212,6 +2221,8 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     dc_environment *env = dc_environment_of(sim);
     p->price = env ? dc_environment_price(env) : NAN;
     p->carbon = env ? dc_environment_carbon(env) : NAN;
+    p->priced = isfinite(p->price);
+    p->carbon_on = isfinite(p->carbon);
     p->started = true;
     refresh(p);
     return DC_OK;
