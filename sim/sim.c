@@ -428,7 +428,12 @@ void dc_sim_publish_kind(dc_sim *sim, int signal, unsigned kind, const void *pay
     const signal_slot *sig = &sim->signals[signal];
     if (sig->indexed) {
         const subscriber *list = sig->by_kind;
-        for (uint32_t i = sig->at[kind], end = sig->at[kind + 1]; i < end; i++)
+        uint32_t i = sig->at[kind], end = sig->at[kind + 1];
+        if (end - i == 1) { /* (a tail call: no loop, no registers saved) */
+            list[i].fn(sim, list[i].ctx, payload);
+            return;
+        }
+        for (; i < end; i++)
             list[i].fn(sim, list[i].ctx, payload);
         return;
     }
@@ -443,6 +448,10 @@ void dc_sim_publish(dc_sim *sim, int signal, const void *payload)
     if (signal < 0 || (size_t)signal >= sim->n_signals)
         return;
     const signal_slot *sig = &sim->signals[signal];
+    if (sig->n_subs == 1) { /* ("it_power" at every refresh: a tail call, no loop) */
+        sig->subs[0].fn(sim, sig->subs[0].ctx, payload);
+        return;
+    }
     for (size_t i = 0; i < sig->n_subs; i++)
         sig->subs[i].fn(sim, sig->subs[i].ctx, payload);
 }
