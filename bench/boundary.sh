@@ -9,7 +9,9 @@
 # memory limit (ulimit -v) and a time limit (timeout).  A run may succeed
 # (0) or refuse the value (2: bad input) with a message of the shape
 # `dcsim: FILE:LINE: KEY: ...` or, for a value that came from --set,
-# `dcsim: (--set) KEY: ...`; anything else is a defect: a crash (a signal), a
+# `dcsim: (--set) KEY: ...` (or `dcsim: --set KEY=VALUE: ...` from the parser
+# of --set: a list element the scenario lacks); anything else is a defect
+# (bench/sweepcheck.sh, shared with bench/combos.sh): a crash (a signal), a
 # hang (over the time limit), over the memory limit, status 1 (a failure that
 # is not the input's), a refusal whose message names no file, line and key, or
 # a sanitizer's report on standard error (ASan, UBSan, LeakSanitizer) whatever
@@ -45,24 +47,15 @@ fi
 scenarios=${BOUNDARY_SCENARIOS:-$(find "$src/scenarios" -name '*.cfg' | sort)}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dcsim-boundary.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/sweepcheck.sh"
 
 # KEY LOW HIGH: the values to try, one line each (from the Range column).
-"$dcsim" keys | awk -F'|' -v re="$keys_re" '
-    function inside(b, lo, excl) {
-        if (!excl) return b
-        if (b == 0) return lo ? "1e-300" : "-1e-300"
-        return sprintf("%.17g", lo ? (b > 0 ? b * (1 + 1e-12) : b * (1 - 1e-12)) : (b > 0 ? b * (1 - 1e-12) : b * (1 + 1e-12)))
-    }
-    $2 ~ /`/ && $6 ~ /[\[(][^,]*,[^\])]*[\])]/ {
-        key = $2; gsub(/[` ]/, "", key); if (key !~ re) next
-        r = $6; gsub(/ /, "", r)
-        lo_ex = substr(r, 1, 1) == "("; hi_ex = substr(r, length(r), 1) == ")"
-        r = substr(r, 2, length(r) - 2); split(r, b, ",")
-        if (b[1] == "" || b[2] == "") next
+"$dcsim" keys | awk -F'|' -v re="$keys_re" "$sweep_awk"'
+    sweep_range() {
+        key = sweep_key(); if (key !~ re) next
         gsub(/\[\]/, "[0]", key)
-        integer = $3 ~ /integer/
-        lo = inside(b[1] + 0, 1, lo_ex); hi = inside(b[2] + 0, 0, hi_ex)
-        if (integer) { lo = sprintf("%.0f", b[1] + lo_ex); hi = sprintf("%.0f", b[2] - hi_ex) }
+        lo = inside(R_LO + 0, 1, R_LO_EX); hi = inside(R_HI + 0, 0, R_HI_EX)
+        if (R_INT) { lo = sprintf("%.0f", R_LO + R_LO_EX); hi = sprintf("%.0f", R_HI - R_HI_EX) }
         print key, lo; print key, hi
     }' >"$work/values"
 n_values=$(wc -l <"$work/values")
@@ -71,7 +64,6 @@ if [ "${BOUNDARY_LIST:-0}" = 1 ]; then
     exit 0
 fi
 
-ok=0; refused=0; defects=0; total=0
 # SCENARIO KEY VALUE: the runs, in order.
 if [ -n "${BOUNDARY_PLAN:-}" ]; then
     if [ ! -r "$BOUNDARY_PLAN" ]; then
@@ -87,30 +79,17 @@ else
     done >"$work/runs"
 fi
 
-defect() {
-    defects=$((defects + 1))
-    echo "DEFECT $1: $sc --set $key=$value"
-    [ -s "$work/err" ] && echo "  stderr: $(head -c 300 "$work/err" | tr '\n' ' ')"
-    local cmd
-    cmd=$(printf '%q ' "$dcsim" run "$sc" --no-trace --quiet "${sets[@]}")
-    echo "  reproduce: (ulimit -v $mem_kb; timeout -s KILL $limit_s ${cmd% })"
-}
-
-# A refusal's message (the last line of standard error that is not a warning).
-shape_file='^dcsim: [^ ]+:[0-9]+: [A-Za-z_][][A-Za-z0-9_.]*: '
-shape_set='^dcsim: \(--set\) [A-Za-z_][][A-Za-z0-9_.]*: '
 last_sc=
 while read -r sc key value; do
     if [ "$sc" = - ]; then
-        defects=$((defects + 1)); total=$((total + 1))
-        echo "DEFECT no scenario in the plan for $key ($BOUNDARY_PLAN)"
+        total=$((total + 1))
+        sweep_defect "no scenario in the plan for $key ($BOUNDARY_PLAN)"
         continue
     fi
     if [ -n "$last_sc" ] && [ "$sc" != "$last_sc" ] && [ -z "${BOUNDARY_PLAN:-}" ]; then
         echo "boundary: $last_sc done ($total runs so far: $ok ran, $refused refused, $defects defects)" >&2
     fi
     last_sc=$sc
-    total=$((total + 1))
     sets=(--set "$key=$value")
     limit_s=$time_s
     if [ "$key" = horizon_days ]; then
@@ -118,44 +97,7 @@ while read -r sc key value; do
     else
         sets+=(--set "horizon_days=$horizon")
     fi
-    (
-        ulimit -v "$mem_kb"
-        exec timeout -s KILL "$limit_s" "$dcsim" run "$sc" --no-trace --quiet "${sets[@]}" \
-            >/dev/null 2>"$work/err"
-    ) </dev/null
-    st=$?
-    if grep -Eq 'Sanitizer|runtime error:' "$work/err"; then
-        defect "status $st with a sanitizer's report"
-        continue
-    fi
-    case $st in
-    0) ok=$((ok + 1)) ;;
-    2)
-        msg=$(grep '^dcsim' "$work/err" | grep -v '^dcsim: warning: ' | tail -n 1)
-        if [ -z "$msg" ]; then
-            defect "status 2 without a message"
-        elif printf '%s\n' "$msg" | grep -Eq "$shape_file|$shape_set"; then
-            refused=$((refused + 1))
-        else
-            defect "status 2, a message without FILE:LINE: KEY: (or (--set) KEY:)"
-        fi
-        ;;
-    137) defect "over ${limit_s} s (killed)" ;;
-    1)
-        if grep -q 'out of memory' "$work/err"; then
-            defect "status 1: out of memory (over the ulimit -v of $mem_kb KB?)"
-        else
-            defect "status 1"
-        fi
-        ;;
-    *)
-        if [ "$st" -gt 128 ]; then
-            defect "killed by signal $((st - 128)) (status $st)"
-        else
-            defect "status $st"
-        fi
-        ;;
-    esac
+    sweep_run "$sc" "$limit_s" "$sc --set $key=$value" "${sets[@]}"
 done <"$work/runs"
 [ -n "$last_sc" ] && [ -z "${BOUNDARY_PLAN:-}" ] &&
     echo "boundary: $last_sc done ($total runs so far: $ok ran, $refused refused, $defects defects)" >&2
