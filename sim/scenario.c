@@ -560,6 +560,16 @@ static bool was_set(const dc_scenario *sc, const char *path)
     return false;
 }
 
+/* Whether a --set value lies in the group at path (so that --set made it). */
+static bool set_under(const dc_scenario *sc, const char *path)
+{
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sc->n_set; i++)
+        if (strncmp(sc->set_paths[i], path, n) == 0 && sc->set_paths[i][n] == '.')
+            return true;
+    return false;
+}
+
 void dc_scenario_where(const dc_scenario *sc, const config_setting_t *s, const char **file, unsigned *line)
 {
     unsigned l = s ? config_setting_source_line(s) : 0;
@@ -575,7 +585,9 @@ void dc_scenario_where(const dc_scenario *sc, const config_setting_t *s, const c
  * A setting the file does not write (a default the validator filled in)
  * takes the line of the nearest group around it that the file writes
  * (`cooling = {` for cooling.throttle_c), so that the message still names
- * a line: "FILE: PATH: msg" only when no group on its path has one. */
+ * a line; "(--set) PATH: msg" when no group on its path is in the file and
+ * --set values made them; "FILE: PATH: msg" only when no group on its path
+ * has a line and --set made none of them. */
 static void format_at(const dc_scenario *sc, const config_setting_t *s, const char *msg, char *out, size_t size)
 {
     const char *file = sc && sc->name ? sc->name : "(scenario)";
@@ -595,11 +607,25 @@ static void format_at(const dc_scenario *sc, const config_setting_t *s, const ch
         snprintf(out, size, "(--set) %s: %s", path, msg);
         return;
     }
+    const config_setting_t *top = NULL;
     for (const config_setting_t *g = config_setting_parent(s); g && !config_setting_is_root(g);
          g = config_setting_parent(g)) {
         dc_scenario_where(sc, g, &file, &line);
         if (line > 0) {
             snprintf(out, size, "%s:%u: %s: %s", file, line, path, msg);
+            return;
+        }
+        top = g;
+    }
+    /* No group around it is in the file: --set made them (a default in a
+     * group that only --set values created: power.gpu.idle_w for --set
+     * power.gpu.peak_w=... on a scenario without power), else the
+     * validator (a default group). */
+    if (sc && top) {
+        char gpath[PATH_BUF];
+        dc_scenario_setting_path(top, gpath, sizeof gpath);
+        if (set_under(sc, gpath)) {
+            snprintf(out, size, "(--set) %s: %s", path, msg);
             return;
         }
     }

@@ -632,6 +632,14 @@ static void test_paths_and_error_at(void)
     /* from --set */
     dc_scenario_error_at(sc, dc_scenario_lookup(sc, "job.mfu"), &err, "too low");
     CU_ASSERT_STRING_EQUAL(err.msg, "(--set) job.mfu: too low");
+    /* a filled default in groups that only --set made: (--set) (was "t.cfg: cluster.nodes: ...") */
+    dc_scenario *made = load(base_text, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(made);
+    CU_ASSERT_EQUAL(dc_scenario_set(made, "cluster.network.bw_gbps=100", &err), DC_OK);
+    CU_ASSERT_EQUAL_FATAL(dc_scenario_validate(made, &err), DC_OK);
+    dc_scenario_error_at(made, dc_scenario_lookup(made, "cluster.nodes"), &err, "too few");
+    CU_ASSERT_STRING_EQUAL(err.msg, "(--set) cluster.nodes: too few");
+    dc_scenario_destroy(made);
     /* no setting */
     dc_scenario_error_at(sc, NULL, &err, "job larger than the cluster (%d > %d)", 8, 4);
     CU_ASSERT_STRING_EQUAL(err.msg, "t.cfg: job larger than the cluster (8 > 4)");
