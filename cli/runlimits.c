@@ -12,9 +12,14 @@
 
 #define GB 1e9
 
+static const config_setting_t *member(const config_setting_t *g, const char *key)
+{
+    return g ? config_setting_get_member(g, key) : NULL;
+}
+
 static double num(const config_setting_t *g, const char *key, double dflt)
 {
-    const config_setting_t *s = g ? config_setting_get_member(g, key) : NULL;
+    const config_setting_t *s = member(g, key);
     if (!s)
         return dflt;
     double v;
@@ -27,19 +32,20 @@ static const char *str(const config_setting_t *g, const char *key, const char *d
     return g && config_setting_lookup_string(g, key, &v) ? v : dflt;
 }
 
-/* Mean time between failures of one unit, hours (NaN when not given). */
-static double mean_h(const config_setting_t *c)
+/* Mean time between failures of one unit, hours (NaN when not given), and
+ * the setting it came from (*key, NULL when none). */
+static double mean_h(const config_setting_t *c, const config_setting_t **key)
 {
-    double v = num(c, "mtbf_h", NAN);
-    if (isnan(v))
-        v = num(c, "mean_h", NAN);
-    if (isnan(v) && num(c, "afr", NAN) > 0)
-        v = 8766.0 / num(c, "afr", NAN);
-    if (isnan(v))
-        v = num(c, "median_h", NAN);
-    if (isnan(v))
-        v = num(c, "scale_h", NAN);
-    return v;
+    static const char *const names[] = {"mtbf_h", "mean_h", "afr", "median_h", "scale_h"};
+    *key = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        double v = num(c, names[i], NAN);
+        if (isnan(v) || (i == 2 && !(v > 0)))
+            continue;
+        *key = member(c, names[i]);
+        return i == 2 ? 8766.0 / v : v;
+    }
+    return NAN;
 }
 
 void dc_cli_estimate_run(const dc_scenario *sc, dc_cli_estimate *e)
@@ -56,10 +62,11 @@ void dc_cli_estimate_run(const dc_scenario *sc, dc_cli_estimate *e)
     const config_setting_t *fl = config_setting_get_member(root, "failures");
     /* A unit that failed cannot fail again before its repair: the repair
      * crews' throughput bounds the failures of the repaired classes. */
-    const config_setting_t *rp = config_setting_get_member(root, "repair");
-    double repair_h = mean_h(rp), crews = num(rp, "crews", 0);
+    const config_setting_t *rp = config_setting_get_member(root, "repair"), *repair_key, *key;
+    double repair_h = mean_h(rp, &repair_key), crews = num(rp, "crews", 0);
     double repair_bound = repair_h > 0 ? (crews > 0 ? crews : e->nodes) * horizon_h / repair_h + e->nodes : INFINITY;
-    double failures = 0, repaired = 0;
+    double failures = 0, repaired = 0, most_clocks = 0, most_failures = 0;
+    const config_setting_t *clocks_key = NULL, *failures_key = NULL;
     for (int i = 0; fl && i < config_setting_length(fl); i++) {
         const config_setting_t *c = config_setting_get_elem(fl, (unsigned)i);
         const char *per = str(c, "per", "node");
@@ -67,16 +74,24 @@ void dc_cli_estimate_run(const dc_scenario *sc, dc_cli_estimate *e)
                        : strcmp(per, "rack") == 0                              ? racks
                        : strcmp(per, "job") == 0                               ? 1
                                                                                : e->nodes;
-        if (strcmp(str(c, "law", "exponential"), "exponential") != 0)
+        if (strcmp(str(c, "law", "exponential"), "exponential") != 0) {
             e->unit_clocks += units;
-        double m = mean_h(c);
+            if (units > most_clocks)
+                most_clocks = units, clocks_key = member(c, "law");
+        }
+        double m = mean_h(c, &key);
         if (m > 0) {
+            double n = units * horizon_h / m;
             if (strcmp(per, "job") == 0)
-                failures += units * horizon_h / m;
+                failures += n;
             else
-                repaired += units * horizon_h / m;
+                repaired += n;
+            if (n > most_failures)
+                most_failures = n, failures_key = key;
         }
     }
+    if (repaired > repair_bound && repair_bound > most_failures)
+        failures_key = repair_key; /* the crews' throughput bounds the count */
     failures += fmin(repaired, repair_bound);
     bool events = true;
     int b = 1;
@@ -89,6 +104,16 @@ void dc_cli_estimate_run(const dc_scenario *sc, dc_cli_estimate *e)
     e->samples = 8.0 * failures + (interval_s > 0 ? 16.0 * horizon_h * 3600.0 / interval_s : 0.0);
     e->memory_bytes = 16.0 * 1048576.0 + 64.0 * e->nodes + 32.0 * (e->gpus + e->unit_clocks) + 64.0 * e->events +
                       16.0 * e->samples;
+    /* The key of the largest term, for the message. */
+    double interval_samples = e->samples - 8.0 * failures;
+    double terms[] = {64.0 * e->nodes + 32.0 * e->gpus, 32.0 * e->unit_clocks,
+                      64.0 * e->events + 16.0 * 8.0 * failures, 16.0 * interval_samples};
+    const config_setting_t *causes[] = {member(cl, "nodes"), clocks_key, failures_key,
+                                        member(tr, "sample_interval_s")};
+    e->cause = causes[0];
+    for (size_t i = 1, top = 0; i < sizeof terms / sizeof terms[0]; i++)
+        if (terms[i] > terms[top])
+            top = i, e->cause = causes[i];
     e->trace_bytes = 64.0 * e->events + 16.0 * e->samples;
 }
 
@@ -158,15 +183,34 @@ int dc_cli_check_limits(const dc_scenario *sc, const char *what, size_t copies, 
         return dc_error_set(err, DC_EINPUT, "DCSIM_MAX_TRACE_GB: expected a positive number of GB (got '%s')",
                             getenv("DCSIM_MAX_TRACE_GB"));
     double need = e.memory_bytes * (double)(copies ? copies : 1);
-    if (need > mem_limit)
+    if (need > mem_limit) {
+        /* Named after the key of the largest term (FILE:LINE: KEY, or
+         * (--set) KEY), with what before the message unless it is that
+         * file; else after what alone (the key is a default). */
+        char where[DC_ERROR_MSG_MAX / 2] = "";
+        const char *file = NULL;
+        unsigned line = 0;
+        if (e.cause) {
+            dc_scenario_where(sc, e.cause, &file, &line);
+            dc_scenario_where_text(sc, e.cause, where, sizeof where);
+            size_t n = strlen(where);
+            if (n + 2 < sizeof where)
+                strcpy(where + n, ": ");
+            if (!file || strcmp(file, what) != 0) {
+                n = strlen(where);
+                snprintf(where + n, sizeof where - n, "%s: ", what);
+            }
+        } else
+            snprintf(where, sizeof where, "%s: ", what);
         return dc_error_set(err, DC_EINPUT,
-                            "%s: the run would need about %.3g GB of memory (%.3g nodes, %.3g GPUs, %.3g per-unit "
+                            "%sthe run would need about %.3g GB of memory (%.3g nodes, %.3g GPUs, %.3g per-unit "
                             "failure clocks, %.3g expected events, %.3g series samples%s), more than the limit of %.3g GB (%s)",
-                            what, need / GB, e.nodes, e.gpus, e.unit_clocks, e.events, e.samples,
+                            where, need / GB, e.nodes, e.gpus, e.unit_clocks, e.events, e.samples,
                             copies > 1 ? ", one copy per thread" : "", mem_limit / GB,
                             getenv("DCSIM_MAX_MEMORY_GB") && *getenv("DCSIM_MAX_MEMORY_GB")
                                 ? "DCSIM_MAX_MEMORY_GB"
                                 : "80% of this machine's memory; set DCSIM_MAX_MEMORY_GB to change it");
+    }
     if (trace && !force && e.trace_bytes > trace_limit)
         return dc_error_set(err, DC_EINPUT,
                             "%s: the trace would be about %.3g GB (%.3g events, %.3g series samples), more than the "

@@ -16,7 +16,8 @@
  * again before its repair), which keeps the estimate near the real count
  * when failures outpace repairs.  Series samples: 8 per failure (node
  * counts and repair queue) plus 16 series x horizon / sample interval.
- * A run whose estimate exceeds the limit is refused (DC_EINPUT).  The limit
+ * A run whose estimate exceeds the limit is refused (DC_EINPUT), the message
+ * named after the key of the largest term (FILE:LINE: KEY).  The limit
  * is DCSIM_MAX_MEMORY_GB from the environment, else 80% of the machine's
  * physical memory.
  *
@@ -36,6 +37,11 @@
 typedef struct dc_cli_estimate {
     double nodes, gpus, unit_clocks, events, samples;
     double memory_bytes, trace_bytes;
+    /* The setting behind the largest term of memory_bytes (cluster.nodes, the
+     * law of the class with the most per-unit clocks, the mean time of the
+     * class with the most failures or the repair law's when the crews bound
+     * them, trace.sample_interval_s); NULL when that is a default. */
+    const config_setting_t *cause;
 } dc_cli_estimate;
 
 void dc_cli_estimate_run(const dc_scenario *sc, dc_cli_estimate *e);

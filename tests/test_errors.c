@@ -214,6 +214,11 @@ static const err_case cases[] = {
     {"failures at 1e-300 h", VALID "failures = ( { name = \"x\"; per = \"gpu\"; mtbf_h = 1e-300; } );\n", NULL, 0,
      NULL, 0, 0, false, {"validate", "@CFG"}, 2,
      {"bad.cfg:4: failures.[0].mtbf_h", "failures per simulated second", "limit of 1000"}, NULL},
+    /* run, not validate: the memory estimate comes first, named after the class's key (was "bad.cfg: the run
+     * would need about ..." with no line or key: bench/combos.sh) */
+    {"failures at 1e-300 h, run", VALID "failures = ( { name = \"x\"; per = \"gpu\"; mtbf_h = 1e-300; } );\n", NULL, 0,
+     NULL, 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
+     {"/bad.cfg:4: failures.[0].mtbf_h: the run would need about", "3.07e+303 expected events"}, NULL},
     {"a job crashing 2,778 times a second",
      VALID "repair = { crews = 1; law = \"exponential\"; mean_h = 1.0; };\n"
      "failures = ( { name = \"x\"; per = \"job\"; mtbf_h = 1e-7; } );\n",
@@ -338,9 +343,10 @@ static const err_case cases[] = {
     {"ten billion GPUs with per-GPU clocks", NULL, NULL, 0, NULL, 0, 0, true,
      {"run", "@SMALL", "-o", "@OUT", "--set", "cluster.nodes=10000000", "--set", "cluster.gpus_per_node=1024",
       "--set", "failures.[0].law=\"weibull\"", "--set", "failures.[0].shape=0.8"},
-     2, {"GB of memory", "more than the limit", "DCSIM_MAX_MEMORY_GB"}, NULL},
+     2, {"dcsim: (--set) cluster.nodes: ", "GB of memory", "more than the limit"}, NULL},
     {"memory limit set low", NULL, NULL, 0, "DCSIM_MAX_MEMORY_GB=0.001", 0, 0, true,
-     {"run", "@SMALL", "-o", "@OUT"}, 2, {"small.cfg", "limit of 0.001 GB (DCSIM_MAX_MEMORY_GB"}, NULL},
+     {"run", "@SMALL", "-o", "@OUT"}, 2, {"small.cfg:10: cluster.nodes: the run would need",
+                                           "limit of 0.001 GB (DCSIM_MAX_MEMORY_GB"}, NULL},
     {"memory limit not a number", NULL, NULL, 0, "DCSIM_MAX_MEMORY_GB=lots", 0, 0, false,
      {"run", "@SMALL", "--no-trace"}, 2, {"DCSIM_MAX_MEMORY_GB", "lots"}, NULL},
     {"trace larger than the limit", NULL, NULL, 0, "DCSIM_MAX_TRACE_GB=0.000001", 0, 0, true,
