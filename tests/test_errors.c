@@ -219,6 +219,12 @@ static const err_case cases[] = {
     {"failures at 1e-300 h, run", VALID "failures = ( { name = \"x\"; per = \"gpu\"; mtbf_h = 1e-300; } );\n", NULL, 0,
      NULL, 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
      {"/bad.cfg:4: failures.[0].mtbf_h: the run would need about", "3.07e+303 expected events"}, NULL},
+    /* was "bad.cfg: failure class ..." with no line or key (bench/combos.sh) */
+    {"a corrupting class without checkpoints",
+     VALID "failures = ( { name = \"x\"; per = \"gpu\"; mtbf_h = 1e5; mode = \"corrupt\"; } );\n", NULL, 0,
+     NULL, 0, 0, false, {"validate", "@CFG"}, 2,
+     {"/bad.cfg:4: failures.[0].mode: failure class \"x\" corrupts silently, which needs checkpoints to roll back to"},
+     NULL},
     {"a job crashing 2,778 times a second",
      VALID "repair = { crews = 1; law = \"exponential\"; mean_h = 1.0; };\n"
      "failures = ( { name = \"x\"; per = \"job\"; mtbf_h = 1e-7; } );\n",

@@ -1613,7 +1613,9 @@ static void on_sched_preempt(void *ctx, double notice_s, dc_sched_why why)
 
 static const dc_sched_client job_client = {on_sched_start, on_sched_wake, on_sched_preempt};
 
-static bool any_corrupting_class(const dc_scenario *sc, const char **name)
+/* The first failure class of mode "corrupt": its mode setting (its name in
+ * *name), or NULL. */
+static config_setting_t *any_corrupting_class(const dc_scenario *sc, const char **name)
 {
     config_setting_t *list = dc_scenario_lookup(sc, "failures");
     for (int i = 0; list && i < config_setting_length(list); i++) {
@@ -1622,10 +1624,10 @@ static bool any_corrupting_class(const dc_scenario *sc, const char **name)
         dc_cfg_lookup_string(g, "mode", &mode);
         if (strcmp(mode, "corrupt") == 0) {
             dc_cfg_lookup_string(g, "name", name);
-            return true;
+            return dc_cfg_member(g, "mode");
         }
     }
-    return false;
+    return NULL;
 }
 
 /* A job of a node type (cluster.types) that gives no peak: the type's. */
@@ -2476,10 +2478,11 @@ static int job_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
             snprintf(m->sdc_class, sizeof m->sdc_class, "%s", fname);
         }
     }
-    if (defer_rc == DC_OK && g && any_corrupting_class(sc, &sdc_class)) {
+    config_setting_t *sdc_mode = defer_rc == DC_OK && g ? any_corrupting_class(sc, &sdc_class) : NULL;
+    if (sdc_mode) {
         config_setting_t *ck = dc_scenario_lookup(sc, "checkpoint");
         if (!ck)
-            defer_rc = dc_scenario_error_at(sc, NULL, &defer_err,
+            defer_rc = dc_scenario_error_at(sc, sdc_mode, &defer_err,
                                             "failure class \"%s\" corrupts silently, which needs checkpoints to roll "
                                             "back to: add a checkpoint group with retain >= 1",
                                             sdc_class);
