@@ -200,6 +200,33 @@ typedef struct pw_class {
     double lo_w, hi_w, cap_w, heat_w;
 } pw_class;
 
+/* The site cap's solutions remembered (incremental sums: compute_inc).
+ * The limit is a function of the budget and of the classes' (GPUs, lo_w,
+ * hi_w) in acls's order, not of the solver's guess (powercap.h), and a
+ * state comes back often: a job's checkpoint takes its GPUs out of their
+ * class and gives them back a moment later, so the state after it is that
+ * before it, bit for bit (every sum is made again from the same counts in
+ * the same order).  In bench/shared.cfg 49% of the refreshes find the
+ * state of two refreshes before, 57% one of the last eight.  An entry is
+ * the input (the base power, the cap, the classes) and what the pass over
+ * the classes and the solver made of it: the same figures, without the
+ * pass and the solve. */
+#define CAP_MEMO 4
+typedef struct cap_key {
+    uint32_t cls;
+    int64_t gpus;
+    double lo_w, hi_w;
+} cap_key;
+
+typedef struct cap_memo {
+    cap_key *key;            /* the classes, in acls's order */
+    size_t n, cap;           /* of key (n = SIZE_MAX: empty) */
+    double base_w, site_cap_w;
+    double full_w, floor_w, lim_w;
+    bool solved;             /* lim_w came from dc_powercap_solve_near (the next guess) */
+    uint64_t used;           /* the computation that last made or found it */
+} cap_memo;
+
 /* Remembered GPU speeds (speed_at), direct-mapped. */
 #define SPEED_CACHE 1024
 /* With incremental sums (many jobs, many classes under one moving limit)
@@ -254,6 +281,9 @@ struct dc_power {
     double inf_e_j;
     dc_powercap_job *cw; /* scratch: the computing jobs' power ranges (solve_limit) */
     double guess_cap, guess_heat; /* solve_limit's last answers, where the next search starts */
+    cap_memo cap_memo[CAP_MEMO]; /* (incremental sums) compute_inc's last site-cap solutions */
+    bool cap_memo_off;       /* (dc_power_set_cap_memo: off in a test) */
+    uint64_t cap_memo_hits;  /* computations a remembered solution answered */
     /* Throughput at (utilisation, per-GPU limit): the jobs under one site
      * cap share the limit, and many share a utilisation, so a refresh that
      * moves the limit computes a few speeds (two cube roots each), not one
@@ -1248,6 +1278,65 @@ static inline void class_want(dc_power *p, pw_class *q, double cap, double heat,
     acc->heat_on = acc->heat_on || w_heat < 1.0;
 }
 
+/* The entry of cap_memo whose input is this one (NULL: none): the base
+ * power, the site cap and every class of acls with its GPUs and range,
+ * compared bit for bit (a class's slot may come back with another range). */
+static cap_memo *cap_memo_find(dc_power *p, double base_w, const uint32_t *acls, size_t na)
+{
+    const pw_class *cls = p->cls;
+    for (size_t e = 0; e < CAP_MEMO; e++) {
+        cap_memo *m = &p->cap_memo[e];
+        if (m->n != na || m->base_w != base_w || m->site_cap_w != p->site_cap_w)
+            continue;
+        const cap_key *key = m->key;
+        size_t a = 0;
+        while (a < na) {
+            const pw_class *q = &cls[acls[a]];
+            if (key[a].cls != acls[a] || key[a].gpus != q->gpus || key[a].lo_w != q->lo_w || key[a].hi_w != q->hi_w)
+                break;
+            a++;
+        }
+        if (a == na) {
+            m->used = p->round;
+            return m;
+        }
+    }
+    return NULL;
+}
+
+/* This computation's input and solution, in the entry used longest ago
+ * (none when its keys cannot grow: the memo is only a saving). */
+static void cap_memo_store(dc_power *p, double base_w, const uint32_t *acls, size_t na, double full_w, double floor_w,
+                           double lim_w, bool solved)
+{
+    cap_memo *m = &p->cap_memo[0];
+    for (size_t e = 1; e < CAP_MEMO; e++)
+        if (p->cap_memo[e].used < m->used)
+            m = &p->cap_memo[e];
+    m->n = SIZE_MAX; /* (empty until complete) */
+    if (na > m->cap) {
+        size_t cap = na > 2 * m->cap ? na : 2 * m->cap;
+        cap_key *key = realloc(m->key, cap * sizeof *key);
+        if (!key)
+            return;
+        m->key = key;
+        m->cap = cap;
+    }
+    const pw_class *cls = p->cls;
+    for (size_t a = 0; a < na; a++) {
+        const pw_class *q = &cls[acls[a]];
+        m->key[a] = (cap_key){acls[a], q->gpus, q->lo_w, q->hi_w};
+    }
+    m->n = na;
+    m->base_w = base_w;
+    m->site_cap_w = p->site_cap_w;
+    m->full_w = full_w;
+    m->floor_w = floor_w;
+    m->lim_w = lim_w;
+    m->solved = solved;
+    m->used = p->round;
+}
+
 /* compute_full's figures from the sums: the jobs whose inputs changed
  * summed again, then the classes' limits (the same equations, over the
  * classes' GPUs in class order instead of the jobs in job order). */
@@ -1286,22 +1375,36 @@ static bool compute_inc(dc_power *p)
      * was found for; on_apply sets the clocks of acls's classes.) */
     /* (and the breakpoints around the solver's guess, as
      * dc_powercap_solve would find them in a pass of its own) */
-    double full = base, floor_w = base, x = p->guess_cap, below = -INFINITY, above = INFINITY;
-    pw_class *only = NULL;
-    for (size_t a = 0; a < na; a++) {
-        pw_class *q = &cls[acls[a]];
-        double g = (double)q->gpus, u = q->lo_w, v = q->hi_w;
-        full += g * v;
-        floor_w += g * u;
-        cw[a] = (dc_powercap_job){g, u, v};
-        only = q;
-        dc_powercap_bracket(u, x, &below, &above);
-        dc_powercap_bracket(v, x, &below, &above);
+    pw_class *only = na > 0 ? &cls[acls[na - 1]] : NULL;
+    double full, floor_w, lim;
+    cap_memo *m = p->cap_memo_off ? NULL : cap_memo_find(p, base, acls, na);
+    if (m) { /* (the solver would leave its answer as the next guess) */
+        p->cap_memo_hits++;
+        full = m->full_w;
+        floor_w = m->floor_w;
+        lim = m->lim_w;
+        if (m->solved)
+            p->guess_cap = lim;
+    } else {
+        double x = p->guess_cap, below = -INFINITY, above = INFINITY;
+        full = floor_w = base;
+        for (size_t a = 0; a < na; a++) {
+            pw_class *q = &cls[acls[a]];
+            double g = (double)q->gpus, u = q->lo_w, v = q->hi_w;
+            full += g * v;
+            floor_w += g * u;
+            cw[a] = (dc_powercap_job){g, u, v};
+            dc_powercap_bracket(u, x, &below, &above);
+            dc_powercap_bracket(v, x, &below, &above);
+        }
+        lim = INFINITY;
+        bool solved = full > p->site_cap_w && na > 1;
+        if (full > p->site_cap_w)
+            lim = na == 1 ? (p->site_cap_w - base) / (double)only->gpus
+                          : dc_powercap_solve_near(cw, na, p->site_cap_w - base, &p->guess_cap, below, above);
+        if (!p->cap_memo_off)
+            cap_memo_store(p, base, acls, na, full, floor_w, lim, solved);
     }
-    double lim = INFINITY;
-    if (full > p->site_cap_w)
-        lim = na == 1 ? (p->site_cap_w - base) / (double)only->gpus
-                      : dc_powercap_solve_near(cw, na, p->site_cap_w - base, &p->guess_cap, below, above);
     /* The caps and, in the same pass, the speeds as they are when the heat
      * limit does not bind (no heat limit below the demand, the usual case):
      * each class's heat limit clampd(INFINITY, lo, cap), which is cap (cap
@@ -1348,8 +1451,10 @@ static bool compute_inc(dc_power *p)
     acc.cap_on = acc.thr_cap < 1.0;
     double it = demand;
     if (p->heat_limit_w < demand) { /* the heat limit binds */
-        for (size_t a = 0; a < na; a++)
-            cw[a].hi_w = cls[acls[a]].cap_w;
+        for (size_t a = 0; a < na; a++) { /* (all of it: a remembered solution left cw as it was) */
+            const pw_class *q = &cls[acls[a]];
+            cw[a] = (dc_powercap_job){(double)q->gpus, q->lo_w, q->cap_w};
+        }
         double hl = na == 1 ? (p->heat_limit_w - base) / (double)only->gpus
                             : dc_powercap_solve(cw, na, p->heat_limit_w - base, &p->guess_heat);
         it = base;
@@ -1387,6 +1492,10 @@ static double other_factor(const dc_power *p, int32_t j);
 void dc_power_set_pair_memo(dc_power *p, bool on) { p->pair_on = on; }
 
 uint64_t dc_power_pair_hits(const dc_power *p) { return p->pair_hits; }
+
+void dc_power_set_cap_memo(dc_power *p, bool on) { p->cap_memo_off = !on; }
+
+uint64_t dc_power_cap_memo_hits(const dc_power *p) { return p->cap_memo_hits; }
 
 /* The sums recounted from every job (tests). */
 int dc_power_sums_agree(dc_power *p)
@@ -2163,6 +2272,8 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
             act_note(p, j);
     }
     p->guess_cap = p->guess_heat = NAN;
+    for (size_t e = 0; e < CAP_MEMO; e++)
+        p->cap_memo[e].n = SIZE_MAX; /* empty */
     p->pair_fast = p->pair_on && p->n_jobs == 1 && p->n_tp <= 1;
     size_t n_speeds = SPEED_CACHE;
     p->speeds = p->speed_small;
@@ -2336,6 +2447,8 @@ static void power_destroy(void *state)
         free(p->speeds);
     free(p->jobs);
     free(p->cw);
+    for (size_t e = 0; e < CAP_MEMO; e++)
+        free(p->cap_memo[e].key);
     free(p->act);
     free(p->act_tmp);
     free(p->pend);

@@ -153,6 +153,12 @@ int dc_power_sums_agree(dc_power *p);
  * the same answers.  And how many computations the paired memo answered. */
 void dc_power_set_pair_memo(dc_power *p, bool on);
 uint64_t dc_power_pair_hits(const dc_power *p);
+/* Tests: with incremental sums (many jobs), the site cap's solution is
+ * remembered for the last few inputs (the base power, the cap, the
+ * classes' GPUs and ranges); off, every computation solves, with the same
+ * answers.  And how many computations a remembered solution answered. */
+void dc_power_set_cap_memo(dc_power *p, bool on);
+uint64_t dc_power_cap_memo_hits(const dc_power *p);
 
 /* The largest max - min of the step function (t[i], v[i]) (v[i] holds from
  * t[i] to t[i+1], the last to end_s) within any window of width_s. */
