@@ -208,21 +208,23 @@ typedef struct pw_class {
  * before it, bit for bit (every sum is made again from the same counts in
  * the same order).  In bench/shared.cfg 49% of the refreshes find the
  * state of two refreshes before, 57% one of the last eight.  An entry is
- * the input (the base power, the cap, the classes) and what the pass over
- * the classes and the solver made of it: the same figures, without the
- * pass and the solve. */
+ * the input (the base power, the cap, the classes) and what the passes
+ * over the classes and the solver made of it (the limit, each class's cap
+ * and speed there, the sums): the same figures, without the solve, the
+ * speeds' look-ups and the sums. */
 #define CAP_MEMO 4
 typedef struct cap_key {
     uint32_t cls;
     int64_t gpus;
     double lo_w, hi_w;
+    double cap_w, speed;     /* (the answer) the class's limit and its speed there */
 } cap_key;
 
 typedef struct cap_memo {
     cap_key *key;            /* the classes, in acls's order */
     size_t n, cap;           /* of key (n = SIZE_MAX: empty) */
     double base_w, site_cap_w;
-    double full_w, floor_w, lim_w;
+    double full_w, floor_w, lim_w, demand_w, thr;
     bool solved;             /* lim_w came from dc_powercap_solve_near (the next guess) */
     uint64_t used;           /* the computation that last made or found it */
 } cap_memo;
@@ -1307,7 +1309,7 @@ static cap_memo *cap_memo_find(dc_power *p, double base_w, const uint32_t *acls,
 /* This computation's input and solution, in the entry used longest ago
  * (none when its keys cannot grow: the memo is only a saving). */
 static void cap_memo_store(dc_power *p, double base_w, const uint32_t *acls, size_t na, double full_w, double floor_w,
-                           double lim_w, bool solved)
+                           double lim_w, bool solved, double demand_w, double thr)
 {
     cap_memo *m = &p->cap_memo[0];
     for (size_t e = 1; e < CAP_MEMO; e++)
@@ -1325,7 +1327,7 @@ static void cap_memo_store(dc_power *p, double base_w, const uint32_t *acls, siz
     const pw_class *cls = p->cls;
     for (size_t a = 0; a < na; a++) {
         const pw_class *q = &cls[acls[a]];
-        m->key[a] = (cap_key){acls[a], q->gpus, q->lo_w, q->hi_w};
+        m->key[a] = (cap_key){acls[a], q->gpus, q->lo_w, q->hi_w, q->cap_w, q->m_scap};
     }
     m->n = na;
     m->base_w = base_w;
@@ -1333,6 +1335,8 @@ static void cap_memo_store(dc_power *p, double base_w, const uint32_t *acls, siz
     m->full_w = full_w;
     m->floor_w = floor_w;
     m->lim_w = lim_w;
+    m->demand_w = demand_w;
+    m->thr = thr;
     m->solved = solved;
     m->used = p->round;
 }
@@ -1376,7 +1380,10 @@ static bool compute_inc(dc_power *p)
     /* (and the breakpoints around the solver's guess, as
      * dc_powercap_solve would find them in a pass of its own) */
     pw_class *only = na > 0 ? &cls[acls[na - 1]] : NULL;
-    double full, floor_w, lim;
+    int lc = p->lvl_cap, lh = p->lvl_heat;
+    uint32_t *sets = p->sets;
+    size_t n_sets = 0;
+    double full, floor_w, lim, demand, thr;
     cap_memo *m = p->cap_memo_off ? NULL : cap_memo_find(p, base, acls, na);
     if (m) { /* (the solver would leave its answer as the next guess) */
         p->cap_memo_hits++;
@@ -1385,6 +1392,20 @@ static bool compute_inc(dc_power *p)
         lim = m->lim_w;
         if (m->solved)
             p->guess_cap = lim;
+        demand = m->demand_w;
+        thr = m->thr;
+        const cap_key *key = m->key;
+        for (size_t a = 0; a < na; a++) { /* the pass below, its answers remembered */
+            uint32_t k = acls[a];
+            pw_class *q = &cls[k];
+            double s_cap = key[a].speed;
+            q->cap_w = q->heat_w = key[a].cap_w;
+            q->want[lc] = s_cap;
+            q->want[lh] = 1.0;
+            const double *kf = dc_vclock_factors(q->clock);
+            if (kf[0] != q->want[0] || kf[1] != q->want[1])
+                sets[n_sets++] = k;
+        }
     } else {
         double x = p->guess_cap, below = -INFINITY, above = INFINITY;
         full = floor_w = base;
@@ -1402,49 +1423,47 @@ static bool compute_inc(dc_power *p)
         if (full > p->site_cap_w)
             lim = na == 1 ? (p->site_cap_w - base) / (double)only->gpus
                           : dc_powercap_solve_near(cw, na, p->site_cap_w - base, &p->guess_cap, below, above);
-        if (!p->cap_memo_off)
-            cap_memo_store(p, base, acls, na, full, floor_w, lim, solved);
-    }
-    /* The caps and, in the same pass, the speeds as they are when the heat
-     * limit does not bind (no heat limit below the demand, the usual case):
-     * each class's heat limit clampd(INFINITY, lo, cap), which is cap (cap
-     * is within [lo, hi], lo <= hi), and IT power the demand, the same sum.
-     * When the demand turns out above the heat limit, the pass below
-     * computes them again with it (the same figures as when the two passes
-     * were always made: every value is overwritten there). */
-    /* That pass is class_want with heat = cap, written out: the heat factor
-     * is s / s = 1 (1 too for a speed of 0), the pass's throttle its lowest
-     * cap speed (none: 1), on when below 1, the heat throttle 1 and off. */
-    double demand = base, thr = INFINITY;
-    int lc = p->lvl_cap, lh = p->lvl_heat;
-    uint32_t *sets = p->sets;
-    size_t n_sets = 0;
-    for (size_t a = 0; a < na; a++) {
-        uint32_t k = acls[a];
-        pw_class *q = &cls[k];
-        double g = (double)q->gpus, cap = clampd(lim, q->lo_w, q->hi_w);
-        q->cap_w = cap;
-        q->heat_w = cap;
-        demand += g * cap;
-        if (cap != q->m_cap || cap != q->m_heat) {
-            double sp;
-            if (cap == q->m_cap) {
-                sp = q->m_scap;
-            } else {
-                sp = cap == q->h_cap ? q->h_scap : speed_at(p, q->type, q->util, cap);
-                q->h_cap = q->m_cap;
-                q->h_scap = q->m_scap;
+        /* The caps and, in the same pass, the speeds as they are when the heat
+         * limit does not bind (no heat limit below the demand, the usual case):
+         * each class's heat limit clampd(INFINITY, lo, cap), which is cap (cap
+         * is within [lo, hi], lo <= hi), and IT power the demand, the same sum.
+         * When the demand turns out above the heat limit, the pass below
+         * computes them again with it (the same figures as when the two passes
+         * were always made: every value is overwritten there). */
+        /* That pass is class_want with heat = cap, written out: the heat factor
+         * is s / s = 1 (1 too for a speed of 0), the pass's throttle its lowest
+         * cap speed (none: 1), on when below 1, the heat throttle 1 and off. */
+        demand = base;
+        thr = INFINITY;
+        for (size_t a = 0; a < na; a++) {
+            uint32_t k = acls[a];
+            pw_class *q = &cls[k];
+            double g = (double)q->gpus, cap = clampd(lim, q->lo_w, q->hi_w);
+            q->cap_w = cap;
+            q->heat_w = cap;
+            demand += g * cap;
+            if (cap != q->m_cap || cap != q->m_heat) {
+                double sp;
+                if (cap == q->m_cap) {
+                    sp = q->m_scap;
+                } else {
+                    sp = cap == q->h_cap ? q->h_scap : speed_at(p, q->type, q->util, cap);
+                    q->h_cap = q->m_cap;
+                    q->h_scap = q->m_scap;
+                }
+                q->m_cap = q->m_heat = cap;
+                q->m_scap = q->m_sheat = sp;
             }
-            q->m_cap = q->m_heat = cap;
-            q->m_scap = q->m_sheat = sp;
+            double s_cap = q->m_scap;
+            q->want[lc] = s_cap;
+            q->want[lh] = 1.0;
+            const double *kf = dc_vclock_factors(q->clock);
+            if (kf[0] != q->want[0] || kf[1] != q->want[1])
+                sets[n_sets++] = k;
+            thr = s_cap < thr ? s_cap : thr;
         }
-        double s_cap = q->m_scap;
-        q->want[lc] = s_cap;
-        q->want[lh] = 1.0;
-        const double *kf = dc_vclock_factors(q->clock);
-        if (kf[0] != q->want[0] || kf[1] != q->want[1])
-            sets[n_sets++] = k;
-        thr = s_cap < thr ? s_cap : thr;
+        if (!p->cap_memo_off)
+            cap_memo_store(p, base, acls, na, full, floor_w, lim, solved, demand, thr);
     }
     p->n_sets = n_sets;
     class_acc acc = {.change = n_sets > 0, .any = na > 0, .thr_cap = na > 0 ? thr : 1.0, .thr_heat = 1.0};
