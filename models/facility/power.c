@@ -182,6 +182,7 @@ typedef struct type_pw {
  * (cluster.h), whose factors are set once per change for all of them. */
 typedef struct pw_class {
     int type;
+    uint32_t apos;           /* (jobs > 0) its index in acls and agpus */
     double util;
     dc_vclock *clock;
     uint32_t members;        /* jobs bound to its clock */
@@ -208,21 +209,22 @@ typedef struct pw_class {
  * before it, bit for bit (every sum is made again from the same counts in
  * the same order).  In bench/shared.cfg 49% of the refreshes find the
  * state of two refreshes before, 57% one of the last eight.  An entry is
- * the input (the base power, the cap, the classes) and what the passes
- * over the classes and the solver made of it (the limit, each class's cap
- * and speed there, the sums): the same figures, without the solve, the
- * speeds' look-ups and the sums. */
+ * the input (the base power, the cap, the classes and their GPUs) and what
+ * the passes over the classes and the solver made of it (the limit, each
+ * class's cap and speed there, the sums): the same figures, without the
+ * solve, the speeds' look-ups and the sums.  A class's slot that takes
+ * another (type, utilisation) forgets every entry (its range and speeds
+ * are another's). */
 #define CAP_MEMO 4
-typedef struct cap_key {
-    uint32_t cls;
-    int64_t gpus;
-    double lo_w, hi_w;
-    double cap_w, speed;     /* (the answer) the class's limit and its speed there */
-} cap_key;
+typedef struct cap_val {
+    double cap_w, speed;     /* a class's limit and its speed there */
+} cap_val;
 
 typedef struct cap_memo {
-    cap_key *key;            /* the classes, in acls's order */
-    size_t n, cap;           /* of key (n = SIZE_MAX: empty) */
+    uint32_t *cls;           /* the key: acls and agpus as they were */
+    int64_t *gpus;
+    cap_val *val;            /* the answer, class by class */
+    size_t n, cap;           /* classes (n = SIZE_MAX: empty), room */
     double base_w, site_cap_w;
     double full_w, floor_w, lim_w, demand_w, thr;
     bool solved;             /* lim_w came from dc_powercap_solve_near (the next guess) */
@@ -332,6 +334,7 @@ struct dc_power {
      * computing classes and those class_of found): when none but these,
      * on_apply sets their clocks from acls. */
     uint32_t *acls;
+    int64_t *agpus;          /* (incremental sums) their GPUs, in acls's order: cap_memo's key */
     size_t n_acls, n_wanted;
     /* (incremental sums) the classes of acls whose clock's factors this
      * computation changes, in acls's order: on_apply sets these (setting
@@ -857,13 +860,26 @@ static void class_active(dc_power *p, uint32_t k, bool on)
         i--;
     if (on) {
         memmove(&p->acls[i + 1], &p->acls[i], (p->n_acls - i) * sizeof *p->acls);
+        memmove(&p->agpus[i + 1], &p->agpus[i], (p->n_acls - i) * sizeof *p->agpus);
         p->acls[i] = k;
+        p->agpus[i] = p->cls[k].gpus;
         p->n_acls++;
     } else {
         assert(i > 0 && p->acls[i - 1] == k);
         memmove(&p->acls[i - 1], &p->acls[i], (p->n_acls - i) * sizeof *p->acls);
+        memmove(&p->agpus[i - 1], &p->agpus[i], (p->n_acls - i) * sizeof *p->agpus);
         p->n_acls--;
+        i--;
     }
+    for (; i < p->n_acls; i++) /* (the classes that moved, and the one added) */
+        p->cls[p->acls[i]].apos = (uint32_t)i;
+}
+
+/* Forgets every remembered site-cap solution. */
+static void cap_memo_clear(dc_power *p)
+{
+    for (size_t e = 0; e < CAP_MEMO; e++)
+        p->cap_memo[e].n = SIZE_MAX;
 }
 
 /* The class of a computing job (its type and utilisation as computed):
@@ -898,6 +914,12 @@ static int32_t class_of(dc_power *p, const job_pw *jp)
                 return -1;
             }
             p->acls = a;
+            int64_t *ag = realloc(p->agpus, ncap * sizeof *ag);
+            if (!ag) {
+                dc_sim_fail(p->sim, DC_ENOMEM, "out of memory");
+                return -1;
+            }
+            p->agpus = ag;
             uint32_t *st = realloc(p->sets, ncap * sizeof *st);
             if (!st) {
                 dc_sim_fail(p->sim, DC_ENOMEM, "out of memory");
@@ -914,6 +936,7 @@ static int32_t class_of(dc_power *p, const job_pw *jp)
         p->cls[p->n_cls++] = (pw_class){.clock = k};
     }
     pw_class *q = &p->cls[free_k];
+    cap_memo_clear(p); /* (the slot's range and speeds: another class's) */
     q->type = jp->type;
     q->util = jp->util;
     want_class(p, free_k);
@@ -1155,6 +1178,8 @@ static void inc_update(dc_power *p, int32_t j)
             q->gpus -= jp->units;
             if (--q->jobs == 0)
                 class_active(p, (uint32_t)jp->want_cls, false);
+            else
+                p->agpus[q->apos] = q->gpus;
         }
     }
     if (jp->storage)
@@ -1188,6 +1213,8 @@ static void inc_update(dc_power *p, int32_t j)
         p->cls[k].gpus += jp->units;
         if (p->cls[k].jobs++ == 0)
             class_active(p, (uint32_t)k, true);
+        else
+            p->agpus[p->cls[k].apos] = p->cls[k].gpus;
         break;
     }
     case DC_JOB_CHECKPOINTING:
@@ -1281,24 +1308,14 @@ static inline void class_want(dc_power *p, pw_class *q, double cap, double heat,
 }
 
 /* The entry of cap_memo whose input is this one (NULL: none): the base
- * power, the site cap and every class of acls with its GPUs and range,
- * compared bit for bit (a class's slot may come back with another range). */
-static cap_memo *cap_memo_find(dc_power *p, double base_w, const uint32_t *acls, size_t na)
+ * power and the site cap, acls and agpus, bit for bit. */
+static cap_memo *cap_memo_find(dc_power *p, double base_w, size_t na)
 {
-    const pw_class *cls = p->cls;
     for (size_t e = 0; e < CAP_MEMO; e++) {
         cap_memo *m = &p->cap_memo[e];
-        if (m->n != na || m->base_w != base_w || m->site_cap_w != p->site_cap_w)
-            continue;
-        const cap_key *key = m->key;
-        size_t a = 0;
-        while (a < na) {
-            const pw_class *q = &cls[acls[a]];
-            if (key[a].cls != acls[a] || key[a].gpus != q->gpus || key[a].lo_w != q->lo_w || key[a].hi_w != q->hi_w)
-                break;
-            a++;
-        }
-        if (a == na) {
+        if (m->n == na && m->base_w == base_w && m->site_cap_w == p->site_cap_w
+            && memcmp(m->gpus, p->agpus, na * sizeof *m->gpus) == 0
+            && memcmp(m->cls, p->acls, na * sizeof *m->cls) == 0) {
             m->used = p->round;
             return m;
         }
@@ -1307,9 +1324,9 @@ static cap_memo *cap_memo_find(dc_power *p, double base_w, const uint32_t *acls,
 }
 
 /* This computation's input and solution, in the entry used longest ago
- * (none when its keys cannot grow: the memo is only a saving). */
-static void cap_memo_store(dc_power *p, double base_w, const uint32_t *acls, size_t na, double full_w, double floor_w,
-                           double lim_w, bool solved, double demand_w, double thr)
+ * (none when its arrays cannot grow: the memo is only a saving). */
+static void cap_memo_store(dc_power *p, double base_w, size_t na, double full_w, double floor_w, double lim_w,
+                           bool solved, double demand_w, double thr)
 {
     cap_memo *m = &p->cap_memo[0];
     for (size_t e = 1; e < CAP_MEMO; e++)
@@ -1318,16 +1335,26 @@ static void cap_memo_store(dc_power *p, double base_w, const uint32_t *acls, siz
     m->n = SIZE_MAX; /* (empty until complete) */
     if (na > m->cap) {
         size_t cap = na > 2 * m->cap ? na : 2 * m->cap;
-        cap_key *key = realloc(m->key, cap * sizeof *key);
-        if (!key)
+        uint32_t *cls = realloc(m->cls, cap * sizeof *cls);
+        if (cls)
+            m->cls = cls;
+        int64_t *gpus = cls ? realloc(m->gpus, cap * sizeof *gpus) : NULL;
+        if (gpus)
+            m->gpus = gpus;
+        cap_val *val = gpus ? realloc(m->val, cap * sizeof *val) : NULL;
+        if (!val)
             return;
-        m->key = key;
+        m->val = val;
         m->cap = cap;
     }
     const pw_class *cls = p->cls;
-    for (size_t a = 0; a < na; a++) {
+    const uint32_t *acls = p->acls;
+    const int64_t *agpus = p->agpus;
+    for (size_t a = 0; a < na; a++) { /* (a few classes: no library call) */
         const pw_class *q = &cls[acls[a]];
-        m->key[a] = (cap_key){acls[a], q->gpus, q->lo_w, q->hi_w, q->cap_w, q->m_scap};
+        m->cls[a] = acls[a];
+        m->gpus[a] = agpus[a];
+        m->val[a] = (cap_val){q->cap_w, q->m_scap};
     }
     m->n = na;
     m->base_w = base_w;
@@ -1384,7 +1411,7 @@ static bool compute_inc(dc_power *p)
     uint32_t *sets = p->sets;
     size_t n_sets = 0;
     double full, floor_w, lim, demand, thr;
-    cap_memo *m = p->cap_memo_off ? NULL : cap_memo_find(p, base, acls, na);
+    cap_memo *m = p->cap_memo_off ? NULL : cap_memo_find(p, base, na);
     if (m) { /* (the solver would leave its answer as the next guess) */
         p->cap_memo_hits++;
         full = m->full_w;
@@ -1394,12 +1421,12 @@ static bool compute_inc(dc_power *p)
             p->guess_cap = lim;
         demand = m->demand_w;
         thr = m->thr;
-        const cap_key *key = m->key;
+        const cap_val *val = m->val;
         for (size_t a = 0; a < na; a++) { /* the pass below, its answers remembered */
             uint32_t k = acls[a];
             pw_class *q = &cls[k];
-            double s_cap = key[a].speed;
-            q->cap_w = q->heat_w = key[a].cap_w;
+            double s_cap = val[a].speed;
+            q->cap_w = q->heat_w = val[a].cap_w;
             q->want[lc] = s_cap;
             q->want[lh] = 1.0;
             const double *kf = dc_vclock_factors(q->clock);
@@ -1463,7 +1490,7 @@ static bool compute_inc(dc_power *p)
             thr = s_cap < thr ? s_cap : thr;
         }
         if (!p->cap_memo_off)
-            cap_memo_store(p, base, acls, na, full, floor_w, lim, solved, demand, thr);
+            cap_memo_store(p, base, na, full, floor_w, lim, solved, demand, thr);
     }
     p->n_sets = n_sets;
     class_acc acc = {.change = n_sets > 0, .any = na > 0, .thr_cap = na > 0 ? thr : 1.0, .thr_heat = 1.0};
@@ -2291,8 +2318,7 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
             act_note(p, j);
     }
     p->guess_cap = p->guess_heat = NAN;
-    for (size_t e = 0; e < CAP_MEMO; e++)
-        p->cap_memo[e].n = SIZE_MAX; /* empty */
+    cap_memo_clear(p); /* (every entry empty) */
     p->pair_fast = p->pair_on && p->n_jobs == 1 && p->n_tp <= 1;
     size_t n_speeds = SPEED_CACHE;
     p->speeds = p->speed_small;
@@ -2466,8 +2492,12 @@ static void power_destroy(void *state)
         free(p->speeds);
     free(p->jobs);
     free(p->cw);
-    for (size_t e = 0; e < CAP_MEMO; e++)
-        free(p->cap_memo[e].key);
+    for (size_t e = 0; e < CAP_MEMO; e++) {
+        free(p->cap_memo[e].cls);
+        free(p->cap_memo[e].gpus);
+        free(p->cap_memo[e].val);
+    }
+    free(p->agpus);
     free(p->act);
     free(p->act_tmp);
     free(p->pend);
