@@ -328,59 +328,93 @@ static bool children_of_h(const dc_scenario *sc, const char *parent, size_t len,
     return true;
 }
 
+/* The table of prefixes twice as large (each slot moved to its place in
+ * the new one); false when out of memory. */
+static bool prefixes_grow(prefix_slot **slots, size_t *cap)
+{
+    size_t ncap = 2 * *cap;
+    prefix_slot *grown = calloc(ncap, sizeof *grown);
+    if (!grown)
+        return false;
+    for (size_t i = 0; i < *cap; i++)
+        if ((*slots)[i].key)
+            *prefix_find(grown, ncap, (*slots)[i].key, (*slots)[i].len) = (*slots)[i];
+    free(*slots);
+    *slots = grown;
+    *cap = ncap;
+    return true;
+}
+
 static void build_prefixes(dc_scenario *sc)
 {
     free(sc->prefixes);
     free((void *)sc->children);
     sc->prefixes = NULL;
     sc->children = NULL;
-    size_t n_rows = 0, n_parts = 1;
+    size_t n_rows = 0;
     FOR_EACH_ROW(sc->schemas, r) {
-        if (!r->path)
-            continue;
-        n_rows++;
-        for (const char *d = strchr(r->path, '.'); d; d = strchr(d + 1, '.'))
-            n_parts++;
+        if (r->path)
+            n_rows++;
     }
-    size_t cap = 16;
-    while (cap < 2 * n_parts)
-        cap *= 2;
+    /* The table grows as prefixes come (at most half full): the rows have
+     * some 1,500 dots but about 110 distinct prefixes, and a table sized
+     * for the dots cost more to clear (calloc) and to walk than the
+     * lookups it spared. */
+    size_t cap = 64, used = 0;
     prefix_slot *slots = calloc(cap, sizeof *slots);
     const dc_param **kids = malloc((n_rows ? n_rows : 1) * sizeof *kids);
     uint32_t *parent_of = malloc((n_rows ? n_rows : 1) * sizeof *parent_of);
-    if (!slots || !kids || !parent_of) {
-        free(slots);
-        free(kids);
-        free(parent_of);
-        return;
-    }
-    /* the prefixes, each kind set by the first row under it; children
-     * counted.  A path's prefixes are hashed as the path is read (FNV-1a
-     * goes byte by byte: the hash of "a.b" continues that of "a"), and
-     * each row's parent slot is kept for the second pass. */
-    prefix_slot *root = prefix_find(slots, cap, "", 0);
+    struct parent_key {
+        uint64_t h;
+        size_t len;
+    } *pk = malloc((n_rows ? n_rows : 1) * sizeof *pk);
+    if (!slots || !kids || !parent_of || !pk)
+        goto oom;
+    /* the prefixes, each kind set by the first row under it.  A path's
+     * prefixes are hashed as the path is read (FNV-1a goes byte by byte:
+     * the hash of "a.b" continues that of "a"); each row's parent is kept
+     * by its hash and length, found again once the table is complete. */
+    const uint64_t basis = 0xcbf29ce484222325ULL;
+    prefix_slot *root = prefix_find_h(slots, cap, "", 0, basis);
     root->key = "";
+    used++;
     size_t row = 0;
     FOR_EACH_ROW(sc->schemas, r) {
         if (!r->path)
             continue;
-        prefix_slot *parent = root;
-        uint64_t h = 0xcbf29ce484222325ULL;
+        uint64_t h = basis, ph = basis;
+        size_t plen = 0;
         for (const char *c = r->path; *c; c++) {
             if (*c == '.') {
                 size_t len = (size_t)(c - r->path);
                 prefix_slot *e = prefix_find_h(slots, cap, r->path, len, h);
                 if (!e->key) {
+                    if (2 * (used + 1) > cap) {
+                        if (!prefixes_grow(&slots, &cap))
+                            goto oom;
+                        e = prefix_find_h(slots, cap, r->path, len, h);
+                    }
                     e->key = r->path;
                     e->len = len;
                     e->list = strncmp(c + 1, "[]", 2) == 0;
+                    used++;
                 }
-                parent = e;
+                ph = h;
+                plen = len;
             }
             h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
         }
-        parent->n++;
-        parent_of[row++] = (uint32_t)(parent - slots);
+        pk[row++] = (struct parent_key){ph, plen};
+    }
+    /* children counted, then placed in row order under each parent */
+    row = 0;
+    FOR_EACH_ROW(sc->schemas, r) {
+        if (!r->path)
+            continue;
+        const char *path = r->path;
+        prefix_slot *e = prefix_find_h(slots, cap, path, pk[row].len, pk[row].h);
+        e->n++;
+        parent_of[row++] = (uint32_t)(e - slots);
     }
     size_t at = 0;
     for (size_t i = 0; i < cap; i++)
@@ -397,9 +431,16 @@ static void build_prefixes(dc_scenario *sc)
         kids[e->first + e->n++] = r;
     }
     free(parent_of);
+    free(pk);
     sc->prefixes = slots;
     sc->prefix_cap = cap;
     sc->children = kids;
+    return;
+oom:
+    free(slots);
+    free(kids);
+    free(parent_of);
+    free(pk);
 }
 
 /* resolve of spath, whose length is n and path_hash h. */
