@@ -555,9 +555,13 @@ static void bank(job_model *j)
          * 8-GPU node), in nodes' worth: whole nodes for a job asked in nodes */
         bool busy = j->state == DC_JOB_RUNNING || j->state == DC_JOB_CHECKPOINTING || j->state == DC_JOB_RESTARTING;
         uint64_t held_gpus = (uint64_t)j->nodes_held * j->gpus_per_node;
-        double idle = busy && held_gpus > j->gpus_run ? (double)(held_gpus - j->gpus_run) / j->gpus_per_node : 0.0;
-        j->held_node_s[j->state] += dt * (j->nodes_held - idle);
-        j->held_node_s[DC_JOB_WAITING] += dt * idle;
+        if (busy && held_gpus > j->gpus_run) {
+            double idle = (double)(held_gpus - j->gpus_run) / j->gpus_per_node;
+            j->held_node_s[j->state] += dt * (j->nodes_held - idle);
+            j->held_node_s[DC_JOB_WAITING] += dt * idle;
+        } else { /* (no idle GPUs: nodes_held - 0.0 is nodes_held, and the waiting line's + 0.0 changes no sum of non-negative terms) */
+            j->held_node_s[j->state] += dt * (double)j->nodes_held;
+        }
         if (j->state == DC_JOB_RUNNING)
             j->run_node_s += dt * ((double)j->gpus_run / j->gpus_per_node);
         j->time_s[j->state] += dt;
