@@ -362,5 +362,6 @@ double dc_mtbi_estimator_mtbi_s(dc_mtbi_estimator *e, double now_s)
         return INFINITY;
     /* A failure at the very start with no prior would give M = 0 and a
      * checkpoint at every instant: one second is the floor. */
-    return fmax(exposure / events, 1.0);
+    double m = exposure / events;
+    return m > 1.0 ? m : 1.0; /* fmax(m, 1.0) without the libm call: the same for every m (a NaN gives 1.0 in both) */
 }
