@@ -311,7 +311,8 @@ dc_event_handle dc_sim_after(dc_sim *sim, double delay_s, dc_event_fn fn, void *
     return dc_sim_at(sim, sim->now_s + delay_s, fn, ctx, arg);
 }
 
-void dc_sim_cancel(dc_sim *sim, dc_event_handle *handle)
+/* dc_sim_cancel of a handle that is not DC_EVENT_NONE. */
+static __attribute__((noinline)) void cancel_pending(dc_sim *sim, dc_event_handle *handle)
 {
     if ((*handle & NOW_TAG) == NOW_TAG) {
         uint32_t id = (uint32_t)*handle;
@@ -322,6 +323,14 @@ void dc_sim_cancel(dc_sim *sim, dc_event_handle *handle)
         dc_eventq_cancel(sim->queue, *handle);
     }
     *handle = DC_EVENT_NONE;
+}
+
+/* (a handle that is already none, as most are when a model cancels before
+ * it schedules, returns at once: inline at the callers under LTO) */
+void dc_sim_cancel(dc_sim *sim, dc_event_handle *handle)
+{
+    if (*handle != DC_EVENT_NONE)
+        cancel_pending(sim, handle);
 }
 
 gsl_rng *dc_sim_rng(dc_sim *sim, const char *name)
