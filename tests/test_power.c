@@ -1711,24 +1711,26 @@ static void test_series_off_same_summary(void)
     dc_sim_destroy(b);
 }
 
+/* The same summary and the same series, bit for bit. */
+static void same_runs(dc_sim *a, dc_sim *b)
+{
+    CU_ASSERT_TRUE(dc_simrun_same_summary(a, b));
+    dc_series_set *xa = dc_sim_series_set(a), *xb = dc_sim_series_set(b);
+    CU_ASSERT_EQUAL_FATAL(dc_series_set_count(xa), dc_series_set_count(xb));
+    for (size_t i = 0; i < dc_series_set_count(xa); i++) {
+        const dc_series *p = dc_series_set_at(xa, i), *q = dc_series_set_at(xb, i);
+        CU_ASSERT_EQUAL_FATAL(dc_series_length(p), dc_series_length(q));
+        CU_ASSERT(memcmp(dc_series_times(p), dc_series_times(q), dc_series_length(p) * sizeof(double)) == 0);
+        CU_ASSERT(memcmp(dc_series_values(p), dc_series_values(q), dc_series_length(p) * sizeof(double)) == 0);
+    }
+}
+
 static void test_full_determinism_and_breakdown(void)
 {
     dc_sim *a = run_text(full_cfg, NULL, 0, 3), *b = run_text(full_cfg, NULL, 0, 3);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-    const dc_summary *sa = dc_sim_summary(a), *sb = dc_sim_summary(b);
-    CU_ASSERT_EQUAL_FATAL(dc_summary_count(sa), dc_summary_count(sb));
-    for (size_t i = 0; i < dc_summary_count(sa); i++) {
-        double x = dc_summary_value(sa, i), y = dc_summary_value(sb, i);
-        CU_ASSERT(memcmp(&x, &y, sizeof x) == 0);
-    }
-    dc_series_set *xa = dc_sim_series_set(a), *xb = dc_sim_series_set(b);
-    CU_ASSERT_EQUAL(dc_series_set_count(xa), dc_series_set_count(xb));
-    for (size_t i = 0; i < dc_series_set_count(xa); i++) {
-        const dc_series *p = dc_series_set_at(xa, i), *q = dc_series_set_at(xb, i);
-        CU_ASSERT_EQUAL_FATAL(dc_series_length(p), dc_series_length(q));
-        CU_ASSERT(memcmp(dc_series_values(p), dc_series_values(q), dc_series_length(p) * sizeof(double)) == 0);
-    }
+    same_runs(a, b);
     /* everything moved: throttling by heat and by the cap, unit failures */
     printf("\n  30 days: PUE %.3f, heat-throttled %.1f h, cap-throttled %.1f h, unit failures %.0f, "
            "shutdowns %.0f, swing 1 min %.3f MW",
@@ -1839,20 +1841,6 @@ static dc_sim *run_memo(const char *path, const char *text, const char *const *s
     dc_scenario_destroy(sc);
     set(dc_power_of(sim), on);
     return dc_simrun_run(sim);
-}
-
-/* The same summary and the same series, bit for bit. */
-static void same_runs(dc_sim *a, dc_sim *b)
-{
-    CU_ASSERT_TRUE(dc_simrun_same_summary(a, b));
-    dc_series_set *xa = dc_sim_series_set(a), *xb = dc_sim_series_set(b);
-    CU_ASSERT_EQUAL_FATAL(dc_series_set_count(xa), dc_series_set_count(xb));
-    for (size_t i = 0; i < dc_series_set_count(xa); i++) {
-        const dc_series *p = dc_series_set_at(xa, i), *q = dc_series_set_at(xb, i);
-        CU_ASSERT_EQUAL_FATAL(dc_series_length(p), dc_series_length(q));
-        CU_ASSERT(memcmp(dc_series_times(p), dc_series_times(q), dc_series_length(p) * sizeof(double)) == 0);
-        CU_ASSERT(memcmp(dc_series_values(p), dc_series_values(q), dc_series_length(p) * sizeof(double)) == 0);
-    }
 }
 
 /* One job's paired memo (the entry of the computation before last, its

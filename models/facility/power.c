@@ -220,13 +220,20 @@ typedef struct cap_val {
     double cap_w, speed;     /* a class's limit and its speed there */
 } cap_val;
 
+/* The answer's sums: compute_inc's full and floor powers, the limit, the
+ * demand and the pass's throttle. */
+typedef struct cap_fig {
+    double full_w, floor_w, lim_w, demand_w, thr;
+} cap_fig;
+
 typedef struct cap_memo {
+    void *block;             /* val, gpus and cls in one allocation */
     uint32_t *cls;           /* the key: acls and agpus as they were */
     int64_t *gpus;
     cap_val *val;            /* the answer, class by class */
     size_t n, cap;           /* classes (n = SIZE_MAX: empty), room */
     double base_w, site_cap_w;
-    double full_w, floor_w, lim_w, demand_w, thr;
+    cap_fig fig;
     bool solved;             /* lim_w came from dc_powercap_solve_near (the next guess) */
     uint64_t used;           /* the computation that last made or found it */
 } cap_memo;
@@ -1271,20 +1278,26 @@ typedef struct class_acc {
     double thr_cap, thr_heat;
 } class_acc;
 
+/* Class q's speed at limit cap: m_cap's when it is that one, else h_cap's
+ * (the limit before, to which a limit that moves and comes back returns)
+ * or the cache's, m_cap's becoming h_cap's (the caller sets m_cap). */
+static inline double class_cap_speed(dc_power *p, pw_class *q, double cap)
+{
+    if (cap == q->m_cap)
+        return q->m_scap;
+    double s = cap == q->h_cap ? q->h_scap : speed_at(p, q->type, q->util, cap);
+    q->h_cap = q->m_cap;
+    q->h_scap = q->m_scap;
+    return s;
+}
+
 /* Class q's speeds under limits cap and heat (remembered: the last pair,
  * and the speed of the cap before, to which a limit that moves and comes
  * back returns), its factors wanted, and what the pass gathers. */
 static inline void class_want(dc_power *p, pw_class *q, double cap, double heat, int lc, int lh, class_acc *acc)
 {
     if (cap != q->m_cap || heat != q->m_heat) {
-        double s;
-        if (cap == q->m_cap) {
-            s = q->m_scap;
-        } else {
-            s = cap == q->h_cap ? q->h_scap : speed_at(p, q->type, q->util, cap);
-            q->h_cap = q->m_cap;
-            q->h_scap = q->m_scap;
-        }
+        double s = class_cap_speed(p, q, cap);
         q->m_cap = cap;
         q->m_heat = heat;
         q->m_scap = s;
@@ -1325,27 +1338,25 @@ static cap_memo *cap_memo_find(dc_power *p, double base_w, size_t na)
 
 /* This computation's input and solution, in the entry used longest ago
  * (none when its arrays cannot grow: the memo is only a saving). */
-static void cap_memo_store(dc_power *p, double base_w, size_t na, double full_w, double floor_w, double lim_w,
-                           bool solved, double demand_w, double thr)
+static void cap_memo_store(dc_power *p, double base_w, size_t na, cap_fig fig, bool solved)
 {
     cap_memo *m = &p->cap_memo[0];
     for (size_t e = 1; e < CAP_MEMO; e++)
         if (p->cap_memo[e].used < m->used)
             m = &p->cap_memo[e];
     m->n = SIZE_MAX; /* (empty until complete) */
-    if (na > m->cap) {
+    if (na > m->cap) { /* (its content is dropped: the entry is empty) */
         size_t cap = na > 2 * m->cap ? na : 2 * m->cap;
-        uint32_t *cls = realloc(m->cls, cap * sizeof *cls);
-        if (cls)
-            m->cls = cls;
-        int64_t *gpus = cls ? realloc(m->gpus, cap * sizeof *gpus) : NULL;
-        if (gpus)
-            m->gpus = gpus;
-        cap_val *val = gpus ? realloc(m->val, cap * sizeof *val) : NULL;
-        if (!val)
+        free(m->block);
+        /* the answers, the GPUs, the classes: each part aligned for the next */
+        char *b = malloc(cap * (sizeof *m->val + sizeof *m->gpus + sizeof *m->cls));
+        m->block = b;
+        m->cap = b ? cap : 0;
+        if (!b)
             return;
-        m->val = val;
-        m->cap = cap;
+        m->val = (cap_val *)b;
+        m->gpus = (int64_t *)(b + cap * sizeof *m->val);
+        m->cls = (uint32_t *)(b + cap * (sizeof *m->val + sizeof *m->gpus));
     }
     const pw_class *cls = p->cls;
     const uint32_t *acls = p->acls;
@@ -1359,11 +1370,7 @@ static void cap_memo_store(dc_power *p, double base_w, size_t na, double full_w,
     m->n = na;
     m->base_w = base_w;
     m->site_cap_w = p->site_cap_w;
-    m->full_w = full_w;
-    m->floor_w = floor_w;
-    m->lim_w = lim_w;
-    m->demand_w = demand_w;
-    m->thr = thr;
+    m->fig = fig;
     m->solved = solved;
     m->used = p->round;
 }
@@ -1414,13 +1421,13 @@ static bool compute_inc(dc_power *p)
     cap_memo *m = p->cap_memo_off ? NULL : cap_memo_find(p, base, na);
     if (m) { /* (the solver would leave its answer as the next guess) */
         p->cap_memo_hits++;
-        full = m->full_w;
-        floor_w = m->floor_w;
-        lim = m->lim_w;
+        full = m->fig.full_w;
+        floor_w = m->fig.floor_w;
+        lim = m->fig.lim_w;
         if (m->solved)
             p->guess_cap = lim;
-        demand = m->demand_w;
-        thr = m->thr;
+        demand = m->fig.demand_w;
+        thr = m->fig.thr;
         const cap_val *val = m->val;
         for (size_t a = 0; a < na; a++) { /* the pass below, its answers remembered */
             uint32_t k = acls[a];
@@ -1470,14 +1477,7 @@ static bool compute_inc(dc_power *p)
             q->heat_w = cap;
             demand += g * cap;
             if (cap != q->m_cap || cap != q->m_heat) {
-                double sp;
-                if (cap == q->m_cap) {
-                    sp = q->m_scap;
-                } else {
-                    sp = cap == q->h_cap ? q->h_scap : speed_at(p, q->type, q->util, cap);
-                    q->h_cap = q->m_cap;
-                    q->h_scap = q->m_scap;
-                }
+                double sp = class_cap_speed(p, q, cap);
                 q->m_cap = q->m_heat = cap;
                 q->m_scap = q->m_sheat = sp;
             }
@@ -1490,7 +1490,7 @@ static bool compute_inc(dc_power *p)
             thr = s_cap < thr ? s_cap : thr;
         }
         if (!p->cap_memo_off)
-            cap_memo_store(p, base, na, full, floor_w, lim, solved, demand, thr);
+            cap_memo_store(p, base, na, (cap_fig){full, floor_w, lim, demand, thr}, solved);
     }
     p->n_sets = n_sets;
     class_acc acc = {.change = n_sets > 0, .any = na > 0, .thr_cap = na > 0 ? thr : 1.0, .thr_heat = 1.0};
@@ -2492,11 +2492,8 @@ static void power_destroy(void *state)
         free(p->speeds);
     free(p->jobs);
     free(p->cw);
-    for (size_t e = 0; e < CAP_MEMO; e++) {
-        free(p->cap_memo[e].cls);
-        free(p->cap_memo[e].gpus);
-        free(p->cap_memo[e].val);
-    }
+    for (size_t e = 0; e < CAP_MEMO; e++)
+        free(p->cap_memo[e].block);
     free(p->agpus);
     free(p->act);
     free(p->act_tmp);
