@@ -338,6 +338,23 @@ static void test_checkpoint_and_limit(void)
     CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.preempted"), 8.0, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim), 3600.0, 1e-6); /* all jobs ended: the run stops */
     dc_sim_destroy(sim);
+
+    /* D does not checkpoint, in a scenario whose checkpoint group gives no
+     * size (an automatic interval, a write time of 0): D's write time is not
+     * checked.  Before, the start refused the run ("job "D": a checkpoint
+     * written in 0 s ... is below the minimum"): bench/combos.sh, on
+     * compare/lending.cfg --set 'jobs.[0].checkpoint=false' --set
+     * checkpoint.snapshot_gb_per_s=8833.28. */
+    static const char cfg3[] = "horizon_days = 1.0;\n"
+                               "cluster = { nodes = 4; gpus_per_node = 8; nodes_per_rack = 4; };\n"
+                               "checkpoint = { snapshot_gb_per_s = 100.0; };\n"
+                               "jobs = ( { name = \"D\"; nodes = 1; work_gpu_h = 8.0; checkpoint = false; restart_s = 0.0; } );\n";
+    sim = run_text(cfg3, "nockpt.cfg", 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "jobs.completed"), 1.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "gpu_hours.checkpoint"), 0.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(dc_sim_now(sim), 3600.0, 1e-6);
+    dc_sim_destroy(sim);
 }
 
 /* ---------- quotas ---------- */

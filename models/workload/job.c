@@ -2610,7 +2610,7 @@ static int job_start(void *state, dc_sim *sim, dc_error *err)
                                                                    DC_IO_WRITE, p->size_gb * 1e9, js->id,
                                                                    js->info.nodes);
         }
-        if (p->policy != DC_CHECKPOINT_FIXED && !(write_s >= DC_CHECKPOINT_MIN_WRITE_S))
+        if (p->enabled && p->policy != DC_CHECKPOINT_FIXED && !(write_s >= DC_CHECKPOINT_MIN_WRITE_S))
             return dc_error_set(err, DC_EINPUT,
                                 "job \"%s\": a checkpoint written in %g s (its size through the bandwidth it gets) "
                                 "is below the minimum of %g s for an automatic interval: give a larger checkpoint "
