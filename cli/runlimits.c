@@ -108,7 +108,8 @@ void dc_cli_estimate_run(const dc_scenario *sc, dc_cli_estimate *e)
     double interval_samples = e->samples - 8.0 * failures;
     double terms[] = {64.0 * e->nodes + 32.0 * e->gpus, 32.0 * e->unit_clocks,
                       64.0 * e->events + 16.0 * 8.0 * failures, 16.0 * interval_samples};
-    const config_setting_t *causes[] = {member(cl, "nodes"), clocks_key, failures_key,
+    const char *nodes_key = num(cl, "spare_nodes", 0) > num(cl, "nodes", 0) ? "spare_nodes" : "nodes";
+    const config_setting_t *causes[] = {member(cl, nodes_key), clocks_key, failures_key,
                                         member(tr, "sample_interval_s")};
     e->cause = causes[0];
     for (size_t i = 1, top = 0; i < sizeof terms / sizeof terms[0]; i++)

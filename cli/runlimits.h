@@ -37,10 +37,11 @@
 typedef struct dc_cli_estimate {
     double nodes, gpus, unit_clocks, events, samples;
     double memory_bytes, trace_bytes;
-    /* The setting behind the largest term of memory_bytes (cluster.nodes, the
-     * law of the class with the most per-unit clocks, the mean time of the
-     * class with the most failures or the repair law's when the crews bound
-     * them, trace.sample_interval_s); NULL when that is a default. */
+    /* The setting behind the largest term of memory_bytes (cluster.nodes or
+     * cluster.spare_nodes, the larger; the law of the class with the most
+     * per-unit clocks; the mean time of the class with the most failures, or
+     * the repair law's when the crews bound them; trace.sample_interval_s);
+     * NULL when that is a default. */
     const config_setting_t *cause;
 } dc_cli_estimate;
 

@@ -363,6 +363,9 @@ static const err_case cases[] = {
      {"sweep", "@SMALL", "--reps", "2", "--threads", "1", "--vary", "cluster.nodes=16,1000000", "--set",
       "failures.[0].law=\"weibull\"", "--set", "failures.[0].shape=0.8"},
      2, {"grid point 2", "more than the limit"}, NULL},
+    {"ten million spare nodes over the memory limit", NULL, NULL, 0, "DCSIM_MAX_MEMORY_GB=1", 0, 0, false,
+     {"run", "@SMALL", "--no-trace", "--set", "cluster.spare_nodes=10000000"}, 2,
+     {"dcsim: (--set) cluster.spare_nodes: ", "the run would need about", "(1e+07 nodes"}, NULL},
     {"a trillion nodes", NULL, NULL, 0, NULL, 0, 0, false, {"run", "@SMALL", "--set", "cluster.nodes=1000000000000"},
      2, {"cluster.nodes"}, NULL},
 
