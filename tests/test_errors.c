@@ -219,6 +219,14 @@ static const err_case cases[] = {
     {"failures at 1e-300 h, run", VALID "failures = ( { name = \"x\"; per = \"gpu\"; mtbf_h = 1e-300; } );\n", NULL, 0,
      NULL, 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
      {"/bad.cfg:4: failures.[0].mtbf_h: the run would need about", "3.07e+303 expected events"}, NULL},
+    /* checked at the start (the write time through the storage); was "job \"job\": a checkpoint ..." with no
+     * file, line or key (bench/combos.sh) */
+    {"a tiered checkpoint written in 1e-11 s",
+     VALID "storage = { tiers = ( { name = \"pfs\"; kind = \"pfs\"; capacity_tb = 100.0; read_gb_per_s = 100.0;\n"
+     "  write_gb_per_s = 100.0; latency_us = 0.0; } ); };\ncheckpoint = { tier = \"pfs\";\n  size_gb = 1e-9; };\n",
+     NULL, 0, NULL, 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
+     {"/bad.cfg:7: checkpoint.size_gb: job \"job\": a checkpoint written in 1e-11 s", "below the minimum of 0.001 s"},
+     NULL},
     /* was "bad.cfg: failure class ..." with no line or key (bench/combos.sh) */
     {"a corrupting class without checkpoints",
      VALID "failures = ( { name = \"x\"; per = \"gpu\"; mtbf_h = 1e5; mode = \"corrupt\"; } );\n", NULL, 0,

@@ -1797,11 +1797,37 @@ static const char *keep_name(jobs_model *m, const char *text)
     return p;
 }
 
-/* What init made of a job (j: its scratch record, info: its model) goes
- * into slot s; prev is the slot before (its strings and plan are shared
- * when equal). */
-static int freeze(jobs_model *m, job_slot *s, const job_model *j, const dc_job_info *info, const job_slot *prev,
-                  dc_error *err)
+/* A distinct plan as the model keeps it: the plan, and for a tiered one
+ * with an automatic interval where its size is given ("FILE:LINE: KEY"),
+ * for the start's check of its write time through the storage (the
+ * scenario is gone by then). */
+typedef struct kept_plan {
+    dc_checkpoint_plan plan; /* first: a slot's plan pointer is this */
+    char size_at[256];
+} kept_plan;
+
+/* The key of a job's checkpoint size (its own checkpoint_gb, else
+ * checkpoint.size_gb, else its tier's key), else its group. */
+static void plan_size_at(const dc_scenario *sc, const dc_job_info *info, const dc_job_spec *sp, char *buf,
+                         size_t size)
+{
+    const config_setting_t *at = info->legacy ? NULL : dc_job_chain_setting(&info->chain, "checkpoint_gb");
+    if (!at)
+        at = dc_scenario_lookup(sc, "checkpoint.size_gb");
+    if (!at && !info->legacy)
+        at = dc_job_chain_setting(&info->chain, "checkpoint_tier");
+    if (!at)
+        at = dc_scenario_lookup(sc, "checkpoint.tier");
+    if (!at)
+        at = sp ? sp->where : dc_scenario_lookup(sc, "job");
+    dc_scenario_where_text(sc, at, buf, size);
+}
+
+/* What init made of a job (j: its scratch record, info: its model, sp its
+ * spec in scenario sc) goes into slot s; prev is the slot before (its
+ * strings and plan are shared when equal). */
+static int freeze(jobs_model *m, job_slot *s, const job_model *j, const dc_job_info *info, const dc_scenario *sc,
+                  const dc_job_spec *sp, const job_slot *prev, dc_error *err)
 {
     const char *name = keep_name(m, j->name);
     s->user = prev && strcmp(prev->user, j->user) == 0 ? prev->user : keep_name(m, j->user);
@@ -1825,12 +1851,15 @@ static int freeze(jobs_model *m, job_slot *s, const job_model *j, const dc_job_i
                 return dc_error_set(err, DC_ENOMEM, "out of memory for the jobs' checkpoint plans");
             m->plans = g;
         }
-        dc_checkpoint_plan *p = malloc(sizeof *p);
+        kept_plan *p = malloc(sizeof *p);
         if (!p)
             return dc_error_set(err, DC_ENOMEM, "out of memory for the jobs' checkpoint plans");
-        memcpy(p, &j->ckpt, sizeof *p);
-        m->plans[m->n_plans++] = p;
-        s->u.setup.plan = p;
+        memcpy(&p->plan, &j->ckpt, sizeof p->plan);
+        p->size_at[0] = '\0';
+        if (p->plan.enabled && p->plan.policy != DC_CHECKPOINT_FIXED)
+            plan_size_at(sc, info, sp, p->size_at, sizeof p->size_at);
+        m->plans[m->n_plans++] = &p->plan;
+        s->u.setup.plan = &p->plan;
     }
     s->u.setup.req = j->req;
     s->u.setup.req.ctx = NULL;
@@ -2377,7 +2406,8 @@ static int init_one(init_run *ir, dc_job_spec *sp, const dc_job_info *legacy_inf
     if (legacy_info && rc == DC_OK)
         ir->scratch->ckpt.enabled = ir->global->enabled; /* the job group keeps the group's plan as is */
     if (rc == DC_OK)
-        rc = freeze(m, &m->slots[i], ir->scratch, &ir->info, i > 0 ? &m->slots[i - 1] : NULL, err);
+        rc = freeze(m, &m->slots[i], ir->scratch, &ir->info, ir->sc, legacy_info ? NULL : sp,
+                    i > 0 ? &m->slots[i - 1] : NULL, err);
     return rc;
 }
 
@@ -2610,12 +2640,14 @@ static int job_start(void *state, dc_sim *sim, dc_error *err)
                                                                    DC_IO_WRITE, p->size_gb * 1e9, js->id,
                                                                    js->info.nodes);
         }
-        if (p->enabled && p->policy != DC_CHECKPOINT_FIXED && !(write_s >= DC_CHECKPOINT_MIN_WRITE_S))
+        if (p->enabled && p->policy != DC_CHECKPOINT_FIXED && !(write_s >= DC_CHECKPOINT_MIN_WRITE_S)) {
+            const char *at = ((const kept_plan *)p)->size_at; /* (every slot's plan is a kept_plan's) */
             return dc_error_set(err, DC_EINPUT,
-                                "job \"%s\": a checkpoint written in %g s (its size through the bandwidth it gets) "
-                                "is below the minimum of %g s for an automatic interval: give a larger checkpoint "
-                                "size (checkpoint.size_gb, checkpoint_gb) or a fixed interval",
-                                js->info.name, write_s, DC_CHECKPOINT_MIN_WRITE_S);
+                                "%s%sjob \"%s\": a checkpoint written in %g s (its size through the bandwidth it "
+                                "gets) is below the minimum of %g s for an automatic interval: give a larger "
+                                "checkpoint size (checkpoint.size_gb, checkpoint_gb) or a fixed interval",
+                                at, *at ? ": " : "", js->info.name, write_s, DC_CHECKPOINT_MIN_WRITE_S);
+        }
         if (!m->chained)
             dc_sim_at(sim, js->start_s, on_start, m, i);
         else if (i == 0 || arrival_s(js) < arrival_s(js - 1)) /* a run's first */
