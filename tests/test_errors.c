@@ -219,6 +219,11 @@ static const err_case cases[] = {
     {"failures at 1e-300 h, run", VALID "failures = ( { name = \"x\"; per = \"gpu\"; mtbf_h = 1e-300; } );\n", NULL, 0,
      NULL, 0, 0, false, {"run", "@CFG", "--no-trace"}, 2,
      {"/bad.cfg:4: failures.[0].mtbf_h: the run would need about", "3.07e+303 expected events"}, NULL},
+    /* was "bad.cfg: the job needs ..." with no line or key: the check named job.nodes, which a job sized in GPUs
+     * lacks (bench/combos.sh) */
+    {"a job of 8000 GPUs on 4 nodes", "horizon_days = 1.0;\ncluster = { nodes = 4; };\njob = { gpus = 8000; work_gpu_h = 50.0; };\n",
+     NULL, 0, NULL, 0, 0, false, {"validate", "@CFG"}, 2,
+     {"/bad.cfg:3: job.gpus: the job needs 1000 nodes but the cluster has 4 (nodes + spare_nodes)"}, NULL},
     /* checked at the start (the write time through the storage); was "job \"job\": a checkpoint ..." with no
      * file, line or key (bench/combos.sh) */
     {"a tiered checkpoint written in 1e-11 s",

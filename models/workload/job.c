@@ -1735,7 +1735,7 @@ static int read_job_group(const dc_scenario *sc, config_setting_t *g, dc_cluster
         nodes = (int)sp->nodes;
     }
     if ((uint32_t)nodes > dc_cluster_node_count(c))
-        return dc_scenario_error_at(sc, dc_cfg_member(g, "nodes"), err,
+        return dc_scenario_error_at(sc, dc_cfg_member(g, has_g ? "gpus" : "nodes"), err,
                                     "the job needs %d nodes but the cluster has %u (nodes + spare_nodes)", nodes,
                                     dc_cluster_node_count(c));
     sp->nodes = (uint32_t)nodes;
