@@ -34,20 +34,17 @@
 #              BOUNDARY_LIST=1  print the values (`KEY VALUE`, two lines a key) and run nothing
 # Prints one line per defect and the counts; exit status 1 when there is a defect, 2 on bad usage.
 set -u
+. "$(dirname "$0")/sweepcheck.sh"
 dcsim=${1:-./dcsim}
 src=${2:-.}
 time_s=${BOUNDARY_TIME_S:-20}
 mem_kb=${BOUNDARY_MEM_KB:-2000000}
 horizon=${BOUNDARY_HORIZON_DAYS:-2}
 keys_re=${BOUNDARY_KEYS:-.}
-if [ ! -x "$dcsim" ]; then
-    echo "$0: $dcsim is not an executable" >&2
-    exit 2
-fi
+sweep_need "$dcsim"
 scenarios=${BOUNDARY_SCENARIOS:-$(find "$src/scenarios" -name '*.cfg' | sort)}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dcsim-boundary.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-. "$(dirname "$0")/sweepcheck.sh"
 
 # KEY LOW HIGH: the values to try, one line each (from the Range column).
 "$dcsim" keys | awk -F'|' -v re="$keys_re" "$sweep_awk"'

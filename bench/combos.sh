@@ -51,6 +51,7 @@
 # Prints one line per defect, a progress line every 50 runs (stderr) and the counts; exit status 1
 # when there is a defect, 2 on bad usage.
 set -u
+. "$(dirname "$0")/sweepcheck.sh"
 dcsim=${1:-./dcsim}
 src=${2:-.}
 seed=${COMBOS_SEED:-1}
@@ -60,10 +61,7 @@ horizon=${COMBOS_HORIZON_DAYS:-2}
 time_s=${COMBOS_TIME_S:-30}
 mem_kb=${COMBOS_MEM_KB:-2000000}
 keys_re=${COMBOS_KEYS:-.}
-if [ ! -x "$dcsim" ]; then
-    echo "$0: $dcsim is not an executable" >&2
-    exit 2
-fi
+sweep_need "$dcsim"
 for n in "$seed" "$runs" "$first"; do
     case $n in '' | *[!0-9]*)
         echo "$0: COMBOS_SEED, COMBOS_RUNS and COMBOS_FIRST must be whole numbers" >&2
@@ -73,7 +71,6 @@ done
 scenarios=${COMBOS_SCENARIOS:-$(find "$src/scenarios" -name '*.cfg' | sort; echo "$src/bench/shared.cfg")}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dcsim-combos.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-. "$(dirname "$0")/sweepcheck.sh"
 printf '%s\n' $scenarios >"$work/scenarios"
 
 # SCENARIO<TAB>KEY=VALUE...: the runs, drawn from the schema and the scenarios' names.

@@ -1,8 +1,9 @@
 # bench/sweepcheck.sh: what the robustness sweeps share: the Range column's reading, one run under limits and its verdict.
 # Copyright (C) 2026 the dcsim developers.  SPDX-License-Identifier: GPL-3.0-or-later (COPYING).
 #
-# Sourced (bash) by bench/boundary.sh and bench/combos.sh after they have set
-# $dcsim, $mem_kb and $work (a scratch folder):
+# Sourced (bash) by bench/boundary.sh and bench/combos.sh; the functions use
+# $dcsim, $mem_kb and $work (a scratch folder), which the caller sets:
+#   sweep_need DCSIM   exit 2 with a message unless DCSIM is an executable
 #   $sweep_awk   awk functions for the table of `dcsim keys` (fields split on |):
 #                sweep_key(): the key of the line ($2 without its backticks);
 #                sweep_range(): 1 when $6 is a numeric range [a, b], (a, b], ...
@@ -46,6 +47,13 @@ function inside(b, lo, excl) {
     return sprintf("%.17g", lo ? (b > 0 ? b * (1 + 1e-12) : b * (1 - 1e-12)) : (b > 0 ? b * (1 - 1e-12) : b * (1 + 1e-12)))
 }
 '
+
+sweep_need() {
+    if [ ! -x "$1" ]; then
+        echo "$0: $1 is not an executable" >&2
+        exit 2
+    fi
+}
 
 sweep_defect() {
     defects=$((defects + 1))
