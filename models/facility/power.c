@@ -1327,8 +1327,9 @@ static cap_memo *cap_memo_find(dc_power *p, double base_w, size_t na)
     for (size_t e = 0; e < CAP_MEMO; e++) {
         cap_memo *m = &p->cap_memo[e];
         if (m->n == na && m->base_w == base_w && m->site_cap_w == p->site_cap_w
-            && memcmp(m->gpus, p->agpus, na * sizeof *m->gpus) == 0
-            && memcmp(m->cls, p->acls, na * sizeof *m->cls) == 0) {
+            && (na == 0 /* (then the arrays may be NULL, which memcmp must not get) */
+                || (memcmp(m->gpus, p->agpus, na * sizeof *m->gpus) == 0
+                    && memcmp(m->cls, p->acls, na * sizeof *m->cls) == 0))) {
             m->used = p->round;
             return m;
         }
