@@ -364,10 +364,80 @@ static void test_standin(void)
     dc_runner_free(&r);
 }
 
+/* The combination sweep's draw (bench/combos.sh with COMBOS_LIST=1, make
+ * combos): the same seed gives the same runs and another seed others; each
+ * run is a scenario of the sweep's (scenarios/ or bench/shared.cfg) and 3
+ * to 8 overrides KEY=VALUE of distinct keys of `dcsim keys` ([] as [0]),
+ * none of them horizon_days. */
+static dc_runner_result combos_list(const char *seed_env)
+{
+    char script[600];
+    snprintf(script, sizeof script, "%s/bench/combos.sh", srcdir);
+    const char *env[] = {"COMBOS_LIST=1", "COMBOS_RUNS=100", seed_env, NULL};
+    const char *args[] = {script, dcsim_path, srcdir, NULL};
+    return dc_runner_run("/bin/bash", args, &(dc_runner_opts){.env = env, .timeout_s = 120});
+}
+
+static void test_combos_draw(void)
+{
+    dc_runner_result a = combos_list("COMBOS_SEED=3"), b = combos_list("COMBOS_SEED=3");
+    dc_runner_result c = combos_list("COMBOS_SEED=4");
+    const char *kargs[] = {"keys", NULL};
+    dc_runner_result k = dc_runner_dcsim(kargs, &(dc_runner_opts){.timeout_s = 60});
+    CU_ASSERT_EQUAL_FATAL(a.status, 0);
+    CU_ASSERT_EQUAL(b.status, 0);
+    CU_ASSERT_EQUAL(c.status, 0);
+    CU_ASSERT_EQUAL_FATAL(k.status, 0);
+    CU_ASSERT_STRING_EQUAL(a.out, b.out);
+    CU_ASSERT(strcmp(a.out, c.out) != 0);
+    size_t runs = 0, bad = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(a.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        runs++;
+        char *field_save = NULL, keys[8][160];
+        const char *sc = strtok_r(line, "\t", &field_save);
+        size_t n = strlen(sc);
+        bool ok = (strstr(sc, "/scenarios/") && n > 4 && strcmp(sc + n - 4, ".cfg") == 0) ||
+                  (n >= 16 && strcmp(sc + n - 16, "bench/shared.cfg") == 0);
+        size_t n_keys = 0;
+        for (char *f = strtok_r(NULL, "\t", &field_save); f; f = strtok_r(NULL, "\t", &field_save)) {
+            char *eq = strchr(f, '=');
+            ok = ok && eq && eq[1] != '\0' && n_keys < 8;
+            if (!ok)
+                break;
+            *eq = '\0';
+            /* the table's name: [0] back to [] */
+            char name[160] = "", pattern[200];
+            for (const char *p = f; *p && strlen(name) + 3 < sizeof name; p++) {
+                if (strncmp(p, "[0]", 3) == 0) {
+                    strcat(name, "[]");
+                    p += 2;
+                } else
+                    strncat(name, p, 1);
+            }
+            snprintf(pattern, sizeof pattern, "| `%s` |", name);
+            ok = strstr(k.out, pattern) && strcmp(f, "horizon_days") != 0;
+            for (size_t i = 0; i < n_keys && ok; i++)
+                ok = strcmp(keys[i], f) != 0;
+            snprintf(keys[n_keys++], sizeof keys[0], "%s", f);
+        }
+        ok = ok && n_keys >= 3;
+        if (!ok && bad++ < 5)
+            printf("\n  a drawn run not as it should be: %s (%zu overrides)\n", sc, n_keys);
+    }
+    CU_ASSERT_EQUAL(runs, 100);
+    CU_ASSERT_EQUAL(bad, 0);
+    dc_runner_free(&a);
+    dc_runner_free(&b);
+    dc_runner_free(&c);
+    dc_runner_free(&k);
+}
+
 static int register_suites(void)
 {
     DC_TEST_SUITE("boundary",
                   {"the sweep reports a crash, a hang, status 1, a bad message, a sanitizer", test_standin},
+                  {"the combination sweep's draw: seeded, 3-8 keys of the schema", test_combos_draw},
                   {"a plan: every ranged key on the cheapest scenario holding its group", test_plan},
                   {"every ranged key at its minimum and maximum", test_sweep});
     return 0;
