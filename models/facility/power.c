@@ -587,16 +587,15 @@ static void bank(dc_power *p)
             p->cap_throttled_s += dt;
         if (p->heat_on)
             p->heat_throttled_s += dt;
-        if (!p->bank_more)
-            goto banked;
-        if (p->n_off > 0) /* (else it adds +0) */
-            p->off_node_s += dt * (double)p->n_off;
-        if (p->inf_job >= 0 && p->in_act[p->inf_job]) /* (out of play: it held nothing since the last computation) */
-            p->inf_e_j += p->jobs[p->inf_job].own_w * dt;
-        for (size_t t = 0; p->n_tp > 1 && t < p->n_tp; t++)
-            p->tp[t].e_j += p->tp[t].it_w * dt;
+        if (p->bank_more) {
+            if (p->n_off > 0) /* (else it adds +0) */
+                p->off_node_s += dt * (double)p->n_off;
+            if (p->inf_job >= 0 && p->in_act[p->inf_job]) /* (out of play: it held nothing since the last computation) */
+                p->inf_e_j += p->jobs[p->inf_job].own_w * dt;
+            for (size_t t = 0; p->n_tp > 1 && t < p->n_tp; t++)
+                p->tp[t].e_j += p->tp[t].it_w * dt;
+        }
     }
-banked:
     p->last_s = now;
 }
 
@@ -1278,6 +1277,17 @@ typedef struct class_acc {
     double thr_cap, thr_heat;
 } class_acc;
 
+/* Class q's wanted factors (cap speed s_cap, heat factor w_heat, at the
+ * clock's levels lc and lh); true when its clock's factors differ from
+ * them (on_apply must set it). */
+static inline bool class_set_want(pw_class *q, double s_cap, double w_heat, int lc, int lh)
+{
+    q->want[lc] = s_cap;
+    q->want[lh] = w_heat;
+    const double *kf = dc_vclock_factors(q->clock);
+    return kf[0] != q->want[0] || kf[1] != q->want[1];
+}
+
 /* Class q's speed at limit cap: m_cap's when it is that one, else h_cap's
  * (the limit before, to which a limit that moves and comes back returns)
  * or the cache's, m_cap's becoming h_cap's (the caller sets m_cap). */
@@ -1304,10 +1314,7 @@ static inline void class_want(dc_power *p, pw_class *q, double cap, double heat,
         q->m_sheat = heat == cap ? s : speed_at(p, q->type, q->util, heat);
     }
     double s_cap = q->m_scap, s_heat = q->m_sheat, w_heat = s_cap > 0.0 ? s_heat / s_cap : 1.0;
-    q->want[lc] = s_cap;
-    q->want[lh] = w_heat;
-    const double *kf = dc_vclock_factors(q->clock);
-    if (kf[0] != q->want[0] || kf[1] != q->want[1]) {
+    if (class_set_want(q, s_cap, w_heat, lc, lh)) {
         acc->change = true;
         p->sets[p->n_sets++] = (uint32_t)(q - p->cls);
     }
@@ -1433,12 +1440,8 @@ static bool compute_inc(dc_power *p)
         for (size_t a = 0; a < na; a++) { /* the pass below, its answers remembered */
             uint32_t k = acls[a];
             pw_class *q = &cls[k];
-            double s_cap = val[a].speed;
             q->cap_w = q->heat_w = val[a].cap_w;
-            q->want[lc] = s_cap;
-            q->want[lh] = 1.0;
-            const double *kf = dc_vclock_factors(q->clock);
-            if (kf[0] != q->want[0] || kf[1] != q->want[1])
+            if (class_set_want(q, val[a].speed, 1.0, lc, lh))
                 sets[n_sets++] = k;
         }
     } else {
@@ -1483,10 +1486,7 @@ static bool compute_inc(dc_power *p)
                 q->m_scap = q->m_sheat = sp;
             }
             double s_cap = q->m_scap;
-            q->want[lc] = s_cap;
-            q->want[lh] = 1.0;
-            const double *kf = dc_vclock_factors(q->clock);
-            if (kf[0] != q->want[0] || kf[1] != q->want[1])
+            if (class_set_want(q, s_cap, 1.0, lc, lh))
                 sets[n_sets++] = k;
             thr = s_cap < thr ? s_cap : thr;
         }
@@ -1984,17 +1984,23 @@ static void on_job_speed(dc_sim *sim, void *ctx, const void *payload)
     on_job_signal(sim, ctx, payload);
 }
 
+/* The environment's price and carbon intensity now (NaN: none), and the
+ * flags bank tests for them. */
+static void set_tariff(dc_power *p, dc_environment *env)
+{
+    p->price = env ? dc_environment_price(env) : NAN;
+    p->carbon = env ? dc_environment_carbon(env) : NAN;
+    p->priced = isfinite(p->price);
+    p->carbon_on = isfinite(p->carbon);
+}
+
 static void on_tariff(dc_sim *sim, void *ctx, const void *payload)
 {
     dc_power *p = ctx;
     if (!p->started)
         return;
     bank(p);
-    dc_environment *env = dc_environment_of(sim);
-    p->price = env ? dc_environment_price(env) : NAN;
-    p->carbon = env ? dc_environment_carbon(env) : NAN;
-    p->priced = isfinite(p->price);
-    p->carbon_on = isfinite(p->carbon);
+    set_tariff(p, dc_environment_of(sim));
 }
 
 void dc_power_set_heat_limit(dc_power *p, double limit_w)
@@ -2375,11 +2381,7 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
     p->st_w[ST_IDLE] = p->node_idle_w / p->gpn;
     for (size_t i = 0; i < sizeof p->last_rec / sizeof p->last_rec[0]; i++)
         p->last_rec[i] = NAN;
-    dc_environment *env = dc_environment_of(sim);
-    p->price = env ? dc_environment_price(env) : NAN;
-    p->carbon = env ? dc_environment_carbon(env) : NAN;
-    p->priced = isfinite(p->price);
-    p->carbon_on = isfinite(p->carbon);
+    set_tariff(p, dc_environment_of(sim));
     p->started = true;
     refresh(p);
     return DC_OK;
