@@ -633,6 +633,56 @@ static void test_energy_constant_load(void)
     dc_sim_destroy(sim);
 }
 
+/* power.response_s on base_cfg's job with a checkpoint of 600 GB at
+ * 20 GB/s (30 s) after every 1800 s of computing (94 in the 2 days, the
+ * last at 94 x 1830 - 30 s, the horizon 780 s into a computing spell), no
+ * failure, so the job's times do not depend on the power:
+ *  - response 0: the checkpoint level from 1800 s to 1830 s, and
+ *    E = P_RUN (T - 94 x 30 s) + P_RESTART 94 x 30 s (a checkpointing GPU
+ *    draws the restart's utilisation, 0.1, and the tier its active power);
+ *  - response 1 s: each end seen 1 s late, 1801 s to 1831 s: the same
+ *    energy (to rounding) and the same number of points;
+ *  - response 40 s, longer than a write: no checkpoint seen, the power
+ *    constant, E = P_RUN T, and 94 changes unseen. */
+static void test_response(void)
+{
+    const char *sets[] = {"checkpoint.interval_s=1800.0", "checkpoint.size_gb=600.0",
+                          "checkpoint.write_gb_per_s=20.0", "power.response_s=0.0"};
+    const double resp_s[] = {0.0, 1.0, 40.0};
+    double T = 2 * 86400.0, e0 = (P_RUN * (T - 94 * 30.0) + P_RESTART * 94 * 30.0) / 3.6e6;
+    size_t n0 = 0;
+    for (size_t r = 0; r < 3; r++) {
+        char set[64];
+        snprintf(set, sizeof set, "power.response_s=%g", resp_s[r]);
+        sets[3] = set;
+        dc_sim *sim = run_text(base_cfg, sets, 4, 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "job.checkpoints"), 94.0, 0.0);
+        const dc_series *it = series(sim, "power_it_w");
+        double e = dc_simrun_fig(sim, "power.it_energy_kwh");
+        if (r < 2) {
+            double lag = resp_s[r];
+            CU_ASSERT_DOUBLE_EQUAL(e, e0, 1e-12 * e0);
+            CU_ASSERT_DOUBLE_EQUAL(series_at(it, 1800.0 + lag - 0.5), P_RUN, 1e-9);
+            CU_ASSERT_DOUBLE_EQUAL(series_at(it, 1800.0 + lag + 0.5), P_RESTART, 1e-9);
+            CU_ASSERT_DOUBLE_EQUAL(series_at(it, 1830.0 + lag - 0.5), P_RESTART, 1e-9);
+            CU_ASSERT_DOUBLE_EQUAL(series_at(it, 1830.0 + lag + 0.5), P_RUN, 1e-9);
+            CU_ASSERT_DOUBLE_EQUAL(series_at(it, 94 * 1830.0 - 30.0 + lag + 0.5), P_RESTART, 1e-9);
+            if (r == 0)
+                n0 = dc_series_length(it);
+            CU_ASSERT_EQUAL(dc_series_length(it), n0);
+            if (r == 1) /* (the figure only with a response time) */
+                CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.unseen_changes"), 0.0, 0.0);
+        } else {
+            CU_ASSERT_DOUBLE_EQUAL(e, P_RUN * T / 3.6e6, 1e-12 * e);
+            CU_ASSERT_EQUAL(dc_series_length(it), 1);
+            CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.swing_1min_mw"), 0.0, 0.0);
+            CU_ASSERT_DOUBLE_EQUAL(dc_simrun_fig(sim, "power.unseen_changes"), 94.0, 0.0);
+        }
+        dc_sim_destroy(sim);
+    }
+}
+
 /* The four jobs' IT power at a few instants: A alone, B, C, nothing, D. */
 static void check_four_jobs_power(const dc_series *it, double busy_w, double idle_w)
 {
@@ -744,9 +794,12 @@ static const dc_model_type sums_checker = {.name = "sums_check", .state_size = s
  * models' speed factors: utilisation classes), checkpoints, idle shutdown
  * with boots longer than the restarts (stalled jobs) and cooling units
  * failing (a heat limit): at every 13 s for four days the incremental sums
- * equal a recount over every job, exactly. */
+ * equal a recount over every job, exactly; and so with power.response_s =
+ * 60 s (the 120-s checkpoints seen a minute late, failures ending lags)
+ * and 150 s (none seen): the recount reads the phases the power sees. */
 static void test_incremental_sums(void)
 {
+    for (size_t lag = 0; lag < 3; lag++) {
     static const char cfg[] =
         "horizon_days = 4.0; stop_when_done = false;\n"
         "cluster = { nodes = 32; spare_nodes = 0; gpus_per_node = 8; nodes_per_rack = 4; };\n"
@@ -757,12 +810,14 @@ static void test_incremental_sums(void)
         "jobs = ( { name = \"s\"; kind = \"training\"; count = 300; interarrival = { law = \"exponential\"; mean_h = 0.1; };\n"
         "           gpus_min = 1; gpus_max = 64; duration = { law = \"lognormal\"; median_h = 2.0; sigma = 1.0; };\n"
         "           max_run_h = 24.0; checkpoint_write_s = 120.0; } );\n"
+        "checkpoint = { interval_s = 1800.0; write_gb_per_s = 1.0; };\n"
         "scheduler = { backfill = true; };\n"
         "power = { site_cap_mw = 0.15; idle_shutdown = { after_s = 1800.0; power_up_s = 900.0; }; };\n"
         "cooling = { type = \"liquid\"; capacity_kw = 170.0; units = 4; step_s = 600.0;\n"
         "            failure = { law = \"exponential\"; afr = 200.0; };\n"
         "            repair = { law = \"lognormal\"; median_h = 8.0; sigma = 1.0; }; };\n";
-    dc_sim *sim = run_with(cfg, NULL, 0, 1, &sums_checker);
+    const char *sets[] = {lag == 1 ? "power.response_s=60.0" : "power.response_s=150.0"};
+    dc_sim *sim = run_with(cfg, sets, lag > 0, 1, &sums_checker);
     CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
     const sums_check *k = dc_sim_model(sim, "sums_check");
     CU_ASSERT_PTR_NOT_NULL_FATAL(k);
@@ -778,7 +833,14 @@ static void test_incremental_sums(void)
     CU_ASSERT(dc_simrun_fig(sim, "gpu_hours.power_up") > 10.0);
     CU_ASSERT(dc_simrun_fig(sim, "stragglers.onsets") >= 3.0);
     CU_ASSERT(breakdown_sums(sim));
+    CU_ASSERT(dc_simrun_fig(sim, "gpu_hours.checkpoint") > 300.0);
+    if (lag) {
+        double unseen = dc_simrun_fig(sim, "power.unseen_changes");
+        printf(", %.0f changes unseen", unseen);
+        CU_ASSERT(lag == 1 ? unseen == 0.0 : unseen > 500.0); /* (the writes take 120 s) */
+    }
     dc_sim_destroy(sim);
+    }
 }
 
 /* PUE with a constant COP: 1 / (eta_ups eta_pdu) + 1 / COP, exactly, even
@@ -1538,6 +1600,8 @@ static const char cooled[] = "cooling = { type = \"air\"; capacity_kw = 200.0; }
 static const bad_case bad_cases[] = {
     {"UPS efficiency above 1", "power.ups_efficiency=1.2", NULL, {"power.ups_efficiency", "1.2"}, NULL},
     {"PDU efficiency 0", "power.pdu_efficiency=0.0", NULL, {"power.pdu_efficiency", "0"}, NULL},
+    {"negative response time", "power.response_s=-1.0", NULL, {"power.response_s", "-1"}, NULL},
+    {"response time over an hour", "power.response_s=4000.0", NULL, {"power.response_s", "4000"}, NULL},
     {"COP 0", "cooling.cop=0.0", cooled, {"cooling.cop", "0"}, NULL},
     {"negative COP", "cooling.cop=-2.0", cooled, {"cooling.cop", "-2"}, NULL},
     {"free-cooling COP 0", "cooling.free_cooling_cop=0.0", cooled, {"cooling.free_cooling_cop"}, NULL},
@@ -1886,7 +1950,8 @@ static void test_pair_memo(void)
  * back) for 2 days, as it is (the cap binds) and with 11 MW of cooling (the
  * heat limit binds too: its pass rebuilds the ranges the solve would have
  * left); and the memo answered many computations (19,020 and 19,051 in 2
- * days: the state before a checkpoint comes back when it ends). */
+ * days: the state before a checkpoint comes back when it ends), with every
+ * change seen (power.response_s = 0: the benchmark's 1 s hides them). */
 static void test_cap_memo(void)
 {
     const char *src = getenv("DCSIM_SRCDIR");
@@ -1896,8 +1961,8 @@ static void test_cap_memo(void)
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/bench/shared.cfg", src);
-    const char *sets[] = {"horizon_days=2.0", "cooling.capacity_kw=11000.0"};
-    for (size_t n_sets = 1; n_sets <= 2; n_sets++) {
+    const char *sets[] = {"power.response_s=0.0", "horizon_days=2.0", "cooling.capacity_kw=11000.0"};
+    for (size_t n_sets = 2; n_sets <= 3; n_sets++) {
         dc_sim *a = run_memo(path, NULL, sets, n_sets, -1, dc_power_set_cap_memo, true);
         dc_sim *b = run_memo(path, NULL, sets, n_sets, -1, dc_power_set_cap_memo, false);
         CU_ASSERT_PTR_NOT_NULL_FATAL(a);
@@ -1908,7 +1973,7 @@ static void test_cap_memo(void)
                hits, dc_simrun_fig(a, "power.heat_throttled_h"));
         CU_ASSERT(hits > 8000);
         CU_ASSERT_EQUAL(dc_power_cap_memo_hits(dc_power_of(b)), 0);
-        if (n_sets == 2)
+        if (n_sets == 3)
             CU_ASSERT(dc_simrun_fig(a, "power.heat_throttled_h") > 10.0);
         dc_sim_destroy(a);
         dc_sim_destroy(b);
@@ -2182,6 +2247,7 @@ static int register_suites(void)
                   {"COP against outdoor temperature", test_cop_law});
     DC_TEST_SUITE("energy",
                   {"constant load: energy = power x time", test_energy_constant_load},
+                  {"power.response_s: checkpoints seen late or not at all (closed forms)", test_response},
                   {"many jobs: energy = busy and idle node-hours x power", test_energy_many_jobs},
                   {"eight jobs (incremental sums): the same closed forms", test_energy_eight_jobs},
                   {"PUE with a constant COP", test_pue_constant_cop},

@@ -31,6 +31,11 @@
  *    cluster.h): on_apply sets each class's factors once and binds a job
  *    only when its class changes, so a move of the limit costs one clock
  *    change per class, not a factor set per job (docs/DEVELOPING.md).
+ *  - power.response_s > 0: a job's change between computing and
+ *    checkpointing is seen response_s after it, and never when undone
+ *    sooner (lag_phase; every read of a phase goes through phase_of), so
+ *    a checkpoint write shorter than it costs no computation at either
+ *    end and a longer one keeps its length, seen late at both.
  *  - After the factors are applied nothing is recomputed unless another
  *    model changed an input meanwhile; the speeds of (utilisation, limit)
  *    pairs are remembered, since the jobs under one cap share its limit.
@@ -104,6 +109,10 @@ const dc_param dc_power_params[] = {
      "UPS efficiency on the IT path (double conversion: 0.94-0.97)"},
     {"power.pdu_efficiency", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "", 0.99, NULL, 0, 1, NULL,
      "power distribution (PDUs, transformers) efficiency on the IT path"},
+    {"power.response_s", DC_PARAM_FLOAT, 0, "s", 0, NULL, 0, 3600, NULL,
+     "how long a job's change between computing and writing a checkpoint lasts before the power model sees it "
+     "(the facility's meters and cap controllers act on averages over about a second); a change undone sooner is "
+     "never seen; 0: every change at once"},
     {"power.idle_shutdown", DC_PARAM_GROUP, 0, "", 0, NULL, 0, 0, NULL,
      "power idle nodes off; absent: idle nodes stay on"},
     {"power.idle_shutdown.after_s", DC_PARAM_FLOAT, DC_PARAM_MIN_EXCLUSIVE, "s", 3600, NULL, 0, 1e9, NULL,
@@ -133,6 +142,12 @@ typedef struct memo_key {
 
 typedef struct job_pw {
     double ready_at_s;       /* powered-off nodes it took are up from then */
+    /* power.response_s: the phase the power sees (its own, or while lag
+     * the one it left less than response_s ago, until lag_ev); before
+     * other: not a memo entry's (memo_restore) */
+    dc_event_handle lag_ev;
+    dc_job_phase seen;
+    bool lag;
     double other;            /* product of other models' speed factors (kept on "job_speed") */
     dc_event_handle ready_ev;
     /* this instant's computation */
@@ -271,6 +286,9 @@ struct dc_power {
     bool hold;
     double host_w, host_idle_w, network_w, storage_idle_w, storage_active_w;
     double eta, loss_per_w; /* (1 / eta - 1: the losses per watt of IT power) */
+
+    double response_s;       /* power.response_s (0: none) */
+    uint64_t n_unseen;       /* changes undone within it */
 
     bool idle_shutdown;
     double off_after_s, power_up_s;
@@ -782,9 +800,16 @@ static inline void act_note(dc_power *p, int32_t j)
         act_add(p, j);
 }
 
-static bool in_play(const dc_cluster *c, int32_t j)
+/* Job j's phase as the power sees it (power.response_s). */
+static inline dc_job_phase phase_of(const dc_power *p, int32_t j)
 {
-    dc_job_phase ph = dc_cluster_job_phase(c, j);
+    return p->jobs[j].lag ? p->jobs[j].seen : dc_cluster_job_phase(p->c, j);
+}
+
+static bool in_play(const dc_power *p, int32_t j)
+{
+    const dc_cluster *c = p->c;
+    dc_job_phase ph = phase_of(p, j);
     return dc_cluster_job_held_nodes(c, j) > 0
            || (ph != DC_JOB_PENDING && ph != DC_JOB_WAITING && ph != DC_JOB_DONE);
 }
@@ -998,7 +1023,7 @@ static void compute_full(dc_power *p)
         jp->held = false;
         jp->stalled = false;
         double before = base;
-        jp->phase = dc_cluster_job_phase(c, j);
+        jp->phase = phase_of(p, j);
         jp->in_play = held > 0.0 || (jp->phase != DC_JOB_PENDING && jp->phase != DC_JOB_WAITING
                                      && jp->phase != DC_JOB_DONE); /* in_play(c, j) */
         switch (jp->phase) {
@@ -1193,7 +1218,7 @@ static void inc_update(dc_power *p, int32_t j)
     jp->st = -1;
     jp->storage = false;
     jp->units = dc_cluster_job_held_gpus(c, j);
-    jp->phase = dc_cluster_job_phase(c, j);
+    jp->phase = phase_of(p, j);
     jp->in_play = jp->units > 0 || (jp->phase != DC_JOB_PENDING && jp->phase != DC_JOB_WAITING
                                     && jp->phase != DC_JOB_DONE); /* in_play(c, j) */
     jp->n_gpu = 0.0;
@@ -1563,9 +1588,9 @@ int dc_power_sums_agree(dc_power *p)
         later[changed[k]] = 1;
     for (int32_t j = 0; ok && j < p->n_jobs; j++) {
         const job_pw *jp = &p->jobs[j];
-        dc_job_phase ph = dc_cluster_job_phase(p->c, j);
+        dc_job_phase ph = phase_of(p, j);
         uint32_t units = later[j] ? jp->units : dc_cluster_job_held_gpus(p->c, j);
-        bool play = later[j] ? (bool)p->in_act[j] : in_play(p->c, j);
+        bool play = later[j] ? (bool)p->in_act[j] : in_play(p, j);
         ok = !jp->dirty && play == (bool)p->in_act[j] && (!play || units == jp->units) && ph == jp->phase;
         if (ph == DC_JOB_CHECKPOINTING || ph == DC_JOB_RESTARTING)
             storage++;
@@ -1610,7 +1635,7 @@ static bool same_key(const memo_key *a, const memo_key *b)
 static void memo_key_now(const dc_power *p, memo_key *k)
 {
     const dc_cluster *c = p->c;
-    k->phase = (int)dc_cluster_job_phase(c, 0);
+    k->phase = (int)phase_of(p, 0);
     k->held = dc_cluster_job_held_nodes(c, 0);
     k->idle_on = dc_cluster_idle_count(c) - (uint32_t)p->n_off;
     k->stalled = k->phase == DC_JOB_RUNNING && dc_sim_now(p->sim) < p->jobs[0].ready_at_s;
@@ -1672,7 +1697,7 @@ static inline bool memo_pair(dc_power *p)
     int prev = p->memo_prev;
     const memo_entry *e = &p->memo[prev];
     const dc_cluster *c = p->c;
-    int phase = (int)dc_cluster_job_phase(c, 0);
+    int phase = (int)phase_of(p, 0);
     if (!e->valid || e->key.phase != phase || e->key.other != p->jobs[0].other
         || e->key.heat_limit_w != p->heat_limit_w || e->key.held != dc_cluster_job_held_nodes(c, 0)
         || e->key.idle_on != dc_cluster_idle_count(c) - (uint32_t)p->n_off
@@ -1969,6 +1994,64 @@ static void on_job_signal(dc_sim *sim, void *ctx, const void *payload)
     on_signal(sim, ctx, payload);
 }
 
+/* power.response_s: a job's change between computing and checkpointing is
+ * seen response_s after it (on_lag), and never when it is undone sooner
+ * (a checkpoint write shorter than response_s, or a computing spell
+ * between two checkpoints); any other change is seen at once and ends a
+ * lag.  Seen late on both ends, a long checkpoint keeps its length. */
+static bool swaps(dc_job_phase a, dc_job_phase b)
+{
+    return (a == DC_JOB_RUNNING && b == DC_JOB_CHECKPOINTING) || (a == DC_JOB_CHECKPOINTING && b == DC_JOB_RUNNING);
+}
+
+static void on_lag(dc_sim *sim, void *ctx, uint64_t job);
+
+/* Job j published "job_phase": true when the power does not see it yet
+ * (nothing to compute). */
+static bool lag_phase(dc_power *p, int32_t j)
+{
+    job_pw *jp = &p->jobs[j];
+    dc_job_phase ph = dc_cluster_job_phase(p->c, j);
+    if (jp->lag) {
+        if (swaps(jp->seen, ph))
+            return true; /* (still away from the phase seen) */
+        jp->lag = false;
+        dc_sim_cancel(p->sim, &jp->lag_ev);
+        if (ph == jp->seen) { /* back within response_s: never seen */
+            p->n_unseen++;
+            return true;
+        }
+    } else if (swaps(jp->seen, ph)) {
+        jp->lag = true;
+        jp->lag_ev = dc_sim_after(p->sim, p->response_s, on_lag, p, (uint64_t)j);
+        return true;
+    }
+    jp->seen = ph;
+    return false;
+}
+
+static void on_job_phase(dc_sim *sim, void *ctx, const void *payload)
+{
+    dc_power *p = ctx;
+    if (p->response_s > 0.0 && p->started && payload) {
+        int32_t j = ((const dc_job_event *)payload)->job;
+        if (j >= 0 && j < p->n_jobs && lag_phase(p, j))
+            return;
+    }
+    on_job_signal(sim, ctx, payload);
+}
+
+/* Job j's change has lasted response_s: the power sees it now. */
+static void on_lag(dc_sim *sim, void *ctx, uint64_t job)
+{
+    dc_power *p = ctx;
+    job_pw *jp = &p->jobs[job];
+    jp->lag_ev = DC_EVENT_NONE;
+    jp->lag = false;
+    jp->seen = dc_cluster_job_phase(p->c, (int32_t)job);
+    on_job_signal(sim, ctx, &(dc_job_event){.job = (int32_t)job});
+}
+
 static void on_job_speed(dc_sim *sim, void *ctx, const void *payload)
 {
     dc_power *p = ctx;
@@ -2221,6 +2304,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
                                         p->site_cap_w / 1e6, worst / 1e6);
     }
 
+    p->response_s = get_float(g, "response_s", 0.0);
     config_setting_t *is = dc_cfg_member(g, "idle_shutdown");
     if (is) {
         p->idle_shutdown = true;
@@ -2262,7 +2346,7 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
     static const char *const sigs[] = {"failure", "nodes_up", "node_idle", "job_phase", "job_speed", "job_nodes"};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         int sig = dc_sim_signal(sim, sigs[i]);
-        dc_signal_fn handler = i == 4 ? on_job_speed : i >= 3 ? on_job_signal : on_signal;
+        dc_signal_fn handler = i == 3 ? on_job_phase : i == 4 ? on_job_speed : i >= 3 ? on_job_signal : on_signal;
         if (sig < 0 || dc_sim_subscribe(sim, sig, handler, p) != DC_OK)
             return dc_error_set(err, DC_ENOMEM, "out of memory");
     }
@@ -2321,7 +2405,8 @@ static int power_start(void *state, dc_sim *sim, dc_error *err)
         p->jobs[j].cls = p->jobs[j].want_cls = -1;
         p->jobs[j].st = -1;
         p->jobs[j].m_util = NAN; /* nothing memoised yet */
-        if (p->n_jobs == 1 || in_play(p->c, j))
+        p->jobs[j].seen = dc_cluster_job_phase(p->c, j);
+        if (p->n_jobs == 1 || in_play(p, j))
             act_note(p, j);
     }
     p->guess_cap = p->guess_heat = NAN;
@@ -2482,6 +2567,9 @@ static void power_finish(void *state, dc_sim *sim)
                    "useful work lost to thermal throttling (gpu_hours.thermal)");
     dc_summary_set(s, "power.kwh_per_useful_gpu_h", useful > 0 ? p->e_fac_j / 3.6e6 / useful : NAN, "kWh/GPU-h",
                    "facility energy per useful GPU-hour");
+    if (p->response_s > 0.0)
+        dc_summary_set(s, "power.unseen_changes", (double)p->n_unseen, "",
+                       "job changes between computing and checkpointing undone within power.response_s (never seen)");
     if (p->idle_shutdown) {
         dc_summary_set(s, "power.off_node_h", p->off_node_s / 3600.0, "node-h", "node-hours powered off while idle");
         dc_summary_set(s, "power.boots", (double)p->n_boots, "", "powered-off nodes booted for a job");
