@@ -3,6 +3,7 @@
 #include "environment.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,12 +79,21 @@ typedef struct tariff {
     size_t n_periods;
 } tariff;
 
+#define DAILY_MEMO 256 /* (a power of two) */
+
 struct dc_environment {
     dc_sim *sim;
     double offset_h; /* hours from 1 January 00:00 to the start of the run */
     bool ambient_csv;
     double mean_c, seasonal_c, daily_c, warmest_day, warmest_hour;
     steps ambient; /* csv: points, linearly interpolated */
+    /* The daily cosine by the hour of day it was computed at (h in
+     * dc_environment_ambient_c, the key NaN while a slot is empty): hourly
+     * steps come back to some 150 distinct hours of day over a flagship's
+     * run, and cos gives the same bits for the same argument. */
+    struct daily_memo {
+        double h, cos_v;
+    } daily[DAILY_MEMO];
     tariff price, carbon;
     int sig_tariff;
     dc_series *series_price, *series_carbon;
@@ -125,8 +135,17 @@ double dc_environment_ambient_c(const dc_environment *e, double t_s)
     }
     double d = (e->offset_h + t_s / 3600.0) / 24.0;
     double h = 24.0 * (d - floor(d));
+    uint64_t bits;
+    memcpy(&bits, &h, sizeof bits);
+    /* (the memo is the model's own scratch, not its state: the cast writes
+     * into the model's block, which is not const) */
+    struct daily_memo *dm = &((dc_environment *)e)->daily[(bits ^ bits >> 32 ^ bits >> 45) & (DAILY_MEMO - 1)];
+    if (!(dm->h == h)) {
+        dm->h = h;
+        dm->cos_v = cos(2.0 * M_PI * (h - e->warmest_hour) / 24.0);
+    }
     return e->mean_c + e->seasonal_c * cos(2.0 * M_PI * (d - (e->warmest_day - 0.5)) / 365.25)
-           + e->daily_c * cos(2.0 * M_PI * (h - e->warmest_hour) / 24.0);
+           + e->daily_c * dm->cos_v;
 }
 
 /* Reads a time series file (time_h plus one value column) into s, checking
@@ -336,6 +355,8 @@ static int env_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
     dc_environment *e = state;
     e->sim = sim;
     e->mean_c = DC_ENVIRONMENT_DEFAULT_AMBIENT_C;
+    for (size_t i = 0; i < DAILY_MEMO; i++)
+        e->daily[i].h = NAN;
     config_setting_t *g = dc_scenario_lookup(sc, "environment");
     if (!g)
         return DC_OK; /* 15 C, no price, no carbon */
