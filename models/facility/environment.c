@@ -122,7 +122,7 @@ static size_t find(const steps *s, double t)
     return lo;
 }
 
-double dc_environment_ambient_c(const dc_environment *e, double t_s)
+double dc_environment_ambient_c(dc_environment *e, double t_s)
 {
     if (e->ambient_csv) {
         const steps *a = &e->ambient;
@@ -137,9 +137,7 @@ double dc_environment_ambient_c(const dc_environment *e, double t_s)
     double h = 24.0 * (d - floor(d));
     uint64_t bits;
     memcpy(&bits, &h, sizeof bits);
-    /* (the memo is the model's own scratch, not its state: the cast writes
-     * into the model's block, which is not const) */
-    struct daily_memo *dm = &((dc_environment *)e)->daily[(bits ^ bits >> 32 ^ bits >> 45) & (DAILY_MEMO - 1)];
+    struct daily_memo *dm = &e->daily[(bits ^ bits >> 32 ^ bits >> 45) & (DAILY_MEMO - 1)];
     if (!(dm->h == h)) {
         dm->h = h;
         dm->cos_v = cos(2.0 * M_PI * (h - e->warmest_hour) / 24.0);

@@ -55,8 +55,9 @@ extern const dc_param dc_environment_params[];
 dc_environment *dc_environment_of(dc_sim *sim);
 #define DC_ENVIRONMENT_DEFAULT_AMBIENT_C 15.0
 
-/* Ambient temperature (C) at time t_s. */
-double dc_environment_ambient_c(const dc_environment *env, double t_s);
+/* Ambient temperature (C) at time t_s (not const: it remembers the daily
+ * cosine by hour of day). */
+double dc_environment_ambient_c(dc_environment *env, double t_s);
 /* Whether the ambient temperature changes over time. */
 bool dc_environment_ambient_varies(const dc_environment *env);
 /* Current price (USD/kWh); NaN when no price is given. */

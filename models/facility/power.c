@@ -2346,13 +2346,11 @@ static int power_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error 
         return dc_error_set(err, DC_ENOMEM, "out of memory");
     /* "job_nodes": a running service took nodes (cluster.h) */
     static const char *const sigs[] = {"failure", "nodes_up", "node_idle", "job_phase", "job_speed", "job_nodes"};
+    const dc_signal_fn handlers[] = {on_signal, on_signal, on_signal,
+                                     p->response_s > 0.0 ? on_job_phase : on_job_signal, on_job_speed, on_job_signal};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         int sig = dc_sim_signal(sim, sigs[i]);
-        dc_signal_fn handler = i == 3 && p->response_s > 0.0 ? on_job_phase
-                               : i == 4                       ? on_job_speed
-                               : i >= 3                       ? on_job_signal
-                                                              : on_signal;
-        if (sig < 0 || dc_sim_subscribe(sim, sig, handler, p) != DC_OK)
+        if (sig < 0 || dc_sim_subscribe(sim, sig, handlers[i], p) != DC_OK)
             return dc_error_set(err, DC_ENOMEM, "out of memory");
     }
     int sig_tariff = dc_sim_signal(sim, "tariff");
