@@ -377,6 +377,43 @@ static void test_aggregate_erlang_c(void)
     dc_sim_destroy(sim);
 }
 
+/* Request mode warns of its cost from 2e7 requests on (qps x horizon:
+ * closed form with constant arrivals), at the key that chose the mode;
+ * below that, or in aggregate mode, it says nothing.  The models are built,
+ * not run. */
+static void test_request_mode_warning(void)
+{
+    static const struct {
+        const char *qps, *mode, *want;
+    } cases[] = {
+        {"inference.arrivals.qps=200", NULL,
+         "test.cfg:4: inference.mode: mode \"request\" simulates each of about 3.46e+07 requests: roughly 17 s "
+         "of CPU (0.5 us a request); mode \"aggregate\" gives the service's figures in seconds (docs/inference.md)"},
+        {"inference.arrivals.qps=100", NULL, NULL}, /* 1.73e7 */
+        {"inference.arrivals.qps=200", "inference.mode=\"aggregate\"", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        /* the mode in the text (line 4), or aggregate over it by --set */
+        const char *sets[] = {cases[i].qps, "horizon_days=2", cases[i].mode};
+        size_t n_sets = cases[i].mode ? 3 : 2;
+        dc_error err = {0};
+        dc_scenario *sc = dc_simrun_load(mmc_cfg, NULL, sets, n_sets, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+        dc_sim *sim = NULL;
+        CU_ASSERT_EQUAL(dc_build(sc, 1, &sim, &err), DC_OK);
+        size_t n = dc_scenario_warning_count(sc), found = 0;
+        for (size_t k = 0; k < n; k++)
+            if (strstr(dc_scenario_warning(sc, k), "simulates each of")) {
+                found++;
+                if (cases[i].want)
+                    CU_ASSERT_STRING_EQUAL(dc_scenario_warning(sc, k), cases[i].want);
+            }
+        CU_ASSERT_EQUAL(found, cases[i].want ? 1u : 0u);
+        dc_sim_destroy(sim);
+        dc_scenario_destroy(sc);
+    }
+}
+
 /* ---------- the aggregate mode against the per-request mode ---------- */
 
 /* Four replicas of a 70B model on 8 H100s, batches of 32, chat-like
@@ -815,6 +852,7 @@ static int register_suites(void)
     DC_TEST_SUITE("inference",
                   {"per-request mode: Erlang C waits and Little's law", test_request_erlang_c},
                   {"aggregate mode: Erlang C exactly", test_aggregate_erlang_c},
+                  {"request mode: its cost warned from 2e7 requests", test_request_mode_warning},
                   {"aggregate agrees with per-request, steady loads", test_modes_agree_steady},
                   {"aggregate agrees with per-request, a step and autoscaling", test_modes_agree_step},
                   {"failed replicas drop, retry and come back", test_failures_retry},

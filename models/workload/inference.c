@@ -140,6 +140,13 @@ const dc_param dc_inference_params[] = {
 
 /* Runs slower than this many requests in request mode are refused. */
 #define MAX_REQUEST_MODE_ARRIVALS 2e8
+/* From this many requests on, request mode warns of its cost (about 10 s
+ * of CPU at REQUEST_MODE_S a request) and points to the aggregate mode. */
+#define SLOW_REQUEST_MODE_ARRIVALS 2e7
+/* CPU per request in request mode, measured: scenarios/inference/
+ * daily_chat.cfg, 6.27e6 requests in 2.67 s of user time (0.43 us) on the
+ * project's 2-core x86-64 machine, 2026-12-08; a rough guide for the warning. */
+#define REQUEST_MODE_S 0.5e-6
 /* Per-request mode: the replicas' prefill queues and decode heaps. */
 #define MAX_REQUEST_MODE_BYTES 4e9
 
@@ -893,6 +900,15 @@ static int inf_init(void *state, dc_sim *sim, const dc_scenario *sc, dc_error *e
                                     "mode \"request\" would simulate %.3g requests (more than %.0g): use mode "
                                     "\"aggregate\" or a shorter horizon",
                                     dc_nhpp_integral(&m->nhpp, m->start_s, horizon), MAX_REQUEST_MODE_ARRIVALS);
+    if (!m->aggregate && m->start_s < horizon) {
+        double n_req = dc_nhpp_integral(&m->nhpp, m->start_s, horizon);
+        if (n_req > SLOW_REQUEST_MODE_ARRIVALS)
+            dc_scenario_warn_at(sc, dc_cfg_member(g, "mode"),
+                                "mode \"request\" simulates each of about %.3g requests: roughly %.0f s of CPU "
+                                "(%.1f us a request); mode \"aggregate\" gives the service's figures in seconds "
+                                "(docs/inference.md)",
+                                n_req, n_req * REQUEST_MODE_S, REQUEST_MODE_S * 1e6);
+    }
 
     /* SLO */
     config_setting_t *slo = dc_cfg_member(g, "slo");
