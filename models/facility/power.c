@@ -1627,7 +1627,9 @@ int dc_power_sums_agree(dc_power *p)
 
 static bool same_key(const memo_key *a, const memo_key *b)
 {
-    return a->phase == b->phase && a->held == b->held && a->idle_on == b->idle_on && a->stalled == b->stalled
+    /* (the counts first: a large cluster's failures and repairs move the
+     * idle count at every computation, the rest seldom changes) */
+    return a->idle_on == b->idle_on && a->held == b->held && a->phase == b->phase && a->stalled == b->stalled
            && a->other == b->other && a->heat_limit_w == b->heat_limit_w;
 }
 
@@ -1697,10 +1699,11 @@ static inline bool memo_pair(dc_power *p)
     int prev = p->memo_prev;
     const memo_entry *e = &p->memo[prev];
     const dc_cluster *c = p->c;
+    if (!e->valid || e->key.idle_on != dc_cluster_idle_count(c) - (uint32_t)p->n_off
+        || e->key.held != dc_cluster_job_held_nodes(c, 0))
+        return false; /* (the counts first, as in same_key) */
     int phase = (int)phase_of(p, 0);
-    if (!e->valid || e->key.phase != phase || e->key.other != p->jobs[0].other
-        || e->key.heat_limit_w != p->heat_limit_w || e->key.held != dc_cluster_job_held_nodes(c, 0)
-        || e->key.idle_on != dc_cluster_idle_count(c) - (uint32_t)p->n_off
+    if (e->key.phase != phase || e->key.other != p->jobs[0].other || e->key.heat_limit_w != p->heat_limit_w
         || e->key.stalled != (phase == DC_JOB_RUNNING && dc_sim_now(p->sim) < p->jobs[0].ready_at_s))
         return false;
     p->memo_prev = p->memo_last;
@@ -1771,7 +1774,7 @@ static void compute(dc_power *p)
         if (p->memo[prev].valid && same_key(&p->memo[prev].key, &k))
             hit = prev;
         for (int i = 0; i < MEMO_SIZE && hit < 0; i++)
-            if (p->memo[i].valid && same_key(&p->memo[i].key, &k))
+            if (i != prev && p->memo[i].valid && same_key(&p->memo[i].key, &k))
                 hit = i;
         p->memo_prev = p->memo_last;
         p->memo_last = hit >= 0 ? hit : p->memo_next;
