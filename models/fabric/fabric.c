@@ -126,6 +126,10 @@ struct dc_fabric {
     dc_fabric_job_fn changed, cut;
     void *ctx;
     uint32_t mark;
+    /* Units that have two computing users or more, keep their demand or
+     * bind (unit_hot).  With none, a job's caps change nothing on its
+     * units (shift_demand), so their loop over all its entries is skipped. */
+    uint32_t n_hot;
     /* Rings asked for are remembered per job (a step-time computation asks
      * for the same few rings some 35 times): a remembered one is valid
      * while ring_gen is unchanged.  ring_gen moves at the entry and exit
@@ -186,6 +190,16 @@ static uint64_t entry_key(int32_t job, int lv, uint32_t u)
 
 static bool binds(const unit *U);
 static double fresh_demand(const dc_fabric *f, int lv, const unit *U);
+
+static bool unit_hot(const unit *U) { return U->n_users >= 2 || U->tracked || U->binding; }
+
+/* U changed (its users, tracked or binding); was: unit_hot before. */
+static void note_hot(dc_fabric *f, const unit *U, bool was)
+{
+    bool is = unit_hot(U);
+    if (is != was)
+        f->n_hot += is ? 1u : (uint32_t)-1;
+}
 
 /* ---------- growing arrays ---------- */
 
@@ -866,7 +880,7 @@ typedef struct flips {
 static bool rebind(dc_fabric *f, int lv, uint32_t u, flips *fl)
 {
     unit *U = &f->u[lv][u];
-    bool b = false;
+    bool b = false, was = unit_hot(U);
     if (U->n_users < 2) {
         U->tracked = false;
     } else {
@@ -875,9 +889,11 @@ static bool rebind(dc_fabric *f, int lv, uint32_t u, flips *fl)
         U->tracked = true;
         b = binds(U);
     }
-    if (b == U->binding)
-        return true;
+    bool flip = b != U->binding;
     U->binding = b;
+    note_hot(f, U, was);
+    if (!flip)
+        return true;
     if (!grow((void **)&fl->u, &fl->cap, fl->n + 1, sizeof *fl->u))
         return false;
     fl->u[fl->n++] = (uint32_t)lv << 30 | u;
@@ -893,8 +909,10 @@ static bool join_unit(dc_fabric *f, int32_t job, fjob *J, int lv, uint32_t k)
     unit *U = &f->u[lv][e->unit];
     if (!grow((void **)&U->users, &U->cap_users, U->n_users + 1, sizeof *U->users))
         return false;
+    bool was = unit_hot(U);
     e->upos = U->n_users;
     U->users[U->n_users++] = (user){job, k};
+    note_hot(f, U, was);
     return true;
 }
 
@@ -902,7 +920,9 @@ static void leave_unit(dc_fabric *f, fjob *J, int lv, uint32_t k)
 {
     const entry *e = &J->e[lv][k];
     unit *U = &f->u[lv][e->unit];
+    bool was = unit_hot(U);
     user last = U->users[--U->n_users];
+    note_hot(f, U, was);
     if (e->upos < U->n_users) {
         U->users[e->upos] = last;
         f->jobs[last.job].J->e[lv][last.entry].upos = e->upos;
@@ -1262,11 +1282,16 @@ static double fresh_demand(const dc_fabric *f, int lv, const unit *U)
 static bool shift_demand(dc_fabric *f, fjob *J, double old_cap, double new_cap, uint32_t **flipped, uint32_t *n_fl,
                          uint32_t *cap_fl)
 {
+    /* no unit shared, tracked or binding: each of the job's units has at
+     * most one user, is not tracked and does not bind, as the loop would
+     * leave it (a job alone on the fabric: 644 entries in the flagship) */
+    if (f->n_hot == 0)
+        return true;
     for (int lv = L_LEAF; lv <= f->top; lv++)
         for (uint32_t k = 0; k < J->n_e[lv]; k++) {
             const entry *e = &J->e[lv][k];
             unit *U = &f->u[lv][e->unit];
-            bool b = false;
+            bool b = false, was = unit_hot(U);
             if (U->n_users < 2) {
                 U->tracked = false;
             } else {
@@ -1277,9 +1302,11 @@ static bool shift_demand(dc_fabric *f, fjob *J, double old_cap, double new_cap, 
                 U->tracked = true;
                 b = binds(U);
             }
-            if (b == U->binding)
-                continue;
+            bool flip = b != U->binding;
             U->binding = b;
+            note_hot(f, U, was);
+            if (!flip)
+                continue;
             if (!grow((void **)flipped, cap_fl, *n_fl + 1, sizeof **flipped))
                 return false;
             (*flipped)[(*n_fl)++] = (uint32_t)lv << 30 | e->unit;
@@ -1293,13 +1320,25 @@ static bool shift_demand(dc_fabric *f, fjob *J, double old_cap, double new_cap, 
     return true;
 }
 
-static uint32_t count_cut(const dc_fabric *f, const fjob *J)
+/* The leaves and pods of a computing job left at health 0, where it spans
+ * more than one: among the degraded units (health < 1, f->deg), those the
+ * job is a user of; not a pass over its entries (the flagship's 644). */
+static uint32_t count_cut(const dc_fabric *f, int32_t job, const fjob *J)
 {
     uint32_t cut = 0;
-    for (int lv = L_LEAF; f->n_deg > 0 && lv <= f->top; lv++)
-        for (uint32_t k = 0; k < J->n_e[lv]; k++)
-            if (f->u[lv][J->e[lv][k].unit].health <= 0.0 && J->n_e[lv] > 1)
+    for (uint32_t d = 0; d < f->n_deg; d++) {
+        int lv = f->deg[d].level;
+        if (lv == L_NIC || lv > f->top || J->n_e[lv] <= 1)
+            continue;
+        const unit *U = &f->u[lv][f->deg[d].unit];
+        if (U->health > 0.0)
+            continue;
+        for (uint32_t k = 0; k < U->n_users; k++)
+            if (U->users[k].job == job) {
                 cut++;
+                break;
+            }
+    }
     return cut;
 }
 
@@ -1310,7 +1349,7 @@ static int update(dc_fabric *f, int32_t job, fjob *J, const uint32_t *nodes, uin
     bool ok = replace(f, J, job, nodes, n, true, &fl, whole);
     if (ok && !*whole) {
         J->gen = gen;
-        J->cut_units = count_cut(f, J);
+        J->cut_units = count_cut(f, job, J);
         double old = J->cap;
         J->cap = job_ring(f, J, J->rep_n, J->rep_stride, true).bw_Bps;
         if (J->cap != old)
@@ -1364,7 +1403,7 @@ static int fabric_start_now(dc_fabric *f, int32_t job, const uint32_t *nodes, ui
             if ((e->spos >= 0) != is_special(&f->u[lv][e->unit], lv) && !classify(f, J, lv, k))
                 return DC_ENOMEM;
         }
-    J->cut_units = count_cut(f, J);
+    J->cut_units = count_cut(f, job, J);
     J->node_h = node_health_min(f, J);
     J->cap = job_ring(f, J, J->rep_n, J->rep_stride, true).bw_Bps;
     J->x = J->cap;
@@ -1540,7 +1579,9 @@ static void fabric_health_changed_now(dc_fabric *f, const dc_net_change *ch)
             }
             bool b = binds(U);
             if (b != U->binding) {
+                bool was = unit_hot(U);
                 U->binding = b;
+                note_hot(f, U, was);
                 for (uint32_t k = 0; k < U->n_users && ok; k++)
                     ok = classify(f, f->jobs[U->users[k].job].J, rg->level, U->users[k].entry);
             }
@@ -1554,11 +1595,7 @@ static void fabric_health_changed_now(dc_fabric *f, const dc_net_change *ch)
         fjob *J = f->jobs[jobs[q]].J;
         uint32_t cut_before = J->nodes_cut + J->cut_units;
         J->node_h = node_health_min(f, J);
-        J->cut_units = 0;
-        for (int lv = L_LEAF; lv <= f->top; lv++)
-            for (uint32_t k = 0; k < J->n_e[lv]; k++)
-                if (f->u[lv][J->e[lv][k].unit].health <= 0.0 && J->n_e[lv] > 1)
-                    J->cut_units++;
+        J->cut_units = count_cut(f, jobs[q], J);
         if (J->n_nodes <= 1)
             J->nodes_cut = 0; /* one node: its NICs carry nothing of its own */
         if (f->torus) {
