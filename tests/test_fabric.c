@@ -16,6 +16,7 @@
 
 #include "cluster.h"
 #include "fabric/fabric.h"
+#include "fabric/network.h"
 #include "fabric/topology.h"
 #include "flows.h"
 #include "maxmin.h"
@@ -95,6 +96,63 @@ static const char mixed_cfg[] =
     "scheduler = { placement = \"rack\"; preemption = true; };\n"
     "failures = ( { name = \"node\"; per = \"node\"; mtbf_h = 2000.0; } );\n"
     "repair = { crews = 2; law = \"lognormal\"; median_h = 2.0; sigma = 1.0; };\n";
+
+/* A shipped scenario run with the fabric's shortcut (dc_fabric_set_fast)
+ * on or off; the sim, or NULL after a test failure. */
+static dc_sim *run_fast(const char *path, bool on)
+{
+    dc_error err = {0};
+    dc_scenario *sc = dc_simrun_load_file(path, NULL, 0, &err);
+    dc_sim *sim = NULL;
+    if (!sc || dc_build(sc, -1, &sim, &err) != DC_OK) {
+        fprintf(stderr, "\n  build: %s\n", err.msg);
+        CU_FAIL("scenario did not build");
+        dc_scenario_destroy(sc);
+        dc_sim_destroy(sim);
+        return NULL;
+    }
+    dc_scenario_destroy(sc);
+    dc_fabric_set_fast(dc_network_fabric(dc_network_of(sim)), on);
+    return dc_simrun_run(sim);
+}
+
+/* With no unit shared, tracked or binding, a job's cap changes skip the
+ * pass over its units (shift_demand): the flagship (one job alone, its
+ * link failures and repairs, 584 replaced nodes) and the mixed fabric
+ * (a job mix sharing its units) give the same summary and series, bit for
+ * bit, with the shortcut on and off, and the flagship took it. */
+static void test_fabric_fast_same(void)
+{
+    const char *src = getenv("DCSIM_SRCDIR");
+    if (!src) {
+        printf("\n  DCSIM_SRCDIR not set: skipped (make check sets it)");
+        return;
+    }
+    const char *files[] = {"scenarios/10k_gpu.cfg", "scenarios/mixed/fabric.cfg"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", src, files[i]);
+        dc_sim *a = run_fast(path, true), *b = run_fast(path, false);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+        CU_ASSERT_TRUE(dc_simrun_same_summary(a, b));
+        dc_series_set *xa = dc_sim_series_set(a), *xb = dc_sim_series_set(b);
+        CU_ASSERT_EQUAL_FATAL(dc_series_set_count(xa), dc_series_set_count(xb));
+        for (size_t k = 0; k < dc_series_set_count(xa); k++) {
+            const dc_series *p = dc_series_set_at(xa, k), *q = dc_series_set_at(xb, k);
+            CU_ASSERT_EQUAL_FATAL(dc_series_length(p), dc_series_length(q));
+            CU_ASSERT(memcmp(dc_series_times(p), dc_series_times(q), dc_series_length(p) * sizeof(double)) == 0);
+            CU_ASSERT(memcmp(dc_series_values(p), dc_series_values(q), dc_series_length(p) * sizeof(double)) == 0);
+        }
+        uint64_t skips = dc_fabric_fast_skips(dc_network_fabric(dc_network_of(a)));
+        printf("\n  %s: %llu passes skipped", files[i], (unsigned long long)skips);
+        if (i == 0)
+            CU_ASSERT(skips > 0);
+        CU_ASSERT_EQUAL(dc_fabric_fast_skips(dc_network_fabric(dc_network_of(b))), 0);
+        dc_sim_destroy(a);
+        dc_sim_destroy(b);
+    }
+}
 
 static void test_domains_and_lists(void)
 {
@@ -1732,7 +1790,9 @@ static int register_suites(void)
                    test_two_jobs_end_to_end},
                   {"two jobs by placement policy: spread shares a 1:8 spine max-min, pack keeps solo", test_two_jobs_by_policy},
                   {"max-min with coefficients against a brute-force reference", test_maxmin_property},
-                  {"incremental fluid transfers: a random history against fresh solves", test_flows_incremental});
+                  {"incremental fluid transfers: a random history against fresh solves", test_flows_incremental},
+                  {"the fabric's shortcut for units none shares, on and off: the same figures and series",
+                   test_fabric_fast_same});
     DC_TEST_SUITE("shared storage",
                   {"k simultaneous checkpoints take k times the solo write, staggered the solo", test_storage_checkpoint_burst},
                   {"several jobs' dataset streams share the tier max-min", test_storage_dataset_shared});

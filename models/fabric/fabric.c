@@ -130,6 +130,8 @@ struct dc_fabric {
      * bind (unit_hot).  With none, a job's caps change nothing on its
      * units (shift_demand), so their loop over all its entries is skipped. */
     uint32_t n_hot;
+    bool fast;            /* the n_hot shortcut taken (dc_fabric_set_fast: off in a test) */
+    uint64_t fast_skips;  /* shift_demand passes it spared */
     /* Rings asked for are remembered per job (a step-time computation asks
      * for the same few rings some 35 times): a remembered one is valid
      * while ring_gen is unchanged.  ring_gen moves at the entry and exit
@@ -248,6 +250,7 @@ dc_fabric *dc_fabric_create(const dc_topology *topo, uint32_t nodes, dc_fabric_j
         return NULL;
     f->topo = topo;
     f->n_hint = -1;
+    f->fast = true;
     f->s = *dc_topology_get_spec(topo);
     f->nodes = nodes;
     f->G = f->s.gpus_per_node;
@@ -1285,8 +1288,10 @@ static bool shift_demand(dc_fabric *f, fjob *J, double old_cap, double new_cap, 
     /* no unit shared, tracked or binding: each of the job's units has at
      * most one user, is not tracked and does not bind, as the loop would
      * leave it (a job alone on the fabric: 644 entries in the flagship) */
-    if (f->n_hot == 0)
+    if (f->fast && f->n_hot == 0) {
+        f->fast_skips++;
         return true;
+    }
     for (int lv = L_LEAF; lv <= f->top; lv++)
         for (uint32_t k = 0; k < J->n_e[lv]; k++) {
             const entry *e = &J->e[lv][k];
@@ -1634,3 +1639,7 @@ void dc_fabric_health_changed(dc_fabric *f, const dc_net_change *ch)
     fabric_health_changed_now(f, ch);
     rings_stale(f);
 }
+
+void dc_fabric_set_fast(dc_fabric *f, bool on) { f->fast = on; }
+
+uint64_t dc_fabric_fast_skips(const dc_fabric *f) { return f->fast_skips; }

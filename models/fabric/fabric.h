@@ -142,4 +142,11 @@ double dc_fabric_solo_rate(const dc_fabric *f, int32_t job);
  * degraded), and of a node's NICs among them. */
 double dc_fabric_worst_in_use(const dc_fabric *f);
 
+/* Tests: with no unit shared, tracked or binding anywhere, a change of a
+ * job's cap leaves its units as they are and their pass is skipped (on by
+ * default); off, every pass is made, with the same figures.  And how many
+ * passes were skipped. */
+void dc_fabric_set_fast(dc_fabric *f, bool on);
+uint64_t dc_fabric_fast_skips(const dc_fabric *f);
+
 #endif

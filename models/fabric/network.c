@@ -134,6 +134,8 @@ dc_network *dc_network_of(dc_sim *sim)
     return n && n->topo ? n : NULL;
 }
 
+struct dc_fabric *dc_network_fabric(dc_network *net) { return net ? net->fabric : NULL; }
+
 const dc_topology *dc_network_topology(const dc_network *net)
 {
     return net->topo;

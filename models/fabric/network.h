@@ -63,6 +63,8 @@ extern const dc_param dc_network_params[];
 
 /* The network model of sim, or NULL when the scenario has no network. */
 dc_network *dc_network_of(dc_sim *sim);
+/* The jobs' flows on the fabric (fabric.h), for tests; NULL without a network section. */
+struct dc_fabric *dc_network_fabric(dc_network *net);
 const dc_topology *dc_network_topology(const dc_network *net);
 /* The collective algorithm the scenario asks for. */
 dc_coll_algo dc_network_algorithm(const dc_network *net);
